@@ -1,0 +1,1 @@
+"""Oklahoma Gin rules engine (being written; see docs/architecture.md)."""

@@ -1,0 +1,27 @@
+"""``okgin bench``: print performance figures. Each suite is its own module,
+imported only when asked for, so a missing dependency of one never breaks another.
+"""
+import importlib
+
+from host.errors import CommandError
+
+SUITES = {
+    "engine": "host.bench_engine",   # deadwood evals/s, random hands/s, peak MicroPython heap
+    "board": "host.bench_board",     # refreshes, e-ink wait per turn, latency, boot, heap
+    "flash": "host.bench_flash",     # full and incremental flash: bytes and seconds
+    "bots": "host.bench_bots",       # decision times of the computer players
+}
+
+
+def configure(parser):
+    parser.add_argument("suite", choices=sorted(SUITES), help="what to measure")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.epilog = "examples:\n  okgin bench engine\n  okgin bench board --quick\n"
+
+
+def run(args):
+    try:
+        mod = importlib.import_module(SUITES[args.suite])
+    except ImportError as e:
+        raise CommandError("benchmark %r is not available: %s" % (args.suite, e))
+    return mod.run(args)

@@ -1,0 +1,74 @@
+"""``okgin``: the command table (after mpremote's).
+
+Each command lives in its own module ``host/<module>.py`` exposing
+``configure(parser)`` (adds its arguments; the parser's description is the
+module docstring's help text) and ``run(args) -> int``. Modules are imported
+only when their command runs, so ``okgin --help`` stays fast and a command's
+dependencies (Tk, pyserial, mpremote) load only when needed.
+"""
+import argparse
+import importlib
+import sys
+
+from host.errors import CommandError
+
+# name -> (module, one-line help)
+COMMANDS = {
+    "sim": ("host.sim", "play on the virtual board in a window (or the terminal)"),
+    "board": ("host.board", "run only the virtual board and print its serial port"),
+    "flash": ("host.flash", "compile and copy the firmware onto a board"),
+    "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
+    "replay": ("host.replay", "replay a game record on the virtual board"),
+    "bench": ("host.bench", "print performance figures (engine, board, flash)"),
+    "tourney": ("host.tourney", "play computer players against each other"),
+}
+
+EPILOG = """examples:
+  okgin sim                     play both seats in a window
+  okgin sim --vs hard           play against the computer
+  okgin board                   start the virtual board, print its port
+  okgin flash                   put the firmware on the plugged-in Pico
+  okgin hil --sim               run the hardware-in-loop tests on the virtual board
+  okgin replay game.okg --shots out/
+"""
+
+
+def build_parser(only=None):
+    parser = argparse.ArgumentParser(
+        prog="okgin",
+        description="Oklahoma Gin card table: simulator, flashing and board tests.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (modname, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        if only is None or name == only:
+            mod = importlib.import_module(modname)
+            mod.configure(p)
+            p.set_defaults(_module=mod)
+    return parser
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    only = next((a for a in argv if not a.startswith("-")), None)
+    if only not in COMMANDS:
+        only = "" if only is None else only
+    parser = build_parser(only)
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args._module.run(args) or 0)
+    except CommandError as e:
+        print("okgin: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
