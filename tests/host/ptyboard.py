@@ -1,0 +1,125 @@
+"""Small pty fixtures for the transport/flash tests.
+
+``BareBoard`` runs the real ``micropython`` unix port (stock MicroPython, no
+okgin firmware) behind a pty, wired the way docs/FACTS describe: two pty
+pairs with a byte relay between their master sides, the process's pty raw but
+with ISIG so Ctrl-C interrupts it like a real board. It stands for "a Pico
+with MicroPython but without our firmware" (a fresh board).
+
+``GarbagePty`` is a serial port whose other end answers everything with noise:
+something that is not a MicroPython board.
+"""
+import fcntl
+import os
+import select
+import subprocess
+import termios
+import threading
+import tty
+
+
+def _raw(fd, isig=False):
+    tty.setraw(fd)
+    if isig:
+        attrs = termios.tcgetattr(fd)
+        attrs[3] |= termios.ISIG
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+class _Relay:
+    def __init__(self):
+        self.stop = False
+        self.threads = []
+
+    def pump(self, a, b):
+        def loop():
+            while not self.stop:
+                try:
+                    r, _, _ = select.select([a], [], [], 0.1)
+                    if r:
+                        data = os.read(a, 4096)
+                        if not data:
+                            return
+                        os.write(b, data)
+                except OSError:
+                    if self.stop:
+                        return
+                    # The other side is gone for now (process restarted): idle.
+                    select.select([], [], [], 0.05)
+        t = threading.Thread(target=loop, daemon=True)
+        t.start()
+        self.threads.append(t)
+
+
+class BareBoard:
+    """``micropython -i [main.py]`` in ``flash_dir`` behind a pty at ``.port``."""
+
+    def __init__(self, flash_dir, micropython="micropython", script=None):
+        self.flash_dir = str(flash_dir)
+        self.micropython = micropython
+        self.script = script
+        self.proc = None
+
+    def start(self):
+        self.ma, self.sa = os.openpty()     # process side
+        self.mb, self.sb = os.openpty()     # client side
+        _raw(self.sa, isig=True)
+        _raw(self.sb)
+        self.port = os.ttyname(self.sb)
+        self.relay = _Relay()
+        self.relay.pump(self.ma, self.mb)
+        self.relay.pump(self.mb, self.ma)
+        self._spawn()
+        return self
+
+    def _spawn(self):
+        sa = self.sa
+
+        def child():
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        cmd = [self.micropython, "-i"] + ([self.script] if self.script else [])
+        self.proc = subprocess.Popen(cmd, cwd=self.flash_dir, stdin=sa, stdout=sa,
+                                     stderr=sa, preexec_fn=child, close_fds=True)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.relay.stop = True
+        for t in self.relay.threads:
+            t.join(1)
+        for fd in (self.ma, self.sa, self.mb, self.sb):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class GarbagePty:
+    """A port that answers every write with noise and never a REPL prompt."""
+
+    def __init__(self):
+        self.m, self.s = os.openpty()
+        _raw(self.s)
+        self.port = os.ttyname(self.s)
+        self.stop_flag = False
+        self.t = threading.Thread(target=self._loop, daemon=True)
+        self.t.start()
+
+    def _loop(self):
+        while not self.stop_flag:
+            r, _, _ = select.select([self.m], [], [], 0.1)
+            if r:
+                try:
+                    os.read(self.m, 4096)
+                    os.write(self.m, b"\x8f?? NMEA $GPGGA,garbage\r\n")
+                except OSError:
+                    return
+
+    def stop(self):
+        self.stop_flag = True
+        self.t.join(1)
+        os.close(self.m)
+        os.close(self.s)
