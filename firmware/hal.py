@@ -1,0 +1,74 @@
+# The only firmware module that touches pins: builds the SPI bus, the two
+# panels, the buttons and the LEDs from a validated board definition
+# (boarddef.load). The app only sees the objects below.
+#
+# On the Pico, Pin and SPI come from `machine`. The unix port's `machine` has
+# neither, and there the virtual board puts `vmachine` (same API) on the path;
+# the firmware never ships vmachine.
+
+import os
+
+try:
+    from machine import SPI, Pin
+    import machine as _board
+except ImportError:
+    from vmachine import SPI, Pin  # type: ignore[import-not-found,no-redef]
+    import vmachine as _board  # type: ignore[import-not-found,no-redef]
+
+import time
+
+from buttons import NAMES, Buttons
+from ssd1680 import SSD1680
+
+
+class Hardware:
+    def __init__(self, board):
+        self.board = board
+        self.timing = board["timing"]
+        s = board["spi"]
+        # polarity/phase 0: the SSD1680 samples SDA on the rising edge of SCL.
+        # MISO is named so the pin the rp2 port claims for it is the one
+        # board.json reserves (the panels are write-only).
+        self.spi = SPI(s["id"], baudrate=s["baudrate"], polarity=0, phase=0,
+                       sck=Pin(s["sck"]), mosi=Pin(s["mosi"]), miso=Pin(s["miso"]))
+        self.displays = []
+        self.leds = []
+        pins = []
+        for player in board["players"]:
+            p = player["panel"]
+            self.displays.append(SSD1680(
+                self.spi,
+                cs=Pin(p["cs"], Pin.OUT, value=1),
+                dc=Pin(p["dc"], Pin.OUT, value=0),
+                rst=Pin(p["rst"], Pin.OUT, value=1),
+                # Pulled up: an unplugged panel reads busy and ends in
+                # EPDTimeout instead of pretending to have drawn.
+                busy=Pin(p["busy"], Pin.IN, Pin.PULL_UP),
+                width=p["width"], height=p["height"], rotation=p["rotation"],
+                busy_timeout_ms=self.timing["busy_timeout_ms"]))
+            pins.append({name: Pin(player["buttons"][name], Pin.IN, Pin.PULL_UP)
+                         for name in NAMES})
+            self.leds.append(Pin(player["led"], Pin.OUT, value=0))
+        self.buttons = Buttons(pins, self.timing)
+
+    def entropy(self):
+        """A random 30-bit int (a small int on the Pico) to seed a shuffle."""
+        try:
+            b = os.urandom(4)  # rp2: the ring oscillator; unix: the kernel
+            n = (b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]
+        except (AttributeError, OSError):
+            n = 0
+            for _ in range(8):  # jitter between two clocks
+                n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
+        return n & 0x3FFFFFFF
+
+    def busy(self):
+        """True while any panel is updating."""
+        for d in self.displays:
+            if d.busy():
+                return True
+        return False
+
+    def reset(self):
+        """Hard reset of the board (the virtual board restarts the process)."""
+        _board.reset()

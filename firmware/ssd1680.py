@@ -1,0 +1,317 @@
+# SSD1680 e-paper driver (2.9" 296x128 black/white panels) on framebuf.
+#
+# Known to match: Waveshare 2.9" e-Paper Module V2 (set its interface switch
+# to 4-line SPI) and the WeAct Studio 2.9" B/W module; both use the panel's
+# OTP waveforms, loaded by 0x22 below, so no LUT is sent.
+#
+# The driver takes already-made Pin/SPI objects (hal.py makes them) and only
+# calls spi.write(), pin.value() and pin.value(x), so the virtual board's
+# pins and SPI work the same way.
+#
+# Command sequence (SSD1680 datasheet rev 1.0, section 7 command table).
+# Every command is sent with DC low, its data bytes with DC high, CS low
+# around the whole command:
+#   wake:    RST low 10 ms, high 10 ms, wait BUSY low
+#            0x12 SW reset, wait BUSY low
+#            0x01 driver output control  [MUX-1 lo, MUX-1 hi, 0x00]   (MUX = width, 296 gates)
+#            0x11 data entry mode        [0x06] rotation 90: AM=1 (Y first), Y+, X-
+#                                        [0x05] rotation 270: AM=1, Y-, X+
+#            0x44 RAM X window (bytes)   [15, 0] for 0x06, [0, 15] for 0x05
+#            0x45 RAM Y window (gates)   [0, 0, 295 lo, hi] for 0x06, [295 lo, hi, 0, 0] for 0x05
+#            0x3C border waveform        [0x05]  (follow LUT, white)
+#            0x21 display update ctrl 1  [0x00, 0x80] (RAM as is, sources S8..S167)
+#            0x18 temperature sensor     [0x80]  (internal)
+#            0x4E/0x4F RAM counters      to the window start
+#            wait BUSY low
+#   full:    0x3C [0x05], counters, 0x24 image, counters, 0x26 image (the base
+#            the next partial refresh compares against), 0x22 [0xF7], 0x20
+#   partial: 0x3C [0x80] (border floats: no border flash), counters, 0x24 new
+#            image, counters, 0x26 image now on the panel, 0x22 [0xFF]
+#            (display mode 2 = differential), 0x20
+#   sleep:   0x10 [0x01] (deep sleep mode 1). BUSY stays high in deep sleep
+#            and only a HW reset wakes the controller, so the next show()
+#            runs the whole wake sequence and rewrites both RAMs.
+# Both updates end with the analog and clock disabled (bits 0x03 of 0x22),
+# so a board that stops mid-game does not leave the panel driven.
+#
+# Orientation. The panel is 128 sources (RAM X, 16 bytes, bit 7 = lowest
+# source of the byte) by 296 gates (RAM Y). The logical frame buffer is
+# landscape width x height, MONO_VLSB: byte k*width + x holds column x,
+# rows 8k..8k+7, bit 0 at the top. With rotation 90 a logical pixel (x, y)
+# lies on gate x and source height-1-y, so byte k*width + x is exactly RAM
+# byte (X = bytes-1-k, Y = x) with the same bit order: streaming the buffer
+# with Y counting first and X counting down (mode 0x06) needs no rotation in
+# Python. Rotation 270 (pixel on gate width-1-x, source y) streams in the
+# same order with mode 0x05 but each byte's bits reversed (a table pass).
+# RAM bit 1 is white; framebuf colour 1 is black ink, so the image is
+# inverted on the way, with a palette blit in C.
+
+import framebuf
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):  # type: ignore[no-redef]
+        return x
+
+try:
+    from time import sleep_ms, ticks_diff, ticks_ms
+except ImportError:  # CPython (docs tooling): same names, same meaning
+    import time as _time
+
+    def sleep_ms(ms):  # type: ignore[misc]
+        _time.sleep(ms / 1000)
+
+    def ticks_ms():  # type: ignore[misc]
+        return int(_time.monotonic() * 1000)
+
+    def ticks_diff(a, b):  # type: ignore[misc]
+        return a - b
+
+_DRIVER_OUTPUT = const(0x01)
+_DEEP_SLEEP = const(0x10)
+_DATA_ENTRY = const(0x11)
+_SW_RESET = const(0x12)
+_TEMP_SENSOR = const(0x18)
+_MASTER_ACTIVATION = const(0x20)
+_UPDATE_CONTROL_1 = const(0x21)
+_UPDATE_CONTROL_2 = const(0x22)
+_WRITE_BW = const(0x24)
+_WRITE_RED = const(0x26)
+_BORDER = const(0x3C)
+_RAM_X_WINDOW = const(0x44)
+_RAM_Y_WINDOW = const(0x45)
+_RAM_X_COUNTER = const(0x4E)
+_RAM_Y_COUNTER = const(0x4F)
+
+_SEQ_FULL = const(0xF7)     # clock, analog, temp, LUT, mode 1, display, off
+_SEQ_PARTIAL = const(0xFF)  # the same with display mode 2 (differential)
+_BORDER_FULL = const(0x05)
+_BORDER_PARTIAL = const(0x80)
+
+
+class EPDTimeout(OSError):
+    """BUSY stayed high for longer than busy_timeout_ms."""
+
+
+def _reversed_inverted():
+    # Table for rotation 270: bit order reversed and ink inverted in one go.
+    t = bytearray(256)
+    for b in range(256):
+        r = 0
+        for i in range(8):
+            if b & (1 << i):
+                r |= 0x80 >> i
+        t[b] = r ^ 0xFF
+    return t
+
+
+class SSD1680:
+    def __init__(self, spi, cs, dc, rst, busy, width=296, height=128, rotation=90,
+                 busy_timeout_ms=10000):
+        if rotation not in (90, 270):
+            raise ValueError("rotation must be 90 or 270, not %r" % (rotation,))
+        if height % 8 or not 8 <= height <= 176 or not 8 <= width <= 296:
+            raise ValueError("panel size %dx%d is not possible on an SSD1680" % (width, height))
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+        self.busy_timeout_ms = busy_timeout_ms
+        # Called while an internal wait (wake-up, a show() that finds the panel
+        # still busy) spins, so the app can keep polling buttons there too.
+        self.idle = None
+        self.full_count = 0
+        self.partial_count = 0
+        self.last_update_ms = 0   # how long the last update kept BUSY high
+        n = width * height // 8
+        self._xbytes = height // 8
+        # Three buffers, allocated once: what the app draws, what goes to
+        # RAM 0x24 next, and what is on the panel (RAM polarity) for 0x26.
+        self.buf = bytearray(n)
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+        self._next = bytearray(n)
+        self._next_fb = framebuf.FrameBuffer(self._next, width, height, framebuf.MONO_VLSB)
+        self._shown = bytearray(n)
+        self._shown_fb = framebuf.FrameBuffer(self._shown, width, height, framebuf.MONO_VLSB)
+        # Palette for blit: colour 0 -> 1 (white in RAM), 1 -> 0 (black).
+        self._invert = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
+        self._invert.pixel(0, 0, 1)
+        self._invert.pixel(1, 0, 0)
+        self._table = _reversed_inverted() if rotation == 270 else None
+        self._one = bytearray(1)
+        self._four = bytearray(4)
+        self._awake = False      # False: the next show() starts with a HW reset
+        self._known = False      # False: panel content unknown, next show is full
+        self._started = 0
+        cs.value(1)
+        dc.value(0)
+        rst.value(1)
+
+    # -- low level ------------------------------------------------------
+    def _command(self, cmd, data=None):
+        self._one[0] = cmd
+        self.dc.value(0)
+        self.cs.value(0)
+        self.spi.write(self._one)
+        if data is not None:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def _command1(self, cmd, value):
+        self._one[0] = value
+        self._command(cmd, self._one)
+
+    def _set_counters(self):
+        # Address counters back to the start of the window before each RAM
+        # write (they are left at its end by the previous write).
+        gates = self.width - 1
+        if self.rotation == 90:
+            self._command1(_RAM_X_COUNTER, self._xbytes - 1)
+            y = 0
+        else:
+            self._command1(_RAM_X_COUNTER, 0)
+            y = gates
+        f = self._four
+        f[0] = y & 0xFF
+        f[1] = y >> 8
+        self._command(_RAM_Y_COUNTER, memoryview(f)[:2])
+
+    def _wake(self):
+        self.rst.value(0)
+        sleep_ms(10)
+        self.rst.value(1)
+        sleep_ms(10)
+        self._wait_ready()
+        self._command(_SW_RESET)
+        sleep_ms(2)
+        self._wait_ready()
+        gates = self.width - 1
+        f = self._four
+        f[0] = gates & 0xFF
+        f[1] = gates >> 8
+        f[2] = 0x00  # GD=0, SM=0, TB=0: gates scanned G0 first
+        self._command(_DRIVER_OUTPUT, memoryview(f)[:3])
+        last_x = self._xbytes - 1
+        if self.rotation == 90:
+            self._command1(_DATA_ENTRY, 0x06)
+            f[0] = last_x
+            f[1] = 0
+            self._command(_RAM_X_WINDOW, memoryview(f)[:2])
+            f[0] = 0
+            f[1] = 0
+            f[2] = gates & 0xFF
+            f[3] = gates >> 8
+        else:
+            self._command1(_DATA_ENTRY, 0x05)
+            f[0] = 0
+            f[1] = last_x
+            self._command(_RAM_X_WINDOW, memoryview(f)[:2])
+            f[0] = gates & 0xFF
+            f[1] = gates >> 8
+            f[2] = 0
+            f[3] = 0
+        self._command(_RAM_Y_WINDOW, f)
+        self._command1(_BORDER, _BORDER_FULL)
+        f[0] = 0x00
+        f[1] = 0x80
+        self._command(_UPDATE_CONTROL_1, memoryview(f)[:2])
+        self._command1(_TEMP_SENSOR, 0x80)
+        self._set_counters()
+        self._wait_ready()
+        self._awake = True
+
+    def _wait_ready(self):
+        self._wait_busy(self.idle)
+
+    def _prepare(self):
+        # Frame buffer -> RAM image in self._next (inverted, and bit-reversed
+        # for rotation 270).
+        table = self._table
+        if table is None:
+            self._next_fb.blit(self.fb, 0, 0, -1, self._invert)
+        else:
+            src = self.buf
+            dst = self._next
+            for i in range(len(src)):
+                dst[i] = table[src[i]]
+
+    # -- public API (docs/architecture.md "Drivers") ----------------------
+    def show(self, full=False):
+        """Start updating the panel from fb and return; busy() until done.
+
+        full=False refreshes only the pixels that changed (fast, may leave
+        faint ghosting); the first update after power-up, a reset or an
+        error is always full because the panel's content is unknown.
+        """
+        if self._awake and self.busy():
+            self._wait_ready()
+        if not self._awake:
+            self._wake()
+        if not self._known:
+            full = True
+        self._prepare()
+        if full:
+            self._command1(_BORDER, _BORDER_FULL)
+            self._set_counters()
+            self._command(_WRITE_BW, self._next)
+            self._set_counters()
+            self._command(_WRITE_RED, self._next)
+            self._command1(_UPDATE_CONTROL_2, _SEQ_FULL)
+            self.full_count += 1
+        else:
+            self._command1(_BORDER, _BORDER_PARTIAL)
+            self._set_counters()
+            self._command(_WRITE_BW, self._next)
+            self._set_counters()
+            self._command(_WRITE_RED, self._shown)
+            self._command1(_UPDATE_CONTROL_2, _SEQ_PARTIAL)
+            self.partial_count += 1
+        self._command(_MASTER_ACTIVATION)
+        self._started = ticks_ms()
+        # What was just sent is now what the panel shows; the old copy
+        # becomes the scratch buffer for the next update.
+        self._next, self._shown = self._shown, self._next
+        self._next_fb, self._shown_fb = self._shown_fb, self._next_fb
+        self._known = True
+
+    def busy(self):
+        """True while the panel is updating (never while in deep sleep)."""
+        # In deep sleep the SSD1680 holds BUSY high; that is not "updating".
+        return self._awake and self.busy_pin.value() == 1
+
+    def wait(self, idle=None):
+        """Block until BUSY is low, calling idle() meanwhile.
+
+        Raises EPDTimeout after busy_timeout_ms; the panel is then re-reset
+        and fully redrawn by the next show().
+        """
+        if self._awake:  # asleep or never woken: nothing is running
+            self._wait_busy(idle)
+
+    def _wait_busy(self, idle):
+        start = ticks_ms()
+        while self.busy_pin.value() == 1:
+            if ticks_diff(ticks_ms(), start) > self.busy_timeout_ms:
+                self._awake = False
+                self._known = False
+                raise EPDTimeout("e-paper panel busy for more than %d ms" % self.busy_timeout_ms)
+            if idle is not None:
+                idle()
+            sleep_ms(1)
+        if self._started:
+            self.last_update_ms = ticks_diff(ticks_ms(), self._started)
+            self._started = 0
+
+    def sleep(self):
+        """Finish the running update, then put the controller in deep sleep."""
+        if not self._awake:
+            return
+        self._wait_ready()
+        self._command1(_DEEP_SLEEP, 0x01)
+        self._awake = False
