@@ -1,0 +1,851 @@
+"""The table application: menu, turn UI, refresh policy, persistence.
+
+One App object owns the match, both players' screens and the main loop.
+Each player's screen is drawn only from ``match.observation(player)`` (the
+other player's hidden cards never reach the drawing code). Panels refresh
+without blocking: ``show()`` starts an update and the loop keeps polling the
+buttons and the serial port while the ink settles.
+"""
+import gc
+import time
+
+import engine
+from engine import Rules, Match, IllegalAction, best_melds
+import screens
+import store
+
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, mypy)
+    def const(x):
+        return x
+
+_FULL_AT_BOOT = const(1)
+
+# Rules options offered in the menu: (settings key, label, values). The
+# first value is the default of RULES.md; the engine's Rules takes the key
+# as a keyword argument.
+OPTIONS = (
+    ("gin_bonus", "Gin bonus", (25, 20)),                 # R11
+    ("undercut_bonus", "Undercut bonus", (10, 20, 0)),    # R11
+    ("target", "Target score", (100, 150, 200, 50)),      # R13
+    ("discard_taken", "Discard taken card", (False, True)),   # R7 option
+    ("ace_gin_only", "Ace upcard: gin only", (False, True)),  # R5 option
+)
+
+# Computer levels appear in the menu only when the engine has a bot (issue 5).
+LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
+
+
+def _ticks():
+    return time.ticks_ms()
+
+
+def _since(t0):
+    return time.ticks_diff(time.ticks_ms(), t0)
+
+
+def _value_label(v):
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+def arrange(cards):
+    """Hand grouped for display: melds first (in best_melds' arrangement,
+    R3), then the deadwood, each group sorted. Returns [(cards, is_meld)]."""
+    if not cards:
+        return []
+    melds = _melds_of(cards)
+    used = set()
+    groups = []
+    for m in melds:
+        groups.append((list(m), True))
+        for c in m:
+            used.add(c)
+    dead = [c for c in cards if c not in used]
+    if dead:
+        groups.append((dead, False))
+    return groups
+
+
+def _melds_of(cards):
+    r = best_melds(cards)
+    # best_melds gives (deadwood, melds) or the melds alone
+    if isinstance(r, tuple) and len(r) == 2 and isinstance(r[0], int):
+        r = r[1]
+    return [[_card_str(c) for c in m] for m in r]
+
+
+def _card_str(c):
+    if isinstance(c, int):
+        return "A23456789TJQK"[c % 13] + "cdhs"[c // 13]
+    return c
+
+
+def _deadwood(cards):
+    return engine.deadwood(cards)
+
+
+class Panel:
+    """One e-paper panel and what is on it. ``push()`` starts an update only
+    when the framebuffer differs from the panel's content; partial updates
+    until ``partials_before_full`` or a requested full refresh."""
+
+    def __init__(self, disp, partials_before_full, timeout_ms):
+        self.d = disp
+        self.fb = disp.fb
+        self.w = disp.width
+        self.h = disp.height
+        self.shown = bytearray(len(memoryview(disp.fb)))   # once
+        self.valid = False        # what the panel shows is unknown at boot
+        self.need_full = True
+        self.partials = 0
+        self.limit = partials_before_full
+        self.timeout = timeout_ms
+        self.started = None
+        self.fulls = 0
+        self.partial_count = 0
+
+    def refreshing(self):
+        if self.started is None:
+            return False
+        if self.d.busy():
+            if _since(self.started) > self.timeout:
+                self.started = None
+                raise OSError("panel busy for over %d ms" % self.timeout)
+            return True
+        self.started = None
+        return False
+
+    def changed(self):
+        return not self.valid or self.shown != memoryview(self.fb)
+
+    def push(self):
+        if self.refreshing() or not self.changed():
+            return False
+        full = self.need_full or self.partials >= self.limit
+        self.d.show(full=full)
+        self.started = _ticks()
+        self.shown[:] = memoryview(self.fb)
+        self.valid = True
+        if full:
+            self.need_full = False
+            self.partials = 0
+            self.fulls += 1
+        else:
+            self.partials += 1
+            self.partial_count += 1
+        return True
+
+
+class App:
+    def __init__(self, hw, board):
+        self.hw = hw
+        self.board = board
+        self.board_name = board.get("name", "okgin")
+        t = board.get("timing", {})
+        n = t.get("partials_before_full", 8)
+        to = t.get("busy_timeout_ms", 10000)
+        self.panels = [Panel(d, n, to) for d in hw.displays]
+        self.buttons = hw.buttons
+        self.nplayers = 2
+        self.settings = store.load_settings()
+        store.slow_ms = int(self.settings.get("slow_save_ms", 0) or 0)
+        self.match = None
+        self.vs = "human"
+        self.seed = 0
+        self.mode = "menu"
+        self.cursor = [0, 0]
+        self.confirm = [False, False]
+        self.msg = ["", ""]
+        self.notice = [None, None]   # (title, lines) over a player's screen
+        self.menu_sel = 0
+        self.menu_msg = ""
+        self.dirty = [True, True]
+        self.testmode = False
+        self.error_text = None
+        self.peak = 0
+        self.last_kind = [None, None]
+        self.bot = None
+
+    # ----- boot and persistence -----
+    def boot(self):
+        """Resume an interrupted game exactly, or show the menu."""
+        text = store.load_game()
+        if text is None:
+            self.mode = "menu"
+            return
+        g = self.settings.get("game") or {}
+        self.vs = g.get("vs", "human")
+        self.seed = g.get("seed", 0)
+        if self.vs != "human" and self.vs not in LEVELS:
+            self.vs = "human"
+        try:
+            self.match = Match.from_record(text)
+            self.mode = "game"
+            self._after_action(None, None)
+            return
+        except (ValueError, IllegalAction) as e:
+            err = str(e)
+        # A damaged record (power cut on a filesystem without atomic rename,
+        # or a bad copy): keep the longest valid prefix, keep the damaged
+        # file as game.bad, and tell both players. Never crash-loop.
+        store.keep_bad(text)
+        lines = text.split("\n")
+        good = None
+        for n in range(len(lines) - 1, 0, -1):
+            try:
+                good = Match.from_record("\n".join(lines[:n]) + "\n")
+                break
+            except (ValueError, IllegalAction):
+                pass
+        if good is None:
+            store.clear_game()
+            self.mode = "menu"
+            self.menu_msg = "Saved game unreadable"
+            note = ("Saved game damaged", [err, "Kept as game.bad.",
+                                           "Start a new game."])
+        else:
+            self.match = good
+            store.save_game(good.to_record())
+            self.mode = "game"
+            note = ("Saved game repaired", [err, "Resumed at the last valid move.",
+                                            "Damaged copy kept as game.bad."])
+        self.notice = [note, note]
+        self._touch()
+
+    def save(self):
+        if self.match is not None:
+            store.save_game(self.match.to_record())
+
+    def record_text(self):
+        return self.match.to_record() if self.match is not None else ""
+
+    # ----- game control -----
+    def rules_from(self, opts):
+        kw = {}
+        for key, _label, values in OPTIONS:
+            v = opts.get(key, values[0])
+            kw[key] = v
+        return Rules(**kw)
+
+    def rule_settings(self):
+        r = self.settings.get("rules") or {}
+        out = {}
+        for key, _label, values in OPTIONS:
+            v = r.get(key, values[0])
+            out[key] = v if v in values else values[0]
+        return out
+
+    def new_game(self, vs, seed=None, dealer=None, rules=None):
+        if seed is None:
+            seed = self.hw.entropy() & 0x3FFFFFFF   # entropy from hal
+        if rules is None:
+            rules = self.rule_settings()
+        r = self.rules_from(rules)
+        if dealer is None:
+            m = Match(r, seed=seed)
+        else:
+            m = Match(r, seed=seed, dealer=dealer)
+        self.match = m
+        self.vs = vs
+        self.seed = seed
+        self.settings["game"] = {"vs": vs, "seed": seed}
+        store.save_settings(self.settings)
+        self.save()
+        self.mode = "game"
+        self.cursor = [0, 0]
+        self.confirm = [False, False]
+        self.msg = ["", ""]
+        self.notice = [None, None]
+        self._hand_boundary()
+
+    def newgame_from(self, opts):
+        """Serial ``newgame``: validate everything before touching the game."""
+        if "seed" not in opts:
+            return "seed=N required"
+        try:
+            seed = int(opts.pop("seed"))
+        except ValueError:
+            return "seed must be an integer"
+        if seed < 0:
+            return "seed must be >= 0"
+        vs = opts.pop("vs", "human")
+        if vs != "human" and vs not in LEVELS:
+            return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
+        dealer = opts.pop("dealer", None)
+        if dealer is not None:
+            if dealer not in ("0", "1"):
+                return "dealer must be 0 or 1"
+            dealer = int(dealer)
+        rules = self.rule_settings()
+        for k in opts:
+            spec = None
+            for o in OPTIONS:
+                if o[0] == k:
+                    spec = o
+            if spec is None:
+                return "unknown option %s" % k[:40]
+            v = opts[k]
+            vals = spec[2]
+            if isinstance(vals[0], bool):
+                if v not in ("0", "1", "yes", "no", "true", "false", "on", "off"):
+                    return "%s must be yes or no" % k
+                rules[k] = v in ("1", "yes", "true", "on")
+            else:
+                try:
+                    rules[k] = int(v)
+                except ValueError:
+                    return "%s must be an integer" % k
+                if rules[k] < 0:
+                    return "%s must be >= 0" % k
+        try:
+            self.new_game(vs, seed, dealer, rules)
+        except (ValueError, TypeError) as e:
+            return str(e)
+        return None
+
+    def play(self, p, action):
+        """Play one action for player p through the engine's safe path;
+        an illegal one becomes a short message on p's screen."""
+        m = self.match
+        before = m.observation(p)["hand"]
+        try:
+            m.play(action)
+        except (IllegalAction, ValueError) as e:
+            self.msg[p] = str(e) or "Not allowed"
+            return False
+        self.save()   # after every action, atomically
+        self._after_action(p, before)
+        return True
+
+    def _after_action(self, p, before):
+        m = self.match
+        self.confirm = [False, False]
+        self.msg = ["", ""]
+        if p is not None and before is not None:
+            # put the cursor on the card just drawn: quick decisions
+            hand = m.observation(p)["hand"]
+            new = [c for c in hand if c not in before]
+            if new:
+                order = self._order(hand)
+                if new[0] in order:
+                    self.cursor[p] = order.index(new[0])
+        if self._over():
+            self._hand_boundary()
+        self._touch()
+
+    def _over(self):
+        return self.match is not None and self.match.hand.result is not None
+
+    def _hand_boundary(self):
+        # ghosting is cleared at hand boundaries (full refresh)
+        for pn in self.panels:
+            pn.need_full = True
+        self._touch()
+
+    def next_hand(self):
+        m = self.match
+        obs = m.observation(0)
+        if obs.get("game_winner") is not None:
+            self.match = None
+            store.clear_game()
+            self.mode = "menu"
+            self._hand_boundary()
+            return
+        if hasattr(m, "next_hand"):
+            m.next_hand()
+        else:
+            m.play("next")
+        self.save()
+        self.cursor = [0, 0]
+        self._hand_boundary()
+        self.msg = ["", ""]
+
+    def bot_step(self):
+        """The computer (seat 1) plays one action; one per loop turn so the
+        human's panel shows each move."""
+        m = self.match
+        if self.vs == "human" or self.mode != "game" or m is None:
+            return False
+        if self._over():
+            return False
+        obs = m.observation(1)
+        if obs["to_move"] != 1:
+            return False
+        # a fresh bot seeded from the game and the move number: a resumed
+        # game replays the same decisions
+        b = engine.bot(self.vs, seed=(self.seed * 31 + len(obs["history"])) & 0x3FFFFFFF)
+        act = b.choose(obs)
+        m.play(act)
+        self.save()
+        self._after_action(None, None)
+        return True
+
+    # ----- buttons -----
+    def press(self, p, button, kind="short"):
+        """Serial ``press``: queue through the button driver like a real
+        press, then handle everything queued and redraw."""
+        self.buttons.inject(p, button, kind)
+        self.drain()
+
+    def drain(self):
+        b = self.buttons
+        ev = b.get()
+        while ev is not None:
+            self.handle(ev[0], ev[1], ev[2])
+            ev = b.get()
+        self.redraw()
+
+    def handle(self, p, button, kind):
+        if p < 0 or p >= self.nplayers:
+            return
+        if kind == "repeat" and button not in ("left", "right"):
+            return
+        self.dirty[p] = True
+        if self.notice[p] is not None:
+            self.notice[p] = None   # any button closes a notice
+            return
+        if self.mode == "menu":
+            return self._menu_button(button, kind)
+        if self.mode == "error":
+            if button == "ok":
+                self.mode = "menu"
+                self._touch()
+            return
+        if button == "ok" and kind == "long":
+            self.mode = "menu"
+            self.menu_sel = 0
+            self._hand_boundary()
+            return
+        if self._over():
+            if button == "ok":
+                self.next_hand()
+            return
+        if self.vs != "human" and p == 1:
+            return   # the computer's seat has no human buttons
+        self._turn_button(p, button)
+
+    def _turn_button(self, p, button):
+        m = self.match
+        obs = m.observation(p)
+        self.msg[p] = ""
+        if obs["to_move"] != p:
+            if button in ("left", "right"):
+                self._move_cursor(p, obs, button)
+            else:
+                self.msg[p] = "Wait: %s to play" % self._name(p, 1 - p)
+            return
+        phase = obs["phase"]
+        if phase == "upcard":            # R6
+            if button == "take":
+                self.play(p, "take")
+            elif button == "draw":
+                self.play(p, "pass")
+            else:
+                self.msg[p] = "TAKE the upcard or DRAW=pass"
+            return
+        if phase == "draw":              # R7
+            if button == "draw":
+                self.play(p, "draw")
+            elif button == "take":
+                self.play(p, "take")
+            else:
+                self.msg[p] = "DRAW from stock or TAKE pile"
+            return
+        # discard phase: cursor, discard, knock (R7, R8)
+        order = self._order(obs["hand"])
+        i = self.cursor[p] % len(order)
+        c = order[i]
+        if button in ("left", "right"):
+            self.confirm[p] = False
+            self._move_cursor(p, obs, button)
+        elif self.confirm[p]:
+            self.confirm[p] = False
+            if button in ("knock", "ok"):
+                self.play(p, "knock " + c)
+        elif button == "ok":
+            self.play(p, "discard " + c)
+        elif button == "knock":
+            if ("knock " + c) in obs["legal"]:
+                self.confirm[p] = True
+            else:
+                rest = [x for x in obs["hand"] if x != c]
+                self.msg[p] = "Can't knock: deadwood %d > %d" % (
+                    _deadwood(rest), obs["knock_limit"])
+        else:
+            self.msg[p] = "Now discard: OK, or KNOCK"
+
+    def _move_cursor(self, p, obs, button):
+        n = len(obs["hand"])
+        if not n:
+            return
+        d = 1 if button == "right" else -1
+        self.cursor[p] = (self.cursor[p] + d) % n
+
+    def _menu_items(self):
+        items = []
+        acts = []
+        if self.match is not None and not self._game_won():
+            items.append(("Resume game", ""))
+            acts.append(("resume", None))
+        items.append(("New game: 2 players", ""))
+        acts.append(("new", "human"))
+        for lv in LEVELS:
+            items.append(("New game vs computer", lv))
+            acts.append(("new", lv))
+        rs = self.rule_settings()
+        for key, label, _values in OPTIONS:
+            items.append((label, _value_label(rs[key])))
+            acts.append(("opt", key))
+        return items, acts
+
+    def _game_won(self):
+        return self.match.observation(0).get("game_winner") is not None
+
+    def _menu_button(self, button, kind):
+        items, acts = self._menu_items()
+        n = len(items)
+        self.menu_msg = ""
+        if button == "left":
+            self.menu_sel = (self.menu_sel - 1) % n
+        elif button == "right":
+            self.menu_sel = (self.menu_sel + 1) % n
+        elif button == "ok" and kind != "repeat":
+            act, arg = acts[self.menu_sel % n]
+            if act == "resume":
+                self.mode = "game"
+                self._hand_boundary()
+            elif act == "new":
+                self.new_game(arg)
+            else:
+                rs = self.rule_settings()
+                for key, _label, values in OPTIONS:
+                    if key == arg:
+                        i = values.index(rs[key]) if rs[key] in values else 0
+                        rs[key] = values[(i + 1) % len(values)]
+                self.settings["rules"] = rs
+                store.save_settings(self.settings)
+        self._touch()
+
+    # ----- drawing -----
+    def _touch(self):
+        self.dirty = [True] * self.nplayers
+
+    def _name(self, viewer, p):
+        if self.vs != "human":
+            return ("You", "CPU")[p] if viewer == 0 else ("P1", "CPU")[p]
+        return "You" if p == viewer else "P%d" % (p + 1)
+
+    def _order(self, hand):
+        out = []
+        for g, _m in arrange(hand):
+            out.extend(g)
+        return out
+
+    def kind(self):
+        if self.mode != "game":
+            return self.mode
+        if self._over():
+            return "over" if self._game_won() else "showdown"
+        return "game"
+
+    def redraw(self):
+        for p in range(self.nplayers):
+            if not self.dirty[p]:
+                continue
+            self.dirty[p] = False
+            fb = self.panels[p].fb
+            note = self.notice[p]
+            if note is not None:
+                screens.error(fb, note[0], note[1], "any button: continue",
+                              self.testmode)
+            elif self.mode == "menu":
+                screens.menu(fb, self.view_menu())
+            elif self.mode == "error":
+                screens.error(fb, "Error", [self.error_text or ""],
+                              "OK: menu", self.testmode)
+            elif self._over():
+                screens.showdown(fb, self.view_showdown(p))
+            else:
+                screens.game(fb, self.view_game(p))
+        self.leds()
+        a = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+        if a > self.peak:
+            self.peak = a
+
+    def view_menu(self):
+        items, _acts = self._menu_items()
+        return {
+            "head": "okgin  Oklahoma Gin",
+            "testmode": self.testmode,
+            "items": items,
+            "sel": self.menu_sel % len(items),
+            "msg": self.menu_msg,
+            "hint": "</>:choose  OK:select/change",
+        }
+
+    def _head(self, p, obs):
+        sc = obs["scores"]
+        return "Hand %d  %s %d  %s %d  to %d" % (
+            obs["hand_no"], self._name(p, p), sc[p], self._name(p, 1 - p),
+            sc[1 - p], obs["target"])
+
+    def _last_move(self, p, obs):
+        """The opponent's last public move, in words."""
+        for h in reversed(obs["history"]):
+            w = h.split()
+            if len(w) < 2 or w[0] == str(p):
+                continue
+            who = self._name(p, 1 - p)
+            act = w[1]
+            card = w[2] if len(w) > 2 else ""
+            if act == "take":
+                return "%s took %s" % (who, card)
+            if act == "draw":
+                return "%s drew from stock" % who
+            if act == "pass":
+                return "%s passed" % who
+            if act == "discard":
+                return "%s discarded %s" % (who, card)
+            return "%s %s %s" % (who, act, card)
+        return ""
+
+    def view_game(self, p):
+        obs = self.match.observation(p)
+        hand = obs["hand"]
+        computer_seat = self.vs != "human" and p == 1
+        if computer_seat:
+            # the computer's panel shows only the public side (backs)
+            groups = []
+        else:
+            groups = arrange(hand)
+        order = []
+        for g, _m in groups:
+            order.extend(g)
+        my_turn = obs["to_move"] == p
+        phase = obs["phase"]
+        pile = obs["discard_top"]
+        limit = obs["knock_limit"]
+        lines = []
+        cursor = -1
+        opp = self._name(p, 1 - p)
+        if computer_seat:
+            lines.append("Computer (%s)" % self.vs)
+            hint = "computer's seat"
+        elif not my_turn:
+            lines.append("Waiting for %s" % opp)
+            hint = "hold OK: menu"
+        elif phase == "upcard":
+            lines.append("Take the upcard?")
+            hint = "TAKE:take it  DRAW:pass"
+        elif phase == "draw":
+            lines.append("Draw or take %s" % (pile or "-"))
+            hint = "DRAW:stock  TAKE:pile"
+        else:
+            cursor = self.cursor[p] % len(order)
+            c = order[cursor]
+            rest = [x for x in hand if x != c]
+            dw = _deadwood(rest)
+            if self.confirm[p]:
+                lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % c)
+                hint = "KNOCK/OK:confirm  other:cancel"
+            else:
+                lines.append("Discard or knock")
+                hint = "</>:card OK:discard KNOCK:knock"
+        lim = "gin only" if limit == 0 else "<=%d" % limit
+        lines.append("Stock %d  Knock %s" % (obs["stock_count"], lim))
+        if computer_seat:
+            lines.append("Holds %d cards" % len(hand))
+        elif cursor >= 0:
+            if dw == 0:
+                lines.append("Discard %s: GIN!" % c)
+            elif dw <= limit:
+                lines.append("Discard %s: dw %d, can knock" % (c, dw))
+            else:
+                lines.append("Discard %s: deadwood %d" % (c, dw))
+        else:
+            lines.append("Deadwood %d" % obs["deadwood"])
+        lines.append(self._last_move(p, obs))
+        v = {
+            "head": self._head(p, obs),
+            "testmode": self.testmode,
+            "pile": pile,
+            "lines": lines,
+            "groups": groups,
+            "cursor": cursor,
+            "msg": self.msg[p],
+            "hint": hint,
+            "backs": len(hand) if computer_seat else 0,
+        }
+        return v
+
+    def view_showdown(self, p):
+        obs = self.match.observation(p)
+        res = obs["result"]
+        rows = []
+        hands = res.get("hands") or [None, None]
+        melds = res.get("melds") or [[], []]
+        order = (p, 1 - p)
+        knocker = res.get("knocker")
+        for q in order:
+            h = hands[q]
+            if h is None:
+                continue
+            ms = [list(x) for x in (melds[q] or [])]
+            used = set()
+            for x in ms:
+                for c in x:
+                    used.add(c)
+            lay = res.get("layoffs") or [] if q != knocker else []
+            dead = [c for c in h if c not in used and c not in lay]
+            groups = [(x, True) for x in ms]
+            if dead:
+                groups.append((dead, False))
+            role = ""
+            if knocker is not None:
+                role = " knocked" if q == knocker else ""
+            dw = res["deadwood"][q] if res.get("deadwood") else 0
+            rows.append(("%s%s: deadwood %d" % (self._name(p, q), role, dw),
+                         groups, lay))
+        kind = res.get("kind")
+        winner = res.get("winner")
+        lines = []
+        if kind == "draw" or winner is None:
+            lines.append("Draw hand: nobody scores")   # R9
+        else:
+            what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
+            lines.append("%s wins %d (%s)" % (self._name(p, winner),
+                                                res["points"], what))
+        sc = obs["scores"]
+        gw = obs.get("game_winner")
+        if gw is not None:
+            lines.append("GAME: %s wins %d-%d" % (self._name(p, gw), sc[gw], sc[1 - gw]))
+            hint = "OK: back to the menu"
+        else:
+            lines.append("Score %s %d  %s %d" % (self._name(p, p), sc[p],
+                                                 self._name(p, 1 - p), sc[1 - p]))
+            hint = "OK: next hand"
+        return {
+            "head": "Hand %d over" % obs["hand_no"],
+            "testmode": self.testmode,
+            "rows": rows,
+            "lines": lines,
+            "hint": hint,
+        }
+
+    # ----- serial helpers -----
+    def set_testmode(self, on):
+        if on != self.testmode:
+            self.testmode = on
+            self._touch()
+            self.redraw()
+
+    def status(self):
+        m = self.match
+        if m is None:
+            return ("screen=%s hand_no=0 dealer=- to_move=- phase=- stock=0 "
+                    "discard=- knock_limit=0 scores=0,0 vs=%s testmode=%d"
+                    % (self.kind(), self.vs, 1 if self.testmode else 0))
+        o = m.observation(0)
+        tm = o["to_move"]
+        return ("screen=%s hand_no=%d dealer=%d to_move=%s phase=%s stock=%d "
+                "discard=%s knock_limit=%d scores=%d,%d vs=%s testmode=%d" % (
+                    self.kind(), o["hand_no"], o["dealer"],
+                    "-" if tm is None else str(tm), o["phase"], o["stock_count"],
+                    o["discard_top"] or "-", o["knock_limit"], o["scores"][0],
+                    o["scores"][1], self.vs, 1 if self.testmode else 0))
+
+    def mem(self):
+        gc.collect()
+        return "alloc=%d free=%d peak=%d" % (gc.mem_alloc(), gc.mem_free(), self.peak)
+
+    def idle(self):
+        self.drain()
+        for pn in self.panels:
+            if pn.refreshing() or pn.changed():
+                return False
+        if self.vs != "human" and self.match is not None and not self._over() \
+                and self.match.observation(1)["to_move"] == 1:
+            return False
+        return True
+
+    def reset(self):
+        self.hw.reset()
+
+    # ----- the main loop -----
+    def service_panels(self):
+        for p in range(self.nplayers):
+            try:
+                self.panels[p].push()
+            except OSError as e:
+                self.panel_failed(p, e)
+
+    def panel_failed(self, p, e):
+        """BUSY never went low (EPDTimeout) on p's panel: say so on the
+        other panel, then recover by a reset (the game resumes from flash)."""
+        other = 1 - p
+        self.notice[other] = ("Panel of P%d not responding" % (p + 1),
+                              [str(e), "Resetting the table;",
+                               "the game resumes where it was."])
+        self.dirty[other] = True
+        self.redraw()
+        try:
+            pn = self.panels[other]
+            pn.need_full = True
+            pn.push()
+            t0 = _ticks()
+            while pn.refreshing() and _since(t0) < 5000:
+                time.sleep_ms(10)
+        except OSError:
+            pass
+        self.hw.reset()
+
+    def step(self):
+        """One turn of the main loop; returns True when something happened."""
+        b = self.buttons
+        b.poll()
+        busy = False
+        ev = b.get()
+        while ev is not None:
+            self.handle(ev[0], ev[1], ev[2])
+            busy = True
+            ev = b.get()
+        if self.proto is not None:
+            self.proto.poll()
+        if not busy and self.bot_step():
+            busy = True
+        if True in self.dirty:
+            self.redraw()
+            busy = True
+        self.service_panels()
+        return busy
+
+    def leds(self):
+        # the turn LED of the player who must act
+        m = self.match
+        tm = None
+        if m is not None and self.mode == "game" and not self._over():
+            tm = m.observation(0)["to_move"]
+        for p in range(self.nplayers):
+            try:
+                self.hw.leds[p].value(1 if tm == p else 0)
+            except (AttributeError, IndexError, TypeError):
+                pass
+
+    proto = None
+
+    def run(self, proto=None):
+        self.proto = proto
+        self.boot()
+        self.redraw()
+        self.service_panels()
+        if proto is not None:
+            proto.ready()
+        while True:
+            if not self.step():
+                gc.collect()   # a calm point
+                time.sleep_ms(2)

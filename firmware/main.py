@@ -1,0 +1,33 @@
+"""Boot: board definition -> hardware -> app, serving the serial protocol.
+
+Runs from the flash root (firmware modules flat, engine/ package,
+board.json). A board definition that does not validate is reported on the
+serial port (``ERR board.json: ...``) and the firmware stops at the REPL
+instead of crash-looping.
+"""
+import gc
+import sys
+
+import boarddef
+
+
+def main():
+    try:
+        board = boarddef.load("board.json")
+    except (boarddef.BoardError, OSError, ValueError) as e:
+        sys.stdout.write("ERR board.json: %s\n" % e)
+        return
+    import hal
+    gc.collect()
+    hw = hal.Hardware(board)
+    gc.collect()
+    import app as _app
+    import protocol
+    a = _app.App(hw, board)
+    # buttons keep being polled while a driver waits on BUSY (wake-up)
+    for d in hw.displays:
+        d.idle = hw.buttons.poll
+    a.run(protocol.Protocol(a))
+
+
+main()

@@ -1,0 +1,177 @@
+"""The serial line protocol (docs/protocol.md), served on stdin/stdout.
+
+Non-blocking: ``poll()`` is called from the main loop, reads whatever bytes
+are waiting (select.poll with a zero timeout) and answers complete lines.
+Nothing else in the firmware writes to stdout. Ctrl-C is left to
+MicroPython (kbd_intr stays on), so it still drops into the REPL.
+"""
+import sys
+import select
+
+try:
+    from binascii import hexlify
+except ImportError:
+    from ubinascii import hexlify  # type: ignore[no-redef]
+
+MAX_LINE = 200
+VERSION = "0.1.0"
+PROTO = 1
+BUTTON_NAMES = ("left", "right", "ok", "draw", "take", "knock")
+
+
+class Protocol:
+    def __init__(self, app, stdin=None, stdout=None):
+        self.app = app
+        self.inp = stdin or getattr(sys.stdin, "buffer", sys.stdin)
+        self.out = stdout or sys.stdout
+        self.poller = select.poll()
+        self.poller.register(self.inp, select.POLLIN)
+        self.buf = bytearray(MAX_LINE + 1)   # allocated once
+        self.n = 0
+        self.overflow = False
+        self.waiting_sync = False
+        self.band = None
+        self.band_buf = None
+
+    def send(self, line):
+        self.out.write(line)
+        self.out.write("\n")
+        try:
+            self.out.flush()
+        except AttributeError:
+            pass
+
+    def ready(self):
+        self.send("READY okgin fw=%s proto=%d board=%s"
+                  % (VERSION, PROTO, self.app.board_name))
+
+    def poll(self):
+        """Read and answer what has arrived; never blocks."""
+        if self.waiting_sync and self.app.idle():
+            self.waiting_sync = False
+            self.send("OK")
+        while not self.waiting_sync and self.poller.poll(0):
+            b = self.inp.read(1)
+            if not b:
+                return
+            ch = b[0]
+            if ch == 10:   # \n ends a request
+                self._line()
+            elif self.n < MAX_LINE + 1:
+                self.buf[self.n] = ch
+                self.n += 1
+            else:
+                self.overflow = True
+
+    def _line(self):
+        n = self.n
+        self.n = 0
+        if self.overflow or n > MAX_LINE:
+            self.overflow = False
+            self.send("ERR line too long (max %d characters)" % MAX_LINE)
+            return
+        if n and self.buf[n - 1] == 13:
+            n -= 1
+        for i in range(n):
+            c = self.buf[i]
+            if c > 126 or (c < 32 and c != 9):
+                self.send("ERR not ASCII text")
+                return
+        line = bytes(self.buf[:n]).decode().strip().lower()
+        if not line:
+            return
+        words = line.split()
+        try:
+            self.dispatch(words)
+        except Exception as e:   # input must never crash the firmware
+            self.send("ERR %s" % (str(e) or type(e).__name__)[:120])
+
+    def dispatch(self, w):
+        cmd = w[0]
+        app = self.app
+        if cmd == "hello":
+            if len(w) != 1:
+                return self.send("ERR hello takes no arguments")
+            return self.send("OK okgin fw=%s proto=%d board=%s mpy=%d" % (
+                VERSION, PROTO, app.board_name,
+                getattr(sys.implementation, "_mpy", 0)))
+        if cmd == "status":
+            if len(w) != 1:
+                return self.send("ERR status takes no arguments")
+            return self.send("OK " + app.status())
+        if cmd == "testmode":
+            if len(w) != 2 or w[1] not in ("on", "off"):
+                return self.send("ERR usage: testmode on|off")
+            app.set_testmode(w[1] == "on")
+            return self.send("OK testmode=%d" % (1 if app.testmode else 0))
+        if cmd not in ("press", "screen", "newgame", "record", "sync",
+                       "reset", "mem"):
+            return self.send("ERR unknown command %s" % cmd[:40])
+        if not app.testmode:
+            return self.send("ERR test mode required")
+        if cmd == "press":
+            if len(w) not in (3, 4) or w[1] not in ("0", "1") \
+                    or w[2] not in BUTTON_NAMES \
+                    or (len(w) == 4 and w[3] != "long"):
+                return self.send(
+                    "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
+            app.press(int(w[1]), w[2], "long" if len(w) == 4 else "short")
+            return self.send("OK")
+        if cmd == "screen":
+            if len(w) != 2 or w[1] not in ("0", "1"):
+                return self.send("ERR usage: screen 0|1")
+            return self.screen(int(w[1]))
+        if cmd == "newgame":
+            opts = {}
+            for a in w[1:]:
+                k, sep, v = a.partition("=")
+                if not sep or not k or not v:
+                    return self.send("ERR expected name=value, got %s" % a[:40])
+                opts[k] = v
+            err = app.newgame_from(opts)
+            if err:
+                return self.send("ERR " + err)
+            return self.send("OK")
+        if cmd == "record":
+            if len(w) != 1:
+                return self.send("ERR record takes no arguments")
+            text = app.record_text()
+            lines = text.split("\n") if text else []
+            if lines and lines[-1] == "":
+                lines.pop()
+            self.send("OK lines=%d" % len(lines))
+            for ln in lines:
+                self.send(ln)
+            return
+        if cmd == "sync":
+            if len(w) != 1:
+                return self.send("ERR sync takes no arguments")
+            if app.idle():
+                return self.send("OK")
+            self.waiting_sync = True
+            return
+        if cmd == "mem":
+            return self.send("OK " + app.mem())
+        if cmd == "reset":
+            self.send("OK")
+            app.reset()
+            return
+
+    def screen(self, p):
+        """The panel's framebuffer as rows of 1-bit pixels, MSB first. The
+        driver's fb is MONO_VLSB, so it is converted 8 rows at a time through
+        a small MONO_HLSB band (296 bytes, made on first use)."""
+        pn = self.app.panels[p]
+        w = pn.w
+        h = pn.h
+        if self.band is None:
+            import framebuf
+            self.band_buf = bytearray((w + 7) // 8 * 8)
+            self.band = framebuf.FrameBuffer(self.band_buf, w, 8, framebuf.MONO_HLSB)
+        out = self.out
+        out.write("OK %dx%d " % (w, h))
+        for y in range(0, h, 8):
+            self.band.fill(0)
+            self.band.blit(pn.fb, 0, -y)
+            out.write(hexlify(self.band_buf).decode())
+        self.send("")

@@ -1,0 +1,270 @@
+"""Drawing the screens into a panel's framebuffer (296x128, 1 = black ink).
+
+Every function here only draws: it gets a FrameBuffer and plain values built
+by app.py from ``match.observation(player)``, so nothing here can see the
+other player's hidden cards. The 8x8 built-in font is used for small text;
+card ranks and suits are the big bitmaps of font.py.
+"""
+import framebuf
+import font
+
+W = 296
+H = 128
+CARD_W = 23          # a card box: 11 of them plus meld gaps fit in 296 px
+CARD_H = 40
+CARD_STEP = 24
+GROUP_GAP = 5        # space between melds / deadwood (hand grouped, R3)
+HAND_Y = 62
+MINI_STEP = 17       # showdown: rank (8x8 text) + small suit
+
+_HLSB = framebuf.MONO_HLSB
+
+
+def _mk(data, w, h):
+    return framebuf.FrameBuffer(bytearray(data), w, h, _HLSB)
+
+
+# Glyph framebuffers made once at import (allocate once).
+_RANK = [_mk(g, font.RANK_W, font.RANK_H) for g in font.RANKS]
+_SUIT = [_mk(g, font.SUIT_W, font.SUIT_H) for g in font.SUITS]
+_MINI = [_mk(g, 8, 8) for g in font.MINI_SUITS]
+# Palette for drawing a glyph white on black (selected card): maps ink 1->0.
+_INV = framebuf.FrameBuffer(bytearray(1), 2, 1, _HLSB)
+_INV.pixel(0, 0, 1)
+_INV.pixel(1, 0, 0)
+
+
+def _ri(card):
+    return font.RANK_ORDER.find(card[0].upper())
+
+
+def _si(card):
+    return font.SUIT_ORDER.find(card[1].lower())
+
+
+def text(fb, s, x, y, c=1):
+    fb.text(s, x, y, c)
+
+
+def bold(fb, s, x, y, c=1):
+    # the 8x8 font drawn twice, one pixel apart: readable prompt lines
+    fb.text(s, x, y, c)
+    fb.text(s, x + 1, y, c)
+
+
+def card(fb, x, y, c, selected=False):
+    """One card face: big rank over big suit, in a rounded box."""
+    fb.fill_rect(x, y, CARD_W, CARD_H, 1 if selected else 0)
+    fb.rect(x, y, CARD_W, CARD_H, 1)
+    # rounded corners
+    for cx, cy in ((x, y), (x + CARD_W - 1, y), (x, y + CARD_H - 1),
+                   (x + CARD_W - 1, y + CARD_H - 1)):
+        fb.pixel(cx, cy, 0)
+    r = _ri(c)
+    s = _si(c)
+    gx = x + (CARD_W - font.RANK_W) // 2
+    if selected:
+        fb.blit(_RANK[r], gx, y + 4, 1, _INV)
+        fb.blit(_SUIT[s], gx, y + 24, 1, _INV)
+    else:
+        fb.blit(_RANK[r], gx, y + 4, 0)
+        fb.blit(_SUIT[s], gx, y + 24, 0)
+
+
+def card_back(fb, x, y):
+    fb.fill_rect(x, y, CARD_W, CARD_H, 0)
+    fb.rect(x, y, CARD_W, CARD_H, 1)
+    for yy in range(y + 3, y + CARD_H - 3, 3):
+        for xx in range(x + 3 + (yy % 2), x + CARD_W - 3, 3):
+            fb.pixel(xx, yy, 1)
+
+
+def empty_pile(fb, x, y):
+    fb.rect(x, y, CARD_W, CARD_H, 1)
+    text(fb, "-", x + 8, y + 16)
+
+
+def mini(fb, x, y, c, inv=False):
+    """A small card for the showdown: rank in 8x8 text, suit 8x8 bitmap.
+    Ten is written '10' squeezed into 9 px."""
+    col = 0 if inv else 1
+    r = c[0].upper()
+    if r == "T":
+        fb.text("1", x - 2, y, col)
+        fb.text("0", x + 3, y, col)
+    else:
+        fb.text(r, x, y, col)
+    if inv:
+        fb.blit(_MINI[_si(c)], x + 8, y, 1, _INV)
+    else:
+        fb.blit(_MINI[_si(c)], x + 8, y, 0)
+    return x + MINI_STEP
+
+
+def mini_groups(fb, x, y, groups, underline=True):
+    """Draw groups (lists of card strings) of mini cards; melds are
+    underlined so the showdown reads as melds + deadwood (R10)."""
+    for g, is_meld in groups:
+        x0 = x
+        for c in g:
+            x = mini(fb, x, y, c)
+        if underline and is_meld and g:
+            fb.hline(x0, y + 9, x - x0 - 2, 1)
+        x += 6
+    return x
+
+
+def banner(fb, testmode):
+    if testmode:
+        fb.fill_rect(W - 76, 0, 76, 10, 1)
+        fb.text("TEST MODE", W - 74, 1, 0)
+
+
+def footer(fb, hint):
+    fb.fill_rect(0, H - 10, W, 10, 1)
+    fb.text(hint[:37], 2, H - 9, 0)
+
+
+def header(fb, left):
+    fb.fill_rect(0, 0, W, 10, 0)
+    text(fb, left[:37], 1, 1)
+    fb.hline(0, 10, W, 1)
+
+
+def hand_positions(groups):
+    """x of each card of the hand, left to right, groups set apart."""
+    n = 0
+    gaps = -1
+    for g in groups:
+        if g[0]:
+            n += len(g[0])
+            gaps += 1
+    width = n * CARD_STEP + max(gaps, 0) * GROUP_GAP - 1
+    x = (W - width) // 2
+    xs = []
+    for g, _m in groups:
+        if not g:
+            continue
+        for _c in g:
+            xs.append(x)
+            x += CARD_STEP
+        x += GROUP_GAP
+    return xs
+
+
+def game(fb, v):
+    """The turn screen of one player. ``v`` (built by app.view_game) holds:
+    head, testmode, pile (card or None), stock, knock_limit, lines (up to 4
+    strings right of the pile; the first is the prompt, drawn bold), groups
+    (list of (cards, is_meld)), cursor (index in display order or -1),
+    raise_cursor, msg, hint."""
+    fb.fill(0)
+    header(fb, v["head"])
+    banner(fb, v["testmode"])
+    # top of the discard pile (R7) and the stock
+    if v["pile"]:
+        card(fb, 2, 13, v["pile"])
+    else:
+        empty_pile(fb, 2, 13)
+    lines = v["lines"]
+    y = 14
+    for i in range(len(lines)):
+        if i == 0:
+            bold(fb, lines[0][:33], 30, y)
+        else:
+            text(fb, lines[i][:33], 30, y)
+        y += 10
+    nb = v.get("backs", 0)
+    if nb:
+        # the computer's seat: its cards face down (public side only)
+        x = (W - nb * 12 - 11) // 2
+        for _i in range(nb):
+            card_back(fb, x, HAND_Y)
+            x += 12
+    groups = v["groups"]
+    xs = hand_positions(groups)
+    k = 0
+    cur = v["cursor"]
+    for g, is_meld in groups:
+        if not g:
+            continue
+        x0 = xs[k]
+        for c in g:
+            sel = k == cur
+            card(fb, xs[k], HAND_Y - (4 if sel else 0), c, sel)
+            k += 1
+        x1 = xs[k - 1] + CARD_W
+        # a bar under each meld; deadwood gets a dotted line
+        if is_meld:
+            fb.fill_rect(x0, HAND_Y + CARD_H + 2, x1 - x0, 2, 1)
+        else:
+            for xx in range(x0, x1, 3):
+                fb.pixel(xx, HAND_Y + CARD_H + 2, 1)
+    if v["msg"]:
+        bold(fb, v["msg"][:36], 2, H - 22)
+    footer(fb, v["hint"])
+
+
+def showdown(fb, v):
+    """End of a hand (R10, R11): both hands with melds, the lay-offs and the
+    points, then the scores. ``v``: head, testmode, rows (list of
+    (label, groups, layoffs)), lines (result text), hint."""
+    fb.fill(0)
+    header(fb, v["head"])
+    banner(fb, v["testmode"])
+    y = 14
+    for label, groups, layoffs in v["rows"]:
+        text(fb, label[:37], 2, y)
+        y += 10
+        x = mini_groups(fb, 4, y, groups)
+        if layoffs:
+            text(fb, "+", x, y)
+            x += 10
+            for c in layoffs:
+                x = mini(fb, x, y, c)
+        y += 14
+    for ln in v["lines"]:
+        bold(fb, ln[:36], 2, y)
+        y += 10
+    footer(fb, v["hint"])
+
+
+def menu(fb, v):
+    """Menu: title, items (label, value) with a selection, hint."""
+    fb.fill(0)
+    header(fb, v["head"])
+    banner(fb, v["testmode"])
+    items = v["items"]
+    sel = v["sel"]
+    # scroll so the selection is visible: 9 rows of 10 px
+    rows = 9
+    top = 0
+    if sel >= rows:
+        top = sel - rows + 1
+    y = 13
+    for i in range(top, min(len(items), top + rows)):
+        label, value = items[i]
+        if i == sel:
+            fb.fill_rect(0, y - 1, W, 10, 1)
+        c = 0 if i == sel else 1
+        fb.text(label[:24], 4, y, c)
+        if value:
+            fb.text(value[:11], W - 8 * len(value[:11]) - 4, y, c)
+        y += 10
+    if v["msg"]:
+        bold(fb, v["msg"][:36], 2, H - 21)
+    footer(fb, v["hint"])
+
+
+def error(fb, title, lines, hint, testmode=False):
+    fb.fill(0)
+    fb.fill_rect(0, 0, W, 12, 1)
+    fb.text(title[:36], 2, 2, 0)
+    banner(fb, testmode)
+    y = 18
+    for ln in lines:
+        while ln and y < H - 20:
+            text(fb, ln[:36], 2, y)
+            ln = ln[36:]
+            y += 10
+    footer(fb, hint)

@@ -1,0 +1,110 @@
+"""Persistence on the board's flash: the game record and the settings.
+
+The record is written to ``game.tmp`` and then renamed over ``game.okg``, so
+a power cut leaves either the old or the new record, never half of one.
+(``os.rename`` replaces an existing file on POSIX, which the virtual board
+uses, and on MicroPython's littlefs, the Pico's default filesystem:
+lfs_rename removes the destination. FAT would refuse, so the fallback below
+removes it first, which can only lose the latest action, never corrupt.)
+"""
+import os
+import json
+import time
+
+GAME = "game.okg"
+TMP = "game.tmp"
+SETTINGS = "settings.json"
+BAD = "game.bad"
+
+# Test hook: settings "slow_save_ms" makes each 64-byte chunk of a save wait
+# this long, so a power-loss test can kill the board mid-write.
+slow_ms = 0
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _write_atomic(path, text):
+    with open(TMP, "w") as f:
+        if slow_ms:
+            i = 0
+            n = len(text)
+            while i < n:
+                f.write(text[i:i + 64])
+                f.flush()
+                time.sleep_ms(slow_ms)
+                i += 64
+        else:
+            f.write(text)
+    try:
+        os.rename(TMP, path)
+    except OSError:
+        _remove(path)
+        os.rename(TMP, path)
+
+
+def save_game(record):
+    _write_atomic(GAME, record)
+
+
+def load_game():
+    """The saved record text, or None when there is no game. A leftover
+    game.tmp is an interrupted save: the previous game.okg is still whole."""
+    _remove(TMP)
+    try:
+        with open(GAME) as f:
+            return f.read()
+    except OSError:
+        return None
+    except UnicodeError:
+        # bytes that are not text: keep the file for inspection
+        return ""
+
+
+def clear_game():
+    _remove(GAME)
+
+
+def keep_bad(text):
+    """Keep a damaged record as game.bad (nothing is lost) before the good
+    part is written back."""
+    try:
+        with open(BAD, "w") as f:
+            f.write(text)
+    except OSError:
+        pass
+
+
+def load_settings():
+    try:
+        with open(SETTINGS) as f:
+            d = json.load(f)
+        if isinstance(d, dict):
+            return d
+    except (OSError, ValueError):
+        pass
+    return {}
+
+
+def save_settings(d):
+    # settings are small; same atomic rename, through their own tmp name
+    tmp = SETTINGS + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(json.dumps(d))
+    try:
+        os.rename(tmp, SETTINGS)
+    except OSError:
+        _remove(SETTINGS)
+        os.rename(tmp, SETTINGS)
