@@ -1,0 +1,679 @@
+"""One hand of Oklahoma Gin: an explicit phase machine (R4-R11, R14).
+
+Fast path: ``legal_codes()`` / ``apply(code)`` with int action codes, for bots
+and playouts (trusted input). Safe path: ``legal_actions()`` / ``play(text)``
+which parse and check, and raise ``IllegalAction`` leaving the state as it was.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from engine.cards import (RANK_VALUE, card_str, parse_card, to_ints, cards_of,
+                          masks_of)
+from engine.melds import (min_deadwood, discard_deadwoods, showdown,
+                          best_arrangement)
+from engine.prng import Prng
+
+# Action codes of the fast path. 0..51 discard card c, 52..103 knock with c.
+KNOCK = const(52)
+DRAW = const(104)
+TAKE = const(105)
+PASS = const(106)
+
+# Phases (R6-R8).
+UPCARD = const(0)
+DRAW_PHASE = const(1)
+DISCARD = const(2)
+OVER = const(3)
+PHASE_NAMES = ("upcard", "draw", "discard", "over")
+
+RECORD_MAGIC = "okgin-record 1"
+END_MARK = " ;"   # every action line ends with it: a torn write lacks it
+
+
+class IllegalAction(ValueError):
+    """Bad or illegal action text; the state is unchanged."""
+
+
+def action_str(code):
+    """R14 text form of an action code."""
+    if code < KNOCK:
+        return "discard " + card_str(code)
+    if code < DRAW:
+        return "knock " + card_str(code - KNOCK)
+    if code == DRAW:
+        return "draw"
+    if code == TAKE:
+        return "take"
+    if code == PASS:
+        return "pass"
+    raise ValueError("bad action code %r" % (code,))
+
+
+def parse_action(text):
+    """Action code from R14 text, case-insensitive; IllegalAction if bad."""
+    if not isinstance(text, str):
+        raise IllegalAction("an action is text such as 'draw' or 'discard 7h', got %r" % (text,))
+    words = text.strip().lower().split()
+    if not words:
+        raise IllegalAction("empty action (expected take, pass, draw, discard <card> or knock <card>)")
+    w = words[0]
+    if w in ("take", "pass", "draw"):
+        if len(words) != 1:
+            raise IllegalAction("'%s' takes no card: %r" % (w, text))
+        return TAKE if w == "take" else (PASS if w == "pass" else DRAW)
+    if w in ("discard", "knock"):
+        if len(words) != 2:
+            raise IllegalAction("'%s' needs one card, e.g. '%s 7h': %r" % (w, w, text))
+        try:
+            c = parse_card(words[1])
+        except ValueError as e:
+            raise IllegalAction(str(e))
+        return c if w == "discard" else KNOCK + c
+    raise IllegalAction("unknown action %r (expected take, pass, draw, discard <card> or knock <card>)"
+                        % (text,))
+
+
+_OPTIONS = ("gin_bonus", "undercut_bonus", "target", "discard_taken", "ace_gin_only", "max_turns")
+
+
+class Rules:
+    """Rules options (RULES.md defaults). See docs/rules.md."""
+
+    def __init__(self, gin_bonus=25, undercut_bonus=10, target=100,
+                 discard_taken=False, ace_gin_only=False, max_turns=None):
+        for name, v in (("gin_bonus", gin_bonus), ("undercut_bonus", undercut_bonus),
+                        ("target", target)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 10000:
+                raise ValueError("rules option %s must be an int 0..10000, got %r" % (name, v))
+        if target < 1:
+            raise ValueError("rules option target must be at least 1, got %r" % (target,))
+        for name, v in (("discard_taken", discard_taken), ("ace_gin_only", ace_gin_only)):
+            if v not in (True, False):
+                raise ValueError("rules option %s must be true or false, got %r" % (name, v))
+        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool)
+                                      or max_turns < 1):
+            raise ValueError("rules option max_turns must be None or an int >= 1, got %r" % (max_turns,))
+        self.gin_bonus = gin_bonus
+        self.undercut_bonus = undercut_bonus
+        self.target = target
+        self.discard_taken = bool(discard_taken)
+        self.ace_gin_only = bool(ace_gin_only)
+        self.max_turns = max_turns
+
+    def options(self):
+        """Dict of every option."""
+        return {k: getattr(self, k) for k in _OPTIONS}
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self.options() == other.options()
+
+    def __repr__(self):
+        return "Rules(%s)" % ", ".join("%s=%r" % (k, getattr(self, k)) for k in _OPTIONS)
+
+    def to_text(self):
+        """The record header line's body: 'gin_bonus=25 ... max_turns=none'."""
+        out = []
+        for k in _OPTIONS:
+            v = getattr(self, k)
+            if v is True:
+                v = "yes"
+            elif v is False:
+                v = "no"
+            elif v is None:
+                v = "none"
+            out.append("%s=%s" % (k, v))
+        return " ".join(out)
+
+    @classmethod
+    def from_options(cls, opts):
+        """Rules from a dict of option names to text (as typed on the serial
+        port or found in a record): 'yes/no/true/false/1/0', ints, 'none'.
+        ValueError naming the option on bad input."""
+        kw = {}
+        for k in opts:
+            v = opts[k]
+            if k not in _OPTIONS:
+                raise ValueError("unknown rules option %r (known: %s)" % (k, ", ".join(_OPTIONS)))
+            if isinstance(v, str):
+                t = v.strip().lower()
+                if k in ("discard_taken", "ace_gin_only"):
+                    if t in ("yes", "true", "1", "on"):
+                        v = True
+                    elif t in ("no", "false", "0", "off"):
+                        v = False
+                    else:
+                        raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
+                elif k == "max_turns" and t in ("none", "off", ""):
+                    v = None
+                else:
+                    try:
+                        v = int(t)
+                    except ValueError:
+                        raise ValueError("rules option %s must be a number, got %r" % (k, v))
+            kw[k] = v
+        return cls(**kw)
+
+
+class Result:
+    """How a hand ended (R9-R11)."""
+
+    def __init__(self, kind, knocker, winner, points, deadwood, melds, layoffs, hands):
+        self.kind = kind          # "knock", "gin", "undercut" or "draw"
+        self.knocker = knocker    # None for a draw
+        self.winner = winner      # None for a draw
+        self.points = points      # points the winner scores (0 for a draw)
+        self.deadwood = deadwood  # (p0, p1), the defender's after lay-offs
+        self.melds = melds        # (p0, p1), lists of card-string lists
+        self.layoffs = layoffs    # cards the defender laid off
+        self.hands = hands        # (p0, p1) final hands, sorted card strings
+
+    def as_dict(self, observer=None):
+        """Plain dict; for a draw, an observer sees only their own hand."""
+        hands = [list(self.hands[0]), list(self.hands[1])]
+        dw = [self.deadwood[0], self.deadwood[1]]
+        melds = [list(self.melds[0]), list(self.melds[1])]
+        if self.kind == "draw" and observer is not None:
+            o = 1 - observer
+            hands[o] = []
+            dw[o] = None
+            melds[o] = []
+        return {"kind": self.kind, "knocker": self.knocker, "winner": self.winner,
+                "points": self.points, "deadwood": dw, "melds": melds,
+                "layoffs": list(self.layoffs), "hands": hands}
+
+    def __repr__(self):
+        return "Result(%s, knocker=%r, winner=%r, points=%r, deadwood=%r)" % (
+            self.kind, self.knocker, self.winner, self.points, self.deadwood)
+
+
+def knock_limit_of(upcard, rules):
+    """R5: the upcard's value; an ace with ace_gin_only means gin only (0)."""
+    r = upcard % 13
+    if r == 0 and rules.ace_gin_only:
+        return 0
+    return RANK_VALUE[r]
+
+
+def _fmt_cards(cards):
+    return ",".join(card_str(c) for c in cards)
+
+
+class Hand:
+    """One hand. Build with Hand.deal(), Hand.from_cards() or Hand.from_record()."""
+
+    def __init__(self, rules, dealer, deck, seed=None):
+        # deck: 52 card ints in deal order: non-dealer's 10, dealer's 10,
+        # upcard, then the stock top first (R4)
+        if dealer not in (0, 1):
+            raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
+        self.rules = rules
+        self.dealer = dealer
+        self.seed = seed
+        self._deck = deck
+        nd = 1 - dealer
+        self._hands = [None, None]
+        self._hands[nd] = masks_of(deck[0:10])
+        self._hands[dealer] = masks_of(deck[10:20])
+        self.upcard = deck[20]
+        self._discard = [deck[20]]
+        self._stock = deck[21:]
+        self._si = 0            # index of the stock's top card
+        self._to_move = nd      # R6: the non-dealer speaks first
+        self._phase = UPCARD
+        self._no_take = False   # both passed: the first draw is from the stock
+        self._taken = -1        # card taken from the discard pile this turn (R7)
+        self._known = [[], []]  # cards each took from the pile and still holds
+        self._log = []          # (player, code, card) per action, for history/record
+        self._turns = 0         # discards made, for max_turns
+        self._kcache = None     # knock cards for the current discard phase
+        self.knock_limit = knock_limit_of(self.upcard, rules)
+        self.result = None
+
+    # ---- construction ----
+    @classmethod
+    def deal(cls, rules, dealer=0, seed=0):
+        """A shuffled deal; the same seed gives the same deal on every runtime."""
+        deck = list(range(52))
+        Prng(seed).shuffle(deck)
+        return cls(rules, dealer, deck, seed=seed)
+
+    @classmethod
+    def from_cards(cls, rules, dealer, hands, upcard, stock=None):
+        """An explicit deal. hands: (player 0's 10 cards, player 1's 10 cards);
+        stock top first; cards not named follow in card order."""
+        if dealer not in (0, 1):
+            raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
+        if len(hands) != 2:
+            raise ValueError("hands must be a pair of 10-card lists")
+        h0 = to_ints(hands[0])
+        h1 = to_ints(hands[1])
+        for p, h in ((0, h0), (1, h1)):
+            if len(h) != 10:
+                raise ValueError("player %d must have 10 cards, got %d" % (p, len(h)))
+        up = parse_card(upcard)
+        st = to_ints(stock or [])
+        named = h0 + h1 + [up] + st
+        to_ints(named)  # raises naming any card given twice
+        rest = [c for c in range(52) if c not in named]
+        stock_all = st + rest
+        nd = 1 - dealer
+        hp = (h0, h1)
+        deck = list(hp[nd]) + list(hp[dealer]) + [up] + stock_all
+        return cls(rules, dealer, deck)
+
+    # ---- public state ----
+    @property
+    def to_move(self):
+        return None if self._phase == OVER else self._to_move
+
+    @property
+    def phase(self):
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def stock_count(self):
+        return len(self._stock) - self._si
+
+    @property
+    def discard_top(self):
+        return card_str(self._discard[-1]) if self._discard else None
+
+    @property
+    def discard_pile(self):
+        return [card_str(c) for c in self._discard]
+
+    @property
+    def hands(self):
+        return [[card_str(c) for c in cards_of(self._hands[0])],
+                [card_str(c) for c in cards_of(self._hands[1])]]
+
+    @property
+    def stock(self):
+        """The stock, top first (omniscient: for tests and tools)."""
+        return [card_str(c) for c in self._stock[self._si:]]
+
+    def is_over(self):
+        return self._phase == OVER
+
+    def deadwood_of(self, p):
+        m = self._hands[p]
+        return min_deadwood(m[0], m[1], m[2], m[3])
+
+    # ---- fast path ----
+    def knock_cards(self):
+        """Cards the player to move may knock with (R8), in card order."""
+        if self._kcache is not None:
+            return self._kcache
+        m = self._hands[self._to_move]
+        lim = self.knock_limit
+        out = []
+        # dw(hand - c) >= dw(hand) - value(c) >= dw(hand) - 10: skip the
+        # per-card pass for the many hands far from a knock
+        if min_deadwood(m[0], m[1], m[2], m[3]) - 10 <= lim:
+            allow_taken = self.rules.discard_taken
+            for c, v in discard_deadwoods(m):
+                if v <= lim and (allow_taken or c != self._taken):
+                    out.append(c)
+        self._kcache = out
+        return out
+
+    def legal_codes(self):
+        """Legal action codes for the player to move ([] once over)."""
+        ph = self._phase
+        if ph == DISCARD:
+            m = self._hands[self._to_move]
+            out = cards_of(m)
+            if self._taken >= 0 and not self.rules.discard_taken:
+                out.remove(self._taken)  # R7
+            for c in self.knock_cards():
+                out.append(KNOCK + c)
+            return out
+        if ph == DRAW_PHASE:
+            return [DRAW] if self._no_take else [DRAW, TAKE]
+        if ph == UPCARD:
+            return [TAKE, PASS]
+        return []
+
+    def apply(self, code):
+        """Apply a legal action code without checking it (trusted callers)."""
+        p = self._to_move
+        ph = self._phase
+        if code == PASS:
+            self._log.append((p, code, -1))
+            if p != self.dealer:
+                self._to_move = self.dealer      # R6: the dealer may take it
+            else:
+                self._to_move = 1 - self.dealer  # both passed
+                self._phase = DRAW_PHASE
+                self._no_take = True
+            return
+        if code == TAKE:
+            c = self._discard.pop()
+            self._hands[p][c // 13] |= 1 << (c % 13)
+            self._known[p].append(c)
+            self._taken = c
+            self._phase = DISCARD
+            self._kcache = None
+            self._log.append((p, code, c))
+            return
+        if code == DRAW:
+            c = self._stock[self._si]
+            self._si += 1
+            self._hands[p][c // 13] |= 1 << (c % 13)
+            self._taken = -1
+            self._no_take = False
+            self._phase = DISCARD
+            self._kcache = None
+            self._log.append((p, code, c))
+            return
+        # discard or knock
+        c = code if code < KNOCK else code - KNOCK
+        self._hands[p][c // 13] &= ~(1 << (c % 13))
+        kn = self._known[p]
+        if c in kn:
+            kn.remove(c)
+        self._discard.append(c)
+        self._log.append((p, code, c))
+        self._turns += 1
+        self._taken = -1
+        self._kcache = None
+        if code >= KNOCK:
+            self._showdown(p)
+            return
+        if self.stock_count <= 2:   # R9
+            self._draw_result()
+            return
+        mt = self.rules.max_turns
+        if mt is not None and self._turns >= mt:  # tournament bound
+            self._draw_result()
+            return
+        self._to_move = 1 - p
+        self._phase = DRAW_PHASE
+
+    def _hands_str(self):
+        return tuple([card_str(c) for c in cards_of(self._hands[p])] for p in (0, 1))
+
+    def _draw_result(self):
+        dws = []
+        melds = []
+        for p in (0, 1):
+            v, ms = best_arrangement(self._hands[p])
+            dws.append(v)
+            melds.append([[card_str(c) for c in x] for x in ms])
+        self.result = Result("draw", None, None, 0, tuple(dws), tuple(melds), [],
+                             self._hands_str())
+        self._phase = OVER
+
+    def _showdown(self, k):
+        d = 1 - k
+        kind, kd, dd, kmelds, dmelds, laid, kp, dp = showdown(
+            self._hands[k], self._hands[d], self.knock_limit, self.rules)
+        dw = [0, 0]
+        dw[k] = kd
+        dw[d] = dd
+        melds = [None, None]
+        melds[k] = [[card_str(c) for c in x] for x in kmelds]
+        melds[d] = [[card_str(c) for c in x] for x in dmelds]
+        if kp > 0 or kind == "gin":
+            winner, pts = k, kp
+        else:
+            winner, pts = d, dp
+        self.result = Result(kind, k, winner, pts, tuple(dw), tuple(melds),
+                             [card_str(c) for c in laid], self._hands_str())
+        self._phase = OVER
+
+    # ---- safe path ----
+    def legal_actions(self):
+        """Legal actions of the player to move, as R14 strings."""
+        return [action_str(c) for c in self.legal_codes()]
+
+    def check(self, code, player=None):
+        """Raise IllegalAction with a clear reason unless code is legal now."""
+        ph = self._phase
+        if ph == OVER:
+            raise IllegalAction("the hand is over")
+        p = self._to_move
+        if player is not None and player != p:
+            raise IllegalAction("it is player %d's turn, not player %d's" % (p, player))
+        name = action_str(code)
+        if ph == UPCARD:
+            if code in (TAKE, PASS):
+                return
+            raise IllegalAction("%r is not allowed now: on the first turn take the upcard %s or pass (R6)"
+                                % (name, card_str(self._discard[-1])))
+        if ph == DRAW_PHASE:
+            if code == DRAW:
+                return
+            if code == TAKE:
+                if self._no_take:
+                    raise IllegalAction("both players passed the upcard: draw from the stock (R6)")
+                return
+            if code == PASS:
+                raise IllegalAction("'pass' is only allowed on the first turn (R6)")
+            raise IllegalAction("%r is not allowed now: draw from the stock or take %s first (R7)"
+                                % (name, card_str(self._discard[-1])))
+        # discard phase
+        if code in (TAKE, DRAW, PASS):
+            raise IllegalAction("%r is not allowed now: you have drawn, discard or knock (R7)" % (name,))
+        c = code if code < KNOCK else code - KNOCK
+        if not (self._hands[p][c // 13] >> (c % 13)) & 1:
+            raise IllegalAction("you do not hold %s" % card_str(c))
+        if c == self._taken and not self.rules.discard_taken:
+            raise IllegalAction("%s was just taken from the discard pile and may not be discarded "
+                                "this turn (R7)" % card_str(c))
+        if code >= KNOCK and c not in self.knock_cards():
+            m = list(self._hands[p])
+            m[c // 13] &= ~(1 << (c % 13))
+            v = min_deadwood(m[0], m[1], m[2], m[3])
+            if self.knock_limit == 0:
+                raise IllegalAction("cannot knock with %s: deadwood would be %d, and after an ace upcard "
+                                    "only gin ends the hand (R5)" % (card_str(c), v))
+            raise IllegalAction("cannot knock with %s: deadwood would be %d, the knock limit is %d (R8)"
+                                % (card_str(c), v, self.knock_limit))
+
+    def play(self, action, player=None):
+        """Parse, check and apply an R14 action (case-insensitive). Returns
+        the action in its exact R14 form. IllegalAction (a ValueError) with
+        the reason on bad or illegal input; the state is then unchanged."""
+        code = parse_action(action)
+        self.check(code, player)
+        self.apply(code)
+        return action_str(code)
+
+    # ---- what a player may know ----
+    def history(self):
+        """Public moves as '<player> <action>'; a stock draw hides the card."""
+        out = []
+        for p, code, c in self._log:
+            if code == TAKE:
+                out.append("%d take %s" % (p, card_str(c)))
+            else:
+                out.append("%d %s" % (p, action_str(code)))
+        return out
+
+    def observation(self, p):
+        """Plain dict of what player p may know (docs/architecture.md)."""
+        m = self._hands[p]
+        over = self._phase == OVER
+        mine = (not over) and self._to_move == p
+        o = 1 - p
+        return {
+            "player": p,
+            "hand": [card_str(c) for c in cards_of(m)],
+            "discard": [card_str(c) for c in self._discard],
+            "discard_top": self.discard_top,
+            "upcard": card_str(self.upcard),
+            "stock_count": self.stock_count,
+            "knock_limit": self.knock_limit,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": PHASE_NAMES[self._phase],
+            "legal": self.legal_actions() if mine else [],
+            "opponent_known": [card_str(c) for c in sorted(self._known[o])],
+            "opponent_count": len(cards_of(self._hands[o])),
+            "history": self.history(),
+            "deadwood": min_deadwood(m[0], m[1], m[2], m[3]),
+            "result": self.result.as_dict(p) if self.result is not None else None,
+        }
+
+    # ---- game record ----
+    def deal_line(self):
+        if self.seed is not None:
+            return "hand seed=%d dealer=%d" % (self.seed, self.dealer)
+        d = self._deck
+        nd = 1 - self.dealer
+        hp = [None, None]
+        hp[nd] = d[0:10]
+        hp[self.dealer] = d[10:20]
+        return "hand dealer=%d p0=%s p1=%s upcard=%s stock=%s" % (
+            self.dealer, _fmt_cards(hp[0]), _fmt_cards(hp[1]), card_str(d[20]), _fmt_cards(d[21:]))
+
+    def to_record(self):
+        """Game record text: header lines, then one line per action."""
+        lines = [RECORD_MAGIC, "rules " + self.rules.to_text(), self.deal_line()]
+        i = 1
+        for p, code, _ in self._log:
+            lines.append(record_line(i, p, code))
+            i += 1
+        return "\n".join(lines) + "\n"
+
+    def record_line(self):
+        """The record line of the last action (append it to a saved record)."""
+        if not self._log:
+            raise ValueError("no action played yet")
+        p, code, _ = self._log[-1]
+        return record_line(len(self._log), p, code)
+
+    @classmethod
+    def from_record(cls, text, recover=False):
+        """Rebuild a hand from to_record() text; ValueError naming the line on
+        bad input. recover=True drops a torn last action line (see docs)."""
+        lines = record_lines(text, recover)
+        rules = None
+        hand = None
+        n = 0
+        for ln, line in lines:
+            if n == 0:
+                if line != RECORD_MAGIC:
+                    raise ValueError("line %d: expected %r, got %r" % (ln, RECORD_MAGIC, line))
+            elif n == 1:
+                rules = parse_rules_line(ln, line)
+            elif n == 2:
+                hand = parse_hand_line(ln, line, rules)
+            else:
+                replay_line(hand, ln, line, n - 2)
+            n += 1
+        if hand is None:
+            raise ValueError("line %d: record ends before the deal line" % (len(lines) + 1 if not lines else lines[-1][0] + 1))
+        return hand
+
+
+# ---- record helpers, shared with Match ----
+
+def record_line(i, p, code):
+    return "%d %d %s%s" % (i, p, action_str(code), END_MARK)
+
+
+def record_lines(text, recover=False):
+    """(line number, stripped text) of the meaningful lines. An action line
+    must end with ' ;': a torn last line is an error, or dropped with
+    recover=True."""
+    if not isinstance(text, str):
+        raise ValueError("a record is text")
+    raw = text.split("\n")
+    out = []
+    last = len(raw)
+    while last > 0 and not raw[last - 1].strip():
+        last -= 1
+    for i in range(last):
+        t = raw[i].strip()
+        if not t or t.startswith("#"):
+            continue
+        if t[0].isdigit() and not t.endswith(END_MARK.strip()):
+            if i == last - 1:
+                if recover:
+                    continue
+                raise ValueError("line %d: truncated action line %r (no ' ;' at the end): "
+                                 "the record was cut short" % (i + 1, t))
+            raise ValueError("line %d: action line %r does not end with ' ;'" % (i + 1, t))
+        out.append((i + 1, t))
+    return out
+
+
+def parse_kv(ln, words):
+    kv = {}
+    for w in words:
+        if "=" not in w:
+            raise ValueError("line %d: expected name=value, got %r" % (ln, w))
+        k, v = w.split("=", 1)
+        kv[k] = v
+    return kv
+
+
+def parse_rules_line(ln, line):
+    words = line.split()
+    if not words or words[0] != "rules":
+        raise ValueError("line %d: expected the 'rules ...' line, got %r" % (ln, line))
+    try:
+        return Rules.from_options(parse_kv(ln, words[1:]))
+    except ValueError as e:
+        msg = str(e)
+        if msg.startswith("line "):
+            raise
+        raise ValueError("line %d: %s" % (ln, msg))
+
+
+def _int_field(ln, kv, name):
+    if name not in kv:
+        raise ValueError("line %d: missing %s=" % (ln, name))
+    try:
+        return int(kv[name])
+    except ValueError:
+        raise ValueError("line %d: %s must be a number, got %r" % (ln, name, kv[name]))
+
+
+def parse_hand_line(ln, line, rules):
+    words = line.split()
+    if not words or words[0] != "hand":
+        raise ValueError("line %d: expected the 'hand ...' deal line, got %r" % (ln, line))
+    kv = parse_kv(ln, words[1:])
+    dealer = _int_field(ln, kv, "dealer")
+    if dealer not in (0, 1):
+        raise ValueError("line %d: dealer must be 0 or 1" % ln)
+    try:
+        if "seed" in kv:
+            return Hand.deal(rules, dealer, _int_field(ln, kv, "seed"))
+        for k in ("p0", "p1", "upcard", "stock"):
+            if k not in kv:
+                raise ValueError("missing %s=" % k)
+        h = Hand.from_cards(rules, dealer, (kv["p0"].split(","), kv["p1"].split(",")),
+                            kv["upcard"], [x for x in kv["stock"].split(",") if x])
+        if h.stock_count != 31:
+            raise ValueError("the deal does not name all 52 cards")
+        return h
+    except ValueError as e:
+        msg = str(e)
+        if msg.startswith("line "):
+            raise
+        raise ValueError("line %d: bad deal: %s" % (ln, msg))
+
+
+def replay_line(hand, ln, line, expect_no):
+    """Check and apply one action line 'N P action ;' to hand."""
+    words = line[:-len(END_MARK)].split()
+    if len(words) < 3:
+        raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
+    try:
+        no = int(words[0])
+        p = int(words[1])
+    except ValueError:
+        raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
+    if no != expect_no:
+        raise ValueError("line %d: action number %d, expected %d (a line is missing?)" % (ln, no, expect_no))
+    try:
+        hand.play(" ".join(words[2:]), player=p)
+    except IllegalAction as e:
+        raise ValueError("line %d: %r: %s" % (ln, line, e))
