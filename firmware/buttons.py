@@ -20,7 +20,7 @@
 # per refresh instead of racing ahead afterwards.
 
 try:
-    from time import ticks_diff, ticks_ms
+    from time import ticks_add, ticks_diff, ticks_ms
 except ImportError:  # CPython: the same helpers without wrap-around
     import time as _time
 
@@ -29,6 +29,9 @@ except ImportError:  # CPython: the same helpers without wrap-around
 
     def ticks_diff(a, b):  # type: ignore[misc]
         return a - b
+
+    def ticks_add(a, b):  # type: ignore[misc]
+        return a + b
 
 NAMES = ("left", "right", "ok", "draw", "take", "knock")
 KINDS = ("short", "long", "repeat")
@@ -81,7 +84,8 @@ class Buttons:
             # without an event, so it cannot fire by itself at boot.
             b.down = b.pin.value() == 0
             b.inert = b.down
-            b.changed = now
+            # As if the last change were long ago: the first press counts.
+            b.changed = ticks_add(now, -self.debounce_ms)
 
     def _put(self, event):
         if len(self._queue) >= self.queue_size:

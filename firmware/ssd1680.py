@@ -143,7 +143,8 @@ class SSD1680:
         self._invert.pixel(0, 0, 1)
         self._invert.pixel(1, 0, 0)
         self._table = _reversed_inverted() if rotation == 270 else None
-        self._one = bytearray(1)
+        self._one = bytearray(1)   # command byte
+        self._val = bytearray(1)   # one-byte parameter
         self._four = bytearray(4)
         self._awake = False      # False: the next show() starts with a HW reset
         self._known = False      # False: panel content unknown, next show is full
@@ -164,8 +165,8 @@ class SSD1680:
         self.cs.value(1)
 
     def _command1(self, cmd, value):
-        self._one[0] = value
-        self._command(cmd, self._one)
+        self._val[0] = value
+        self._command(cmd, self._val)
 
     def _set_counters(self):
         # Address counters back to the start of the window before each RAM

@@ -1,0 +1,154 @@
+# Board definition validation (boarddef.py). Plain asserts so that
+# test_micropython.py can run this very file under the micropython binary.
+import json
+
+import boarddef
+import fakes
+
+BOARD = fakes.repo_root() + "/hardware/board.json"
+DELETE = object()
+
+
+def good():
+    with open(BOARD) as f:
+        return json.loads(f.read())
+
+
+def changed(path, value):
+    b = good()
+    obj = b
+    for key in path[:-1]:
+        obj = obj[key]
+    if value is DELETE:
+        del obj[path[-1]]
+    else:
+        obj[path[-1]] = value
+    return b
+
+
+def error(board):
+    try:
+        boarddef.validate(board)
+    except boarddef.BoardError as e:
+        return str(e)
+    raise AssertionError("accepted a bad board definition")
+
+
+# (where to change, new value, the start of the error message)
+BAD = [
+    (("players", 1, "buttons", "ok"), 17,
+     "players[1].buttons.ok: pin 17 is already used by players[0].panel.cs"),
+    (("players", 0, "led"), 19, "players[0].led: pin 19 is already used by spi.mosi"),
+    (("players", 0, "buttons", "left"), 16, "players[0].buttons.left: pin 16 is already used by spi.miso"),
+    (("players", 0, "buttons", "knock"), 30, "players[0].buttons.knock: pin 30 does not exist"),
+    (("players", 0, "buttons", "knock"), -1, "players[0].buttons.knock: pin -1 does not exist"),
+    (("players", 1, "led"), 25, "players[1].led: pin 25 is not on the Pico header"),
+    (("players", 1, "panel", "busy"), 23, "players[1].panel.busy: pin 23 is not on the Pico header"),
+    (("players", 1, "panel", "busy"), "22", "players[1].panel.busy: expected a GPIO number, got a string"),
+    (("players", 1, "panel", "busy"), True, "players[1].panel.busy: expected a GPIO number"),
+    (("players", 1, "panel", "busy"), 2.5, "players[1].panel.busy: expected a GPIO number"),
+    (("players", 0, "buttons", "draw"), DELETE, "players[0].buttons.draw: missing"),
+    (("players", 0, "buttons", "pass"), 28, "players[0].buttons.pass: unknown field"),
+    (("players", 0, "panel", "controller"), "SSD1681", "players[0].panel.controller: 'SSD1681' is not supported"),
+    (("players", 0, "panel", "rotation"), 0, "players[0].panel.rotation: 0 is not supported"),
+    (("players", 0, "panel", "rotation"), 180, "players[0].panel.rotation: 180 is not supported"),
+    (("players", 0, "panel", "width"), 400, "players[0].panel.width: 400 is out of range 8..296"),
+    (("players", 0, "panel", "height"), 100, "players[0].panel.height: 100 is not a multiple of 8"),
+    (("players", 0, "panel", "height"), 0, "players[0].panel.height: 0 is out of range"),
+    (("players", 0, "panel"), [], "players[0].panel: expected an object, got a list"),
+    (("players",), [], "players: expected 2 players, got 0"),
+    (("players",), {}, "players: expected a list"),
+    (("spi", "sck"), 17, "spi.sck: pin 17 cannot be SPI0 SCK (choose one of 2, 6, 18, 22)"),
+    (("spi", "mosi"), 18, "spi.mosi: pin 18 cannot be SPI0 MOSI"),
+    (("spi", "id"), 2, "spi.id: 2 is not an SPI bus"),
+    (("spi", "id"), 1, "spi.sck: pin 18 cannot be SPI1 SCK"),
+    (("spi", "baudrate"), 40000000, "spi.baudrate: 40000000 is out of range"),
+    (("spi", "miso"), DELETE, "spi.miso: missing"),
+    (("timing", "debounce_ms"), 0, "timing.debounce_ms: 0 is out of range 1..200"),
+    (("timing", "repeat_ms"), "fast", "timing.repeat_ms: expected a whole number, got a string"),
+    (("timing", "busy_timeout_ms"), DELETE, "timing.busy_timeout_ms: missing"),
+    (("timing", "long_press_ms"), 150, None),  # valid on its own...
+    (("timing", "colour"), 1, "timing.colour: unknown field"),
+    (("name",), "okgin pico", "name: 'okgin pico' must be printable ASCII without spaces"),
+    (("name",), "", "name: expected a non-empty string"),
+    (("mcu",), "esp32", "mcu: 'esp32' is not supported"),
+    (("wifi",), True, "wifi: unknown field"),
+    (("timing",), DELETE, "timing: missing"),
+]
+
+
+def test_committed_board_json_is_valid():
+    b = boarddef.load(BOARD)
+    assert b["name"] == "okgin-pico-2p"
+    assert len(b["players"]) == 2
+    for p in b["players"]:
+        assert sorted(p["buttons"]) == sorted(boarddef.BUTTONS)
+
+
+def test_every_malformed_variant_names_its_field():
+    for path, value, expected in BAD:
+        if expected is None:
+            boarddef.validate(changed(path, value))
+            continue
+        msg = error(changed(path, value))
+        assert msg.startswith(expected), "%r -> %r, expected %r" % (path, msg, expected)
+
+
+def test_long_press_must_outlast_debounce():
+    b = good()
+    b["timing"]["debounce_ms"] = 150
+    b["timing"]["long_press_ms"] = 120
+    assert error(b).startswith("timing.long_press_ms: 120 must be longer than timing.debounce_ms")
+
+
+def test_board_error_is_a_value_error():
+    try:
+        boarddef.validate(changed(("spi", "id"), 7))
+    except ValueError:
+        return
+    raise AssertionError("BoardError must be a ValueError")
+
+
+def test_not_an_object_at_all():
+    assert error([]).startswith("board: expected an object")
+
+
+def test_load_reports_bad_json_with_the_path():
+    # /tmp exists on Linux and macOS; MicroPython has no tempfile module.
+    path = "/tmp/okgin_drivers_bad_board.json"
+    with open(path, "w") as f:
+        f.write('{"name": "x",')
+    try:
+        boarddef.load(path)
+        raise AssertionError("loaded broken JSON")
+    except boarddef.BoardError as e:
+        assert str(e).startswith(path + ": not valid JSON"), str(e)
+    finally:
+        import os
+        os.remove(path)
+
+
+def test_load_reports_missing_file_with_the_path():
+    try:
+        boarddef.load("no/such/board.json")
+        raise AssertionError("loaded a missing file")
+    except boarddef.BoardError as e:
+        assert str(e).startswith("no/such/board.json: cannot read"), str(e)
+
+
+def test_pin_owners_lists_every_wired_gpio_once():
+    owners = boarddef.pin_owners(boarddef.load(BOARD))
+    # 3 SPI + 2 x (4 panel + 6 buttons + 1 LED)
+    assert len(owners) == 25
+    assert owners[18] == "spi.sck"
+    assert owners[17] == "players[0].panel.cs"
+    assert owners[27] == "players[1].buttons.knock"
+
+
+def test_spi1_board_is_accepted():
+    b = good()
+    b["spi"] = {"id": 1, "sck": 10, "mosi": 11, "miso": 28, "baudrate": 8000000}
+    # GP10/11 were player 1's busy/rst: move them to free pins.
+    b["players"][1]["panel"]["busy"] = 18
+    b["players"][1]["panel"]["rst"] = 19
+    boarddef.validate(b)
