@@ -1,0 +1,182 @@
+"""``okgin sim``: play on the virtual board — in a window, in the terminal,
+or headless from a script.
+
+The virtual board runs the real firmware under the MicroPython unix port;
+the simulator shows both players' e-paper panels and turns keys and clicks
+into button presses. Both panels are shown side by side (on the real table
+each is private to its player).
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+from host.errors import CommandError
+
+LEVELS = ("easy", "normal", "hard")
+
+EPILOG = """examples:
+  okgin sim                          a window; resume the saved game or open the menu
+  okgin sim --vs hard                a new game against the hard computer player
+  okgin sim --seed 7 --speed 0       a given deal, e-ink refreshes instant
+  okgin sim --tui                    in the terminal (also used when there is no display)
+  okgin sim --headless --script s.txt --shots out/
+                                     play a script of presses, write PNGs of the panels
+  okgin sim --bench-startup 5        print the median start-up time to the first frame
+
+keys (hold = long press; Shift+key = long press too):
+  player 0   A/D left/right  S ok  Q draw  W take  E knock
+  player 1   J/L or arrows   K/Down/Enter ok  U draw  I take  O knock
+  window     F2 serial console   F3 hide player 1   F5 power cycle   Ctrl-Q quit
+  terminal   Esc q quit   Esc p power cycle   Esc c console   Esc h hide player 1
+
+The game is saved in --flash-dir (default %s) and survives
+closing the simulator; --fresh starts without the saved game.
+Script format: docs/simulator.md.
+"""
+
+
+def _positive_int(text):
+    import argparse
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a whole number: %r" % text)
+    if v < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return v
+
+
+def _seed(text):
+    import argparse
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a whole number: %r" % text)
+    if not 0 <= v < 1 << 30:
+        raise argparse.ArgumentTypeError("must be between 0 and %d" % ((1 << 30) - 1))
+    return v
+
+
+def _speed(text):
+    import argparse
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % text)
+    if not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError("must be between 0 (instant) and 100")
+    return v
+
+
+def configure(parser):
+    from host.simui.session import default_flash_dir
+    parser.description = __doc__.split("\n\n")[0].split(": ", 1)[1].strip()
+    parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
+    g = parser.add_argument_group("game")
+    g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (player 1)")
+    g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
+    g.add_argument("--flash-dir", metavar="DIR",
+                   help="the board's flash (saved game); default: a per-user directory, "
+                        "or a temporary one with --headless")
+    g.add_argument("--fresh", action="store_true", help="forget the saved game and settings first")
+    g.add_argument("--speed", type=_speed, default=None, metavar="X",
+                   help="e-ink speed factor: 1 = real panel timing (default), 0 = instant "
+                        "(default with --headless)")
+    g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json)")
+    u = parser.add_argument_group("front end")
+    m = u.add_mutually_exclusive_group()
+    m.add_argument("--tui", action="store_true", help="use the terminal, not a window")
+    m.add_argument("--headless", action="store_true", help="no UI: run --script")
+    u.add_argument("--scale", type=_positive_int, metavar="N",
+                   help="panel pixels per screen pixel (default: fit the screen)")
+    u.add_argument("--script", metavar="FILE", help="with --headless: presses, waits and shots to run")
+    u.add_argument("--shots", metavar="DIR", default="shots", help="where `shot` writes PNGs (default ./shots)")
+    u.add_argument("--bench-startup", type=_positive_int, nargs="?", const=5, metavar="RUNS",
+                   help="measure the start-up time to the first frame (median of RUNS, default 5) and exit")
+
+
+def run(args):
+    from host.simui import session as sess
+    if args.bench_startup:
+        from host.simui import bench
+        return bench.run(args)
+    if args.script and not args.headless:
+        raise CommandError("--script needs --headless (the window and terminal are played by hand)")
+    if args.headless and not args.script:
+        raise CommandError("--headless needs --script FILE (see docs/simulator.md for the format)")
+    steps = None
+    if args.headless:
+        from host.simui import script
+        steps = script.load(args.script)  # check the whole script before booting anything
+    speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
+
+    tmp = None
+    flash_dir = args.flash_dir
+    if flash_dir is None:
+        if args.headless:
+            tmp = flash_dir = tempfile.mkdtemp(prefix="okgin-sim-")
+        else:
+            flash_dir = sess.default_flash_dir()
+    flash_dir = os.path.abspath(os.path.expanduser(flash_dir))
+    if os.path.exists(flash_dir) and not os.path.isdir(flash_dir):
+        raise CommandError("--flash-dir %s is not a directory" % flash_dir)
+    os.makedirs(flash_dir, exist_ok=True)
+    if args.fresh:
+        sess.clear_saved_state(flash_dir)
+    if args.board and not os.path.isfile(args.board):
+        raise CommandError("board definition %s not found" % args.board)
+
+    try:
+        if args.headless:
+            return _run_headless(args, steps, flash_dir, speed)
+        ui = "tui" if args.tui else _pick_ui()
+        if ui == "tk":
+            from host.simui import tkapp
+            try:
+                return tkapp.main(args, flash_dir, speed)
+            except tkapp.NoDisplay as e:
+                print("okgin: no window (%s); using the terminal" % e, file=sys.stderr)
+        from host.simui import tui
+        return tui.main(args, flash_dir, speed)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _pick_ui():
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "tui"
+    return "tk"
+
+
+def open_session(args, flash_dir, speed):
+    """Boot the board and start the requested game (shared by all front ends)."""
+    from host.simui import session as sess
+    board_path = args.board or None
+    timing = sess.load_timing(board_path or _default_board())
+    board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path)
+    s = sess.Session(board, timing=timing)
+    try:
+        s.start()
+        if args.seed is not None or args.vs:
+            s.start_game(seed=args.seed, vs=args.vs)
+    except BaseException:
+        s.close()
+        raise
+    return s
+
+
+def _default_board():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(here, "hardware", "board.json")
+
+
+def _run_headless(args, steps, flash_dir, speed):
+    from host.simui import script
+    s = open_session(args, flash_dir, speed)
+    try:
+        script.run(s, steps, args.shots, filename=args.script, scale=args.scale or 2)
+    finally:
+        s.close()
+    return 0

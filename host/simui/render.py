@@ -1,0 +1,130 @@
+"""Turning a panel's 1-bit image into what a person sees: an e-ink look for
+the window and PNG shots, braille characters for the terminal.
+
+Panel images are PIL mode "1" images, 296x128, logical orientation, where a
+black pixel (value 0) is ink, as returned by the virtual board.
+"""
+from PIL import Image
+
+# The colours of an SSD1680 module in daylight: off-white paper, not-quite-black ink.
+PAPER = (226, 223, 210)
+INK = (34, 36, 40)
+# A partial refresh drives only the changed pixels; while it runs they show
+# half-way (a grey), which is the quick flicker seen on the real panel.
+MID = (128, 128, 124)
+
+W, H = 296, 128
+
+
+def to_rgb(panel, scale=1):
+    """The panel in e-ink colours, scaled by an integer factor (pixel-exact:
+    each panel pixel becomes a scale x scale block)."""
+    img = panel.convert("L").convert("P")
+    # palette index 0 = ink, 255 = paper (mode "1" black=0, white=255)
+    pal = [0] * 768
+    pal[0:3] = INK
+    pal[255 * 3:255 * 3 + 3] = PAPER
+    img.putpalette(pal)
+    rgb = img.convert("RGB")
+    if scale != 1:
+        rgb = rgb.resize((rgb.width * scale, rgb.height * scale), Image.NEAREST)
+    return rgb
+
+
+def flat(colour, scale=1):
+    return Image.new("RGB", (W * scale, H * scale), colour)
+
+
+def partial_frame(old, new, scale=1):
+    """Mid-update of a partial refresh: pixels that change are grey."""
+    diff = Image.frombytes("1", old.size, bytes(a ^ b for a, b in zip(old.tobytes(), new.tobytes())))
+    base = to_rgb(old, scale)
+    mask = diff.convert("L")
+    if scale != 1:
+        mask = mask.resize(base.size, Image.NEAREST)
+    base.paste(MID, (0, 0), mask)
+    return base
+
+
+def full_frames(old, new, scale=1):
+    """The SSD1680 full-refresh waveform as frames with their share of the
+    refresh time: the old image inverted, all black, all white, the new
+    image inverted, then the new image (the last frame stays)."""
+    return [
+        (0.18, to_rgb(_invert(old), scale)),
+        (0.22, flat(INK, scale)),
+        (0.22, flat(PAPER, scale)),
+        (0.18, to_rgb(_invert(new), scale)),
+        (0.20, to_rgb(new, scale)),
+    ]
+
+
+def _invert(panel):
+    return panel.point(lambda v: 255 - v)
+
+
+def ppm(rgb):
+    """PPM bytes of an RGB image, which Tk's PhotoImage reads natively (no
+    PIL.ImageTk needed, so a Pillow without Tk support still works)."""
+    return b"P6 %d %d 255\n" % rgb.size + rgb.tobytes()
+
+
+def side_by_side(panels, scale=1, gap=8, background=(60, 62, 66)):
+    """Both panels in e-ink colours next to each other (for PNG shots)."""
+    imgs = [to_rgb(p, scale) for p in panels]
+    w = sum(i.width for i in imgs) + gap * (len(imgs) + 1)
+    h = max(i.height for i in imgs) + 2 * gap
+    out = Image.new("RGB", (w, h), background)
+    x = gap
+    for i in imgs:
+        out.paste(i, (x, gap))
+        x += i.width + gap
+    return out
+
+
+# Braille: one character holds 2x4 dots; bit for dot (x, y).
+_BRAILLE_BIT = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08,
+                (1, 1): 0x10, (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80}
+
+
+def braille_lines(panel):
+    """The panel as 32 lines of 148 braille characters, a raised dot per
+    black pixel: pixel-exact, since every cell maps 2x4 panel pixels."""
+    w, h = panel.size
+    px = panel.load()
+    lines = []
+    for cy in range(0, h, 4):
+        row = []
+        for cx in range(0, w, 2):
+            bits = 0
+            for (dx, dy), bit in _BRAILLE_BIT.items():
+                x, y = cx + dx, cy + dy
+                if x < w and y < h and px[x, y] == 0:
+                    bits |= bit
+            row.append(chr(0x2800 + bits))
+        lines.append("".join(row))
+    return lines
+
+
+def braille_decode(lines, size=(W, H)):
+    """The inverse of braille_lines (used by tests reading a terminal)."""
+    img = Image.new("1", size, 1)
+    px = img.load()
+    for cy, line in enumerate(lines):
+        for cx, ch in enumerate(line):
+            bits = ord(ch) - 0x2800
+            if not 0 <= bits <= 0xFF:
+                continue
+            for (dx, dy), bit in _BRAILLE_BIT.items():
+                x, y = cx * 2 + dx, cy * 4 + dy
+                if bits & bit and x < size[0] and y < size[1]:
+                    px[x, y] = 0
+    return img
+
+
+def shrink_half(panel):
+    """Half-size panel for small terminals: a pixel is ink if any of its
+    2x2 source pixels is (keeps thin strokes visible)."""
+    inv = _invert(panel).convert("L")
+    small = inv.reduce(2)  # mean; any ink -> > 0
+    return small.point(lambda v: 0 if v > 0 else 255).convert("1")

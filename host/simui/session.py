@@ -1,0 +1,343 @@
+"""One running virtual board as the front ends see it.
+
+A :class:`Session` owns the board, its serial port (opened with pyserial,
+exactly as a client would open a real Pico's /dev/ttyACM0) and a log of the
+serial traffic for the console pane. The board calls ``on_event`` from its
+own thread; events are queued here and drained by the front end's loop, so
+no UI code ever runs on the board's thread.
+"""
+import collections
+import json
+import os
+import queue
+import random
+import threading
+import time
+
+from host.errors import CommandError
+
+READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
+REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
+
+
+def default_flash_dir():
+    """Per-user, persistent: a game survives closing the simulator."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "okgin", "sim-flash")
+
+
+# What --fresh removes: the saved game and settings, never anything else (a
+# mistyped --flash-dir must not cost the user a directory).
+SAVED_STATE = ("game.okg", "game.tmp", "settings.json")
+
+
+def clear_saved_state(flash_dir):
+    removed = []
+    for name in SAVED_STATE:
+        path = os.path.join(flash_dir, name)
+        if os.path.exists(path):
+            os.remove(path)
+            removed.append(name)
+    return removed
+
+
+def load_timing(board_path):
+    try:
+        with open(board_path) as f:
+            return json.load(f).get("timing", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def make_board(flash_dir=None, speed=1.0, board_path=None):
+    """The real virtual board (host.vboard). Imported here, not at module
+    level, so the front ends can be tested and documented on their own."""
+    try:
+        from host.vboard import VirtualBoard
+    except ImportError as e:
+        raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
+    kw = {"flash_dir": flash_dir, "speed": speed}
+    if board_path:
+        kw["board"] = board_path
+    return VirtualBoard(**kw)
+
+
+class Session:
+    """The board plus its serial console. ``board`` is anything with the
+    VirtualBoard API (docs/architecture.md)."""
+
+    def __init__(self, board, timing=None, log_size=2000):
+        self.board = board
+        self.timing = timing or {}
+        self.events = queue.Queue()
+        self.log = collections.deque(maxlen=log_size)  # (seq, "<"|">"|"!", text)
+        self.log_seq = 0
+        self._log_lock = threading.Lock()
+        self._replies = queue.Queue()
+        self._send_lock = threading.Lock()
+        self._ready = threading.Event()
+        self._stop = threading.Event()
+        self._serial = None
+        self._reader = None
+        self._held = {}           # (player, button) -> monotonic time, fallback holds
+        self.ready_line = None
+        self.presses = 0
+        self.last_press = None
+        self.last_activity = time.monotonic()
+        board.on_event = self._on_event
+
+    # -- life cycle ---------------------------------------------------------
+    def start(self, ready_timeout=READY_TIMEOUT):
+        """Boot the board, open its port, wait for the firmware's READY."""
+        self.board.start()
+        import serial  # pyserial, a declared dependency; loaded only when needed
+        try:
+            self._serial = serial.serial_for_url(self.board.port, baudrate=115200, timeout=0.05)
+        except (serial.SerialException, OSError) as e:
+            raise CommandError("cannot open the virtual board's port %s: %s" % (self.board.port, e))
+        self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
+        self._reader.start()
+        if not self.wait_ready(ready_timeout):
+            raise CommandError("the virtual board did not answer within %d s (no READY line); "
+                               "see the console log: %s" % (ready_timeout, self.tail_text(5) or "empty"))
+
+    def wait_ready(self, timeout):
+        """READY may have gone out before the port was opened: ask `hello`
+        too, and take whichever answer comes first."""
+        if self._ready.wait(min(1.0, timeout)):
+            return True
+        deadline = time.monotonic() + timeout
+        self.write_line("hello")
+        while time.monotonic() < deadline:
+            if self._ready.wait(0.1):
+                return True
+            if not self._alive():
+                return False
+        return False
+
+    def close(self):
+        self._stop.set()
+        try:
+            if self._serial is not None:
+                self._serial.close()
+        except Exception:
+            pass
+        try:
+            self.board.stop()
+        except Exception:
+            pass
+        if self._reader is not None:
+            self._reader.join(timeout=1.0)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _alive(self):
+        return getattr(self.board, "alive", True)
+
+    # -- serial -------------------------------------------------------------
+    def _add_log(self, direction, text):
+        with self._log_lock:
+            self.log_seq += 1
+            self.log.append((self.log_seq, direction, text))
+
+    def log_since(self, seq):
+        with self._log_lock:
+            return [e for e in self.log if e[0] > seq]
+
+    def tail_text(self, n):
+        with self._log_lock:
+            return " | ".join(t for _, _, t in list(self.log)[-n:])
+
+    def _read_loop(self):
+        buf = b""
+        while not self._stop.is_set():
+            try:
+                chunk = self._serial.read(512)
+            except Exception:
+                if self._stop.is_set():
+                    return
+                time.sleep(0.1)  # the port can blink during a reset; keep trying
+                continue
+            if not chunk:
+                continue
+            buf += chunk
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                line = raw.rstrip(b"\r").decode("ascii", "replace")
+                self._add_log("<", line)
+                if line.startswith("READY "):
+                    self.ready_line = line
+                    self._ready.set()
+                elif line.startswith("OK okgin ") and not self._ready.is_set():
+                    self._ready.set()  # the answer to our `hello`
+                else:
+                    self._replies.put(line)
+            # A REPL prompt ends without a newline; show it anyway.
+            if buf.endswith(b">>> ") or buf.endswith(b"=== "):
+                self._add_log("<", buf.decode("ascii", "replace"))
+                buf = b""
+
+    def write_line(self, line):
+        """Send a line without waiting (the console's input line)."""
+        self._add_log(">", line)
+        self._serial.write(line.encode("ascii", "replace") + b"\n")
+        self._serial.flush()
+
+    def send(self, line, timeout=REPLY_TIMEOUT):
+        """One request, one reply (block answers joined by newlines)."""
+        with self._send_lock:
+            while not self._replies.empty():  # drop stray lines (console traffic)
+                self._replies.get_nowait()
+            self.write_line(line)
+            first = self._next_reply(line, timeout)
+            if first.startswith("OK lines="):
+                try:
+                    n = int(first.split("=", 1)[1].split()[0])
+                except ValueError:
+                    return first
+                rest = [self._next_reply(line, timeout) for _ in range(n)]
+                return "\n".join([first] + rest)
+            return first
+
+    def _next_reply(self, line, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CommandError("no reply from the board to %r within %d s" % (line, timeout))
+            try:
+                reply = self._replies.get(timeout=min(left, 0.2))
+            except queue.Empty:
+                continue
+            if reply.startswith("OK") or reply.startswith("ERR"):
+                return reply
+
+    def command(self, line, timeout=REPLY_TIMEOUT):
+        """send() that turns an ERR into a CommandError."""
+        reply = self.send(line, timeout)
+        if reply.startswith("ERR"):
+            raise CommandError("the board refused %r: %s" % (line, reply))
+        return reply
+
+    def start_game(self, seed=None, vs=None):
+        """Start a new game directly. Version 1 of the protocol offers
+        `newgame` only in test mode, so switch it on just for that command
+        (the TEST MODE banner goes away again with `testmode off`)."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 30)
+        req = "newgame seed=%d" % seed
+        if vs:
+            req += " vs=%s" % vs
+        self.command("testmode on")
+        try:
+            self.command(req)
+        finally:
+            self.command("testmode off")
+        return seed
+
+    # -- buttons ------------------------------------------------------------
+    def _note_press(self, player, button, kind):
+        self.presses += 1
+        self.last_press = (player, button, kind)
+        self.last_activity = time.monotonic()
+
+    def press(self, player, button, long=False):
+        self._note_press(player, button, "long" if long else "short")
+        self.board.press(player, button, long=long)
+
+    def hold(self, player, button):
+        """Button goes down (and stays down until release())."""
+        self._note_press(player, button, "down")
+        if hasattr(self.board, "hold"):
+            self.board.hold(player, button)
+        else:  # a board without hold/release: press on release, long if held long
+            self._held[(player, button)] = time.monotonic()
+
+    def release(self, player, button):
+        if hasattr(self.board, "release"):
+            self.board.release(player, button)
+            return
+        t0 = self._held.pop((player, button), None)
+        if t0 is not None:
+            held_ms = (time.monotonic() - t0) * 1000
+            self.board.press(player, button, long=held_ms >= self.timing.get("long_press_ms", 600))
+
+    def power_cycle(self):
+        self._ready.clear()
+        self._add_log("!", "power cycle")
+        self.board.power_cycle()
+
+    # -- panels and events --------------------------------------------------
+    def _on_event(self, event):
+        self.last_activity = time.monotonic()
+        self.events.put(tuple(event))
+
+    def drain_events(self):
+        out = []
+        while True:
+            try:
+                out.append(self.events.get_nowait())
+            except queue.Empty:
+                return out
+
+    def panel(self, player):
+        return self.board.panel_image(player)
+
+    def panel_key(self, player):
+        """Cheap fingerprint of what the panel shows, to redraw only on change."""
+        if hasattr(self.board, "panel_bytes"):
+            return bytes(self.board.panel_bytes(player))
+        return self.board.panel_image(player).tobytes()
+
+    def sync(self, quiet_ms=400, timeout=60.0):
+        """Wait until the firmware has handled every press and both panels
+        have settled. Uses the protocol's `sync` where the firmware allows it
+        outside test mode; otherwise waits until nothing has changed for
+        ``quiet_ms`` (no refresh event, same panel contents)."""
+        # Asked every time: a script may switch test mode on and off.
+        if self.send("sync", timeout).startswith("OK"):
+            return
+        deadline = time.monotonic() + timeout
+        keys = [self.panel_key(0), self.panel_key(1)]
+        quiet_since = time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            now_keys = [self.panel_key(0), self.panel_key(1)]
+            if now_keys != keys or self.last_activity > quiet_since:
+                keys = now_keys
+                quiet_since = time.monotonic()
+            elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+                return
+        raise CommandError("the board did not settle within %d s" % timeout)
+
+
+class Worker:
+    """Runs board calls in order, off the UI thread (a press holds a pin
+    for emulated milliseconds; a power cycle restarts a process)."""
+
+    def __init__(self, on_error):
+        self.q = queue.Queue()
+        self.on_error = on_error
+        self.t = threading.Thread(target=self._loop, name="okgin-sim-worker", daemon=True)
+        self.t.start()
+
+    def __call__(self, fn, *args, **kw):
+        self.q.put((fn, args, kw))
+
+    def _loop(self):
+        while True:
+            item = self.q.get()
+            if item is None:
+                return
+            fn, args, kw = item
+            try:
+                fn(*args, **kw)
+            except Exception as e:  # shown in the status line; the window stays up
+                self.on_error(e)
+
+    def stop(self):
+        self.q.put(None)

@@ -1,0 +1,310 @@
+"""The simulator in a terminal (curses): for machines without a display, or
+with ``okgin sim --tui``.
+
+Panels are drawn with braille characters, 2x4 panel pixels per character,
+so at full size the picture is pixel-exact (148x32 characters a panel);
+smaller terminals get a half-size picture. The keys are the window's
+(keymaps.py). A terminal reports key presses but not releases, so every key
+is a short press and Shift+key (an upper-case letter) a long one; holding a
+key sends the terminal's own repeats as presses.
+
+Esc then q quits (so does Ctrl-C); Esc p power-cycles; Esc c shows the
+serial console; Esc h hides player 1.
+"""
+import curses
+import locale
+import os
+import sys
+import threading
+import time
+
+from host.simui import keymaps, render
+from host.simui.keymaps import BUTTONS
+from host.simui.session import Worker
+
+FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
+HALF_W, HALF_H = 74, 16
+POLL_S = 0.05
+
+_SPECIAL = {curses.KEY_LEFT: "Left", curses.KEY_RIGHT: "Right", curses.KEY_DOWN: "Down",
+            curses.KEY_ENTER: "Return", 10: "Return", 13: "Return"}
+
+
+def layout(cols, rows):
+    """(mode, scale) that fits: side by side or stacked, full or half size;
+    'single' shows one panel at a time (Tab switches)."""
+    for scale, (w, h) in (("full", (FULL_W, FULL_H)), ("half", (HALF_W, HALF_H))):
+        box_w, box_h = w + 2, h + 4          # border + title + key hint
+        if cols >= 2 * box_w + 1 and rows >= box_h + 2:
+            return "side", scale
+        if cols >= box_w and rows >= 2 * box_h + 2:
+            return "stacked", scale
+    if cols >= HALF_W + 2 and rows >= HALF_H + 6:
+        return "single", "half"
+    return "small", None
+
+
+def key_hint(p):
+    return "  ".join("%s %s" % (keymaps.key_label(p, b), b) for b in BUTTONS)
+
+
+class TermUI:
+    def __init__(self, scr, info=""):
+        self.scr = scr
+        self.info = info
+        self.session = None
+        self.failed = None
+        self.quit = False
+        self.esc = False
+        self.console = False
+        self.hidden = [False, False]
+        self.single = 0
+        self.note = "booting the virtual board\u2026"
+        self.errors = []
+        self.worker = Worker(self.errors.append)
+        self._keys = [None, None]
+        self._dirty = True
+        self.utf8 = (locale.getpreferredencoding(False) or "").lower().replace("-", "") == "utf8"
+        self.colour = 0
+        if curses.has_colors():
+            try:
+                curses.start_color()
+                curses.use_default_colors()
+                curses.init_pair(1, curses.COLOR_BLACK, curses.COLOR_WHITE)
+                self.colour = curses.color_pair(1)
+            except curses.error:
+                self.colour = 0
+        try:
+            curses.curs_set(0)
+        except curses.error:
+            pass
+        scr.keypad(True)
+        scr.timeout(int(POLL_S * 1000))
+
+    # -- input --------------------------------------------------------------
+    def handle_key(self, ch):
+        if ch == -1 or ch is None:
+            return
+        if ch == 27:
+            self.esc = True
+            return
+        if isinstance(ch, int) and ch in _SPECIAL:
+            sym = _SPECIAL[ch]
+        elif isinstance(ch, str):
+            sym = ch
+        elif 0 <= ch < 256:
+            sym = chr(ch)
+        else:
+            if ch == curses.KEY_RESIZE:
+                self._dirty = True
+            return
+        if self.esc:
+            self.esc = False
+            cmd = keymaps.TUI_COMMANDS.get(sym.lower())
+            if cmd:
+                self.command(cmd)
+            return
+        if sym == "\t":
+            self.single = 1 - self.single
+            self._dirty = True
+            return
+        hit = keymaps.lookup(sym)
+        if hit is None or self.session is None:
+            return
+        p, b = hit
+        long = len(sym) == 1 and sym.isupper()
+        self.worker(self.session.press, p, b, long=long)
+
+    def command(self, name):
+        if name == "quit":
+            self.quit = True
+        elif name == "power" and self.session is not None:
+            self.note = "power cycle\u2026"
+            self.worker(self.session.power_cycle)
+        elif name == "console":
+            self.console = not self.console
+        elif name == "hide1":
+            self.hidden[1] = not self.hidden[1]
+        self._dirty = True
+
+    # -- drawing ------------------------------------------------------------
+    def _put(self, y, x, text, attr=0):
+        try:
+            self.scr.addstr(y, x, text, attr)
+        except curses.error:
+            pass  # writing the last cell of the screen raises; the text is there
+
+    def _panel_lines(self, p, scale):
+        img = self.session.panel(p) if self.session else None
+        if img is None:
+            w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
+            return [" " * w] * h
+        if scale == "half":
+            img = render.shrink_half(img)
+        lines = render.braille_lines(img)
+        if not self.utf8:  # no braille: one '#' per cell with ink
+            lines = ["".join("#" if c != "\u2800" else " " for c in ln) for ln in lines]
+        return lines
+
+    def _draw_panel(self, p, y, x, scale):
+        w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
+        title = "Player %d" % p
+        if self.session is not None and hasattr(self.session.board, "refresh_counts"):
+            c = self.session.board.refresh_counts(p)
+            title += "  (refreshes: %d full, %d partial)" % (c.get("full", 0), c.get("partial", 0))
+        if scale == "half":
+            title += "  half size"
+        self._put(y, x, title[:w + 2], curses.A_BOLD)
+        win_y = y + 1
+        self._put(win_y, x, "\u250c" + "\u2500" * w + "\u2510" if self.utf8 else "+" + "-" * w + "+")
+        if self.hidden[p]:
+            lines = [" " * w] * h
+            msg = "player %d is hidden (Esc h shows it)" % p
+            lines[h // 2] = msg.center(w)
+            attr = curses.A_DIM
+        else:
+            lines = self._panel_lines(p, scale)
+            attr = self.colour
+        side = "\u2502" if self.utf8 else "|"
+        for i, line in enumerate(lines[:h]):
+            self._put(win_y + 1 + i, x, side)
+            self._put(win_y + 1 + i, x + 1, line[:w].ljust(w), attr)
+            self._put(win_y + 1 + i, x + 1 + w, side)
+        self._put(win_y + 1 + h, x, "\u2514" + "\u2500" * w + "\u2518" if self.utf8 else "+" + "-" * w + "+")
+        self._put(win_y + 2 + h, x, key_hint(p)[:w + 2], curses.A_DIM)
+
+    def draw(self):
+        rows, cols = self.scr.getmaxyx()
+        self.scr.erase()
+        mode, scale = layout(cols, rows)
+        if mode == "small":
+            self._put(0, 0, "terminal too small for a panel: need %dx%d, have %dx%d"
+                      % (HALF_W + 2, HALF_H + 6, cols, rows))
+        else:
+            w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
+            bw, bh = w + 2, h + 4
+            if mode == "side":
+                self._draw_panel(0, 0, 0, scale)
+                self._draw_panel(1, 0, bw + 1, scale)
+            elif mode == "stacked":
+                self._draw_panel(0, 0, 0, scale)
+                self._draw_panel(1, bh, 0, scale)
+            else:
+                self._draw_panel(self.single, 0, 0, scale)
+                self._put(bh, 0, "Tab: show player %d" % (1 - self.single), curses.A_DIM)
+        if self.console:
+            self._draw_console(rows, cols)
+        self._draw_status(rows, cols)
+        self.scr.refresh()
+
+    def _draw_console(self, rows, cols):
+        n = min(10, max(3, rows // 3))
+        top = rows - 2 - n
+        entries = self.session.log_since(0)[-(n - 1):] if self.session else []
+        self._put(top, 0, " serial console ".ljust(cols - 1, "-"), curses.A_REVERSE)
+        for i in range(n - 1):
+            text = ""
+            if i < len(entries):
+                _, d, t = entries[i]
+                text = "%s %s" % (d, t)
+            self._put(top + 1 + i, 0, text[:cols - 1].ljust(cols - 1))
+
+    def _draw_status(self, rows, cols):
+        parts = [self.note]
+        if self.errors:
+            parts = ["error: %s" % self.errors[-1]]
+        s = self.session
+        if s is not None and s.last_press:
+            p, b, k = s.last_press
+            parts.append("last: player %d %s%s" % (p, b, " long" if k == "long" else ""))
+        if self.info:
+            parts.append(self.info)
+        self._put(rows - 2, 0, " \u00b7 ".join(parts)[:cols - 1] if self.utf8 else " - ".join(parts)[:cols - 1])
+        help_ = "Esc q quit  Esc p power cycle  Esc c console  Esc h hide player 1  Shift+key long press"
+        self._put(rows - 1, 0, help_[:cols - 1], curses.A_DIM)
+
+    def tick(self):
+        """Redraw when a panel, the log or the layout changed."""
+        if self.session is not None:
+            for ev in self.session.drain_events():
+                if ev[0] == "reset":
+                    self.note = "reset: the firmware restarts"
+                elif ev[0] == "exit":
+                    self.note = "the firmware stopped"
+                self._dirty = True
+            keys = [self.session.panel_key(0), self.session.panel_key(1)]
+            if keys != self._keys:
+                self._keys = keys
+                self._dirty = True
+            if self.console and self.session.log_seq != getattr(self, "_seq", None):
+                self._seq = self.session.log_seq
+                self._dirty = True
+            press = self.session.last_press, self.session.presses
+            if press != getattr(self, "_press", None):
+                self._press = press
+                self._dirty = True
+        if self._dirty:
+            self._dirty = False
+            self.draw()
+
+
+def main(args, flash_dir, speed):
+    from host.sim import open_session
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        from host.errors import CommandError
+        raise CommandError("no display and no terminal: use --headless --script FILE")
+    locale.setlocale(locale.LC_ALL, "")
+    os.environ.setdefault("ESCDELAY", "25")
+    home = os.path.expanduser("~")
+    info = "speed %g, flash %s" % (speed, flash_dir.replace(home, "~", 1))
+    box = {}
+
+    def boot():
+        try:
+            box["session"] = open_session(args, flash_dir, speed)
+        except BaseException as e:
+            box["error"] = e
+
+    t = threading.Thread(target=boot, name="okgin-sim-boot", daemon=True)
+    t.start()
+    ui_box = {}
+
+    def loop(scr):
+        ui = ui_box["ui"] = TermUI(scr, info=info)
+        while not ui.quit:
+            if ui.session is None:
+                if "session" in box:
+                    ui.session = box.pop("session")
+                    ui.note = "ready: %s" % (ui.session.ready_line or "board answered")
+                    ui._dirty = True
+                elif "error" in box:
+                    ui.failed = box.pop("error")
+                    return
+            try:
+                ch = scr.get_wch()
+            except curses.error:
+                ch = -1
+            except KeyboardInterrupt:
+                return
+            ui.handle_key(ch)
+            ui.tick()
+
+    try:
+        curses.wrapper(loop)
+    except KeyboardInterrupt:
+        pass
+    ui = ui_box.get("ui")
+    if ui is not None:
+        ui.worker.stop()
+    session = (ui.session if ui else None) or box.get("session")
+    if session is None and t.is_alive():
+        t.join(timeout=60)
+        session = box.get("session")
+    if session is not None:
+        session.close()
+    if ui is not None and ui.failed is not None:
+        from host.errors import CommandError
+        if isinstance(ui.failed, CommandError):
+            raise ui.failed
+        raise CommandError(str(ui.failed))
+    return 0

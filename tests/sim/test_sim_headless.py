@@ -1,0 +1,56 @@
+"""Headless mode: a script of presses drives the board and the shots are
+exactly what the panels show."""
+import os
+import subprocess
+
+from PIL import Image
+
+from host.simui import script
+from simhelpers import ROOT, env_with, okgin_cmd
+
+
+def same(a, b):
+    return a.size == b.size and a.convert("1").tobytes() == b.convert("1").tobytes()
+
+
+def test_shots_are_the_panels_pixel_for_pixel(session, tmp_path):
+    steps = script.parse("sync\nshot boot\npress 0 right\nsync\nshot moved\n")
+    written = script.run(session, steps, str(tmp_path), out=lambda *a: None)
+    assert [os.path.basename(p) for p in written] == [
+        "boot.png", "boot-p0.png", "boot-p1.png", "moved.png", "moved-p0.png", "moved-p1.png"]
+    for p in (0, 1):
+        shot = Image.open(tmp_path / ("moved-p%d.png" % p))
+        assert shot.size == (296, 128) and shot.mode == "1"
+        assert same(shot, session.panel(p))
+    # the press reached player 0's panel and only that one
+    assert not same(Image.open(tmp_path / "boot-p0.png"), Image.open(tmp_path / "moved-p0.png"))
+    assert same(Image.open(tmp_path / "boot-p1.png"), Image.open(tmp_path / "moved-p1.png"))
+    both = Image.open(tmp_path / "moved.png")
+    assert both.mode == "RGB" and both.width > 2 * 296 * 2 and both.height > 128 * 2
+
+
+def test_a_refused_serial_line_stops_the_script_at_its_line(session, tmp_path):
+    steps = script.parse("shot a\nserial frobnicate\nshot b\n", "s.txt")
+    try:
+        script.run(session, steps, str(tmp_path), out=lambda *a: None, filename="s.txt")
+    except script.ScriptError as e:
+        assert str(e).startswith("s.txt:2: the board answered ERR")
+    else:
+        raise AssertionError("an ERR reply must stop the script")
+    assert (tmp_path / "a.png").exists() and not (tmp_path / "b.png").exists()
+
+
+def test_okgin_sim_headless_end_to_end(tmp_path):
+    s = tmp_path / "s.txt"
+    s.write_text("sync\nshot first\nserial hello\n")
+    shots = tmp_path / "out"
+    r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(s), "--shots", str(shots),
+                                      "--flash-dir", str(tmp_path / "flash")],
+                       capture_output=True, text=True, env=env_with(), cwd=ROOT, timeout=90)
+    assert r.returncode == 0, r.stderr
+    assert "shot %s" % (shots / "first.png") in r.stdout
+    assert "> hello\nOK okgin " in r.stdout
+    for name in ("first.png", "first-p0.png", "first-p1.png"):
+        assert (shots / name).exists()
+    # the panel has something on it (the firmware drew its first screen)
+    assert Image.open(shots / "first-p0.png").convert("L").getextrema()[0] == 0
