@@ -10,7 +10,8 @@ import gc
 import time
 
 import engine
-from engine import Rules, Match, IllegalAction, best_melds
+from engine import Rules, Match, IllegalAction
+from layout import arrange, order as _card_order
 import screens
 import store
 
@@ -53,54 +54,30 @@ def _value_label(v):
     return str(v)
 
 
-def arrange(cards):
-    """Hand grouped for display: melds first (in best_melds' arrangement,
-    R3), then the deadwood, each group sorted. Returns [(cards, is_meld)]."""
-    if not cards:
-        return []
-    melds = _melds_of(cards)
-    used = set()
-    groups = []
-    for m in melds:
-        groups.append((list(m), True))
-        for c in m:
-            used.add(c)
-    dead = [c for c in cards if c not in used]
-    if dead:
-        groups.append((dead, False))
-    return groups
-
-
-def _melds_of(cards):
-    r = best_melds(cards)
-    # best_melds gives (deadwood, melds) or the melds alone
-    if isinstance(r, tuple) and len(r) == 2 and isinstance(r[0], int):
-        r = r[1]
-    return [[_card_str(c) for c in m] for m in r]
-
-
-def _card_str(c):
-    if isinstance(c, int):
-        return "A23456789TJQK"[c % 13] + "cdhs"[c // 13]
-    return c
-
-
 def _deadwood(cards):
     return engine.deadwood(cards)
+
+
+try:
+    from hashlib import sha256 as _digest
+except ImportError:  # a port without hashlib: keep a full copy instead
+    _digest = None
 
 
 class Panel:
     """One e-paper panel and what is on it. ``push()`` starts an update only
     when the framebuffer differs from the panel's content; partial updates
-    until ``partials_before_full`` or a requested full refresh."""
+    until ``partials_before_full`` or a requested full refresh.
+
+    What is on the panel is remembered as a SHA-256 of the framebuffer
+    (32 bytes instead of a 4.7 KB copy per panel: the heap is tight)."""
 
     def __init__(self, disp, partials_before_full, timeout_ms):
         self.d = disp
         self.fb = disp.fb
         self.w = disp.width
         self.h = disp.height
-        self.shown = bytearray(len(memoryview(disp.fb)))   # once
-        self.valid = False        # what the panel shows is unknown at boot
+        self.shown = None         # what the panel shows is unknown at boot
         self.need_full = True
         self.partials = 0
         self.limit = partials_before_full
@@ -108,6 +85,12 @@ class Panel:
         self.started = None
         self.fulls = 0
         self.partial_count = 0
+
+    def _sig(self):
+        mv = memoryview(self.fb)
+        if _digest is None:
+            return bytes(mv)
+        return _digest(mv).digest()
 
     def refreshing(self):
         if self.started is None:
@@ -121,16 +104,18 @@ class Panel:
         return False
 
     def changed(self):
-        return not self.valid or self.shown != memoryview(self.fb)
+        return self.shown is None or self.shown != self._sig()
 
     def push(self):
-        if self.refreshing() or not self.changed():
+        if self.refreshing():
+            return False
+        sig = self._sig()
+        if sig == self.shown:
             return False
         full = self.need_full or self.partials >= self.limit
         self.d.show(full=full)
         self.started = _ticks()
-        self.shown[:] = memoryview(self.fb)
-        self.valid = True
+        self.shown = sig
         if full:
             self.need_full = False
             self.partials = 0
@@ -170,6 +155,7 @@ class App:
         self.peak = 0
         self.last_kind = [None, None]
         self.bot = None
+        self.showdown = False
 
     # ----- boot and persistence -----
     def boot(self):
@@ -186,7 +172,7 @@ class App:
         try:
             self.match = Match.from_record(text)
             self.mode = "game"
-            self._after_action(None, None)
+            self._resume_state()
             return
         except (ValueError, IllegalAction) as e:
             err = str(e)
@@ -212,6 +198,7 @@ class App:
             self.match = good
             store.save_game(good.to_record())
             self.mode = "game"
+            self._resume_state()
             note = ("Saved game repaired", [err, "Resumed at the last valid move.",
                                             "Damaged copy kept as game.bad."])
         self.notice = [note, note]
@@ -245,7 +232,7 @@ class App:
             seed = self.hw.entropy() & 0x3FFFFFFF   # entropy from hal
         if rules is None:
             rules = self.rule_settings()
-        r = self.rules_from(rules)
+        r = rules if isinstance(rules, Rules) else self.rules_from(rules)
         if dealer is None:
             m = Match(r, seed=seed)
         else:
@@ -257,6 +244,7 @@ class App:
         store.save_settings(self.settings)
         self.save()
         self.mode = "game"
+        self.showdown = False
         self.cursor = [0, 0]
         self.confirm = [False, False]
         self.msg = ["", ""]
@@ -283,25 +271,11 @@ class App:
             dealer = int(dealer)
         rules = self.rule_settings()
         for k in opts:
-            spec = None
-            for o in OPTIONS:
-                if o[0] == k:
-                    spec = o
-            if spec is None:
-                return "unknown option %s" % k[:40]
-            v = opts[k]
-            vals = spec[2]
-            if isinstance(vals[0], bool):
-                if v not in ("0", "1", "yes", "no", "true", "false", "on", "off"):
-                    return "%s must be yes or no" % k
-                rules[k] = v in ("1", "yes", "true", "on")
-            else:
-                try:
-                    rules[k] = int(v)
-                except ValueError:
-                    return "%s must be an integer" % k
-                if rules[k] < 0:
-                    return "%s must be >= 0" % k
+            rules[k] = opts[k]
+        try:
+            rules = Rules.from_options(rules)   # names the bad option
+        except ValueError as e:
+            return str(e)
         try:
             self.new_game(vs, seed, dealer, rules)
         except (ValueError, TypeError) as e:
@@ -313,19 +287,27 @@ class App:
         an illegal one becomes a short message on p's screen."""
         m = self.match
         before = m.observation(p)["hand"]
+        hand_no = m.hand_no
         try:
             m.play(action)
         except (IllegalAction, ValueError) as e:
             self.msg[p] = str(e) or "Not allowed"
             return False
         self.save()   # after every action, atomically
-        self._after_action(p, before)
+        self._after_action(p, before, hand_no)
         return True
 
-    def _after_action(self, p, before):
+    def _after_action(self, p, before, hand_no=None):
         m = self.match
         self.confirm = [False, False]
         self.msg = ["", ""]
+        if m.winner is not None or (hand_no is not None and m.hand_no != hand_no):
+            # The engine has already dealt the next hand (or the game is
+            # won): show the showdown of the hand just ended until OK.
+            self.showdown = True
+            self.cursor = [0, 0]
+            self._hand_boundary()
+            return
         if p is not None and before is not None:
             # put the cursor on the card just drawn: quick decisions
             hand = m.observation(p)["hand"]
@@ -334,12 +316,18 @@ class App:
                 order = self._order(hand)
                 if new[0] in order:
                     self.cursor[p] = order.index(new[0])
-        if self._over():
-            self._hand_boundary()
         self._touch()
 
+    def _resume_state(self):
+        """After boot: a hand that ended and whose successor has no action
+        yet is still on its showdown screen (the engine deals at once)."""
+        m = self.match
+        self.showdown = m.winner is not None or (
+            m.last_hand is not None and not m.observation(0)["history"])
+        self._hand_boundary()
+
     def _over(self):
-        return self.match is not None and self.match.hand.result is not None
+        return self.showdown
 
     def _hand_boundary(self):
         # ghosting is cleared at hand boundaries (full refresh)
@@ -348,22 +336,18 @@ class App:
         self._touch()
 
     def next_hand(self):
+        """OK on the showdown: on to the hand the engine has dealt, or, when
+        the game is won, back to the menu."""
         m = self.match
-        obs = m.observation(0)
-        if obs.get("game_winner") is not None:
+        self.showdown = False
+        if m.winner is not None:
             self.match = None
             store.clear_game()
             self.mode = "menu"
-            self._hand_boundary()
-            return
-        if hasattr(m, "next_hand"):
-            m.next_hand()
-        else:
-            m.play("next")
-        self.save()
+            self.menu_sel = 0
         self.cursor = [0, 0]
-        self._hand_boundary()
         self.msg = ["", ""]
+        self._hand_boundary()
 
     def bot_step(self):
         """The computer (seat 1) plays one action; one per loop turn so the
@@ -380,9 +364,10 @@ class App:
         # game replays the same decisions
         b = engine.bot(self.vs, seed=(self.seed * 31 + len(obs["history"])) & 0x3FFFFFFF)
         act = b.choose(obs)
+        hand_no = m.hand_no
         m.play(act)
         self.save()
-        self._after_action(None, None)
+        self._after_action(None, None, hand_no)
         return True
 
     # ----- buttons -----
@@ -504,7 +489,7 @@ class App:
         return items, acts
 
     def _game_won(self):
-        return self.match.observation(0).get("game_winner") is not None
+        return self.match is not None and self.match.winner is not None
 
     def _menu_button(self, button, kind):
         items, acts = self._menu_items()
@@ -541,10 +526,7 @@ class App:
         return "You" if p == viewer else "P%d" % (p + 1)
 
     def _order(self, hand):
-        out = []
-        for g, _m in arrange(hand):
-            out.extend(g)
-        return out
+        return _card_order(hand)
 
     def kind(self):
         if self.mode != "game":
@@ -590,7 +572,7 @@ class App:
 
     def _head(self, p, obs):
         sc = obs["scores"]
-        return "Hand %d  %s %d  %s %d  to %d" % (
+        return "Hand %d | %s %d %s %d /%d" % (
             obs["hand_no"], self._name(p, p), sc[p], self._name(p, 1 - p),
             sc[1 - p], obs["target"])
 
@@ -684,8 +666,11 @@ class App:
         return v
 
     def view_showdown(self, p):
-        obs = self.match.observation(p)
-        res = obs["result"]
+        m = self.match
+        obs = m.observation(p)
+        # the engine deals the next hand at once: the ended one is last_result
+        res = obs["last_result"]
+        ended = m.hand_no if m.winner is not None else m.hand_no - 1
         rows = []
         hands = res.get("hands") or [None, None]
         melds = res.get("melds") or [[], []]
@@ -700,7 +685,7 @@ class App:
             for x in ms:
                 for c in x:
                     used.add(c)
-            lay = res.get("layoffs") or [] if q != knocker else []
+            lay = (res.get("layoffs") or []) if q != knocker else []
             dead = [c for c in h if c not in used and c not in lay]
             groups = [(x, True) for x in ms]
             if dead:
@@ -730,7 +715,7 @@ class App:
                                                  self._name(p, 1 - p), sc[1 - p]))
             hint = "OK: next hand"
         return {
-            "head": "Hand %d over" % obs["hand_no"],
+            "head": "Hand %d over" % ended,
             "testmode": self.testmode,
             "rows": rows,
             "lines": lines,

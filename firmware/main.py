@@ -8,15 +8,24 @@ instead of crash-looping.
 import gc
 import sys
 
-import boarddef
+
+def _boarddef():
+    import boarddef
+    return boarddef
 
 
 def main():
+    boarddef = _boarddef()
     try:
         board = boarddef.load("board.json")
     except (boarddef.BoardError, OSError, ValueError) as e:
         sys.stdout.write("ERR board.json: %s\n" % e)
         return
+    # The validator is only needed once: drop it (about 11 KB of heap on the
+    # unix port) before the engine and the app are loaded.
+    del sys.modules["boarddef"]
+    boarddef = None
+    gc.collect()
     import hal
     gc.collect()
     hw = hal.Hardware(board)

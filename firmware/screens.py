@@ -15,7 +15,7 @@ CARD_H = 40
 CARD_STEP = 24
 GROUP_GAP = 5        # space between melds / deadwood (hand grouped, R3)
 HAND_Y = 62
-MINI_STEP = 17       # showdown: rank (8x8 text) + small suit
+MINI_STEP = 23       # showdown: big rank + small suit
 
 _HLSB = framebuf.MONO_HLSB
 
@@ -84,33 +84,24 @@ def empty_pile(fb, x, y):
     text(fb, "-", x + 8, y + 16)
 
 
-def mini(fb, x, y, c, inv=False):
-    """A small card for the showdown: rank in 8x8 text, suit 8x8 bitmap.
-    Ten is written '10' squeezed into 9 px."""
-    col = 0 if inv else 1
-    r = c[0].upper()
-    if r == "T":
-        fb.text("1", x - 2, y, col)
-        fb.text("0", x + 3, y, col)
-    else:
-        fb.text(r, x, y, col)
-    if inv:
-        fb.blit(_MINI[_si(c)], x + 8, y, 1, _INV)
-    else:
-        fb.blit(_MINI[_si(c)], x + 8, y, 0)
+def mini(fb, x, y, c):
+    """A medium card for the showdown: the big rank glyph with a small suit
+    beside it, so two full hands and the lay-offs fit on one screen."""
+    fb.blit(_RANK[_ri(c)], x, y, 0)
+    fb.blit(_MINI[_si(c)], x + 13, y + 8, 0)
     return x + MINI_STEP
 
 
-def mini_groups(fb, x, y, groups, underline=True):
-    """Draw groups (lists of card strings) of mini cards; melds are
+def mini_groups(fb, x, y, groups):
+    """Draw groups (lists of card strings) of medium cards; melds are
     underlined so the showdown reads as melds + deadwood (R10)."""
     for g, is_meld in groups:
         x0 = x
         for c in g:
             x = mini(fb, x, y, c)
-        if underline and is_meld and g:
-            fb.hline(x0, y + 9, x - x0 - 2, 1)
-        x += 6
+        if is_meld and g:
+            fb.fill_rect(x0, y + 18, x - x0 - 2, 2, 1)
+        x += 5
     return x
 
 
@@ -125,9 +116,10 @@ def footer(fb, hint):
     fb.text(hint[:37], 2, H - 9, 0)
 
 
-def header(fb, left):
+def header(fb, left, testmode=False):
     fb.fill_rect(0, 0, W, 10, 0)
-    text(fb, left[:37], 1, 1)
+    # the TEST MODE banner takes the right 76 px
+    text(fb, left[:27] if testmode else left[:37], 1, 1)
     fb.hline(0, 10, W, 1)
 
 
@@ -159,7 +151,7 @@ def game(fb, v):
     (list of (cards, is_meld)), cursor (index in display order or -1),
     raise_cursor, msg, hint."""
     fb.fill(0)
-    header(fb, v["head"])
+    header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
     # top of the discard pile (R7) and the stock
     if v["pile"]:
@@ -201,7 +193,7 @@ def game(fb, v):
             for xx in range(x0, x1, 3):
                 fb.pixel(xx, HAND_Y + CARD_H + 2, 1)
     if v["msg"]:
-        bold(fb, v["msg"][:36], 2, H - 22)
+        bold(fb, v["msg"][:36], 2, H - 20)
     footer(fb, v["hint"])
 
 
@@ -210,19 +202,20 @@ def showdown(fb, v):
     points, then the scores. ``v``: head, testmode, rows (list of
     (label, groups, layoffs)), lines (result text), hint."""
     fb.fill(0)
-    header(fb, v["head"])
+    header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
-    y = 14
+    y = 13
     for label, groups, layoffs in v["rows"]:
         text(fb, label[:37], 2, y)
-        y += 10
-        x = mini_groups(fb, 4, y, groups)
+        y += 9
+        x = mini_groups(fb, 2, y, groups)
         if layoffs:
-            text(fb, "+", x, y)
-            x += 10
+            # the defender's cards laid off on the knocker's melds (R10)
+            text(fb, "off:", x, y + 8)
+            x += 34
             for c in layoffs:
                 x = mini(fb, x, y, c)
-        y += 14
+        y += 26
     for ln in v["lines"]:
         bold(fb, ln[:36], 2, y)
         y += 10
@@ -232,7 +225,7 @@ def showdown(fb, v):
 def menu(fb, v):
     """Menu: title, items (label, value) with a selection, hint."""
     fb.fill(0)
-    header(fb, v["head"])
+    header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
     items = v["items"]
     sel = v["sel"]

@@ -1,0 +1,30 @@
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from harness import Board, make_flash  # noqa: E402
+
+
+@pytest.fixture
+def flash(tmp_path):
+    return make_flash(str(tmp_path / "flash"))
+
+
+@pytest.fixture
+def board(flash):
+    b = Board(flash)
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+@pytest.fixture
+def tboard(board):
+    """A board in test mode."""
+    board.ok("testmode on")
+    return board

