@@ -13,7 +13,7 @@ import json
 try:
     from micropython import const
 except ImportError:
-    def const(x):  # type: ignore[no-redef]
+    def const(x):
         return x
 
 PLAYERS = const(2)

@@ -24,13 +24,13 @@ try:
 except ImportError:  # CPython: the same helpers without wrap-around
     import time as _time
 
-    def ticks_ms():  # type: ignore[misc]
+    def ticks_ms():
         return int(_time.monotonic() * 1000)
 
-    def ticks_diff(a, b):  # type: ignore[misc]
+    def ticks_diff(a, b):
         return a - b
 
-    def ticks_add(a, b):  # type: ignore[misc]
+    def ticks_add(a, b):
         return a + b
 
 NAMES = ("left", "right", "ok", "draw", "take", "knock")

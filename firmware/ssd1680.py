@@ -51,7 +51,7 @@ import framebuf
 try:
     from micropython import const
 except ImportError:
-    def const(x):  # type: ignore[no-redef]
+    def const(x):
         return x
 
 try:
@@ -59,13 +59,13 @@ try:
 except ImportError:  # CPython (docs tooling): same names, same meaning
     import time as _time
 
-    def sleep_ms(ms):  # type: ignore[misc]
+    def sleep_ms(ms):
         _time.sleep(ms / 1000)
 
-    def ticks_ms():  # type: ignore[misc]
+    def ticks_ms():
         return int(_time.monotonic() * 1000)
 
-    def ticks_diff(a, b):  # type: ignore[misc]
+    def ticks_diff(a, b):
         return a - b
 
 _DRIVER_OUTPUT = const(0x01)

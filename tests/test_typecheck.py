@@ -1,0 +1,193 @@
+"""Type-check the firmware against MicroPython's own stubs, not CPython's.
+
+mypy runs with a custom typeshed whose stdlib is micropython-stdlib-stubs
+plus the rp2 port's modules (machine, framebuf, rp2, time with ticks_ms...)
+from micropython-rp2-stubs, and with no site-packages, so a call that
+exists only in CPython (time.monotonic, str.format_map, dataclasses) or a
+machine/framebuf API the Pico does not have is an error, as it would be on
+the device. The rp2 stubs go into the typeshed copy (not MYPYPATH) so that
+mypy does not report the stub files' own quirks as our errors.
+
+Code in an `except ImportError:` block is the CPython fallback of the device
+idiom (`def const(x): return x`, a ticks_ms shim over time.monotonic, a
+`_digest = None` when hashlib is missing): it never runs on the device, it
+redefines names the MicroPython stubs already give, and it may use CPython
+APIs. Errors located in such a block are dropped; everything else counts.
+mypy runs with --check-untyped-defs because the firmware is unannotated and
+mypy would otherwise skip every function body. What fails the test is the
+class of error that breaks on the device, by mypy error code: a name or
+attribute the port does not have (attr-defined, name-defined), a module it
+lacks (import-not-found, import), a call its signature does not accept
+(call-arg, call-overload), or a syntax error. Inference noise of untyped code
+(`self.match = None` then `self.match.play`: union-attr, assignment...) is
+not this test's business and is ignored.
+
+Every firmware/*.py is checked. Imports of `engine` resolve to the repo's
+package (errors inside it are the engine tests' business); `vmachine` only
+exists on the virtual board and hal.py marks that import as ignored.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+
+def _dist_files(site, dist_prefix):
+    infos = glob.glob(os.path.join(site, dist_prefix + "-*.dist-info", "RECORD"))
+    if not infos:
+        pytest.fail("%s is not installed in the venv (pip install -e '.[dev]')" % dist_prefix)
+    with open(infos[0]) as f:
+        return [line.split(",")[0] for line in f if line.split(",")[0].endswith(".pyi")]
+
+
+@pytest.fixture(scope="module")
+def typeshed(tmp_path_factory):
+    import mypy  # noqa: F401  (fails clearly if the dev extras are missing)
+    site = os.path.dirname(os.path.dirname(os.path.abspath(mypy.__file__)))
+    out = tmp_path_factory.mktemp("mpy_typeshed")
+    stdlib = out / "stdlib"
+    shutil.copytree(os.path.join(site, "stdlib"), stdlib)
+    if os.path.isdir(os.path.join(site, "stubs")):
+        shutil.copytree(os.path.join(site, "stubs"), out / "stubs")
+    tops = set()
+    for dist in ("micropython_stdlib_stubs", "micropython_rp2_stubs"):
+        for rel in _dist_files(site, dist):
+            if rel.startswith("stdlib/"):
+                continue
+            dest = stdlib / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(os.path.join(site, rel), dest)
+            tops.add(rel.split("/")[0].replace(".pyi", ""))
+    known = set()
+    with open(stdlib / "VERSIONS") as f:
+        for line in f:
+            if ":" in line and not line.startswith("#"):
+                known.add(line.split(":")[0].strip())
+    with open(stdlib / "VERSIONS", "a") as f:
+        for top in sorted(tops - known):
+            f.write("%s: 3.0-\n" % top)
+    return str(out)
+
+
+def mypy(typeshed, files, cwd):
+    env = dict(os.environ)
+    # engine/ (a package at the repo root) and the flat firmware modules.
+    env["MYPYPATH"] = os.pathsep.join([FIRMWARE, ROOT])
+    cmd = [sys.executable, "-m", "mypy", "--custom-typeshed-dir", typeshed,
+           "--no-site-packages", "--follow-imports=silent",
+           # The firmware is unannotated; without this mypy skips its bodies.
+           "--check-untyped-defs", "--no-incremental",
+           "--cache-dir", os.devnull, "--python-version", "3.11",
+           "--hide-error-context", "--no-error-summary"] + files
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+_MSG = re.compile(r"^(.+?):(\d+): (error|note): (.*)$")
+_DEVICE_BREAKERS = ("attr-defined", "name-defined", "import-not-found", "import",
+                    "call-arg", "call-overload", "syntax")
+_CODE = re.compile(r"\[([a-z-]+)\]$")
+
+
+def _in_import_fallback(path, lineno):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    line = lines[lineno - 1]
+    indent = len(line) - len(line.lstrip())
+    for prev in reversed(lines[:lineno - 1]):
+        stripped = prev.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        pind = len(prev) - len(prev.lstrip())
+        if pind < indent:
+            if stripped.startswith("except ImportError"):
+                return True
+            if pind == 0 or not stripped.startswith(("def ", "if ", "else", "elif ")):
+                return False
+            indent = pind
+    return False
+
+
+def real_errors(out, cwd):
+    """mypy errors minus the import-fallback idiom, each with its notes."""
+    kept = []
+    keep = False
+    for line in out.splitlines():
+        m = _MSG.match(line)
+        if m and m.group(3) == "error":
+            path = os.path.join(cwd, m.group(1))
+            code = _CODE.search(m.group(4))
+            idiom = os.path.exists(path) and _in_import_fallback(path, int(m.group(2)))
+            keep = not idiom and (code is None or code.group(1) in _DEVICE_BREAKERS)
+        if keep and line.strip():
+            kept.append(line)
+    return kept
+
+
+def test_firmware_type_checks_against_micropython_stubs(typeshed):
+    files = sorted(os.path.basename(f) for f in glob.glob(os.path.join(FIRMWARE, "*.py")))
+    assert "hal.py" in files and "ssd1680.py" in files
+    code, out = mypy(typeshed, files, FIRMWARE)
+    errors = real_errors(out, FIRMWARE)
+    assert not errors, "mypy found calls the device may not support:\n" + "\n".join(errors)
+    assert code == 0 or "error:" in out, out   # mypy itself did not crash
+
+
+BAD = {
+    "machine.Pin(1).nonexistent()": 'has no attribute "nonexistent"',
+    "framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_VLSB).rotate(90)": 'has no attribute "rotate"',
+    "time.monotonic()": 'has no attribute "monotonic"',
+    "import dataclasses": "dataclasses",
+    "def f():\n    machine.Pin(2).toggle_fast()": 'has no attribute "toggle_fast"',
+}
+
+
+@pytest.mark.parametrize("line", list(BAD))
+def test_a_call_the_device_lacks_is_reported(typeshed, tmp_path, line):
+    # Proves the check has teeth: each of these runs on CPython but not on
+    # a Pico, and must fail here.
+    (tmp_path / "snippet.py").write_text("import framebuf\nimport machine\nimport time\n" + line + "\n")
+    code, out = mypy(typeshed, ["snippet.py"], str(tmp_path))
+    assert code != 0, out
+    assert BAD[line] in out, out
+
+
+def test_a_correct_snippet_passes(typeshed, tmp_path):
+    # ...and the same setup accepts ordinary device code.
+    (tmp_path / "snippet.py").write_text(
+        "import framebuf, machine, time\n"
+        "p = machine.Pin(2, machine.Pin.IN, machine.Pin.PULL_UP)\n"
+        "spi = machine.SPI(0, baudrate=4000000, sck=machine.Pin(18), mosi=machine.Pin(19))\n"
+        "spi.write(b'\\x12')\n"
+        "fb = framebuf.FrameBuffer(bytearray(4736), 296, 128, framebuf.MONO_VLSB)\n"
+        "fb.text('Ah', 0, 0, 1)\n"
+        "t = time.ticks_diff(time.ticks_ms(), 0) + p.value()\n")
+    code, out = mypy(typeshed, ["snippet.py"], str(tmp_path))
+    assert code == 0, out
+
+
+def test_import_fallbacks_are_exempt_and_nothing_else(typeshed, tmp_path):
+    (tmp_path / "snippet.py").write_text(
+        "import time\n"
+        "try:\n"
+        "    from micropython import const\n"
+        "except ImportError:\n"
+        "    def const(x):\n"
+        "        return x\n"
+        "try:\n"
+        "    from time import ticks_ms\n"
+        "except ImportError:\n"
+        "    def ticks_ms():\n"
+        "        return int(time.monotonic() * 1000)\n"
+        "def f():\n"          # a CPython-only call in an ordinary body fails
+        "    return time.monotonic()\n")
+    code, out = mypy(typeshed, ["snippet.py"], str(tmp_path))
+    errors = [e for e in real_errors(out, str(tmp_path)) if ": error:" in e]
+    assert len(errors) == 1 and "snippet.py:13:" in errors[0], (errors, out)
