@@ -1,0 +1,74 @@
+"""``okgin board``: run only the virtual board and print its serial port.
+
+The firmware runs under the real MicroPython unix port with emulated pins
+and panels (docs/virtual-board.md); the port behaves like a Pico's
+/dev/ttyACM0 for pyserial, mpremote and `okgin flash/hil --port`.
+"""
+import os
+import signal
+import sys
+import time
+
+from host.errors import CommandError
+
+
+def configure(parser):
+    parser.add_argument("--flash-dir", metavar="DIR",
+                        help="the board's flash: a directory kept between runs "
+                             "(default: a temporary one filled from the sources)")
+    parser.add_argument("--populate", action="store_true",
+                        help="sync the firmware sources into --flash-dir first "
+                             "(saved games are kept)")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="e-ink timing: 1 = like a real panel, 0 = instant (default 1)")
+    parser.add_argument("--heapsize", default="128K",
+                        help="MicroPython GC heap (default 128K, the device budget)")
+    parser.add_argument("--board", default="hardware/board.json",
+                        help="board definition (default hardware/board.json)")
+    parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
+    parser.epilog = ("examples:\n"
+                     "  okgin board\n"
+                     "  okgin board --flash-dir ~/okgin-flash --populate --speed 0\n"
+                     "then, in another terminal:\n"
+                     "  mpremote connect <port> resume fs ls\n")
+
+
+def run(args):
+    from host.vboard import VirtualBoard, populate
+    if args.speed < 0:
+        raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
+    if args.flash_dir:
+        if args.populate:
+            populate(args.flash_dir)
+        elif not os.path.isdir(args.flash_dir):
+            raise CommandError("flash directory %s does not exist (add --populate to create it "
+                               "from the sources)" % args.flash_dir)
+    vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
+                      heapsize=args.heapsize)
+
+    def on_event(ev):
+        if args.quiet:
+            return
+        if ev[0] == "refresh":
+            print("panel %d: %s refresh (%.1f s)" % (ev[1], ev[2], ev[3]), flush=True)
+        elif ev[0] == "reset":
+            print("board reset", flush=True)
+        elif ev[0] == "exit":
+            print("micropython exited with status %s%s" % (
+                ev[1], "" if vb.alive else "; it keeps failing, so the board stays off"), flush=True)
+
+    vb.on_event = on_event
+    # SIGTERM ends the board as cleanly as Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with vb:
+        print("virtual board on %s (flash: %s, heap %s, speed %g)" % (
+            vb.port, vb.flash_dir, vb.heapsize, vb.speed))
+        print("connect with:  mpremote connect %s resume fs ls" % vb.port)
+        print("           or: okgin hil --port %s ; python -m serial.tools.miniterm %s" % (vb.port, vb.port))
+        print("Ctrl-C stops the board.", flush=True)
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            print("stopping", file=sys.stderr)
+    return 0

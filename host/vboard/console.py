@@ -1,0 +1,166 @@
+"""The board's serial console: a pty whose path stays the same across resets.
+
+Two pty pairs and a byte relay (docs/virtual-board.md): micropython runs on
+slave A (its controlling terminal, so Ctrl-C becomes SIGINT as on a real
+board), clients open slave B by path. Each process start gets a fresh pair A;
+pair B lives as long as the VirtualBoard, and we keep slave B open ourselves
+so the path stays valid while no client has it open.
+
+Like a Pico's USB CDC, the board never blocks on a host that does not read:
+up to 64 KB of output waits in the relay for a slow client, beyond that the
+oldest bytes are dropped. Input the client sends while the board is down
+(between a reset and the next boot) is discarded.
+"""
+import errno
+import os
+import select
+import termios
+import threading
+import tty
+
+OUT_LIMIT = 65536
+IN_LIMIT = 65536
+
+
+def _raw(fd, isig=False):
+    tty.setraw(fd)
+    if isig:
+        # Ctrl-C -> SIGINT to the foreground process, as mpremote expects;
+        # the other signal characters are disabled so binary input can never
+        # stop or quit the firmware (a Pico only knows Ctrl-C).
+        attrs = termios.tcgetattr(fd)
+        attrs[3] |= termios.ISIG
+        cc = attrs[6]
+        cc[termios.VINTR] = b"\x03"
+        disable = b"\x00"
+        for name in ("VQUIT", "VSUSP", "VDSUSP", "VLNEXT", "VDISCARD", "VSTATUS"):
+            if hasattr(termios, name):
+                cc[getattr(termios, name)] = disable
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+class Console:
+    def __init__(self):
+        self.master_b, self.slave_b = os.openpty()
+        _raw(self.slave_b)
+        self.port = os.ttyname(self.slave_b)
+        os.set_blocking(self.master_b, False)
+        self.master_a = None
+        self._lock = threading.Lock()
+        self._out = bytearray()   # micropython -> client
+        self._in = bytearray()    # client -> micropython
+        self._drained = threading.Event()
+        self._drained.set()
+        self._wake_r, self._wake_w = os.pipe()
+        self._closed = False
+        self.dropped = 0
+        self._thread = threading.Thread(target=self._loop, name="vboard-console", daemon=True)
+        self._thread.start()
+
+    def new_slave(self):
+        """A fresh pair A for a new process: returns the slave fd to hand it
+        (the caller closes its copy once the process has it)."""
+        # Let the previous process's last output through first (e.g. the
+        # "OK" the firmware printed just before machine.reset()).
+        self._drained.wait(2.0)
+        master, slave = os.openpty()
+        _raw(slave, isig=True)
+        os.set_blocking(master, False)
+        with self._lock:
+            self._in.clear()
+            self.master_a = master
+            self._drained.clear()
+        self._wake()
+        return slave
+
+    def _wake(self):
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+
+    def close(self):
+        self._closed = True
+        self._wake()
+        self._thread.join(2.0)
+        for fd in (self.master_b, self.slave_b, self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        with self._lock:
+            if self.master_a is not None:
+                os.close(self.master_a)
+                self.master_a = None
+
+    def _detach_a(self):
+        with self._lock:
+            fd, self.master_a = self.master_a, None
+            self._in.clear()
+        if fd is not None:
+            os.close(fd)
+        self._drained.set()
+
+    def _loop(self):
+        while not self._closed:
+            a = self.master_a
+            rl = [self._wake_r]
+            wl = []
+            if len(self._in) < IN_LIMIT:
+                rl.append(self.master_b)   # else: flow control, the client's writes wait
+            if a is not None:
+                rl.append(a)
+                if self._in:
+                    wl.append(a)
+            if self._out:
+                wl.append(self.master_b)
+            try:
+                r, w, _ = select.select(rl, wl, [], 1.0)
+            except (OSError, ValueError):
+                if self._closed:
+                    return
+                continue
+            if self._wake_r in r:
+                os.read(self._wake_r, 512)
+            if a is not None and a in r:
+                try:
+                    data = os.read(a, 65536)
+                except BlockingIOError:
+                    data = None
+                except OSError:
+                    data = b""          # EIO: the process is gone and all is read
+                if data == b"":
+                    self._detach_a()
+                    a = None
+                elif data:
+                    self._out += data
+                    if len(self._out) > OUT_LIMIT:
+                        n = len(self._out) - OUT_LIMIT
+                        del self._out[:n]
+                        self.dropped += n
+            if self.master_b in r:
+                try:
+                    data = os.read(self.master_b, 65536)
+                except (BlockingIOError, InterruptedError):
+                    data = b""
+                except OSError:
+                    data = b""
+                if data and a is not None:
+                    self._in += data      # with no process the bytes are lost
+            if self.master_b in w and self._out:
+                try:
+                    n = os.write(self.master_b, self._out)
+                    del self._out[:n]
+                except BlockingIOError:
+                    pass
+                except OSError as e:
+                    if e.errno != errno.EAGAIN:
+                        self._out.clear()
+            if a is not None and a in w and self._in:
+                try:
+                    n = os.write(a, self._in)
+                    del self._in[:n]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    self._in.clear()

@@ -1,0 +1,176 @@
+"""The board's wiring on the host side: GPIO levels, buttons, LEDs, and the
+SPI bus routed to the panels whose CS is low. Built from hardware/board.json.
+
+Levels follow the rp2: a pin configured as an output reads back what it
+drives; an input reads what drives it from outside (a panel's BUSY, a button
+to ground) or, when nothing does, its pull (pull-up -> 1; no pull -> 0, a
+floating pin is read as low here so a missing PULL_UP shows up as "every
+button pressed").
+"""
+import threading
+
+from host.vboard.ssd1680 import SSD1680
+
+IN, OUT, OPEN_DRAIN = 0, 1, 2
+PULL_UP, PULL_DOWN = 1, 2
+NGPIO = 30
+BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
+
+
+class BoardPins:
+    def __init__(self, board, speed=0.0, seed=0):
+        self.board = board
+        self.lock = threading.RLock()
+        self.on_change = None      # called (no args) when an input level may have changed
+        self.on_event = None       # called with event tuples (player added)
+        spi = board["spi"]
+        self.spi_bus = (spi["id"], spi["sck"], spi["mosi"])
+        self.panels = []
+        self.panel_pins = []       # per player: dict cs, dc, rst, busy
+        self.button_pins = {}      # (player, name) -> gpio
+        self.led_pins = []
+        for p, player in enumerate(board["players"]):
+            pan = player["panel"]
+            if pan.get("controller", "SSD1680") != "SSD1680":
+                raise ValueError("players[%d].panel.controller: only SSD1680 is emulated" % p)
+            w, h, rot = pan["width"], pan["height"], pan.get("rotation", 0)
+            sources, gates = (h, w) if rot in (90, 270) else (w, h)
+            panel = SSD1680(sources=sources, gates=gates, rotation=rot, speed=speed,
+                            seed=seed * 2 + p + 1, name="panel %d" % p)
+            panel.on_event = self._panel_event_cb(p)
+            self.panels.append(panel)
+            self.panel_pins.append({k: pan[k] for k in ("cs", "dc", "rst", "busy")})
+            for name in BUTTONS:
+                self.button_pins[(p, name)] = player["buttons"][name]
+            self.led_pins.append(player.get("led"))
+        self.busy_pins = {pp["busy"]: p for p, pp in enumerate(self.panel_pins)}
+        self.rst_pins = {pp["rst"]: p for p, pp in enumerate(self.panel_pins)}
+        self.led_of = {g: p for p, g in enumerate(self.led_pins) if g is not None}
+        self.pressed = set()       # gpios held low by a button
+        self.mcu_reset()
+
+    def _panel_event_cb(self, player):
+        def cb(kind, *args):
+            if self.on_event is not None:
+                self.on_event((kind, player) + args)
+        return cb
+
+    # -- MCU side --------------------------------------------------------
+    def mcu_reset(self):
+        """The MCU restarted: every GPIO back to an unconfigured input. The
+        panels keep power (and their state) — their RST line stays high."""
+        with self.lock:
+            self.mode = [None] * NGPIO
+            self.pull = [None] * NGPIO
+            self.level = [0] * NGPIO
+            self.spi = {}          # bus id -> (sck, mosi, firstbit)
+            for p, pp in enumerate(self.panel_pins):
+                self.panels[p].set_reset(1)
+
+    def configure(self, gpio, mode, pull):
+        with self.lock:
+            if pull is not None and pull >= 0:
+                self.pull[gpio] = pull or None
+            if mode is not None and mode >= 0:
+                was_out = self.mode[gpio] in (OUT, OPEN_DRAIN)
+                old_lit = self._lit(gpio)
+                self.mode[gpio] = mode
+                if mode in (OUT, OPEN_DRAIN) and not was_out:
+                    # Pin(n, Pin.OUT, value=v): the latched level appears now.
+                    self._driven_changed(gpio, old_lit)
+
+    def write(self, gpio, value):
+        value = 1 if value else 0
+        with self.lock:
+            old_lit = self._lit(gpio)
+            self.level[gpio] = value
+            if self.mode[gpio] in (OUT, OPEN_DRAIN):
+                self._driven_changed(gpio, old_lit)
+            # else: rp2 latches the level; it is driven once the pin is an output
+
+    def _driven_changed(self, gpio, old_lit):
+        if gpio in self.rst_pins:
+            self.panels[self.rst_pins[gpio]].set_reset(self.level[gpio])
+            if self.on_change:
+                self.on_change()
+        lit = self._lit(gpio)
+        if gpio in self.led_of and old_lit != lit and self.on_event:
+            self.on_event(("led", self.led_of[gpio], lit))
+
+    def _lit(self, gpio):
+        return self.mode[gpio] in (OUT, OPEN_DRAIN) and self.level[gpio] == 1
+
+    def spi_config(self, bus, sck, mosi, firstbit):
+        with self.lock:
+            self.spi[bus] = (sck, mosi, firstbit)
+
+    def spi_write(self, bus, data):
+        with self.lock:
+            cfg = self.spi.get(bus)
+            if cfg is None or (bus, cfg[0], cfg[1]) != self.spi_bus:
+                for panel in self.panels:
+                    panel._note("SPI%d bytes on pins %r never reach the panels (wired: SPI%d sck=%d mosi=%d)"
+                                % ((bus, cfg) + self.spi_bus))
+                return
+            if cfg[2]:   # LSB first: the controller receives every byte mirrored
+                data = bytes(int("{:08b}".format(b)[::-1], 2) for b in data)
+            targets = []
+            for p, pp in enumerate(self.panel_pins):
+                if self._driven(pp["cs"]) == 0:
+                    targets.append((self.panels[p], self._driven(pp["dc"])))
+        for panel, dc in targets:
+            panel.feed(data, dc)
+        if targets and self.on_change:
+            self.on_change()
+
+    def _driven(self, gpio):
+        # A CS/DC line the MCU does not drive is pulled up on the modules.
+        if self.mode[gpio] in (OUT, OPEN_DRAIN):
+            return self.level[gpio]
+        return 1
+
+    def input_bits(self):
+        """All 30 GPIO levels as the MCU reads them now."""
+        bits = 0
+        with self.lock:
+            for g in range(NGPIO):
+                if self.read(g):
+                    bits |= 1 << g
+        return bits
+
+    def read(self, g):
+        if self.mode[g] == OUT:
+            return self.level[g]
+        if g in self.busy_pins:
+            return 1 if self.panels[self.busy_pins[g]].busy() else 0
+        if g in self.pressed:
+            return 0
+        return 1 if self.pull[g] == PULL_UP else 0
+
+    # -- outside world ---------------------------------------------------
+    def button_gpio(self, player, button):
+        try:
+            return self.button_pins[(player, button)]
+        except KeyError:
+            raise ValueError("no button %r for player %r (buttons: %s)"
+                             % (button, player, " ".join(BUTTONS))) from None
+
+    def set_button(self, player, button, down):
+        g = self.button_gpio(player, button)
+        with self.lock:
+            if down:
+                self.pressed.add(g)
+            else:
+                self.pressed.discard(g)
+        if self.on_change:
+            self.on_change()
+
+    def is_input(self, gpio):
+        return self.mode[gpio] == IN
+
+    def led(self, player):
+        g = self.led_pins[player]
+        if g is None:
+            return False
+        with self.lock:
+            return bool(self.mode[g] == OUT and self.level[g])

