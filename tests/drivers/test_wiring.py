@@ -1,0 +1,61 @@
+# hardware/WIRING.md is generated from board.json; a stale copy would send
+# someone to solder the wrong pin. (CPython only: the generator is a host
+# tool. Its name is not test_*-importable under micropython on purpose.)
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_committed_wiring_sheet_matches_board_json():
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "hardware", "gen_wiring.py"), "--check"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+def test_wiring_sheet_names_every_wired_gpio():
+    sys.path.insert(0, os.path.join(ROOT, "hardware"))
+    import gen_wiring
+    import boarddef
+    board = boarddef.load(os.path.join(ROOT, "hardware", "board.json"))
+    text = gen_wiring.render(board)
+    for gpio, field in boarddef.pin_owners(board).items():
+        assert "GP%d (pin %d)" % (gpio, gen_wiring.PHYS[gpio]) in text, field
+    # Physical pin numbers follow the Pico pinout (spot checks).
+    assert gen_wiring.PHYS[0] == 1 and gen_wiring.PHYS[15] == 20
+    assert gen_wiring.PHYS[16] == 21 and gen_wiring.PHYS[22] == 29 and gen_wiring.PHYS[28] == 34
+
+
+def test_stale_sheet_is_reported(tmp_path):
+    # Run the generator against a copy of hardware/ with a changed pin.
+    import json
+    import shutil
+    hw = tmp_path / "hardware"
+    shutil.copytree(os.path.join(ROOT, "hardware"), hw)
+    shutil.copytree(os.path.join(ROOT, "firmware"), tmp_path / "firmware")
+    board = json.loads((hw / "board.json").read_text())
+    board["players"][0]["led"] = 28
+    (hw / "board.json").write_text(json.dumps(board))
+    p = subprocess.run([sys.executable, str(hw / "gen_wiring.py"), "--check"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "out of date" in p.stderr
+    p = subprocess.run([sys.executable, str(hw / "gen_wiring.py")], capture_output=True, text=True)
+    assert p.returncode == 0
+    assert "GP28 (pin 34) -> 330 ohm" in (hw / "WIRING.md").read_text()
+
+
+def test_invalid_board_gets_a_message_not_a_traceback(tmp_path):
+    import json
+    import shutil
+    hw = tmp_path / "hardware"
+    shutil.copytree(os.path.join(ROOT, "hardware"), hw)
+    shutil.copytree(os.path.join(ROOT, "firmware"), tmp_path / "firmware")
+    board = json.loads((hw / "board.json").read_text())
+    board["players"][1]["buttons"]["ok"] = 17
+    (hw / "board.json").write_text(json.dumps(board))
+    p = subprocess.run([sys.executable, str(hw / "gen_wiring.py")], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert p.stderr.strip() == ("gen_wiring: players[1].buttons.ok: pin 17 is already used "
+                                "by players[0].panel.cs")
