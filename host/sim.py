@@ -84,6 +84,8 @@ def configure(parser):
                    help="e-ink speed factor: 1 = real panel timing (default), 0 = instant "
                         "(default with --headless)")
     g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json)")
+    g.add_argument("--heapsize", metavar="SIZE",
+                   help="MicroPython heap of the virtual board, e.g. 128K (default: the device budget)")
     u = parser.add_argument_group("front end")
     m = u.add_mutually_exclusive_group()
     m.add_argument("--tui", action="store_true", help="use the terminal, not a window")
@@ -155,7 +157,8 @@ def open_session(args, flash_dir, speed):
     from host.simui import session as sess
     board_path = args.board or None
     timing = sess.load_timing(board_path or _default_board())
-    board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path)
+    board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
+                            heapsize=getattr(args, "heapsize", None))
     s = sess.Session(board, timing=timing)
     try:
         s.start()

@@ -49,16 +49,23 @@ def load_timing(board_path):
         return {}
 
 
-def make_board(flash_dir=None, speed=1.0, board_path=None):
+def make_board(flash_dir=None, speed=1.0, board_path=None, heapsize=None):
     """The real virtual board (host.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
-        from host.vboard import VirtualBoard
+        from host.vboard import VirtualBoard, populate
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
-    kw = {"flash_dir": flash_dir, "speed": speed}
+    kw = {"speed": speed}
+    if heapsize:
+        kw["heapsize"] = heapsize
     if board_path:
         kw["board"] = board_path
+    if flash_dir is not None:
+        # Bring the board's flash up to date with this checkout's firmware
+        # (like `okgin flash`); the saved game and settings are kept.
+        populate(flash_dir, board=board_path)
+        kw["flash_dir"] = flash_dir
     return VirtualBoard(**kw)
 
 
@@ -83,6 +90,7 @@ class Session:
         self.ready_line = None
         self.presses = 0
         self.last_press = None
+        self.last_release = None  # (player, button, held ms)
         self.last_activity = time.monotonic()
         board.on_event = self._on_event
 
@@ -111,9 +119,25 @@ class Session:
         while time.monotonic() < deadline:
             if self._ready.wait(0.1):
                 return True
-            if not self._alive():
-                return False
+            crash = self.firmware_crash()
+            if crash:
+                raise CommandError("the firmware stopped while booting: %s "
+                                   "(the serial console shows the traceback)" % crash)
         return False
+
+    def firmware_crash(self):
+        """The error line of a traceback followed by the REPL prompt (the
+        firmware died and MicroPython's -i left the REPL), else None."""
+        with self._log_lock:
+            lines = [t for _, d, t in self.log if d == "<"]
+        if not lines or not lines[-1].startswith(">>>"):
+            return None
+        for i in range(len(lines)):  # the first traceback is the firmware's
+            if lines[i].startswith("Traceback"):
+                for t in lines[i + 1:]:
+                    if not t.startswith(" "):
+                        return t.strip()
+        return None
 
     def close(self):
         self._stop.set()
@@ -252,18 +276,18 @@ class Session:
     def hold(self, player, button):
         """Button goes down (and stays down until release())."""
         self._note_press(player, button, "down")
+        self._held[(player, button)] = time.monotonic()
         if hasattr(self.board, "hold"):
             self.board.hold(player, button)
-        else:  # a board without hold/release: press on release, long if held long
-            self._held[(player, button)] = time.monotonic()
 
     def release(self, player, button):
+        t0 = self._held.pop((player, button), None)
+        held_ms = (time.monotonic() - t0) * 1000 if t0 is not None else 0
+        self.last_release = (player, button, held_ms)
+        self.last_activity = time.monotonic()
         if hasattr(self.board, "release"):
             self.board.release(player, button)
-            return
-        t0 = self._held.pop((player, button), None)
-        if t0 is not None:
-            held_ms = (time.monotonic() - t0) * 1000
+        elif t0 is not None:  # a board without hold/release: one press, long if held long
             self.board.press(player, button, long=held_ms >= self.timing.get("long_press_ms", 600))
 
     def power_cycle(self):

@@ -85,14 +85,14 @@ class TermUI:
     def handle_key(self, ch):
         if ch == -1 or ch is None:
             return
-        if ch == 27:
+        if ch == 27 or ch == "\x1b":  # get_wch gives characters as str
             self.esc = True
             return
         if isinstance(ch, int) and ch in _SPECIAL:
             sym = _SPECIAL[ch]
         elif isinstance(ch, str):
             sym = ch
-        elif 0 <= ch < 256:
+        elif 0 <= ch < 128:
             sym = chr(ch)
         else:
             if ch == curses.KEY_RESIZE:

@@ -7,19 +7,13 @@ import subprocess
 
 import pytest
 
-from simhelpers import ROOT, have_vboard
+from simhelpers import ROOT, new_board
 
 
 @pytest.fixture
 def make_board(tmp_path):
     def make(speed=0.0, flash_dir=None):
-        flash_dir = flash_dir or str(tmp_path / "flash")
-        os.makedirs(flash_dir, exist_ok=True)
-        if have_vboard():
-            from host.simui.session import make_board as real
-            return real(flash_dir=flash_dir, speed=speed)
-        from standin import StandInBoard
-        return StandInBoard(speed=speed)
+        return new_board(flash_dir or str(tmp_path / "flash"), speed)
     return make
 
 

@@ -9,7 +9,7 @@ from host import cli
 from host.simui import session
 from standin import StandInBoard
 
-session.make_board = lambda flash_dir=None, speed=0.0, board_path=None: StandInBoard(speed=speed)
+session.make_board = lambda flash_dir=None, speed=0.0, board_path=None, heapsize=None: StandInBoard(speed=speed)
 
 if __name__ == "__main__":
     sys.exit(cli.main())

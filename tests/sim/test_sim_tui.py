@@ -1,0 +1,93 @@
+"""The terminal front end in a real terminal (tmux): panels drawn in braille
+decode back to the board's panels pixel for pixel, keys reach the board,
+Esc q quits cleanly."""
+import os
+import shlex
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from host.simui import render
+from host.simui.session import Session
+from simhelpers import ROOT, env_with, heap_args, new_board, okgin_cmd
+
+COLS, ROWS = 310, 45  # room for both panels side by side at full size
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    if not shutil.which("tmux"):
+        pytest.skip("tmux is not installed (apt install tmux) - needed to run the terminal UI")
+    sock = "okgin-sim-test-%d" % os.getpid()
+    base = ["tmux", "-L", sock, "-f", "/dev/null"]
+
+    def run(*args):
+        return subprocess.run(base + list(args), capture_output=True, text=True, timeout=10)
+
+    yield base, run
+    run("kill-server")
+
+
+def capture(run):
+    return run("capture-pane", "-p", "-t", "sim").stdout.splitlines()
+
+
+def wait_for(run, pred, timeout=30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        lines = capture(run)
+        if pred(lines):
+            return lines
+        time.sleep(0.1)
+    raise AssertionError("terminal never showed it; last screen:\n" + "\n".join(capture(run)))
+
+
+def panel_from_screen(lines, p):
+    """Decode the braille box of player p (side-by-side layout)."""
+    x = 1 + p * 151
+    rows = [ln[x:x + 148] for ln in lines[2:34]]
+    return render.braille_decode(rows)
+
+
+def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
+    base, run = tmux
+    flash = tmp_path / "flash"
+    status = tmp_path / "exit"
+    cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir", str(flash)] + heap_args())
+    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
+        shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
+    r = subprocess.run(base + ["new-session", "-d", "-s", "sim", "-x", str(COLS), "-y", str(ROWS),
+                               "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "sh", "-c", shell],
+                       capture_output=True, text=True, env=env, timeout=10)
+    assert r.returncode == 0, r.stderr
+    lines = wait_for(run, lambda ls: any("ready:" in ln for ln in ls))
+    lines = wait_for(run, lambda ls: panel_from_screen(ls, 0).getbbox() is not None)
+    boot = [panel_from_screen(lines, 0), panel_from_screen(lines, 1)]
+    assert "Player 0" in lines[0] and "Player 1" in lines[0]
+
+    run("send-keys", "-t", "sim", "d")                   # player 0: right
+    lines = wait_for(run, lambda ls: any("last: player 0 right" in ln for ln in ls))
+    lines = wait_for(run, lambda ls: panel_from_screen(ls, 0).tobytes() != boot[0].tobytes())
+
+    run("send-keys", "-t", "sim", "L")                   # Shift: a long press of player 1's right
+    wait_for(run, lambda ls: any("last: player 1 right long" in ln for ln in ls))
+    run("send-keys", "-t", "sim", "Escape")
+    run("send-keys", "-t", "sim", "q")
+    end = time.monotonic() + 30
+    while not status.exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert status.read_text().strip() == "0"
+
+    # What the terminal showed at boot is exactly what the board draws at
+    # boot: boot another fresh board and compare pixel for pixel.
+    s = Session(new_board(str(tmp_path / "flash2")))
+    try:
+        s.start()
+        s.sync()
+        for p in (0, 1):
+            assert s.panel(p).tobytes() == boot[p].tobytes()
+    finally:
+        s.close()

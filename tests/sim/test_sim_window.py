@@ -1,0 +1,141 @@
+"""The Tk window on a private X server: what it shows is the board's panels
+pixel for pixel, and real X key and mouse events (xdotool, through the X
+server like a person's keyboard) reach the board."""
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from host.simui import render
+
+tk = pytest.importorskip("tkinter")
+from host.simui import tkapp  # noqa: E402
+
+SCALE = 2
+
+
+def pump(root, win, seconds=0.0, until=None, timeout=15.0):
+    """Run the window's loop; stop after `seconds`, or when until() holds."""
+    end = time.monotonic() + (seconds if until is None else timeout)
+    while time.monotonic() < end:
+        win.poll()
+        root.update()
+        if until is not None and until():
+            return True
+        time.sleep(0.01)
+    return until is None
+
+
+@pytest.fixture
+def window(session, xdisplay):
+    if not shutil.which("xdotool"):
+        pytest.skip("xdotool is not installed (apt install xdotool) - needed to type into the window")
+    root = tk.Tk(screenName=xdisplay, className="okgin")
+    win = tkapp.SimWindow(root, SCALE, info="test")
+    win.attach(session)
+    root.geometry("+0+0")
+    pump(root, win, 0.3)
+    assert pump(root, win, until=lambda: all(shows(win, session, p) for p in (0, 1)))
+    yield root, win, session, xdisplay
+    win.close()
+    root.destroy()
+
+
+def grab(win, display, p):
+    from PIL import ImageGrab
+    c = win.canvas[p]
+    x, y = c.winfo_rootx() + tkapp.BORDER, c.winfo_rooty() + tkapp.BORDER
+    shot = ImageGrab.grab(xdisplay=display)
+    return shot.crop((x, y, x + 296 * SCALE, y + 128 * SCALE)).convert("RGB")
+
+
+def shows(win, session, p):
+    """What is on screen is the panel, pixel for pixel, in e-ink colours."""
+    want = render.to_rgb(session.panel(p), SCALE)
+    return grab(win, win.display, p).tobytes() == want.tobytes()
+
+
+@pytest.fixture(autouse=True)
+def _display_name(xdisplay):
+    tkapp.SimWindow.display = xdisplay
+
+
+def xdo(display, *args):
+    subprocess.run(["xdotool"] + list(args), check=True, env={"DISPLAY": display}, timeout=10)
+
+
+def focus(root, display):
+    """Give the window the keyboard, as a window manager would on a click
+    (there is none on Xvfb)."""
+    xdo(display, "windowfocus", "--sync", str(int(root.wm_frame(), 16)))
+    root.focus_force()
+    root.update()
+
+
+def test_the_window_shows_both_panels_pixel_exact(window):
+    root, win, session, display = window
+    for p in (0, 1):
+        assert shows(win, session, p)
+    # and it is a picture of the firmware's screen, not a blank paper
+    assert len(grab(win, display, 0).getcolors()) >= 2
+
+
+def test_keys_of_each_side_reach_their_own_player(window):
+    root, win, session, display = window
+    focus(root, display)
+    before = [session.panel_key(0), session.panel_key(1)]
+    xdo(display, "key", "d")          # player 0: right
+    assert pump(root, win, until=lambda: session.last_release and session.last_release[:2] == (0, "right"))
+    assert pump(root, win, until=lambda: session.panel_key(0) != before[0])
+    assert pump(root, win, until=lambda: shows(win, session, 0))
+    before1 = session.panel_key(1)
+    xdo(display, "key", "Right")      # player 1: right, on the arrow key
+    assert pump(root, win, until=lambda: session.last_release[:2] == (1, "right"))
+    assert pump(root, win, until=lambda: session.panel_key(1) != before1)
+    assert pump(root, win, until=lambda: shows(win, session, 1))
+
+
+def test_holding_a_key_is_one_long_hold_despite_auto_repeat(window):
+    root, win, session, display = window
+    focus(root, display)
+    n = session.presses
+    xdo(display, "keydown", "a")
+    pump(root, win, 0.9)              # X repeats the key meanwhile
+    xdo(display, "keyup", "a")
+    assert pump(root, win, until=lambda: session.last_release and session.last_release[:2] == (0, "left"))
+    assert session.presses == n + 1   # one hold, not a burst of presses
+    assert session.last_release[2] >= session.timing.get("long_press_ms", 600)
+
+
+def test_clicking_a_button_presses_it(window):
+    root, win, session, display = window
+    frame = win.keys[1]["take"][0]
+    x, y = frame.winfo_rootx() + frame.winfo_width() // 2, frame.winfo_rooty() + frame.winfo_height() // 2
+    xdo(display, "mousemove", "--sync", str(x), str(y), "click", "1")
+    assert pump(root, win, until=lambda: session.last_release and session.last_release[:2] == (1, "take"))
+
+
+def test_console_shows_the_serial_traffic_and_sends_lines(window):
+    root, win, session, display = window
+    focus(root, display)
+    xdo(display, "key", "F2")
+    assert pump(root, win, until=lambda: win.console_visible)
+    assert pump(root, win, until=lambda: win.console_entry.winfo_ismapped())
+    xdo(display, "windowfocus", "--sync", str(win.console_entry.winfo_id()))
+    xdo(display, "type", "hello")
+    xdo(display, "key", "Return")
+    text = lambda: win.console_text.get("1.0", "end")
+    assert pump(root, win, until=lambda: "> hello\n< OK okgin" in text())
+    # typing in the console is not playing: no button was pressed by "hello"
+    assert session.presses == 0
+
+
+def test_hiding_player_1_covers_only_that_panel(window):
+    root, win, session, display = window
+    focus(root, display)
+    xdo(display, "key", "F3")
+    assert pump(root, win, until=lambda: not shows(win, session, 1))
+    assert shows(win, session, 0)
+    xdo(display, "key", "F3")
+    assert pump(root, win, until=lambda: shows(win, session, 1))
