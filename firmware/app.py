@@ -204,9 +204,20 @@ class App:
         self.notice = [note, note]
         self._touch()
 
-    def save(self):
-        if self.match is not None:
-            store.save_game(self.match.to_record())
+    def save(self, whole=False):
+        """After every action: the record on flash gains the action's line
+        (store.append_action copies and renames, atomically)."""
+        m = self.match
+        if m is None:
+            return
+        gc.collect()   # a calm point before the flash write
+        if not whole:
+            try:
+                store.append_action(m.record_line())
+                return
+            except (OSError, ValueError):
+                pass   # no game.okg yet, or no action yet: write it whole
+        store.save_game(m.to_record())
 
     def record_text(self):
         return self.match.to_record() if self.match is not None else ""
@@ -242,7 +253,7 @@ class App:
         self.seed = seed
         self.settings["game"] = {"vs": vs, "seed": seed}
         store.save_settings(self.settings)
-        self.save()
+        self.save(True)
         self.mode = "game"
         self.showdown = False
         self.cursor = [0, 0]
@@ -453,7 +464,10 @@ class App:
             if button in ("knock", "ok"):
                 self.play(p, "knock " + c)
         elif button == "ok":
-            self.play(p, "discard " + c)
+            if c == self._just_taken(p, obs) and ("discard " + c) not in obs["legal"]:
+                self.msg[p] = "%s was just taken: not now (R7)" % c
+            else:
+                self.play(p, "discard " + c)
         elif button == "knock":
             if ("knock " + c) in obs["legal"]:
                 self.confirm[p] = True
@@ -463,6 +477,14 @@ class App:
                     _deadwood(rest), obs["knock_limit"])
         else:
             self.msg[p] = "Now discard: OK, or KNOCK"
+
+    def _just_taken(self, p, obs):
+        h = obs["history"]
+        if h:
+            w = h[-1].split()
+            if len(w) == 3 and w[0] == str(p) and w[1] == "take":
+                return w[2]
+        return None
 
     def _move_cursor(self, p, obs, button):
         n = len(obs["hand"])
@@ -703,12 +725,15 @@ class App:
             lines.append("Draw hand: nobody scores")   # R9
         else:
             what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
-            lines.append("%s wins %d (%s)" % (self._name(p, winner),
-                                                res["points"], what))
+            who = self._name(p, winner)
+            lines.append("%s %s %d (%s)" % (who, "win" if who == "You" else "wins",
+                                            res["points"], what))
         sc = obs["scores"]
         gw = obs.get("game_winner")
         if gw is not None:
-            lines.append("GAME: %s wins %d-%d" % (self._name(p, gw), sc[gw], sc[1 - gw]))
+            who = self._name(p, gw)
+            lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
+                                               sc[gw], sc[1 - gw]))
             hint = "OK: back to the menu"
         else:
             lines.append("Score %s %d  %s %d" % (self._name(p, p), sc[p],

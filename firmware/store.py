@@ -59,6 +59,35 @@ def save_game(record):
     _write_atomic(GAME, record)
 
 
+_chunk = bytearray(256)   # copy buffer, allocated once
+
+
+def append_action(line):
+    """Save the record with one more action line, still atomically: copy
+    game.okg to game.tmp through a small buffer, add the line, rename. The
+    whole record is never built in RAM (a full game is several KB and the
+    heap is tight); the engine's line ends with ' ;' so a torn line would
+    also be recognised."""
+    mv = memoryview(_chunk)
+    with open(GAME, "rb") as src:
+        with open(TMP, "wb") as dst:
+            while True:
+                n = src.readinto(_chunk)
+                if not n:
+                    break
+                dst.write(mv[:n])
+                if slow_ms:
+                    dst.flush()
+                    time.sleep_ms(slow_ms)
+            dst.write(line)
+            dst.write("\n")
+    try:
+        os.rename(TMP, GAME)
+    except OSError:
+        _remove(GAME)
+        os.rename(TMP, GAME)
+
+
 def load_game():
     """The saved record text, or None when there is no game. A leftover
     game.tmp is an interrupted save: the previous game.okg is still whole."""

@@ -29,7 +29,7 @@ try:
 except ImportError:
     HAVE_VBOARD = False
 
-HEAP = os.environ.get("OKGIN_HEAP", "128K")
+HEAP = os.environ.get("OKGIN_HEAP", "192K")
 DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
 
 
@@ -88,7 +88,7 @@ class Board:
             import serial
             self.vb = VirtualBoard(flash_dir=self.flash,
                                    board=os.path.join(ROOT, "hardware", "board.json"),
-                                   speed=self.speed)
+                                   speed=self.speed, heapsize=HEAP)
             self.vb.start()
             self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
         else:
@@ -100,7 +100,13 @@ class Board:
         line = self.readline(timeout)
         self.boot_lines = [line]
         if not line.startswith("READY"):
-            raise ProtocolError("expected READY, got %r" % line)
+            more = [line]
+            try:
+                for _ in range(20):
+                    more.append(self.readline(1))
+            except ProtocolError:
+                pass
+            raise ProtocolError("expected READY, got:\n" + "\n".join(more))
         self.boot_s = time.monotonic() - t0
         return line
 
@@ -202,6 +208,7 @@ class Board:
     def panel(self, player):
         """What is on the (emulated) panel: the virtual board's image when
         there is one, else the framebuffer."""
+        self.ok("sync")   # the ink has settled (test mode)
         if self.vb is not None:
             return self.vb.panel_image(player)
         return self.screen(player)
@@ -224,7 +231,7 @@ def golden_check(img, name):
             os.path.join("/tmp", "okgin_golden_x3_" + name + ".png"))
         return
     want = Image.open(path).convert("1")
-    if list(want.getdata()) != list(img.getdata()):
+    if want.tobytes() != img.tobytes():
         bad = os.path.join("/tmp", "okgin_failed_" + name + ".png")
         img.save(bad)
         raise AssertionError("screen %s differs from its golden image (got %s)" % (name, bad))

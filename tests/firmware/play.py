@@ -1,0 +1,102 @@
+"""Playing the firmware through its buttons, with the CPython engine as the
+oracle: the same seed replayed here predicts every card, and the cursor
+model (firmware/layout.py, shared) predicts which card a press discards."""
+import os
+import random
+import sys
+
+from harness import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+import layout  # noqa: E402  (firmware/layout.py: pure Python over the engine)
+
+from engine import Match, Rules, deadwood  # noqa: E402
+
+
+class Player:
+    """Chooses legal actions at random (knocking whenever it may) and plays
+    them on the board only with button presses."""
+
+    def __init__(self, board, seed, dealer=0, rng_seed=1, rules=None):
+        self.b = board
+        self.m = Match(rules or Rules(), seed=seed, dealer=dealer)
+        self.rng = random.Random(rng_seed)
+        self.cursor = [0, 0]
+
+    def choose(self, obs):
+        """Greedy with some noise: knock when allowed, keep the lowest
+        deadwood, take the pile when it helps (hands end in knocks)."""
+        legal = obs["legal"]
+        knocks = [a for a in legal if a.startswith("knock")]
+        if knocks:
+            return self.rng.choice(knocks)
+        hand = obs["hand"]
+        if obs["phase"] in ("upcard", "draw"):
+            top = obs["discard_top"]
+            if top and "take" in legal and self._best(hand + [top]) < deadwood(hand):
+                return "take"
+            return "draw" if "draw" in legal else "pass"
+        discards = [a for a in legal if a.startswith("discard")]
+        if self.rng.random() < 0.2:
+            return self.rng.choice(discards)
+        return min(discards, key=lambda a: deadwood([c for c in hand if c != a.split()[1]]))
+
+    def _best(self, cards):
+        return min(deadwood([x for x in cards if x != c]) for c in cards)
+
+    def press(self, p, button):
+        self.b.press(p, button)
+
+    def step(self):
+        """One action, through the buttons; returns the action string."""
+        m = self.m
+        p = m.hand._to_move
+        obs = m.observation(p)
+        act = self.choose(obs)
+        hand_before = obs["hand"]
+        hand_no = m.hand_no
+        if act == "take":
+            self.press(p, "take")
+        elif act in ("pass", "draw"):
+            self.press(p, "draw")
+        else:
+            verb, card = act.split()
+            order = layout.order(obs["hand"])
+            n = len(order)
+            want = order.index(card)
+            steps = (want - self.cursor[p]) % n
+            # walk the short way round, as a player would
+            if steps <= n // 2:
+                for _ in range(steps):
+                    self.press(p, "right")
+            else:
+                for _ in range(n - steps):
+                    self.press(p, "left")
+            self.cursor[p] = want
+            if verb == "discard":
+                self.press(p, "ok")
+            else:
+                self.press(p, "knock")
+                self.press(p, "knock")   # the confirmation
+        m.play(act)
+        if m.hand_no == hand_no and m.winner is None:
+            hand = m.observation(p)["hand"]
+            new = [c for c in hand if c not in hand_before]
+            if new:   # the firmware puts the cursor on the card drawn
+                self.cursor[p] = layout.order(hand).index(new[0])
+        else:
+            self.cursor = [0, 0]
+        return act
+
+    def expected_status(self):
+        o = self.m.observation(0)
+        return {
+            "hand_no": str(o["hand_no"]),
+            "dealer": str(o["dealer"]),
+            "to_move": "-" if o["to_move"] is None else str(o["to_move"]),
+            "phase": o["phase"],
+            "stock": str(o["stock_count"]),
+            "discard": o["discard_top"] or "-",
+            "knock_limit": str(o["knock_limit"]),
+            "scores": "%d,%d" % tuple(o["scores"]),
+        }
