@@ -367,18 +367,18 @@ class VirtualBoard:
         # new level, so a press is not lost while it is busy elsewhere.
         g = self.pins.button_gpio(player, button)
         if self.alive and self.pins.mode[g] == IN:
-            self.link.wait_seen(2.0)
+            self.link.wait_seen(1.0)
 
     def hold(self, player, button):
-        """Press and keep holding (until release())."""
+        """Press and keep holding (until release()); returns at once."""
         self._check_player(player)
+        self._need_pins()
         self.pins.set_button(player, button, True)
-        self._wait_seen(player, button)
 
     def release(self, player, button):
         self._check_player(player)
+        self._need_pins()
         self.pins.set_button(player, button, False)
-        self._wait_seen(player, button)
 
     def press(self, player, button, long=False):
         """Press and release, held long enough for the firmware's debounce
@@ -387,8 +387,10 @@ class VirtualBoard:
         debounce = self._timing("debounce_ms", 20)
         hold = self._timing("long_press_ms", 600) + 0.2 if long else 3 * debounce + 0.02
         self.hold(player, button)
+        self._wait_seen(player, button)
         time.sleep(hold)
         self.release(player, button)
+        self._wait_seen(player, button)
         time.sleep(3 * debounce)
 
     def led(self, player):

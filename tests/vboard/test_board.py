@@ -1,0 +1,246 @@
+"""The virtual board end to end: the real micropython binary behind a pty,
+pyserial and the real mpremote as clients, the real drivers on emulated pins."""
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import serial
+
+from host.vboard import VirtualBoard, populate
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+with open(os.path.join(HERE, "tiny_main.py")) as f:
+    TINY = f.read()
+MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
+
+
+class Client:
+    """A pyserial client of the tiny firmware's line protocol."""
+
+    def __init__(self, port):
+        self.s = serial.Serial(port, 115200, timeout=10)
+
+    def line(self):
+        got = self.s.readline()
+        assert got.endswith(b"\n"), "no line from the board (got %r)" % got
+        return got.decode().strip()
+
+    def until(self, prefix):
+        for _ in range(50):
+            ln = self.line()
+            if ln.startswith(prefix):
+                return ln
+        raise AssertionError("no line starting with %r" % prefix)
+
+    def ask(self, text):
+        self.s.write(text.encode() + b"\n")
+        return self.until("OK")[3:]
+
+    def close(self):
+        self.s.close()
+
+
+@pytest.fixture
+def board(tmp_path):
+    events = []
+    vb = VirtualBoard(flash_dir=populate(str(tmp_path / "flash"), main_py=TINY))
+    vb.on_event = events.append
+    vb.events = events
+    vb.start()
+    c = Client(vb.port)
+    c.until("READY tiny")
+    vb.client = c
+    yield vb
+    c.close()
+    vb.stop()
+    assert not vb.alive
+
+
+def test_line_protocol_over_the_pty_with_pyserial(board):
+    assert board.client.ask("echo hello board") == "hello board"
+    # A 4 KB answer comes through intact (the relay never drops what a
+    # reading client can take).
+    long = "x" * 4000
+    assert board.client.ask("echo " + long) == long
+
+
+def test_button_pins_read_from_micropython_follow_hold_and_release(board):
+    c = board.client
+    assert c.ask("pins") == " ".join("%d=1" % g for g in (2, 3, 4, 5, 6, 7, 8, 9, 14, 15, 26, 27))
+    board.hold(0, "left")     # GPIO 2
+    board.hold(1, "knock")    # GPIO 27
+    got = dict(kv.split("=") for kv in c.ask("pins").split())
+    assert got["2"] == "0" and got["27"] == "0" and got["3"] == "1"
+    board.release(0, "left")
+    board.release(1, "knock")
+    assert "=0" not in c.ask("pins")
+
+
+def test_presses_reach_the_real_debounced_buttons_driver(board):
+    c = board.client
+    c.ask("buttons 10")        # builds the hardware (pins, panels) first
+    c.s.write(b"buttons 2500\n")
+    time.sleep(0.2)
+    board.press(0, "right")
+    board.press(1, "take")
+    board.press(0, "ok", long=True)
+    got = c.until("OK")[3:].split()
+    assert got == ["0:right:short", "1:take:short", "0:ok:long"]
+
+
+def test_bad_button_or_player_is_a_clear_error(board):
+    with pytest.raises(ValueError, match="no button 'jump'"):
+        board.press(0, "jump")
+    with pytest.raises(ValueError, match="player must be 0..1"):
+        board.press(2, "ok")
+
+
+def test_real_driver_draws_full_then_partial_on_the_emulated_panel(board):
+    c = board.client
+    assert c.ask("draw 0 full 10 20 30 40") == "busy_after_show=0"   # speed 0: instant
+    assert c.ask("draw 0 partial 100 0 8 8") == "busy_after_show=0"
+    im = board.panel_image(0)
+    assert im.size == (296, 128)
+    black = {(x, y) for x in range(296) for y in range(128) if im.getpixel((x, y)) == 0}
+    expect = {(x, y) for x in range(10, 40) for y in range(20, 60)}
+    expect |= {(x, y) for x in range(100, 108) for y in range(8)}
+    assert black == expect
+    assert board.refresh_counts(0) == {"full": 1, "partial": 1}
+    assert board.refresh_counts(1) == {"full": 0, "partial": 0}
+    assert ("refresh", 0, "full", 0.0) in board.events and ("ended", 0) in board.events
+    data = board.panel_bytes(0)
+    assert len(data) == 4736 and data[(20 * 296 + 10) // 8] & (0x80 >> 2)
+    st = board.stats(0)
+    assert st["ignored"] == 0 and st["unknown"] == 0 and st["ink_seconds"] > 2
+
+
+def test_busy_stuck_fault_makes_the_driver_time_out(board):
+    board.set_fault(0, busy_stuck=True)
+    assert board.client.ask("timeout 0").startswith("EPDTimeout")
+    board.set_fault(0, busy_stuck=False)
+    assert board.client.ask("timeout 0") == "no timeout"
+
+
+def test_led_pin_is_observable(board):
+    assert not board.led(0)
+    board.client.ask("led 0 1")
+    assert board.led(0)
+    assert ("led", 0, True) in board.events
+
+
+def test_vmachine_api_errors_mirror_rp2(board):
+    assert board.client.ask("api") == "invalid pin|bad SCK pin|SPI(2) doesn't exist|8|125000000"
+
+
+def test_heap_is_capped_at_the_device_budget(board):
+    assert board.client.ask("alloc 200000") == "MemoryError"
+    assert board.client.ask("alloc 20000") == "allocated 20000"
+
+
+def test_ctrl_c_interrupts_the_firmware_into_the_repl(board):
+    c = board.client
+    c.s.write(b"\r\x03")
+    c.until("KeyboardInterrupt")
+    c.s.write(b"print(6*7)\r")
+    assert c.until("42") == "42"
+
+
+def test_mpremote_resume_fs_ls_and_exec(board):
+    board.client.close()       # mpremote wants the port for itself
+    ls = subprocess.run([MPREMOTE, "connect", board.port, "resume", "fs", "ls"],
+                        capture_output=True, text=True, timeout=60)
+    assert ls.returncode == 0, ls.stderr
+    assert "main.py" in ls.stdout and "board.json" in ls.stdout and "hal.py" in ls.stdout
+    ex = subprocess.run([MPREMOTE, "connect", board.port, "resume", "exec",
+                         "import sys; print('impl', sys.implementation.name)"],
+                        capture_output=True, text=True, timeout=60)
+    assert ex.returncode == 0, ex.stderr
+    assert "impl micropython" in ex.stdout
+    board.client = Client(board.port)
+
+
+def test_machine_reset_restarts_on_the_same_port_and_keeps_the_flash(board):
+    c = board.client
+    assert c.ask("write note.txt kept") == "written"
+    c.s.write(b"reset\n")
+    assert c.until("OK") == "OK resetting"   # printed just before the reset
+    c.until("READY tiny")                     # the new boot, same port still open
+    assert c.ask("read note.txt") == "kept"
+    assert ("reset",) in board.events
+    assert board.boots == 2 and board.alive
+
+
+def test_kill_is_a_power_loss_and_start_boots_from_the_same_flash(board):
+    c = board.client
+    c.ask("draw 0 full 0 0 50 50")
+    before = board.panel_bytes(0)
+    c.ask("write game.okg saved")
+    board.kill()
+    assert not board.alive
+    assert board.panel_bytes(0) == before      # the ink stays
+    board.start()
+    c.until("READY tiny")
+    assert c.ask("read game.okg") == "saved"
+    board.power_cycle()
+    c.until("READY tiny")
+    assert board.boots == 3
+
+
+def test_sys_exit_ends_at_the_repl_and_ctrl_d_boots_again_like_a_soft_reset(board):
+    c = board.client
+    c.s.write(b"exit 3\n")
+    assert c.s.read_until(b">>> ").endswith(b">>> ")   # as on a Pico: the REPL
+    c.s.write(b"\x04")         # the unix port exits on Ctrl-D; the board boots again
+    c.until("READY tiny")
+    assert [e for e in board.events if e[0] == "exit"] == [("exit", 0)]
+    assert board.alive and board.boots == 2
+
+
+def test_speed_orders_busy_after_show_and_reports_real_seconds(tmp_path):
+    # With e-ink time on (speed 0.1 -> a full refresh keeps BUSY high 0.25 s),
+    # a BUSY read right after the activation already sees the panel busy.
+    with VirtualBoard(flash_dir=populate(str(tmp_path / "f"), main_py=TINY), speed=0.1) as vb:
+        ended = threading.Event()
+        events = []
+        vb.on_event = lambda ev: (events.append(ev), ev[0] == "ended" and ended.set())
+        c = Client(vb.port)
+        c.until("READY tiny")
+        assert c.ask("draw 1 full 0 0 8 8") == "busy_after_show=1"
+        assert ended.wait(5)
+        refresh = [e for e in events if e[0] == "refresh"]
+        assert refresh == [("refresh", 1, "full", pytest.approx(0.25))]
+        assert events.index(refresh[0]) < events.index(("ended", 1))
+        c.close()
+
+
+def test_board_without_firmware_boots_to_the_repl(tmp_path):
+    flash = tmp_path / "blank"
+    flash.mkdir()
+    with VirtualBoard(flash_dir=str(flash)) as vb:
+        s = serial.Serial(vb.port, timeout=10)
+        s.write(b"\r\n")
+        assert s.read_until(b">>> ").endswith(b">>> ")
+        s.write(b"import vmachine; print(vmachine.Pin(25, vmachine.Pin.OUT, value=1).value())\r")
+        # (the unix port's print ends lines with a bare \n)
+        assert s.read_until(b")\r\n1\n>>> ").endswith(b")\r\n1\n>>> ")
+        s.close()
+
+
+def test_populate_copies_sources_and_keeps_saved_games(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "game.okg").write_text("my game")
+    (flash / "settings.json").write_text("{}")
+    (flash / "hal.mpy").write_bytes(b"stale")
+    populate(str(flash))
+    names = set(os.listdir(flash))
+    assert {"hal.py", "ssd1680.py", "board.json", "engine", "game.okg"} <= names
+    assert "hal.mpy" not in names      # source replaced a stale compiled copy
+    assert (flash / "game.okg").read_text() == "my game"
+    assert (flash / "engine" / "__init__.py").exists()
+    fw = os.path.join(ROOT, "firmware", "main.py")
+    assert ("main.py" in names) == os.path.exists(fw)
