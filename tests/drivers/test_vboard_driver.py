@@ -1,0 +1,136 @@
+# The drivers against the virtual board's SSD1680 emulation (host/vboard),
+# which decodes the byte stream per the datasheet: the image the ink ends up
+# showing must be exactly the frame buffer the firmware drew, for a full
+# refresh, a differential partial one, a partial after deep sleep, and a
+# recovery after a BUSY timeout; on both rotations (player 1 is set to 270
+# here). The emulator's own tests are in tests/vboard/.
+import json
+import os
+
+import pytest
+
+serial = pytest.importorskip("serial")
+
+from host.vboard import VirtualBoard  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+W, H = 296, 128
+
+
+def vlsb_to_rows(buf):
+    """MONO_VLSB frame buffer -> rows MSB first, 1 = black (panel_bytes)."""
+    out = bytearray(W * H // 8)
+    for y in range(H):
+        row = (y >> 3) * W
+        bit = y & 7
+        for x in range(W):
+            if buf[row + x] >> bit & 1:
+                out[y * (W // 8) + (x >> 3)] |= 0x80 >> (x & 7)
+    return bytes(out)
+
+
+class Console:
+    def __init__(self, port):
+        self.s = serial.Serial(port, 115200, timeout=20)
+
+    def line(self):
+        got = self.s.readline()
+        assert got.endswith(b"\n"), "no line from the board (got %r)" % got
+        return got.decode().strip()
+
+    def until(self, prefix):
+        seen = []
+        for _ in range(100):
+            ln = self.line()
+            if ln.startswith(prefix):
+                return ln, seen
+            seen.append(ln)
+        raise AssertionError("no %r line; got %r" % (prefix, seen[-10:]))
+
+    def go(self):
+        self.s.write(b"go\n")
+
+    def step(self, tag):
+        self.go()
+        ln, seen = self.until("STEP " + tag)
+        fbs = {}
+        for s in seen:
+            if s.startswith("FB %s " % tag):
+                _, _, p, hx = s.split(" ", 3)
+                fbs[int(p)] = bytes.fromhex(hx)
+        assert sorted(fbs) == [0, 1], seen[-5:]
+        return fbs
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+        b = json.load(f)
+    b["players"][1]["panel"]["rotation"] = 270
+    b["timing"]["busy_timeout_ms"] = 500     # the smallest boarddef allows
+    path = tmp_path_factory.mktemp("board") / "board.json"
+    path.write_text(json.dumps(b))
+    with open(os.path.join(HERE, "vboard_main.py")) as f:
+        main = f.read()
+    vb = VirtualBoard(board=str(path), speed=0.0, main_py=main)
+    vb.start()
+    con = Console(vb.port)
+    con.until("HELLO")
+    try:
+        yield vb, con
+    finally:
+        con.s.close()
+        vb.stop()
+
+
+def check_ink(vb, fbs):
+    for p in (0, 1):
+        ink = vb.panel_bytes(p)
+        want = vlsb_to_rows(fbs[p])
+        assert any(want), "nothing was drawn"
+        if ink != want:
+            wrong = sum(bin(a ^ b).count("1") for a, b in zip(ink, want))
+            raise AssertionError("panel %d: %d pixels differ from the frame buffer "
+                                 "(emulator log: %r)" % (p, wrong, vb.panel(p).log[-5:]))
+
+
+def test_driver_sequence_on_the_emulated_panels(board):
+    # One board boot for the whole story (a boot costs a micropython start);
+    # each stage asserts what a player would see.
+    vb, con = board
+
+    fbs = con.step("full")
+    check_ink(vb, fbs)
+    for p in (0, 1):
+        assert vb.refresh_counts(p) == {"full": 1, "partial": 0}
+
+    fbs = con.step("partial")
+    check_ink(vb, fbs)
+    for p in (0, 1):
+        assert vb.refresh_counts(p) == {"full": 1, "partial": 1}
+
+    fbs = con.step("wake")
+    check_ink(vb, fbs)   # so 0x26 was restored after the reset
+    for p in (0, 1):
+        s = vb.stats(p)
+        assert vb.refresh_counts(p) == {"full": 1, "partial": 2}
+        assert s["sleeps"] == 1 and s["hw_resets"] == 2
+        assert s["ignored"] == 0 and s["unknown"] == 0, vb.panel(p).log[-5:]
+
+    con.go()
+    con.until("LISTENING")
+    assert vb.led(1) and not vb.led(0)
+    vb.press(0, "right")
+    vb.press(1, "knock", long=True)
+    vb.press(1, "ok")
+    events = [con.until("EV ")[0] for _ in range(3)]
+    assert events == ["EV 0 right short", "EV 1 knock long", "EV 1 ok short"]
+
+    vb.set_fault(0, True)
+    con.go()
+    assert con.until("TIMEOUT")[0] == "TIMEOUT True"
+    vb.set_fault(0, False)
+    fbs = con.step("recovered")
+    check_ink(vb, fbs)
+    assert vb.refresh_counts(0)["full"] == 2
