@@ -1,5 +1,6 @@
 """VirtualBoard: the real micropython unix port running the flash directory,
 with its pins and SPI bus emulated (docs/virtual-board.md)."""
+import atexit
 import hashlib
 import json
 import os
@@ -10,6 +11,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 
 from host.errors import CommandError
 from host.vboard.flash import ROOT, populate
@@ -46,6 +48,19 @@ BOOT = (
 _CTTY = ("import os,sys,fcntl,termios\n"
          "fcntl.ioctl(0,termios.TIOCSCTTY,0)\n"
          "os.execv(sys.argv[1],sys.argv[1:])\n")
+
+
+_LIVE = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all():
+    # Boards a program forgot to stop: never leave micropython or temp dirs behind.
+    for vb in list(_LIVE):
+        try:
+            vb.stop()
+        except Exception:
+            pass
 
 
 class VBoardError(CommandError):
@@ -149,6 +164,7 @@ class VirtualBoard:
                 raise VBoardError("this virtual board was stopped; make a new one")
             if not self._started:
                 self._setup()
+                _LIVE.add(self)
             if self.proc is None:
                 self._spawn()
         return self

@@ -1,0 +1,52 @@
+"""`okgin board`: prints the port, serves until Ctrl-C, clear errors."""
+import os
+import signal
+import subprocess
+import sys
+
+import serial
+
+OKGIN = [sys.executable, "-m", "host.cli"]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(args, env=None, **kw):
+    e = dict(os.environ, **(env or {}))
+    return subprocess.run(OKGIN + args, capture_output=True, text=True, cwd=ROOT, env=e,
+                          timeout=60, **kw)
+
+
+def test_missing_micropython_says_how_to_get_it():
+    r = run(["board"], env={"OKGIN_MICROPYTHON": "/no/such/micropython"})
+    assert r.returncode == 1
+    assert r.stderr.startswith("okgin: micropython binary '/no/such/micropython'")
+    assert "Traceback" not in r.stderr
+
+
+def test_missing_flash_dir_and_bad_options_are_one_line_errors(tmp_path):
+    r = run(["board", "--flash-dir", str(tmp_path / "nope")])
+    assert r.returncode == 1 and "--populate" in r.stderr and "Traceback" not in r.stderr
+    r = run(["board", "--speed", "-1"])
+    assert r.returncode == 1 and "speed" in r.stderr
+    r = run(["board", "--heapsize", "lots"])
+    assert r.returncode == 1 and "heapsize" in r.stderr
+
+
+def test_board_prints_its_port_serves_it_and_stops_on_ctrl_c(tmp_path):
+    flash = tmp_path / "flash"
+    p = subprocess.Popen(OKGIN + ["board", "--flash-dir", str(flash), "--populate", "--speed", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        first = p.stdout.readline()
+        assert first.startswith("virtual board on /dev/")
+        port = first.split()[3]
+        assert "mpremote connect %s resume fs ls" % port in p.stdout.readline()
+        with serial.Serial(port, timeout=10) as s:
+            s.write(b"\r\x03")          # whatever the firmware does, Ctrl-C gives a REPL
+            s.write(b"\r\nprint(40+2)\r\n")
+            assert b"42" in s.read_until(b"42")
+        assert (flash / "board.json").exists()
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(20)
+    assert p.returncode == 0
