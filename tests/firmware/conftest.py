@@ -28,3 +28,14 @@ def tboard(board):
     """A board in test mode."""
     board.ok("testmode on")
     return board
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One board for a module's many small cases (booting costs ~1 s)."""
+    b = Board(make_flash(str(tmp_path_factory.mktemp("flash"))))
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
