@@ -288,3 +288,20 @@ def test_bad_geometry_is_refused():
             raise AssertionError("accepted %r" % (kw,))
         except ValueError:
             pass
+
+
+def test_fast_and_plain_image_passes_agree():
+    # The viper pass (where the port has it) and the plain fallback must
+    # produce the same RAM image.
+    import os
+    src = bytearray(os.urandom(N))
+    table = ssd1680._reversed_inverted()
+    a = bytearray(N)
+    b = bytearray(N)
+    ssd1680._invert(a, src, N)
+    ssd1680._invert_py(b, src, N)
+    assert a == b and a[0] == src[0] ^ 0xFF
+    ssd1680._translate(a, src, table, N)
+    ssd1680._translate_py(b, src, table, N)
+    assert a == b
+    assert table[0x01] == 0x7F and table[0x80] == 0xFE and table[0x00] == 0xFF
