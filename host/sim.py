@@ -25,10 +25,11 @@ EPILOG = """examples:
   okgin sim --bench-startup 5        print the median start-up time to the first frame
 
 keys (hold = long press; Shift+key = long press too):
-  player 0   A/D left/right  S ok  Q draw  W take  E knock
-  player 1   J/L or arrows   K/Down/Enter ok  U draw  I take  O knock
-  window     F2 serial console   F3 hide player 1   F5 power cycle   Ctrl-Q quit
-  terminal   Esc q quit   Esc p power cycle   Esc c console   Esc h hide player 1
+  player 1 (seat 0)  A/D left/right  S ok  Q draw  W take  E knock
+  player 2 (seat 1)  J/L or arrows   K/Down/Enter ok  U draw  I take  O knock
+  window    F2 serial console   F3 hide player 2   F5 power cycle   Ctrl-Q quit
+  terminal  Esc q quit   Esc p power cycle   Esc c console   Esc h hide player 2
+Scripts and the serial protocol number the seats 0 and 1.
 
 The game is saved in --flash-dir (default %s) and survives
 closing the simulator; --fresh starts without the saved game.
@@ -74,7 +75,7 @@ def configure(parser):
     parser.description = __doc__.split("\n\n")[0].split(": ", 1)[1].strip()
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
-    g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (player 1)")
+    g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (it plays seat 1)")
     g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
     g.add_argument("--flash-dir", metavar="DIR",
                    help="the board's flash (saved game); default: a per-user directory, "

@@ -1,6 +1,7 @@
 """Keyboard maps, one per side of the keyboard, so two people can share a
-laptop: player 0 on the left hand (QWE / ASD), player 1 on the right hand
-(UIO / JKL, or the arrow keys). The two maps never overlap.
+laptop: player 1 (seat 0) on the left hand (QWE / ASD), player 2 (seat 1)
+on the right hand (UIO / JKL, or the arrow keys). The maps never overlap.
+Screens say P1/P2; scripts and the serial protocol number the seats 0/1.
 
 Holding a key holds the button (the firmware turns a long hold into a long
 press and into auto-repeat, as on the device). Shift+key is a long press,
@@ -58,7 +59,7 @@ def key_label(player, button):
 
 def table_markdown():
     """The key map as a Markdown table (docs/simulator.md is checked against it)."""
-    rows = ["| button | player 0 | player 1 |", "|---|---|---|"]
+    rows = ["| button | player 1 (seat 0) | player 2 (seat 1) |", "|---|---|---|"]
     for b in BUTTONS:
         cells = []
         for p in (0, 1):

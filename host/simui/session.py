@@ -339,6 +339,12 @@ class Session:
         raise CommandError("the board did not settle within %d s" % timeout)
 
 
+def ready_note(session):
+    """'board ready, firmware 0.1.0' from `READY okgin fw=0.1.0 proto=1 ...`."""
+    words = dict(w.split("=", 1) for w in (session.ready_line or "").split() if "=" in w)
+    return "board ready, firmware %s" % words.get("fw", "?")
+
+
 class Worker:
     """Runs board calls in order, off the UI thread (a press holds a pin
     for emulated milliseconds; a power cycle restarts a process)."""

@@ -18,7 +18,7 @@ import time
 from host.errors import CommandError
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
-from host.simui.session import Worker
+from host.simui.session import Worker, ready_note
 
 try:
     import tkinter as tk
@@ -32,12 +32,18 @@ DIM = "#8d8f95"
 KEY_BG = "#3a3d44"
 KEY_DOWN = "#6a8fd8"
 ERR = "#ff8a80"
+LED_ON = "#5dff7a"
+LED_OFF = "#3b3e44"
 BORDER = 12          # bezel around the active area, screen pixels
 POLL_MS = 25
+EVENT_GRACE_S = 0.08
 RELEASE_GRACE_MS = 40  # X11 auto-repeat sends release+press pairs; a real release has no press after it
 
 _LABELS = {"left": "\u25c0 left", "right": "right \u25b6", "ok": "ok",
            "draw": "draw", "take": "take", "knock": "knock"}
+
+
+BLANK = render.Image.new("1", (render.W, render.H), 1)  # a panel never drawn: all paper
 
 
 class NoDisplay(Exception):
@@ -72,6 +78,9 @@ class SimWindow:
         self._shown_img = [None, None]
         self._anim = [[], []]         # [(t_end, rgb)], last frame stays
         self._refresh = [None, None]  # last refresh event: (kind, seconds, t)
+        self._shown_at = [0.0, 0.0]   # when the shown image was taken
+        self._pending = {}            # player -> when a change without its event was seen
+        self.leds = [None, None]
         self._log_seq = 0
         self._status_note = "booting the virtual board\u2026"
         self._build()
@@ -85,11 +94,20 @@ class SimWindow:
         top = tk.Frame(r, bg=TABLE)
         top.pack(side="top", padx=12, pady=(12, 4))
         self.canvas, self.photo, self.header, self.keys = [], [], [], [{}, {}]
+        self.led_label = []
         for p in (0, 1):
             col = tk.Frame(top, bg=TABLE)
             col.grid(row=0, column=p, padx=12)
-            hdr = tk.Label(col, text="", bg=TABLE, fg=FG, anchor="w", font=("TkDefaultFont", 11, "bold"))
-            hdr.pack(fill="x")
+            hrow = tk.Frame(col, bg=TABLE)
+            hrow.pack(fill="x")
+            name = tk.Label(hrow, text="Player %d" % (p + 1), bg=TABLE, fg=FG, font=("TkDefaultFont", 11, "bold"))
+            name.pack(side="left")
+            # the player's turn LED on the box (board.json players[p].led)
+            led = tk.Label(hrow, text="\u25cf", bg=TABLE, fg=LED_OFF, font=("TkDefaultFont", 12))
+            led.pack(side="left", padx=(8, 0))
+            self.led_label.append(led)
+            hdr = tk.Label(hrow, text="", bg=TABLE, fg=DIM, anchor="e", font=("TkDefaultFont", 9))
+            hdr.pack(side="right")
             self.header.append(hdr)
             w, h = 296 * self.scale + 2 * BORDER, 128 * self.scale + 2 * BORDER
             c = tk.Canvas(col, width=w, height=h, bg=BEZEL, highlightthickness=0, bd=0)
@@ -109,7 +127,7 @@ class SimWindow:
         bar.pack(side="top", fill="x", padx=24, pady=(6, 4))
         self.tool = {}
         for name, text in (("power", "Power cycle  F5"), ("console", "Serial console  F2"),
-                           ("hide1", "Hide player 1  F3")):
+                           ("hide1", "Hide player 2  F3")):
             t = tk.Label(bar, text=text, bg=KEY_BG, fg=FG, padx=10, pady=4, cursor="hand2")
             t.pack(side="left", padx=(0, 8))
             t.bind("<ButtonRelease-1>", lambda e, n=name: self.command(n))
@@ -227,7 +245,7 @@ class SimWindow:
             self.toggle_console()
         elif name == "hide1":
             self.hidden[1] = not self.hidden[1]
-            self.tool["hide1"].configure(text=("Show" if self.hidden[1] else "Hide") + " player 1  F3")
+            self.tool["hide1"].configure(text=("Show" if self.hidden[1] else "Hide") + " player 2  F3")
             self._shown_key[1] = None  # redraw
             self._anim[1] = []
 
@@ -250,7 +268,7 @@ class SimWindow:
     # -- board --------------------------------------------------------------
     def attach(self, session):
         self.session = session
-        self._status_note = "ready: %s" % (session.ready_line or "board answered")
+        self._status_note = ready_note(session)
 
     def fail(self, error):
         self.failed = error
@@ -280,6 +298,8 @@ class SimWindow:
     def _event(self, ev, now):
         if ev[0] == "refresh" and len(ev) >= 4:
             self._refresh[ev[1]] = (ev[2], float(ev[3]), now)
+        elif ev[0] == "led" and len(ev) >= 3:
+            self.leds[ev[1]] = bool(ev[2])
         elif ev[0] == "reset":
             self._status_note = "reset: the firmware restarts"
         elif ev[0] == "exit":
@@ -289,16 +309,25 @@ class SimWindow:
         key = self.session.panel_key(p)
         if key == self._shown_key[p]:
             return
+        ref = self._refresh[p]
+        fresh = ref is not None and ref[2] > self._shown_at[p]
+        if not fresh:
+            # The board reports a refresh just after the image changes; give
+            # the event a moment so the change is animated as what it was.
+            since = self._pending.setdefault(p, now)
+            if now - since < EVENT_GRACE_S:
+                return
+        self._pending.pop(p, None)
         new = self.session.panel(p)
-        old = self._shown_img[p]
+        old = self._shown_img[p] or BLANK
         self._shown_key[p] = key
         self._shown_img[p] = new
+        self._shown_at[p] = now
         s = self.scale
         if self.hidden[p]:
             self._anim[p] = [(now, None)]
             return
-        ref = self._refresh[p]
-        if old is not None and ref is not None and now - ref[2] < max(ref[1], 0.5) and ref[1] > 0:
+        if fresh and ref[1] > 0:
             secs = ref[1]
             if ref[0] == "full":
                 frames, t = [], now
@@ -333,7 +362,7 @@ class SimWindow:
         c = self.canvas[p]
         if self.hidden[p]:
             img = render.flat((58, 60, 66), self.scale)
-            c.itemconfigure("cover", text="player 1 is hidden \u2014 F3 shows it")
+            c.itemconfigure("cover", text="player 2 is hidden \u2014 F3 shows it")
         else:
             c.itemconfigure("cover", text="")
         ph = tk.PhotoImage(data=render.ppm(img), format="PPM")
@@ -358,18 +387,28 @@ class SimWindow:
 
     def _update_headers(self):
         for p in (0, 1):
-            txt = "Player %d" % p
+            txt = ""
             if self.session is not None and hasattr(self.session.board, "refresh_counts"):
                 c = self.session.board.refresh_counts(p)
-                txt += "      refreshes: %d full, %d partial" % (c.get("full", 0), c.get("partial", 0))
-            self.header[p].configure(text=txt)
+                txt = "refreshes: %d full, %d partial" % (c.get("full", 0), c.get("partial", 0))
+            if self.header[p].cget("text") != txt:
+                self.header[p].configure(text=txt)
+            lit = self.leds[p]
+            if lit is None and self.session is not None and hasattr(self.session.board, "led"):
+                try:
+                    lit = self.leds[p] = bool(self.session.board.led(p))
+                except Exception:
+                    lit = None
+            colour = LED_ON if lit else LED_OFF
+            if self.led_label[p].cget("fg") != colour:
+                self.led_label[p].configure(fg=colour)
 
     def _update_status(self):
         parts = [self._status_note]
         s = self.session
         if s is not None and s.last_press:
             p, b, k = s.last_press
-            parts.append("last button: player %d %s%s" % (p, b, " (long)" if k == "long" else ""))
+            parts.append("last button: P%d %s%s" % (p + 1, b, " (long)" if k == "long" else ""))
         if self.info:
             parts.append(self.info)
         text = "   \u00b7   ".join(parts)

@@ -9,7 +9,7 @@ is a short press and Shift+key (an upper-case letter) a long one; holding a
 key sends the terminal's own repeats as presses.
 
 Esc then q quits (so does Ctrl-C); Esc p power-cycles; Esc c shows the
-serial console; Esc h hides player 1.
+serial console; Esc h hides player 2.
 """
 import curses
 import locale
@@ -20,7 +20,7 @@ import time
 
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
-from host.simui.session import Worker
+from host.simui.session import Worker, ready_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
 HALF_W, HALF_H = 74, 16
@@ -148,7 +148,7 @@ class TermUI:
 
     def _draw_panel(self, p, y, x, scale):
         w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
-        title = "Player %d" % p
+        title = "Player %d" % (p + 1)
         if self.session is not None and hasattr(self.session.board, "refresh_counts"):
             c = self.session.board.refresh_counts(p)
             title += "  (refreshes: %d full, %d partial)" % (c.get("full", 0), c.get("partial", 0))
@@ -159,7 +159,7 @@ class TermUI:
         self._put(win_y, x, "\u250c" + "\u2500" * w + "\u2510" if self.utf8 else "+" + "-" * w + "+")
         if self.hidden[p]:
             lines = [" " * w] * h
-            msg = "player %d is hidden (Esc h shows it)" % p
+            msg = "player %d is hidden (Esc h shows it)" % (p + 1)
             lines[h // 2] = msg.center(w)
             attr = curses.A_DIM
         else:
@@ -191,7 +191,7 @@ class TermUI:
                 self._draw_panel(1, bh, 0, scale)
             else:
                 self._draw_panel(self.single, 0, 0, scale)
-                self._put(bh, 0, "Tab: show player %d" % (1 - self.single), curses.A_DIM)
+                self._put(bh, 0, "Tab: show player %d" % (2 - self.single), curses.A_DIM)
         if self.console:
             self._draw_console(rows, cols)
         self._draw_status(rows, cols)
@@ -216,11 +216,11 @@ class TermUI:
         s = self.session
         if s is not None and s.last_press:
             p, b, k = s.last_press
-            parts.append("last: player %d %s%s" % (p, b, " long" if k == "long" else ""))
+            parts.append("last: P%d %s%s" % (p + 1, b, " long" if k == "long" else ""))
         if self.info:
             parts.append(self.info)
         self._put(rows - 2, 0, " \u00b7 ".join(parts)[:cols - 1] if self.utf8 else " - ".join(parts)[:cols - 1])
-        help_ = "Esc q quit  Esc p power cycle  Esc c console  Esc h hide player 1  Shift+key long press"
+        help_ = "Esc q quit  Esc p power cycle  Esc c console  Esc h hide player 2  Shift+key long press"
         self._put(rows - 1, 0, help_[:cols - 1], curses.A_DIM)
 
     def tick(self):
@@ -275,7 +275,7 @@ def main(args, flash_dir, speed):
             if ui.session is None:
                 if "session" in box:
                     ui.session = box.pop("session")
-                    ui.note = "ready: %s" % (ui.session.ready_line or "board answered")
+                    ui.note = ready_note(ui.session)
                     ui._dirty = True
                 elif "error" in box:
                     ui.failed = box.pop("error")

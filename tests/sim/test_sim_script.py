@@ -99,5 +99,5 @@ def test_help_is_short_and_has_examples():
                        env=env_with(), cwd=ROOT, timeout=60)
     assert r.returncode == 0
     assert "examples:" in r.stdout and "okgin sim --vs hard" in r.stdout
-    assert "player 0   A/D left/right" in r.stdout
+    assert "player 1 (seat 0)  A/D left/right" in r.stdout
     assert len(r.stdout.splitlines()) < 60

@@ -63,17 +63,17 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
                                "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "sh", "-c", shell],
                        capture_output=True, text=True, env=env, timeout=10)
     assert r.returncode == 0, r.stderr
-    lines = wait_for(run, lambda ls: any("ready:" in ln for ln in ls))
+    lines = wait_for(run, lambda ls: any("board ready" in ln for ln in ls))
     lines = wait_for(run, lambda ls: panel_from_screen(ls, 0).getbbox() is not None)
     boot = [panel_from_screen(lines, 0), panel_from_screen(lines, 1)]
-    assert "Player 0" in lines[0] and "Player 1" in lines[0]
+    assert "Player 1" in lines[0] and "Player 2" in lines[0]
 
     run("send-keys", "-t", "sim", "d")                   # player 0: right
-    lines = wait_for(run, lambda ls: any("last: player 0 right" in ln for ln in ls))
+    lines = wait_for(run, lambda ls: any("last: P1 right" in ln for ln in ls))
     lines = wait_for(run, lambda ls: panel_from_screen(ls, 0).tobytes() != boot[0].tobytes())
 
     run("send-keys", "-t", "sim", "L")                   # Shift: a long press of player 1's right
-    wait_for(run, lambda ls: any("last: player 1 right long" in ln for ln in ls))
+    wait_for(run, lambda ls: any("last: P2 right long" in ln for ln in ls))
     run("send-keys", "-t", "sim", "Escape")
     run("send-keys", "-t", "sim", "q")
     end = time.monotonic() + 30

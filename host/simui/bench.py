@@ -1,0 +1,115 @@
+"""Start-up time of the simulator: `okgin sim --bench-startup [RUNS]`.
+
+Measures, from the moment the command would create the board, to
+  window      the window is up (with a display)
+  ready       the firmware's READY line (booted, first screen sent to the panel)
+  flash       the window starts showing the first full refresh (with a display)
+  first frame the firmware's first screen is on seat 0's panel; with a
+              display: drawn in the window, after the refresh's flash
+  settled     both panels' refreshes finished (BUSY low), at --speed
+Each run boots a fresh temporary flash (a cold start). Prints medians.
+"""
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+from host.simui import render
+from host.simui import session as sess
+
+
+def _one(args, speed, window):
+    flash = tempfile.mkdtemp(prefix="okgin-bench-")
+    marks = {}
+    t0 = time.monotonic()
+    ended = set()
+    try:
+        board = sess.make_board(flash_dir=flash, speed=speed, board_path=args.board,
+                                heapsize=getattr(args, "heapsize", None))
+        s = sess.Session(board, timing=sess.load_timing(args.board or _board_json()))
+        user_cb = board.on_event
+
+        def cb(ev):
+            if ev[0] == "ended":
+                ended.add(ev[1])
+                if len(ended) == 2 and "settled" not in marks:
+                    marks["settled"] = time.monotonic() - t0
+            user_cb(ev)
+        board.on_event = cb
+        if window is None:
+            s.start()
+            marks["ready"] = time.monotonic() - t0
+            while s.panel(0).getbbox() is None or s.panel(0).convert("L").getextrema()[0] != 0:
+                time.sleep(0.005)
+            marks["first frame"] = time.monotonic() - t0
+        else:
+            from host.simui import tkapp
+            root = window
+            win = tkapp.SimWindow(root, args.scale or 2)
+            root.update()
+            marks["window"] = time.monotonic() - t0
+            box = {}
+            seen = None
+            th = threading.Thread(target=lambda: (s.start(), box.setdefault("ok", time.monotonic() - t0)))
+            th.start()
+            while "first frame" not in marks:
+                win.poll()
+                root.update()
+                if "ok" in box and win.session is None:
+                    marks["ready"] = box["ok"]
+                    win.attach(s)
+                cur = getattr(win, "_cur_frame", {}).get(0)
+                if cur is not None and cur is not seen:
+                    seen = cur
+                    if "flash" not in marks and cur.convert("L").getextrema()[0] < 100:
+                        marks["flash"] = time.monotonic() - t0   # the refresh starts showing
+                    if win.session is not None and cur.tobytes() == render.to_rgb(s.panel(0), win.scale).tobytes():
+                        marks["first frame"] = time.monotonic() - t0
+                time.sleep(0.002)
+            th.join()
+            win.closed = True
+            win.worker.stop()
+            for child in root.winfo_children():
+                child.destroy()
+        end = time.monotonic() + 10
+        while "settled" not in marks and time.monotonic() < end:
+            time.sleep(0.01)
+        s.close()
+    finally:
+        shutil.rmtree(flash, ignore_errors=True)
+    return marks
+
+
+def _board_json():
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "hardware", "board.json")
+
+
+def run(args):
+    runs = args.bench_startup
+    speed = args.speed if args.speed is not None else 1.0
+    window = None
+    if not args.tui and not args.headless:
+        try:
+            from host.simui import tkapp
+            root = tkapp.open_root()
+        except Exception:
+            root = None
+        window = root
+    results = []
+    for i in range(runs):
+        results.append(_one(args, speed, window))
+        print("run %d: %s" % (i + 1, "  ".join("%s %.2f s" % kv for kv in results[-1].items())))
+        sys.stdout.flush()
+    where = "in the window" if window is not None else "headless"
+    print("start-up, median of %d cold boots (speed %g, %s):" % (runs, speed, where))
+    for key in ("window", "ready", "flash", "first frame", "settled"):
+        vals = [r[key] for r in results if key in r]
+        if vals:
+            print("  %-12s %.2f s  (min %.2f, max %.2f)" % (key, statistics.median(vals), min(vals), max(vals)))
+    if window is not None:
+        window.destroy()
+    return 0
