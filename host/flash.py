@@ -157,6 +157,15 @@ def mpy_abi(mpy_field):
     return mpy_field & 0xFF, (mpy_field >> 8) & 3, mpy_field >> 10
 
 
+def check_supported(version, mpy):
+    """CommandError unless MicroPython ``version`` (tuple) is 1.22 or newer."""
+    if tuple(version[:2]) < MIN_VERSION or mpy is None:
+        raise CommandError(
+            "the board runs MicroPython %s; okgin needs 1.22 or newer: "
+            "install a current MicroPython .uf2 (hold BOOTSEL while plugging in)"
+            % ".".join(str(v) for v in version))
+
+
 def _mpy_cross_candidates():
     """(path, (version, sub)) for every mpy-cross we can run, newest first."""
     out = []
@@ -356,7 +365,9 @@ class Device:
         quiet = io.StringIO()
         try:
             with contextlib.redirect_stdout(quiet):
-                self.t = SerialTransport(port, baudrate=115200)
+                # A read timeout: on a pty mpremote reads without checking
+                # in_waiting, and a silent port would block it forever.
+                self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except (TransportError, OSError, ValueError) as e:
             raise transport.BoardNotFound("cannot open %s: %s" % (port, transport._short(e)))
         self.ser = _CountingSerial(self.t.serial)
@@ -444,11 +455,7 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
         name, version, mpy, free, platform = info
         if name != "micropython":
             raise CommandError("%s runs %s, not MicroPython" % (port, name))
-        if tuple(version[:2]) < MIN_VERSION or mpy is None:
-            raise CommandError(
-                "the board runs MicroPython %s; okgin needs 1.22 or newer: "
-                "install a current MicroPython .uf2 (hold BOOTSEL while plugging in)"
-                % ".".join(str(v) for v in version))
+        check_supported(version, mpy)
         ver, sub, arch = mpy_abi(mpy)
         say("board: MicroPython %s on %s, .mpy v%d.%d arch=%s"
             % (".".join(str(v) for v in version), platform, ver, sub, ARCHS.get(arch, arch)))

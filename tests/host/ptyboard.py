@@ -15,6 +15,7 @@ import select
 import subprocess
 import termios
 import threading
+import time
 import tty
 
 
@@ -51,14 +52,46 @@ class _Relay:
         self.threads.append(t)
 
 
-class BareBoard:
-    """``micropython -i [main.py]`` in ``flash_dir`` behind a pty at ``.port``."""
+# A littlefs filesystem of a given size in RAM, mounted and made the current
+# directory: a board with a small flash, as the Pico's is (statvfs tells).
+RAMFS = """\
+import os
+class _RAMBlockDev:
+    def __init__(self, bs, n):
+        self.bs = bs
+        self.data = bytearray(bs * n)
+    def readblocks(self, b, buf, off=0):
+        a = b * self.bs + off
+        buf[:] = self.data[a:a + len(buf)]
+    def writeblocks(self, b, buf, off=0):
+        a = b * self.bs + off
+        self.data[a:a + len(buf)] = buf
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.bs
+        if op == 5:
+            return self.bs
+        return 0
+_bd = _RAMBlockDev(512, %d)
+os.VfsLfs2.mkfs(_bd)
+os.mount(os.VfsLfs2(_bd), '/flash')
+os.chdir('/flash')
+"""
 
-    def __init__(self, flash_dir, micropython="micropython", script=None):
+
+class BareBoard:
+    """``micropython -i [script]`` in ``flash_dir`` behind a pty at ``.port``.
+    ``ramfs_kb``: instead of the host directory, a littlefs of that size."""
+
+    def __init__(self, flash_dir, micropython="micropython", script=None, ramfs_kb=None):
         self.flash_dir = str(flash_dir)
         self.micropython = micropython
         self.script = script
         self.proc = None
+        if ramfs_kb:
+            self.script = os.path.join(self.flash_dir, "..", "ramfs_boot.py")
+            with open(self.script, "w") as f:
+                f.write(RAMFS % (ramfs_kb * 2))
 
     def start(self):
         self.ma, self.sa = os.openpty()     # process side
@@ -66,10 +99,21 @@ class BareBoard:
         _raw(self.sa, isig=True)
         _raw(self.sb)
         self.port = os.ttyname(self.sb)
+        self._spawn()
+        # Like a board that has finished booting: wait for the REPL prompt
+        # (a Ctrl-C arriving during the start-up script would stop it).
+        seen = b""
+        deadline = time.monotonic() + 15
+        while b">>> " not in seen and time.monotonic() < deadline:
+            r, _, _ = select.select([self.ma], [], [], 0.2)
+            if r:
+                seen += os.read(self.ma, 4096)
+        if b">>> " not in seen:
+            self.stop()
+            raise RuntimeError("micropython did not start: %r" % seen[-200:])
         self.relay = _Relay()
         self.relay.pump(self.ma, self.mb)
         self.relay.pump(self.mb, self.ma)
-        self._spawn()
         return self
 
     def _spawn(self):
@@ -87,8 +131,9 @@ class BareBoard:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        self.relay.stop = True
-        for t in self.relay.threads:
+        relay = getattr(self, "relay", None) or _Relay()
+        relay.stop = True
+        for t in relay.threads:
             t.join(1)
         for fd in (self.ma, self.sa, self.mb, self.sb):
             try:

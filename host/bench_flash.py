@@ -1,0 +1,67 @@
+"""``okgin bench flash``: full and incremental flash against the virtual board.
+
+Prints the median seconds and the bytes sent (file payload and everything
+written to the serial port) over a few runs. Full = a board with empty
+flash; incremental = one firmware module changed since the last flash.
+"""
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _copy_source(dst):
+    for d in ("engine", "firmware", "hardware"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(dst, d),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def _touch_module(src, n):
+    """Change one module's bytecode (a new constant), as an edit would."""
+    path = os.path.join(src, "firmware", "store.py")
+    with open(path, "a") as f:
+        f.write("\n_BENCH_EDIT = %d\n" % n)
+
+
+def measure(runs=3, out=sys.stdout):
+    from host.flash import flash_board
+    from host.vboard import VirtualBoard
+    work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
+    results = {"full": [], "incremental": []}
+    try:
+        src = os.path.join(work, "src")
+        _copy_source(src)
+        for i in range(runs):
+            flash_dir = os.path.join(work, "flash%d" % i)
+            os.makedirs(flash_dir)
+            vb = VirtualBoard(flash_dir=flash_dir, speed=0.0)
+            vb.start()
+            try:
+                t = time.perf_counter()
+                rep = flash_board(vb.port, src_root=src, quiet=True)
+                results["full"].append((time.perf_counter() - t, rep))
+                _touch_module(src, i)
+                t = time.perf_counter()
+                rep = flash_board(vb.port, src_root=src, quiet=True)
+                results["incremental"].append((time.perf_counter() - t, rep))
+            finally:
+                vb.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    out.write("flash against the virtual board (median of %d; includes the reset "
+              "and waiting for READY)\n" % runs)
+    for kind, rows in results.items():
+        secs = statistics.median(r[0] for r in rows)
+        rep = rows[-1][1]
+        out.write("  %-12s %6.2f s  %2d of %d files  %7d payload bytes  %7d serial bytes\n"
+                  % (kind, secs, len(rep.sent), rep.files, rep.payload_bytes, rep.wire_bytes))
+    return results
+
+
+def run(args):
+    measure(1 if getattr(args, "quick", False) else 3)
+    return 0

@@ -1,0 +1,127 @@
+"""``okgin hil``: run the hardware-in-loop suite (tests/hil/) against a board.
+
+The suite talks to the board only through its serial port (host/transport.py),
+so the same tests run on a real Pico (``--port``, or the one plugged in) and on
+the virtual board (``--sim``, which starts one and flashes it exactly as
+``okgin flash`` flashes a real board). pytest runs in this process; the
+board is handed to the tests by the ``okgin_hil`` plugin object below (and,
+for a bare ``pytest tests/hil`` run, by the ``OKGIN_HIL_PORT`` variable).
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+from host.errors import CommandError
+from host import transport
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUITE = os.path.join(ROOT, "tests", "hil")
+
+
+class Target:
+    """What the tests are run against. ``power_cycle`` is a callable that
+    cuts and restores power (the virtual board can; on real hardware only a
+    person can, so it is None unless ``--interactive``)."""
+
+    def __init__(self, port, sim=False, power_cycle=None, interactive=False):
+        self.port = port
+        self.sim = sim
+        self.power_cycle = power_cycle
+        self.interactive = interactive
+
+
+def _ask_person(port):
+    def cycle():
+        sys.stderr.write("\n>>> unplug the board's USB cable now, wait 2 s, plug it back in, "
+                         "then press Enter ")
+        sys.stderr.flush()
+        sys.stdin.readline()
+    return cycle
+
+
+def start_sim(flash=True):
+    """A virtual board flashed like a real one; returns (vboard, cleanup)."""
+    try:
+        from host.vboard import VirtualBoard
+    except ImportError as e:
+        raise CommandError("the virtual board is not available: %s" % e)
+    flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
+    vb = VirtualBoard(flash_dir=flash_dir, speed=0.0)
+    try:
+        vb.start()
+        if flash:
+            from host.flash import flash_board
+            flash_board(vb.port, quiet=True)
+    except BaseException:
+        _stop(vb)
+        shutil.rmtree(flash_dir, ignore_errors=True)
+        raise
+
+    def cleanup():
+        _stop(vb)
+        shutil.rmtree(flash_dir, ignore_errors=True)
+    return vb, cleanup
+
+
+def _stop(vb):
+    try:
+        vb.stop()
+    except Exception:
+        try:
+            vb.kill()
+        except Exception:
+            pass
+
+
+def run_suite(target, junit=None, keyword=None, extra=()):
+    import pytest
+
+    class Plugin:
+        def __init__(self):
+            self.target = target
+
+    args = [SUITE, "-q", "-p", "no:cacheprovider", "--rootdir", ROOT]
+    if junit:
+        args += ["--junitxml", os.path.abspath(junit)]
+    if keyword:
+        args += ["-k", keyword]
+    args += list(extra)
+    os.environ["OKGIN_HIL_PORT"] = target.port
+    return int(pytest.main(args, plugins=[_named(Plugin())]))
+
+
+def _named(obj):
+    obj.__okgin_hil__ = True
+    return obj
+
+
+def configure(parser):
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--port", help="serial port or pyserial URL of the board "
+                   "(default: the one plugged-in Pico)")
+    g.add_argument("--sim", action="store_true",
+                   help="start a virtual board, flash it, and test that")
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    parser.add_argument("-k", dest="keyword", metavar="EXPR",
+                        help="only tests matching this pytest -k expression")
+    parser.add_argument("--interactive", action="store_true",
+                        help="ask a person for what software cannot do (unplug USB)")
+    parser.add_argument("--no-flash", action="store_true",
+                        help="with --sim: populate nothing, test the board as it boots")
+    parser.epilog = ("examples:\n  okgin hil --sim\n  okgin hil --port /dev/ttyACM0 --junit hil.xml\n"
+                     "  okgin hil --sim -k robustness\n")
+
+
+def run(args):
+    if args.sim:
+        vb, cleanup = start_sim(flash=not args.no_flash)
+        try:
+            target = Target(vb.port, sim=True, power_cycle=vb.power_cycle)
+            return run_suite(target, args.junit, args.keyword)
+        finally:
+            cleanup()
+    port = transport.find_board(args.port)
+    target = Target(port, power_cycle=_ask_person(port) if args.interactive else None,
+                    interactive=args.interactive)
+    return run_suite(target, args.junit, args.keyword)

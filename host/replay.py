@@ -1,0 +1,192 @@
+"""``okgin replay``: replay a game record on the virtual board.
+
+The record is checked with the engine first (a malformed record stops with
+one line naming its line). Then, for every position of the game, the position
+is saved on the virtual board's flash as ``game.okg`` and the board is
+powered on: the real firmware resumes it and draws both panels, exactly as the
+table would after a power cut at that moment. Each position's panels are
+printed in the terminal (Braille dots), and saved as PNG with ``--shots``.
+"""
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from host.errors import CommandError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_record(path):
+    """(text, Match) or CommandError naming the file (and line, from the engine)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CommandError("cannot read record %s: %s" % (path, e))
+    from engine import Match
+    try:
+        match = Match.from_record(text)
+    except ValueError as e:
+        raise CommandError("%s: not a valid game record: %s" % (path, e))
+    return text, match
+
+
+def positions(text):
+    """Every position of the game, in order: [(record prefix, Match)].
+    A prefix of a record that the engine accepts is the game up to that
+    point, so this needs no knowledge of the record's layout."""
+    from engine import Match
+    lines = text.splitlines(True)
+    out = []
+    last = None
+    for i in range(1, len(lines) + 1):
+        prefix = "".join(lines[:i])
+        try:
+            m = Match.from_record(prefix)
+        except ValueError:
+            continue
+        obs = m.observation(0)
+        key = (obs.get("hand_no"), len(obs["history"]), obs["phase"])
+        if key != last:
+            out.append((prefix, m))
+            last = key
+    return out
+
+
+def label(match):
+    obs = match.observation(0)
+    hist = obs["history"]
+    what = ("player %s: %s" % tuple(hist[-1].split(" ", 1))) if hist else "deal"
+    return "hand %s, %s" % (obs.get("hand_no", "?"), what)
+
+
+def populate(flash_dir, src_root=ROOT):
+    """Put the firmware sources on a virtual board's flash (what the board
+    runs when it was not flashed with compiled files)."""
+    for fn in os.listdir(os.path.join(src_root, "firmware")):
+        if fn.endswith(".py"):
+            shutil.copy(os.path.join(src_root, "firmware", fn), flash_dir)
+    shutil.copytree(os.path.join(src_root, "engine"), os.path.join(flash_dir, "engine"),
+                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+    shutil.copy(os.path.join(src_root, "hardware", "board.json"), flash_dir)
+
+
+def _write_atomic(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _panels(vb):
+    return [vb.panel_image(0), vb.panel_image(1)]
+
+
+def _show_terminal(panels, out):
+    try:
+        from host.simui.render import braille_lines, shrink_half
+    except ImportError:
+        return
+    rows = [braille_lines(shrink_half(p)) for p in panels]
+    for a, b in zip(*rows):
+        out.write(a + "   " + b + "\n")
+
+
+def _save_shot(panels, path):
+    try:
+        from host.simui.render import side_by_side
+        img = side_by_side(panels, scale=2)
+    except ImportError:
+        from PIL import Image
+        img = Image.new("1", (296 * 2 + 8, 128), 1)
+        img.paste(panels[0], (0, 0))
+        img.paste(panels[1], (296 + 8, 0))
+    img.save(path)
+
+
+def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True):
+    from host import transport
+    text, _final = load_record(record_path)
+    steps = positions(text)
+    if not steps:
+        raise CommandError("%s: the record holds no position to show" % record_path)
+    try:
+        from host.vboard import VirtualBoard
+    except ImportError as e:
+        raise CommandError("the virtual board is not available: %s" % e)
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+    flash_dir = tempfile.mkdtemp(prefix="okgin-replay-")
+    written = []
+    vb = None
+    try:
+        populate(flash_dir)
+        _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
+        vb = VirtualBoard(flash_dir=flash_dir, speed=speed)
+        vb.start()
+        board = transport.Board(vb.port, timeout=20.0).open()
+        try:
+            for n, (prefix, match) in enumerate(steps):
+                if n:
+                    _write_atomic(os.path.join(flash_dir, "game.okg"), prefix)
+                    board.close()
+                    vb.power_cycle()
+                    board.reopen(30)
+                board.wait_ready(30)
+                st = board.status()
+                panels = _panels(vb)
+                out.write("[%d/%d] %s  (screen=%s phase=%s stock=%s)\n"
+                          % (n + 1, len(steps), label(match), st.get("screen"),
+                             st.get("phase"), st.get("stock")))
+                if show:
+                    _show_terminal(panels, out)
+                if shots:
+                    path = os.path.join(shots, "%03d.png" % (n + 1))
+                    _save_shot(panels, path)
+                    written.append(path)
+                out.flush()
+                if pause:
+                    time.sleep(pause)
+        finally:
+            board.close()
+    finally:
+        if vb is not None:
+            try:
+                vb.stop()
+            except Exception:
+                vb.kill()
+        shutil.rmtree(flash_dir, ignore_errors=True)
+    return steps, written
+
+
+def _nonneg(text):
+    import argparse
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % text)
+    if not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError("must be between 0 and 100")
+    return v
+
+
+def configure(parser):
+    parser.add_argument("record", metavar="RECORD", help="a game record (game.okg, or `record` output)")
+    parser.add_argument("--shots", metavar="DIR", help="save a PNG of both panels per position")
+    parser.add_argument("--speed", type=_nonneg, default=0.0,
+                        help="e-ink refresh speed of the virtual board: 0 instant (default), 1 real time")
+    parser.add_argument("--pause", type=_nonneg, default=0.0,
+                        help="seconds to stay on each position")
+    parser.add_argument("--quiet", action="store_true", help="no panel drawings in the terminal")
+    parser.epilog = ("examples:\n  okgin replay game.okg --shots out/\n"
+                     "  okgin replay game.okg --pause 1 --speed 1\n")
+
+
+def run(args):
+    steps, written = replay(args.record, args.shots, args.speed, args.pause,
+                            show=not args.quiet)
+    if args.shots:
+        print("%d positions, %d shots in %s" % (len(steps), len(written), args.shots))
+    return 0

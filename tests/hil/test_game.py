@@ -1,0 +1,93 @@
+"""A scripted hand played with button presses: the board's state (status,
+record) follows the engine's rules, and the screens show it."""
+from engine import Match
+
+BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
+
+
+def engine_state(board):
+    """The engine's view of the game the board is playing (from its record)."""
+    return Match.from_record(board.record())
+
+
+def assert_status_matches_engine(board, match):
+    st = board.status()
+    obs = match.observation(0)
+    assert st["phase"] == obs["phase"]
+    assert st["to_move"] == ("-" if obs["to_move"] is None else str(obs["to_move"]))
+    assert int(st["hand_no"]) == obs["hand_no"] and int(st["dealer"]) == obs["dealer"]
+    assert int(st["stock"]) == obs["stock_count"]
+    assert st["discard"] == (obs["discard_top"] or "-")
+    assert int(st["knock_limit"]) == obs["knock_limit"]
+    assert [int(s) for s in st["scores"].split(",")] == list(obs["scores"])
+    return st, obs
+
+
+def test_new_game_deals_per_rules(testboard):
+    m = engine_state(testboard)
+    st, obs = assert_status_matches_engine(testboard, m)
+    assert st["screen"] == "game"
+    assert obs["phase"] == "upcard"              # R6: the upcard is offered first
+    assert obs["stock_count"] == 31              # R4: 52 - 2*10 - upcard
+    assert len(obs["hand"]) == 10 and obs["opponent_count"] == 10
+    assert st["dealer"] == "0" and st["to_move"] == "1"   # non-dealer first (R6)
+
+
+def test_scripted_hand_by_button_presses(testboard):
+    b = testboard
+    # R6: non-dealer passes (DRAW), dealer passes, non-dealer draws from stock.
+    b.press(1, "draw")
+    m = engine_state(b)
+    assert m.observation(0)["history"][-1] == "1 pass"
+    assert_status_matches_engine(b, m)
+    b.press(0, "draw")
+    b.press(1, "draw")
+    m = engine_state(b)
+    obs1 = m.observation(1)
+    assert obs1["phase"] == "discard" and obs1["to_move"] == 1
+    assert len(obs1["hand"]) == 11 and obs1["stock_count"] == 30
+    # R7: discard the card under the cursor with OK.
+    hand_before = set(obs1["hand"])
+    b.press(1, "ok")
+    m = engine_state(b)
+    last = m.observation(1)["history"][-1].split()
+    assert last[:2] == ["1", "discard"] and last[2] in hand_before
+    st, obs = assert_status_matches_engine(b, m)
+    assert st["discard"] == last[2] and st["to_move"] == "0"
+    # Player 0 takes that discard (R7) and may not throw it straight back.
+    b.press(0, "take")
+    m = engine_state(b)
+    obs0 = m.observation(0)
+    assert last[2] in obs0["hand"] and obs0["phase"] == "discard"
+    assert "discard " + last[2] not in obs0["legal"]
+    assert_status_matches_engine(b, m)
+
+
+def test_presses_of_the_waiting_player_change_nothing_in_the_game(testboard):
+    before = testboard.record()
+    testboard.press(0, "draw")          # player 1 (non-dealer) is to move
+    testboard.press(0, "knock")
+    assert testboard.record() == before
+
+
+def test_screens_show_each_players_view(testboard):
+    b = testboard
+    s0, s1 = b.screen(0), b.screen(1)
+    assert s0.size == (296, 128)
+    for s in (s0, s1):
+        black = s.histogram()[0]
+        assert 300 < black < 296 * 128 // 2, "screen looks blank or inverted"
+    assert s0.tobytes() != s1.tobytes()          # each panel shows its own hand
+    # A cursor move redraws only the player who pressed.
+    b.press(1, "right")
+    b.sync()
+    assert b.screen(1).tobytes() != s1.tobytes()
+    assert b.screen(0).tobytes() == s0.tobytes()
+
+
+def test_screen_changes_when_the_opponent_moves(testboard):
+    b = testboard
+    s0 = b.screen(0)
+    b.press(1, "draw")                           # pass: player 0 is now asked
+    b.sync()
+    assert b.screen(0).tobytes() != s0.tobytes()

@@ -1,0 +1,59 @@
+"""Bad input gets ``ERR <reason>`` and never crashes the firmware (protocol.md)."""
+import pytest
+
+from host import transport
+
+
+def _alive(board):
+    assert board.hello()["proto"] == "1"
+
+
+@pytest.mark.parametrize("line", [
+    "frobnicate",                    # unknown command
+    "press",                         # missing arguments
+    "testmode maybe",                # wrong argument
+    "x" * 500,                       # over-long line (limit 200)
+])
+def test_bad_requests_get_err_and_board_keeps_answering(board, line):
+    with pytest.raises(transport.ProtocolError):
+        board.request(line)
+    _alive(board)
+
+
+def test_binary_bytes_get_err(board):
+    board.send_raw(b"\xff\xfe\x80hello\x01\x02\n")
+    with pytest.raises(transport.ProtocolError):
+        board.read_answer("binary")
+    _alive(board)
+
+
+def test_empty_lines_and_noise_do_not_desync_answers(board):
+    # Ten requests written at once: exactly ten answers, in order.
+    board.send_raw(b"hello\n" * 10)
+    for _ in range(10):
+        assert "proto=1" in board.read_answer("hello")
+    _alive(board)
+
+
+@pytest.mark.parametrize("line", [
+    "press 0 right", "screen 0", "newgame seed=1", "record", "sync", "reset",
+])
+def test_test_mode_commands_are_locked_outside_test_mode(board, line):
+    board.request("testmode off")
+    with pytest.raises(transport.ProtocolError) as e:
+        board.request(line)
+    assert "test mode" in e.value.reason
+    _alive(board)
+
+
+@pytest.mark.parametrize("line", [
+    "press 2 left", "press 0 jump", "press 0 ok sideways", "screen 5",
+    "newgame seed=abc", "newgame vs=grandmaster seed=1",
+])
+def test_bad_arguments_in_test_mode_get_err(testboard, line):
+    before = testboard.record()
+    with pytest.raises(transport.ProtocolError):
+        testboard.request(line)
+    # the game in progress is untouched
+    assert testboard.record() == before
+    _alive(testboard)

