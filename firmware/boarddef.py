@@ -35,6 +35,9 @@ SPI_PINS = {
     0: {"sck": (2, 6, 18, 22), "mosi": (3, 7, 19), "miso": (0, 4, 16, 20)},
     1: {"sck": (10, 14, 26), "mosi": (11, 15, 27), "miso": (8, 12, 28)},
 }
+# MicroPython's rp2 SPI claims a MISO pin even when none is wanted; without
+# spi.miso it takes the port's default, so that pin is reserved all the same.
+DEFAULT_MISO = {0: 16, 1: 12}
 
 BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
 PANEL_PINS = ("cs", "dc", "rst", "busy")
@@ -164,10 +167,12 @@ def validate(board):
 
     pins = _Pins()
     spi = board["spi"]
-    _fields("spi", spi, SPI_FIELDS)
+    _fields("spi", spi, SPI_FIELDS, ("miso",))
     sid = spi["id"]
     if isinstance(sid, bool) or sid not in SPI_PINS:
         raise BoardError("spi.id: %r is not an SPI bus of the Pico (0 or 1)" % (sid,))
+    if "miso" not in spi:
+        spi["miso"] = DEFAULT_MISO[sid]
     for field in ("sck", "mosi", "miso"):
         role = "SPI%d %s" % (sid, field.upper())
         pins.claim("spi." + field, spi[field], SPI_PINS[sid][field], role)

@@ -63,7 +63,8 @@ BAD = [
     (("spi", "id"), 2, "spi.id: 2 is not an SPI bus"),
     (("spi", "id"), 1, "spi.sck: pin 18 cannot be SPI1 SCK"),
     (("spi", "baudrate"), 40000000, "spi.baudrate: 40000000 is out of range"),
-    (("spi", "miso"), DELETE, "spi.miso: missing"),
+    (("spi", "miso"), DELETE, None),   # optional: the port's default, 16
+    (("spi", "miso"), 17, "spi.miso: pin 17 cannot be SPI0 MISO"),
     (("timing", "debounce_ms"), 0, "timing.debounce_ms: 0 is out of range 1..200"),
     (("timing", "repeat_ms"), "fast", "timing.repeat_ms: expected a whole number, got a string"),
     (("timing", "busy_timeout_ms"), DELETE, "timing.busy_timeout_ms: missing"),
@@ -152,3 +153,15 @@ def test_spi1_board_is_accepted():
     b["players"][1]["panel"]["busy"] = 18
     b["players"][1]["panel"]["rst"] = 19
     boarddef.validate(b)
+
+
+def test_miso_defaults_to_the_pin_micropython_claims():
+    b = good()
+    del b["spi"]["miso"]
+    assert boarddef.validate(b)["spi"]["miso"] == 16
+    # On SPI1 the default MISO is GP12, which this board uses for a panel.
+    b = good()
+    b["spi"] = {"id": 1, "sck": 26, "mosi": 27, "baudrate": 4000000}
+    b["players"][1]["buttons"]["take"] = 28
+    b["players"][1]["buttons"]["knock"] = 16
+    assert error(b) == "players[1].panel.dc: pin 12 is already used by spi.miso"
