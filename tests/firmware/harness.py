@@ -166,6 +166,28 @@ class Board:
                 pass
             self.ser = None
 
+    def after_kill(self):
+        """Hook: look at the flash while the power is off."""
+
+    def power_cut_and_boot(self):
+        """Kill the micropython process (power loss) and boot again on the
+        same flash; returns the READY line."""
+        if self.vb is not None:
+            self.vb.kill()
+            self._close()
+            self.after_kill()
+            import serial
+            self.vb.start()
+            self.ser = serial.Serial(self.vb.port, 115200, timeout=20)
+            self.ser.reset_input_buffer()
+            line = self.readline(20)
+            while not line.startswith("READY"):
+                line = self.readline(20)   # output of the killed run
+            return line
+        self.kill()
+        self.proc = None
+        return self.start()
+
     def restart(self):
         """Power comes back: a fresh process on the same flash."""
         self.stop()
