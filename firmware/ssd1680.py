@@ -1,8 +1,13 @@
 # SSD1680 e-paper driver (2.9" 296x128 black/white panels) on framebuf.
 #
-# Known to match: Waveshare 2.9" e-Paper Module V2 (set its interface switch
-# to 4-line SPI) and the WeAct Studio 2.9" B/W module; both use the panel's
-# OTP waveforms, loaded by 0x22 below, so no LUT is sent.
+# Written for the Waveshare 2.9" e-Paper Module V2 (interface switch, if
+# any, on 4-line SPI) and the WeAct Studio 2.9" B/W module, both SSD1680
+# with 296x128 panels. Both refreshes use the panel's OTP waveforms (0x22
+# loads the LUT; no 0x32 upload). Checked here against the datasheet
+# command set and the virtual board's emulation, not yet on a real panel:
+# if partial refreshes on a Waveshare V2 flash like full ones, its OTP
+# mode-2 waveform is the suspect (some drivers upload their own partial LUT
+# for that module and update with 0x22 0xCC).
 #
 # The driver takes already-made Pin/SPI objects (hal.py makes them) and only
 # calls spi.write(), pin.value() and pin.value(x), so the virtual board's
