@@ -8,10 +8,9 @@ import json
 import os
 
 import pytest
+import serial
 
-serial = pytest.importorskip("serial")
-
-from host.vboard import VirtualBoard  # noqa: E402
+from host.vboard import VirtualBoard
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
