@@ -99,8 +99,9 @@ class LinkServer:
 
     # -- sending ---------------------------------------------------------------
     def _send(self, conn, kind):
-        bits = self.pins.input_bits()
         with self.send_lock:
+            # Levels read under the lock: a push can never overtake a newer answer.
+            bits = self.pins.input_bits()
             if kind == ord("T"):
                 if bits == self.last_bits:
                     return          # nothing new for the firmware
@@ -136,7 +137,9 @@ class LinkServer:
             with self.send_lock:
                 if token != self.token:
                     return          # a process from before a reset: ignore it
+                # (the same process may reconnect after a Ctrl-C cut a message)
                 self.conn = conn
+                self.last_bits = None
             while True:
                 t = f.read(1)
                 if not t:
@@ -148,7 +151,10 @@ class LinkServer:
                 elif t == 0x53:      # S
                     b = f.read(5)
                     n = struct.unpack_from("<I", b, 1)[0]
-                    pins.spi_write(b[0], f.read(n))
+                    data = f.read(n)
+                    if len(data) != n:
+                        return       # cut off (Ctrl-C mid-write): never feed half a transfer
+                    pins.spi_write(b[0], data)
                 elif t == 0x59:      # Y
                     self._send(conn, 0x59)
                 elif t == 0x4D:      # M

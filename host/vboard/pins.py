@@ -71,31 +71,47 @@ class BoardPins:
         with self.lock:
             if pull is not None and pull >= 0:
                 self.pull[gpio] = pull or None
+            after = None
             if mode is not None and mode >= 0:
                 was_out = self.mode[gpio] in (OUT, OPEN_DRAIN)
                 old_lit = self._lit(gpio)
                 self.mode[gpio] = mode
                 if mode in (OUT, OPEN_DRAIN) and not was_out:
                     # Pin(n, Pin.OUT, value=v): the latched level appears now.
-                    self._driven_changed(gpio, old_lit)
+                    after = self._driven_changed(gpio, old_lit)
+        self._after(after)
 
     def write(self, gpio, value):
         value = 1 if value else 0
+        after = None
         with self.lock:
             old_lit = self._lit(gpio)
             self.level[gpio] = value
             if self.mode[gpio] in (OUT, OPEN_DRAIN):
-                self._driven_changed(gpio, old_lit)
+                after = self._driven_changed(gpio, old_lit)
             # else: rp2 latches the level; it is driven once the pin is an output
+        self._after(after)
 
     def _driven_changed(self, gpio, old_lit):
+        """Apply a driven level to what hangs on the pin; returns what to
+        tell the world once the lock is released (callbacks take other locks)."""
+        changed, event = False, None
         if gpio in self.rst_pins:
             self.panels[self.rst_pins[gpio]].set_reset(self.level[gpio])
-            if self.on_change:
-                self.on_change()
+            changed = True
         lit = self._lit(gpio)
-        if gpio in self.led_of and old_lit != lit and self.on_event:
-            self.on_event(("led", self.led_of[gpio], lit))
+        if gpio in self.led_of and old_lit != lit:
+            event = ("led", self.led_of[gpio], lit)
+        return changed, event
+
+    def _after(self, after):
+        if after is None:
+            return
+        changed, event = after
+        if changed and self.on_change:
+            self.on_change()
+        if event and self.on_event:
+            self.on_event(event)
 
     def _lit(self, gpio):
         return self.mode[gpio] in (OUT, OPEN_DRAIN) and self.level[gpio] == 1

@@ -149,6 +149,23 @@ def test_ctrl_c_interrupts_the_firmware_into_the_repl(board):
     assert c.until("42") == "42"
 
 
+def test_ctrl_c_in_the_middle_of_panel_traffic_leaves_the_pins_usable(board):
+    c = board.client
+    assert c.ask("spam") == "spamming"
+    for _ in range(20):   # let some refreshes through, then interrupt one
+        time.sleep(0.05)
+        if board.refresh_counts(0)["partial"] > 20:
+            break
+    c.s.write(b"\r\x03")
+    c.until("KeyboardInterrupt")
+    c.s.write(b"d = hw.displays[0]; d.fb.fill(0); d.fb.fill_rect(3, 4, 5, 6, 1); "
+              b"d.show(full=True); d.wait(); print('drawn', d.busy())\r")
+    assert c.until("drawn") == "drawn False"
+    im = board.panel_image(0)
+    black = {(x, y) for x in range(296) for y in range(128) if im.getpixel((x, y)) == 0}
+    assert black == {(x, y) for x in range(3, 8) for y in range(4, 10)}
+
+
 def test_mpremote_resume_fs_ls_and_exec(board):
     board.client.close()       # mpremote wants the port for itself
     ls = subprocess.run([MPREMOTE, "connect", board.port, "resume", "fs", "ls"],

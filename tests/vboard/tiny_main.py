@@ -87,6 +87,16 @@ def handle(words):
                 e = h.buttons.get()
             time.sleep_ms(5)
         return " ".join(evs) or "none"
+    if c == "spam":
+        # refresh forever (until Ctrl-C): pin and SPI traffic all the time
+        d = hardware().displays[0]
+        i = 0
+        print("OK spamming")
+        while True:
+            d.fb.fill(i & 1)
+            d.show(full=False)
+            d.wait()
+            i += 1
     if c == "alloc":
         try:
             b = bytearray(int(words[1]))

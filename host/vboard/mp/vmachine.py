@@ -38,10 +38,24 @@ _link = None
 
 class _Link:
     def __init__(self):
-        addr = os.getenv("OKGIN_VBOARD_LINK")
-        if not addr:
+        self.addr = os.getenv("OKGIN_VBOARD_LINK")
+        if not self.addr:
             raise OSError("vmachine: OKGIN_VBOARD_LINK is not set; start the firmware "
                           "with `okgin board` (host.vboard.VirtualBoard)")
+        # Buffers allocated once: pin reads/writes run at 1 kHz.
+        self.rx = bytearray(9)
+        self.p3 = bytearray(3)
+        self.p4 = bytearray(4)
+        self.a5 = bytearray(5)
+        self.s6 = bytearray(6)
+        self.y1 = b"Y"
+        self.bits = 0
+        self.seq = 0
+        self.s = None
+        self._open()
+
+    def _open(self):
+        addr = self.addr
         if addr.startswith("unix:"):
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             path = addr[5:].encode()
@@ -56,20 +70,20 @@ class _Link:
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             s.connect(socket.getaddrinfo(host, int(port))[0][-1])
             s.setsockopt(6, 1, 1)   # IPPROTO_TCP, TCP_NODELAY: no Nagle delay on a sync
-        self.s = s
         self.poll = select.poll()
         self.poll.register(s, select.POLLIN)
-        # Buffers allocated once: pin reads/writes run at 1 kHz.
-        self.rx = bytearray(9)
-        self.p3 = bytearray(3)
-        self.p4 = bytearray(4)
-        self.a5 = bytearray(5)
-        self.s6 = bytearray(6)
-        self.y1 = b"Y"
-        self.bits = 0
-        self.seq = 0
-        self.dirty = True
         s.write(struct.pack("<BI", 0x48, int(os.getenv("OKGIN_VBOARD_TOKEN") or "0")))
+        self.s = s
+        self.dirty = True
+
+    def _drop(self):
+        # An exception (Ctrl-C) in the middle of a message: the stream is out
+        # of step, so start a new connection at the next use.
+        try:
+            self.s.close()
+        except Exception:
+            pass
+        self.s = None
 
     def _recv(self):
         rx = self.rx
@@ -89,23 +103,39 @@ class _Link:
         return rx[0]
 
     def inputs(self):
-        if self.dirty:
-            # Writes went out unacknowledged: ask for the levels after them.
-            self.dirty = False
-            self.s.write(self.y1)
-            while self._recv() != _Y:
-                pass
-        else:
-            # Apply whatever the host pushed (usually nothing: one poll
-            # syscall, no allocation).
-            while True:
-                got = False
-                for _ in self.poll.ipoll(0):
-                    got = True
-                if not got:
-                    break
-                self._recv()
+        if self.s is None:
+            self._open()
+        try:
+            if self.dirty:
+                # Writes went out unacknowledged: ask for the levels after them.
+                self.dirty = False
+                self.s.write(self.y1)
+                while self._recv() != _Y:
+                    pass
+            else:
+                # Apply whatever the host pushed (usually nothing: one poll
+                # syscall, no allocation).
+                while True:
+                    got = False
+                    for _ in self.poll.ipoll(0):
+                        got = True
+                    if not got:
+                        break
+                    self._recv()
+        except BaseException:
+            self._drop()
+            raise
         return self.bits
+
+    def _send(self, buf):
+        if self.s is None:
+            self._open()
+        try:
+            self.s.write(buf)
+        except BaseException:
+            self._drop()
+            raise
+        self.dirty = True
 
     def pin_mode(self, pin, mode, pull):
         b = self.p4
@@ -113,20 +143,17 @@ class _Link:
         b[1] = pin
         b[2] = mode & 0xFF
         b[3] = pull & 0xFF
-        self.s.write(b)
-        self.dirty = True
+        self._send(b)
 
     def pin_out(self, pin, v):
         b = self.p3
         b[0] = 0x50
         b[1] = pin
         b[2] = v
-        self.s.write(b)
-        self.dirty = True
+        self._send(b)
 
     def spi_init(self, bus, sck, mosi, firstbit):
-        self.s.write(bytes((0x42, bus, sck, mosi, firstbit)))
-        self.dirty = True
+        self._send(bytes((0x42, bus, sck, mosi, firstbit)))
 
     def spi_write(self, bus, buf):
         n = len(buf)
@@ -137,12 +164,18 @@ class _Link:
         h[3] = (n >> 8) & 0xFF
         h[4] = (n >> 16) & 0xFF
         h[5] = n >> 24
-        self.s.write(h)
-        self.s.write(buf)
+        if self.s is None:
+            self._open()
+        try:
+            self.s.write(h)
+            self.s.write(buf)
+        except BaseException:
+            self._drop()
+            raise
         self.dirty = True
 
     def reset(self):
-        self.s.write(b"R")
+        self._send(b"R")
         while True:            # the host ends this process
             self.s.readinto(self.rx)
 
