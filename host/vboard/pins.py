@@ -155,7 +155,7 @@ class BoardPins:
         return bits
 
     def read(self, g):
-        if self.mode[g] == OUT:
+        if self.mode[g] == OUT or (self.mode[g] == OPEN_DRAIN and self.level[g] == 0):
             return self.level[g]
         if g in self.busy_pins:
             return 1 if self.panels[self.busy_pins[g]].busy() else 0

@@ -420,3 +420,35 @@ def test_bad_geometry_is_refused():
         SSD1680(rotation=45)
     with pytest.raises(ValueError, match="fit"):
         SSD1680(sources=200, gates=296)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(entry=st.integers(0, 7), x0=st.integers(0, XB - 1), x1=st.integers(0, XB - 1),
+       y0=st.integers(0, GATES - 1), h=st.integers(1, 12), seed=st.integers(0, 999))
+def test_any_window_in_any_mode_receives_its_bytes_in_the_mode_order(entry, x0, x1, y0, h, seed):
+    lo_x, hi_x = min(x0, x1), max(x0, x1)
+    lo_y, hi_y = y0, min(GATES - 1, y0 + h - 1)
+    dx = 1 if entry & 1 else -1
+    dy = 1 if entry & 2 else -1
+    xs = list(range(lo_x, hi_x + 1))[::dx]
+    ys = list(range(lo_y, hi_y + 1))[::dy]
+    order = [(x, y) for x in xs for y in ys] if entry & 4 else [(x, y) for y in ys for x in xs]
+    r = random.Random(seed)
+    data = bytes(r.getrandbits(8) for _ in order)
+    p = panel()
+    init(p)
+    full(p, WHITE)
+    cmd(p, 0x11, entry)
+    cmd(p, 0x44, xs[0], xs[-1])
+    cmd(p, 0x45, ys[0] & 0xFF, ys[0] >> 8, ys[-1] & 0xFF, ys[-1] >> 8)
+    counters(p, xs[0], ys[0])
+    cmd(p, 0x24, *data)
+    cmd(p, 0x22, 0xF7)
+    cmd(p, 0x20)
+    expect = [bytearray(b"\xff" * XB) for _ in range(GATES)]
+    for (x, y), b in zip(order, data):
+        expect[y][x] = b
+    assert native_rows(p) == [bytes(e) for e in expect]
