@@ -66,7 +66,9 @@ def _one(args, speed, window):
                     seen = cur
                     if "flash" not in marks and cur.convert("L").getextrema()[0] < 100:
                         marks["flash"] = time.monotonic() - t0   # the refresh starts showing
-                    if win.session is not None and cur.tobytes() == render.to_rgb(s.panel(0), win.scale).tobytes():
+                    panel = s.panel(0) if win.session is not None else None
+                    if panel is not None and panel.convert("L").getextrema()[0] == 0 \
+                            and cur.tobytes() == render.to_rgb(panel, win.scale).tobytes():
                         marks["first frame"] = time.monotonic() - t0
                 time.sleep(0.002)
             th.join()

@@ -16,6 +16,12 @@ import time
 
 from host.errors import CommandError
 
+# The virtual board's default heap is the Pico's budget (128K), but the
+# unix port is 64-bit: every object is up to twice the size it has on the
+# RP2040, so the same firmware needs more heap here. The firmware's own tests
+# run with 192K for the same reason (tests/firmware/harness.py); --heapsize
+# overrides.
+DEFAULT_HEAPSIZE = "192K"
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
 
@@ -49,23 +55,21 @@ def load_timing(board_path):
         return {}
 
 
-def make_board(flash_dir=None, speed=1.0, board_path=None, heapsize=None):
+def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
     """The real virtual board (host.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
-        from host.vboard import VirtualBoard, populate
+        from host.vboard import VirtualBoard
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
-    kw = {"speed": speed}
-    if heapsize:
-        kw["heapsize"] = heapsize
+    from host.simui import flashdir
+    kw = {"speed": speed, "flash_dir": flash_dir}
+    kw["heapsize"] = heapsize or DEFAULT_HEAPSIZE
     if board_path:
         kw["board"] = board_path
-    if flash_dir is not None:
-        # Bring the board's flash up to date with this checkout's firmware
-        # (like `okgin flash`); the saved game and settings are kept.
-        populate(flash_dir, board=board_path)
-        kw["flash_dir"] = flash_dir
+    # Bring the board's flash up to date with this checkout's firmware, as
+    # `okgin flash` would (compiled); the saved game and settings are kept.
+    flashdir.prepare(flash_dir, board_json=board_path)
     return VirtualBoard(**kw)
 
 

@@ -30,20 +30,12 @@ def okgin_cmd():
     return [sys.executable, os.path.join(HERE, "launch.py")]
 
 
-def heap_args():
-    """--heapsize for okgin subprocesses when OKGIN_TEST_HEAPSIZE is set."""
-    h = os.environ.get("OKGIN_TEST_HEAPSIZE")
-    return ["--heapsize", h] if h else []
-
-
 def new_board(flash_dir, speed=0.0):
     """The real virtual board if it is in the tree, else the stand-in."""
     os.makedirs(flash_dir, exist_ok=True)
     if have_vboard():
         from host.simui.session import make_board
-        # OKGIN_TEST_HEAPSIZE: only to get past a firmware that does not yet
-        # fit the device budget; unset, the board runs with the budget.
-        return make_board(flash_dir=flash_dir, speed=speed, heapsize=os.environ.get("OKGIN_TEST_HEAPSIZE"))
+        return make_board(flash_dir=flash_dir, speed=speed)
     sys.path.insert(0, HERE)
     from standin import StandInBoard
     return StandInBoard(speed=speed)

@@ -6,7 +6,7 @@ import subprocess
 from PIL import Image
 
 from host.simui import script
-from simhelpers import ROOT, env_with, heap_args, okgin_cmd
+from simhelpers import ROOT, env_with, okgin_cmd
 
 
 def same(a, b):
@@ -44,7 +44,7 @@ def test_okgin_sim_headless_end_to_end(tmp_path):
     s.write_text("sync\nshot first\nserial hello\n")
     shots = tmp_path / "out"
     r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(s), "--shots", str(shots),
-                                      "--flash-dir", str(tmp_path / "flash")] + heap_args(),
+                                      "--flash-dir", str(tmp_path / "flash")],
                        capture_output=True, text=True, env=env_with(), cwd=ROOT, timeout=90)
     assert r.returncode == 0, r.stderr
     assert "shot %s" % (shots / "first.png") in r.stdout

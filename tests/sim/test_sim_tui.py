@@ -11,7 +11,7 @@ import pytest
 
 from host.simui import render
 from host.simui.session import Session
-from simhelpers import ROOT, env_with, heap_args, new_board, okgin_cmd
+from simhelpers import ROOT, env_with, new_board, okgin_cmd
 
 COLS, ROWS = 310, 45  # room for both panels side by side at full size
 
@@ -55,7 +55,7 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     base, run = tmux
     flash = tmp_path / "flash"
     status = tmp_path / "exit"
-    cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir", str(flash)] + heap_args())
+    cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir", str(flash)])
     env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
     shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
         shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
