@@ -49,8 +49,10 @@ class LinkServer:
         self.closed = False
         if use_unix is None:
             use_unix = sys.platform.startswith("linux")
+        path = os.path.join(workdir, "link.sock")
+        if use_unix and len(path.encode()) > 100:
+            use_unix = False    # sockaddr_un holds ~104 bytes (a long TMPDIR)
         if use_unix:
-            path = os.path.join(workdir, "link.sock")
             self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.sock.bind(path)
             self.address = "unix:" + path

@@ -261,3 +261,37 @@ def test_populate_copies_sources_and_keeps_saved_games(tmp_path):
     assert (flash / "engine" / "__init__.py").exists()
     fw = os.path.join(ROOT, "firmware", "main.py")
     assert ("main.py" in names) == os.path.exists(fw)
+
+
+def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
+    import json
+    from host.vboard import VBoardError
+    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+        board = json.load(f)
+    del board["players"][1]["panel"]["busy"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(board))
+    with pytest.raises(VBoardError, match=r"players\[1\]\.panel.*busy"):
+        VirtualBoard(board=str(bad))
+    bad.write_text("{not json")
+    with pytest.raises(VBoardError, match="not valid JSON"):
+        VirtualBoard(board=str(bad))
+    with pytest.raises(VBoardError, match="heapsize"):
+        VirtualBoard(heapsize="big")
+    with pytest.raises(VBoardError, match="speed"):
+        VirtualBoard(speed=-1)
+    with pytest.raises(VBoardError, match="not an executable"):
+        VirtualBoard(micropython=str(tmp_path / "nope"))
+
+
+def test_loopback_tcp_link_works_too(tmp_path):
+    # The link used where unix-domain socket addresses differ (macOS) or are too long.
+    with VirtualBoard(flash_dir=populate(str(tmp_path / "f"), main_py=TINY), link="tcp") as vb:
+        assert vb.link.address.startswith("tcp:127.0.0.1:")
+        c = Client(vb.port)
+        c.until("READY tiny")
+        vb.hold(0, "draw")        # GPIO 5
+        assert "5=0" in c.ask("pins").split()
+        assert c.ask("draw 0 full 0 0 16 16") == "busy_after_show=0"
+        assert vb.refresh_counts(0)["full"] == 1
+        c.close()
