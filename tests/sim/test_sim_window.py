@@ -139,3 +139,14 @@ def test_hiding_player_1_covers_only_that_panel(window):
     assert shows(win, session, 0)
     xdo(display, "key", "F3")
     assert pump(root, win, until=lambda: shows(win, session, 1))
+
+
+def test_power_cycle_button_restarts_the_board(window):
+    root, win, session, display = window
+    readies = lambda: sum(1 for _, d, t in session.log_since(0) if d == "<" and t.startswith("READY "))
+    n = readies()
+    b = win.tool["power"]
+    x, y = b.winfo_rootx() + 5, b.winfo_rooty() + 5
+    xdo(display, "mousemove", "--sync", str(x), str(y), "click", "1")
+    assert pump(root, win, until=lambda: readies() > n, timeout=30)
+    assert pump(root, win, until=lambda: shows(win, session, 0) and shows(win, session, 1))

@@ -1,0 +1,72 @@
+"""`okgin sim` as a user starts it: a game started from the command line, a
+game that survives closing the simulator, --fresh, and no display."""
+import os
+import subprocess
+
+from host.simui.session import clear_saved_state
+from simhelpers import ROOT, env_with, okgin_cmd
+
+
+def sim(args, tmp_path, script, **kw):
+    s = tmp_path / "s.txt"
+    s.write_text(script)
+    return subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(s), "--shots", str(tmp_path / "shots")]
+                          + args, capture_output=True, text=True, env=env_with(), cwd=ROOT, timeout=90, **kw)
+
+
+def status(stdout):
+    line = [ln for ln in stdout.splitlines() if ln.startswith("OK screen=")][-1]
+    return dict(w.split("=", 1) for w in line.split()[1:])
+
+
+def test_seed_and_vs_start_a_game_against_the_computer_without_test_mode(tmp_path):
+    r = sim(["--seed", "5", "--vs", "easy", "--flash-dir", str(tmp_path / "f")], tmp_path, "sync\nserial status\n")
+    assert r.returncode == 0, r.stderr
+    st = status(r.stdout)
+    assert st["screen"] == "game" and st["vs"] == "easy" and st["testmode"] == "0"
+    assert st["hand_no"] == "1"
+
+
+def test_a_game_survives_closing_the_simulator(tmp_path):
+    flash = str(tmp_path / "f")
+    r = sim(["--seed", "9", "--flash-dir", flash], tmp_path, "sync\nserial status\n")
+    assert r.returncode == 0, r.stderr
+    first = status(r.stdout)
+    assert first["screen"] == "game" and first["vs"] == "human"
+    # next start, no game options: the firmware resumes the saved game
+    r = sim(["--flash-dir", flash], tmp_path, "sync\nserial status\n")
+    assert r.returncode == 0, r.stderr
+    again = status(r.stdout)
+    for k in ("screen", "hand_no", "dealer", "to_move", "phase", "discard", "knock_limit", "scores"):
+        assert again[k] == first[k], k
+    # --fresh forgets it
+    r = sim(["--flash-dir", flash, "--fresh"], tmp_path, "sync\nserial status\n")
+    assert r.returncode == 0, r.stderr
+    assert status(r.stdout)["screen"] == "menu"
+
+
+def test_fresh_removes_only_the_saved_game_and_settings(tmp_path):
+    for name in ("game.okg", "game.tmp", "settings.json", "notes.txt"):
+        (tmp_path / name).write_text("x")
+    assert sorted(clear_saved_state(str(tmp_path))) == ["game.okg", "game.tmp", "settings.json"]
+    assert sorted(os.listdir(tmp_path)) == ["notes.txt"]
+
+
+def test_without_display_or_terminal_it_says_what_to_do(tmp_path):
+    env = env_with()
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    r = subprocess.run(okgin_cmd() + ["sim", "--flash-dir", str(tmp_path / "f")], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert r.returncode == 1
+    assert r.stderr.strip() == "okgin: no display and no terminal: use --headless --script FILE"
+
+
+def test_a_display_that_cannot_be_opened_falls_back_to_the_terminal(tmp_path):
+    env = env_with(DISPLAY=":4242")  # nothing listens there
+    r = subprocess.run(okgin_cmd() + ["sim", "--flash-dir", str(tmp_path / "f")], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert lines[0].startswith("okgin: no window (") and lines[0].endswith("); using the terminal")
+    assert lines[1] == "okgin: no display and no terminal: use --headless --script FILE"
