@@ -6,6 +6,7 @@
 # here). The emulator's own tests are in tests/vboard/.
 import json
 import os
+import time
 
 import pytest
 import serial
@@ -119,6 +120,11 @@ def test_driver_sequence_on_the_emulated_panels(board):
 
     con.go()
     con.until("LISTENING")
+    # Pin writes reach the host asynchronously (vmachine batches them until
+    # the next input read), so give the LED level a moment to arrive.
+    deadline = time.monotonic() + 5
+    while not vb.led(1) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert vb.led(1) and not vb.led(0)
     vb.press(0, "right")
     vb.press(1, "knock", long=True)
