@@ -85,6 +85,7 @@ class Panel:
         self.started = None
         self.fulls = 0
         self.partial_count = 0
+        self.good = 0
 
     def _sig(self):
         mv = memoryview(self.fb)
@@ -101,6 +102,7 @@ class Panel:
                 raise OSError("panel busy for over %d ms" % self.timeout)
             return True
         self.started = None
+        self.good += 1          # BUSY went low: this panel works
         return False
 
     def changed(self):
@@ -156,6 +158,8 @@ class App:
         self.last_kind = [None, None]
         self.bot = None
         self.showdown = False
+        self.dead = [False, False]       # a panel that reset did not revive
+        self.failures = store.panel_failures()
 
     # ----- boot and persistence -----
     def boot(self):
@@ -417,12 +421,12 @@ class App:
             self.menu_sel = 0
             self._hand_boundary()
             return
+        if self.vs != "human" and p == 1:
+            return   # the computer's seat has no human buttons
         if self._over():
             if button == "ok":
                 self.next_hand()
             return
-        if self.vs != "human" and p == 1:
-            return   # the computer's seat has no human buttons
         self._turn_button(p, button)
 
     def _turn_button(self, p, button):
@@ -544,7 +548,7 @@ class App:
 
     def _name(self, viewer, p):
         if self.vs != "human":
-            return ("You", "CPU")[p] if viewer == 0 else ("P1", "CPU")[p]
+            return ("You", "CPU")[p] if viewer == 0 else ("Human", "CPU")[p]
         return "You" if p == viewer else "P%d" % (p + 1)
 
     def _order(self, hand):
@@ -739,6 +743,8 @@ class App:
             lines.append("Score %s %d  %s %d" % (self._name(p, p), sc[p],
                                                  self._name(p, 1 - p), sc[1 - p]))
             hint = "OK: next hand"
+        if self.vs != "human" and p == 1:
+            hint = "the human continues"
         return {
             "head": "Hand %d over" % ended,
             "testmode": self.testmode,
@@ -775,8 +781,13 @@ class App:
 
     def idle(self):
         self.drain()
-        for pn in self.panels:
-            if pn.refreshing() or pn.changed():
+        for p in range(self.nplayers):
+            pn = self.panels[p]
+            if self.dead[p]:
+                continue
+            # in progress (the main loop's push() polls it and handles a
+            # timeout), or drawn but not yet shown
+            if pn.started is not None or pn.changed():
                 return False
         if self.vs != "human" and self.match is not None and not self._over() \
                 and self.match.observation(1)["to_move"] == 1:
@@ -789,30 +800,47 @@ class App:
     # ----- the main loop -----
     def service_panels(self):
         for p in range(self.nplayers):
+            if self.dead[p]:
+                continue
             try:
                 self.panels[p].push()
             except OSError as e:
                 self.panel_failed(p, e)
+        if self.failures and not (True in self.dead) and \
+                self.panels[0].good and self.panels[1].good:
+            # the panels work again after a reset: forget the failures
+            self.failures = 0
+            store.set_panel_failures(0)
 
     def panel_failed(self, p, e):
         """BUSY never went low (EPDTimeout) on p's panel: say so on the
-        other panel, then recover by a reset (the game resumes from flash)."""
+        other panel, then recover by a reset (the game resumes from flash).
+        If resets do not help (twice in a row), stop driving that panel and
+        keep playing on the other one rather than reset forever."""
         other = 1 - p
+        self.failures += 1
+        store.set_panel_failures(self.failures)
+        again = self.failures <= 2
         self.notice[other] = ("Panel of P%d not responding" % (p + 1),
-                              [str(e), "Resetting the table;",
-                               "the game resumes where it was."])
+                              [str(e),
+                               "Resetting the table; the game resumes where it was."
+                               if again else
+                               "Reset did not help: check its cable. Playing on."])
         self.dirty[other] = True
         self.redraw()
         try:
             pn = self.panels[other]
             pn.need_full = True
-            pn.push()
-            t0 = _ticks()
-            while pn.refreshing() and _since(t0) < 5000:
-                time.sleep_ms(10)
+            if not self.dead[other]:
+                pn.push()
+                t0 = _ticks()
+                while pn.refreshing() and _since(t0) < 5000:
+                    time.sleep_ms(10)
         except OSError:
             pass
-        self.hw.reset()
+        if again:
+            self.hw.reset()
+        self.dead[p] = True
 
     def step(self):
         """One turn of the main loop; returns True when something happened."""

@@ -257,7 +257,13 @@ def error(fb, title, lines, hint, testmode=False):
     y = 18
     for ln in lines:
         while ln and y < H - 20:
-            text(fb, ln[:36], 2, y)
-            ln = ln[36:]
+            # wrap at a space when the line is longer than 36 characters
+            cut = len(ln)
+            if cut > 36:
+                cut = ln.rfind(" ", 0, 37)
+                if cut <= 0:
+                    cut = 36
+            text(fb, ln[:cut], 2, y)
+            ln = ln[cut:].lstrip()
             y += 10
     footer(fb, hint)

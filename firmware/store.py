@@ -137,3 +137,24 @@ def save_settings(d):
     except OSError:
         _remove(SETTINGS)
         os.rename(tmp, SETTINGS)
+
+
+PANELFAIL = "panelfail"
+
+
+def panel_failures():
+    """How many resets in a row a panel timeout has caused (a tiny file, so
+    a panel that stays dead does not make the table reset forever)."""
+    try:
+        with open(PANELFAIL) as f:
+            return int(f.read() or 0)
+    except (OSError, ValueError):
+        return 0
+
+
+def set_panel_failures(n):
+    if n <= 0:
+        _remove(PANELFAIL)
+        return
+    with open(PANELFAIL, "w") as f:
+        f.write(str(n))

@@ -72,8 +72,9 @@ class Board:
     """The firmware on the virtual board (or, before host.vboard exists, on
     a bare micropython process with pipes and fallback pins)."""
 
-    def __init__(self, flash, speed=0.0):
+    def __init__(self, flash, speed=0.0, board_json=None):
         self.flash = flash
+        self.board_json = board_json or os.path.join(ROOT, "hardware", "board.json")
         self.speed = speed
         self.vb = None
         self.proc = None
@@ -87,7 +88,7 @@ class Board:
             from host.vboard import VirtualBoard
             import serial
             self.vb = VirtualBoard(flash_dir=self.flash,
-                                   board=os.path.join(ROOT, "hardware", "board.json"),
+                                   board=self.board_json,
                                    speed=self.speed, heapsize=HEAP)
             self.vb.start()
             self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)

@@ -112,3 +112,34 @@ def test_knock_needs_a_confirmation_and_can_be_cancelled(tboard):
     assert tboard.record() == rec  # a first knock never ends the hand
     tboard.press(1, "left")        # any other button cancels
     assert tboard.record() == rec
+
+
+def test_against_the_computer_the_human_sees_its_public_moves_only(tboard):
+    tboard.ok("newgame seed=%d vs=easy dealer=0" % SEED)
+    pl = Player(tboard, SEED, dealer=0, rng_seed=3)
+    assert tboard.status()["vs"] == "easy"
+    shots = 0
+    n = 0
+    while True:
+        tboard.ok("sync")               # the computer has moved
+        m = Match.from_record(tboard.record())
+        if m.hand_no > 1 or m.winner is not None:
+            break
+        assert m.hand._to_move == 0     # seat 1 never waits for a button
+        rec = tboard.record()
+        tboard.press(1, "draw")         # the computer's seat has no buttons
+        tboard.press(1, "ok")
+        assert tboard.record() == rec
+        pl.m = m
+        if shots == 0 and len(m.observation(0)["history"]) >= 3:
+            golden_check(tboard.panel(0), "vs_cpu_human")
+            golden_check(tboard.panel(1), "vs_cpu_computer_panel")
+            shots += 1
+        pl.step()
+        n += 1
+        assert n < 100
+    st = tboard.status()
+    assert st["screen"] in ("showdown", "over")
+    # the computer's moves are public in the record and replay in CPython
+    assert Match.from_record(tboard.record()).hand_no == 2
+    golden_check(tboard.panel(1), "vs_cpu_showdown_computer_panel")

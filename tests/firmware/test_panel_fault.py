@@ -1,0 +1,81 @@
+"""A panel whose BUSY line never goes low (EPDTimeout): the other player is
+told on their screen, the table recovers by a reset and the game resumes
+where it was; a panel that stays dead does not make it reset forever."""
+import json
+import os
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from harness import HAVE_VBOARD, ROOT, Board  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not HAVE_VBOARD, reason="needs the virtual board's fault injection")
+
+
+def _fast_timeout_board(flash):
+    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+        board = json.load(f)
+    board["timing"]["busy_timeout_ms"] = 500     # the default 10 s is too slow for a test
+    path = os.path.join(flash, "board.json")
+    with open(path, "w") as f:
+        json.dump(board, f)
+    return path
+
+
+def _title_bar_black(img):
+    # notices and errors have a black title bar across the top 12 rows
+    return img.crop((0, 0, 200, 12)).tobytes().count(0) > 120
+
+
+def test_stuck_busy_is_shown_on_the_other_panel_and_reset_recovers(flash):
+    b = Board(flash, board_json=_fast_timeout_board(flash))
+    b.start()
+    try:
+        b.ok("testmode on")
+        b.ok("newgame seed=4 dealer=0")
+        rec = b.record()
+        shots = []
+        b.vb.on_event = lambda ev: (ev[0] == "refresh" and ev[1] == 0 and
+                                    shots.append(b.vb.panel_image(0)))
+        b.vb.set_fault(1, True)
+        b.write(b"press 1 draw\n")       # player 1 passes: panel 1 must refresh
+        assert b.readline(10) == "OK"
+        # ... its BUSY stays high; the firmware resets the table
+        line = b.readline(20)
+        while not line.startswith("READY"):
+            line = b.readline(20)
+        assert any(_title_bar_black(im) for im in shots), "no notice on panel 0"
+        b.vb.set_fault(1, False)
+        b.ok("testmode on")
+        rec2 = b.record()
+        assert rec2.startswith(rec) and len(rec2.splitlines()) == len(rec.splitlines()) + 1
+        assert b.status()["screen"] == "game"
+    finally:
+        b.stop()
+
+
+def test_a_panel_that_stays_dead_stops_the_resets(flash):
+    b = Board(flash, board_json=_fast_timeout_board(flash))
+    b.start()
+    try:
+        b.ok("testmode on")
+        b.ok("newgame seed=4 dealer=0")
+        b.vb.set_fault(1, True)
+        b.write(b"press 1 draw\n")
+        boots = 0
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 15:
+            try:
+                line = b.readline(3)
+            except AssertionError:
+                break
+            boots += line.startswith("READY")
+        assert 1 <= boots <= 2
+        b.ok("testmode on")
+        assert b.status()["screen"] == "game"     # still playing, on panel 0
+        b.ok("press 0 draw")
+    finally:
+        b.stop()
