@@ -375,6 +375,9 @@ class SimWindow:
         if not entries:
             return
         self._log_seq = entries[-1][0]
+        crash = self.session.firmware_crash()
+        if crash:  # MicroPython's REPL took over: say so, the panels alone would not
+            self._status_note = "the firmware stopped: %s (F2 shows the console; F5 restarts)" % crash
         t = self.console_text
         t.configure(state="normal")
         for _, d, text in entries:

@@ -31,16 +31,18 @@ _SPECIAL = {curses.KEY_LEFT: "Left", curses.KEY_RIGHT: "Right", curses.KEY_DOWN:
 
 
 def layout(cols, rows):
-    """(mode, scale) that fits: side by side or stacked, full or half size;
-    'single' shows one panel at a time (Tab switches)."""
+    """(mode, scale) that fits: both panels side by side or stacked, else
+    one at a time ('single', Tab switches); full size (pixel-exact) is
+    preferred to half size, where small text gets hard to read."""
+    options = []
     for scale, (w, h) in (("full", (FULL_W, FULL_H)), ("half", (HALF_W, HALF_H))):
         box_w, box_h = w + 2, h + 4          # border + title + key hint
-        if cols >= 2 * box_w + 1 and rows >= box_h + 2:
-            return "side", scale
-        if cols >= box_w and rows >= 2 * box_h + 2:
-            return "stacked", scale
-    if cols >= HALF_W + 2 and rows >= HALF_H + 6:
-        return "single", "half"
+        options += [("side", scale, 2 * box_w + 1, box_h + 2),
+                    ("stacked", scale, box_w, 2 * box_h + 2),
+                    ("single", scale, box_w, box_h + 3)]
+    for mode, scale, need_cols, need_rows in options:
+        if cols >= need_cols and rows >= need_rows:
+            return mode, scale
     return "small", None
 
 
@@ -179,7 +181,7 @@ class TermUI:
         mode, scale = layout(cols, rows)
         if mode == "small":
             self._put(0, 0, "terminal too small for a panel: need %dx%d, have %dx%d"
-                      % (HALF_W + 2, HALF_H + 6, cols, rows))
+                      % (HALF_W + 2, HALF_H + 7, cols, rows))
         else:
             w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
             bw, bh = w + 2, h + 4
@@ -236,8 +238,11 @@ class TermUI:
             if keys != self._keys:
                 self._keys = keys
                 self._dirty = True
-            if self.console and self.session.log_seq != getattr(self, "_seq", None):
+            if self.session.log_seq != getattr(self, "_seq", None):
                 self._seq = self.session.log_seq
+                crash = self.session.firmware_crash()
+                if crash:
+                    self.note = "the firmware stopped: %s (Esc c console, Esc p restart)" % crash
                 self._dirty = True
             press = self.session.last_press, self.session.presses
             if press != getattr(self, "_press", None):

@@ -91,3 +91,17 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
             assert s.panel(p).tobytes() == boot[p].tobytes()
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("cols, rows, want", [
+    (310, 45, ("side", "full")),
+    (160, 80, ("stacked", "full")),
+    (160, 48, ("single", "full")),   # one pixel-exact panel beats two blurry ones
+    (160, 30, ("side", "half")),
+    (80, 45, ("stacked", "half")),
+    (80, 24, ("single", "half")),
+    (80, 20, ("small", None)),
+])
+def test_layout_picks_the_largest_picture_that_fits(cols, rows, want):
+    from host.simui.tui import layout
+    assert layout(cols, rows) == want
