@@ -91,6 +91,9 @@ _RAM_Y_COUNTER = const(0x4F)
 
 _SEQ_FULL = const(0xF7)     # clock, analog, temp, LUT, mode 1, display, off
 _SEQ_PARTIAL = const(0xFF)  # the same with display mode 2 (differential)
+# BUSY after a HW or SW reset lasts milliseconds; a panel still busy after
+# this long is missing or dead, and show() should say so soon.
+_WAKE_TIMEOUT_MS = const(1000)
 _BORDER_FULL = const(0x05)
 _BORDER_PARTIAL = const(0x80)
 
@@ -229,10 +232,11 @@ class SSD1680:
         sleep_ms(10)
         self.rst.value(1)
         sleep_ms(10)
-        self._wait_ready()
+        wake_ms = min(_WAKE_TIMEOUT_MS, self.busy_timeout_ms)
+        self._wait_busy(self.idle, wake_ms)
         self._command(_SW_RESET)
         sleep_ms(2)
-        self._wait_ready()
+        self._wait_busy(self.idle, wake_ms)
         gates = self.width - 1
         f = self._four
         f[0] = gates & 0xFF
@@ -265,11 +269,11 @@ class SSD1680:
         self._command(_UPDATE_CONTROL_1, self._two)
         self._command1(_TEMP_SENSOR, 0x80)
         self._set_counters()
-        self._wait_ready()
+        self._wait_busy(self.idle, wake_ms)
         self._awake = True
 
     def _wait_ready(self):
-        self._wait_busy(self.idle)
+        self._wait_busy(self.idle, self.busy_timeout_ms)
 
     def _prepare(self):
         # Frame buffer -> RAM image in self._next: inverted (RAM 1 = white),
@@ -288,7 +292,15 @@ class SSD1680:
         error is always full because the panel's content is unknown.
         """
         if self._awake and self.busy():
-            self._wait_ready()
+            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
+                # The caller gave up on the last update (it polls busy()
+                # with its own deadline rather than calling wait()): the
+                # controller is hung, so reset it now instead of waiting
+                # out another timeout.
+                self._awake = False
+                self._known = False
+            else:
+                self._wait_ready()
         if not self._awake:
             self._wake()
         if not self._known:
@@ -329,15 +341,16 @@ class SSD1680:
         and fully redrawn by the next show().
         """
         if self._awake:  # asleep or never woken: nothing is running
-            self._wait_busy(idle)
+            self._wait_busy(idle, self.busy_timeout_ms)
 
-    def _wait_busy(self, idle):
+    def _wait_busy(self, idle, timeout_ms):
         start = ticks_ms()
         while self.busy_pin.value() == 1:
-            if ticks_diff(ticks_ms(), start) > self.busy_timeout_ms:
+            if ticks_diff(ticks_ms(), start) > timeout_ms:
                 self._awake = False
                 self._known = False
-                raise EPDTimeout("e-paper panel busy for more than %d ms" % self.busy_timeout_ms)
+                self._started = 0
+                raise EPDTimeout("e-paper panel busy for more than %d ms" % timeout_ms)
             if idle is not None:
                 idle()
             sleep_ms(1)

@@ -305,3 +305,37 @@ def test_fast_and_plain_image_passes_agree():
     ssd1680._translate_py(b, src, table, N)
     assert a == b
     assert table[0x01] == 0x7F and table[0x80] == 0xFE and table[0x00] == 0xFF
+
+
+def test_show_after_the_caller_gave_up_resets_at_once():
+    # The app polls busy() with its own deadline instead of calling wait();
+    # after that deadline the next show() must not wait out another
+    # timeout on a hung controller: it resets it and redraws in full.
+    import time
+    bus, d = make(busy_reads=10 ** 9, timeout=40)
+    d.show()
+    t = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t) < 60:
+        assert d.busy()
+        time.sleep_ms(5)
+    bus.busy_reads = 3           # the panel behaves again after a reset
+    start = len(bus.commands[0])
+    d.show()
+    after = bus.commands[0][start:]
+    assert after[0] == ("reset",)
+    assert (0x22, bytes([0xF7])) in after
+    d.wait()
+    assert not d.busy()
+
+
+def test_wake_gives_up_quickly_even_with_a_long_busy_timeout():
+    import time
+    bus, d = make(timeout=60000)
+    bus.panels[0].busy.stuck = True
+    t = time.ticks_ms()
+    try:
+        d.show()
+        raise AssertionError("show() drew on a missing panel")
+    except ssd1680.EPDTimeout as e:
+        assert "1000 ms" in str(e)
+    assert time.ticks_diff(time.ticks_ms(), t) < 5000
