@@ -177,9 +177,9 @@ class Result:
         melds = [list(self.melds[0]), list(self.melds[1])]
         if self.kind == "draw" and observer is not None:
             o = 1 - observer
-            hands[o] = []
+            hands[o] = None   # a draw shows no cards: keep the other hand hidden
             dw[o] = None
-            melds[o] = []
+            melds[o] = None
         return {"kind": self.kind, "knocker": self.knocker, "winner": self.winner,
                 "points": self.points, "deadwood": dw, "melds": melds,
                 "layoffs": list(self.layoffs), "hands": hands}
@@ -663,7 +663,7 @@ def parse_hand_line(ln, line, rules):
 
 def replay_line(hand, ln, line, expect_no):
     """Check and apply one action line 'N P action ;' to hand."""
-    words = line[:-len(END_MARK)].split()
+    words = line[:-1].split()  # drop the ";" end mark
     if len(words) < 3:
         raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
     try:
