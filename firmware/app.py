@@ -780,6 +780,7 @@ class App:
         return "alloc=%d free=%d peak=%d" % (gc.mem_alloc(), gc.mem_free(), self.peak)
 
     def idle(self):
+        self.buttons.poll()
         self.drain()
         for p in range(self.nplayers):
             pn = self.panels[p]

@@ -17,8 +17,11 @@ class Player:
     """Chooses legal actions at random (knocking whenever it may) and plays
     them on the board only with button presses."""
 
-    def __init__(self, board, seed, dealer=0, rng_seed=1, rules=None):
+    def __init__(self, board, seed, dealer=0, rng_seed=1, rules=None, pins=False):
+        """pins=True: press the virtual board's emulated buttons (vb.press)
+        instead of the serial `press` command."""
         self.b = board
+        self.pins = pins
         self.m = Match(rules or Rules(), seed=seed, dealer=dealer)
         self.rng = random.Random(rng_seed)
         self.cursor = [0, 0]
@@ -45,7 +48,11 @@ class Player:
         return min(deadwood([x for x in cards if x != c]) for c in cards)
 
     def press(self, p, button):
-        self.b.press(p, button)
+        if self.pins:
+            self.b.vb.press(p, button)
+            self.b.ok("sync")
+        else:
+            self.b.press(p, button)
 
     def step(self):
         """One action, through the buttons; returns the action string."""

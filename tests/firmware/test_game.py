@@ -37,9 +37,10 @@ def test_menu_starts_a_two_player_game_with_buttons(tboard):
     Match.from_record(rec)         # a valid record was saved from the start
 
 
-def test_complete_hand_through_buttons_matches_the_engine(tboard):
+def test_complete_hand_through_the_buttons_matches_the_engine(tboard):
     tboard.ok("newgame seed=%d dealer=0" % SEED)
-    pl = Player(tboard, SEED, dealer=0, rng_seed=3)
+    # the players' own buttons (emulated pins) when there is a virtual board
+    pl = Player(tboard, SEED, dealer=0, rng_seed=3, pins=tboard.vb is not None)
     golden_check(tboard.panel(1), "upcard_mover")      # non-dealer decides (R6)
     golden_check(tboard.panel(0), "upcard_waiting")
     n = 0
