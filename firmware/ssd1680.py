@@ -176,6 +176,11 @@ class SSD1680:
         self.full_count = 0
         self.partial_count = 0
         self.last_update_ms = 0   # how long the last update kept BUSY high
+        # Deep sleep (0x10 01) as soon as an update is seen to end, in busy()
+        # or wait(); the next show() wakes the controller (HW reset, init,
+        # both RAMs rewritten), which costs ~25 ms per update. Off by
+        # default; the app may call sleep() itself when idle instead.
+        self.auto_sleep = False
         n = width * height // 8
         self._xbytes = height // 8
         # Three buffers, allocated once: what the app draws, what goes to
@@ -332,7 +337,21 @@ class SSD1680:
     def busy(self):
         """True while the panel is updating (never while in deep sleep)."""
         # In deep sleep the SSD1680 holds BUSY high; that is not "updating".
-        return self._awake and self.busy_pin.value() == 1
+        if not self._awake:
+            return False
+        if self.busy_pin.value() == 1:
+            return True
+        if self._started:
+            self._finished()
+        return False
+
+    def _finished(self):
+        # First sight of BUSY low after an update.
+        self.last_update_ms = ticks_diff(ticks_ms(), self._started)
+        self._started = 0
+        if self.auto_sleep:
+            self._command1(_DEEP_SLEEP, 0x01)
+            self._awake = False
 
     def wait(self, idle=None):
         """Block until BUSY is low, calling idle() meanwhile.
@@ -355,13 +374,13 @@ class SSD1680:
                 idle()
             sleep_ms(1)
         if self._started:
-            self.last_update_ms = ticks_diff(ticks_ms(), self._started)
-            self._started = 0
+            self._finished()
 
     def sleep(self):
         """Finish the running update, then put the controller in deep sleep."""
         if not self._awake:
             return
         self._wait_ready()
-        self._command1(_DEEP_SLEEP, 0x01)
-        self._awake = False
+        if self._awake:  # auto_sleep may have done it when the update ended
+            self._command1(_DEEP_SLEEP, 0x01)
+            self._awake = False

@@ -1,7 +1,8 @@
 # Records the wire traffic of the real SSD1680 driver through a random
 # sequence of drawings and updates, for test_emulator_trace.py to replay
 # into the virtual board's SSD1680 emulation:
-#   micropython tests/drivers/mp_trace.py <seed> <steps> <rotation>
+#   micropython tests/drivers/mp_trace.py <seed> <steps> <rotation> [auto]
+# ("auto": the driver's auto_sleep on, deep sleep after every update)
 # Output lines: "R <level>" (RST pin), "W <dc> <hex>" (an SPI write with CS
 # low), "C <hex>" (an update has finished: the frame buffer, MONO_VLSB).
 import sys
@@ -61,6 +62,7 @@ random.seed(seed)
 w = Wire()
 d = ssd1680.SSD1680(SPI(w), OutPin(w, "cs"), OutPin(w, "dc"), OutPin(w, "rst"), Busy(),
                     rotation=rotation)
+d.auto_sleep = len(sys.argv) > 4 and sys.argv[4] == "auto"
 fb = d.fb
 for step in range(steps):
     for _ in range(random.randint(1, 4)):

@@ -339,3 +339,33 @@ def test_wake_gives_up_quickly_even_with_a_long_busy_timeout():
     except ssd1680.EPDTimeout as e:
         assert "1000 ms" in str(e)
     assert time.ticks_diff(time.ticks_ms(), t) < 5000
+
+
+def test_auto_sleep_sleeps_when_the_update_is_seen_to_end():
+    bus, d = make(busy_reads=5)
+    d.auto_sleep = True
+    d.fb.text("a", 0, 0, 1)
+    d.show()
+    while d.busy():          # the app's way: polling, no wait()
+        pass
+    assert bus.commands[0][-1] == (0x10, bytes([0x01]))
+    d.sleep()                # already asleep: nothing more sent
+    assert sent(bus, 0x10) == [bytes([0x01])]
+    d.fb.text("b", 0, 10, 1)
+    start = len(bus.commands[0])
+    d.show()
+    after = bus.commands[0][start:]
+    assert after[:len(INIT_90)] == INIT_90
+    assert (0x22, bytes([0xFF])) in after   # still a partial after waking
+    d.wait()                 # the wait() way
+    assert bus.commands[0][-1] == (0x10, bytes([0x01]))
+    assert d.partial_count == 1 and d.full_count == 1
+
+
+def test_without_auto_sleep_the_controller_stays_awake():
+    bus, d = make(busy_reads=5)
+    d.show()
+    d.wait()
+    assert sent(bus, 0x10) == []
+    d.show()
+    assert bus.names(0).count("reset") == 1

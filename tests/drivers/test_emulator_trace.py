@@ -18,11 +18,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-@pytest.mark.parametrize("rotation,seed", [(90, 1), (90, 2), (270, 3)])
-def test_ink_equals_frame_buffer_after_every_update(rotation, seed):
+@pytest.mark.parametrize("rotation,seed,auto", [(90, 1, ""), (90, 2, ""), (270, 3, ""),
+                                                (90, 4, "auto")])
+def test_ink_equals_frame_buffer_after_every_update(rotation, seed, auto):
     steps = 25
     p = subprocess.run([micropython(), os.path.join("tests", "drivers", "mp_trace.py"),
-                        str(seed), str(steps), str(rotation)],
+                        str(seed), str(steps), str(rotation), auto],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and p.stdout.endswith("END\n"), p.stderr[-2000:]
     panel = Emulator(sources=128, gates=296, rotation=rotation, speed=0.0)
@@ -47,3 +48,5 @@ def test_ink_equals_frame_buffer_after_every_update(rotation, seed):
     assert s["ignored"] == 0 and s["unknown"] == 0, panel.log[-5:]
     assert s["full"] >= 1 and s["partial"] >= 1 and s["sleeps"] >= 1   # (true for these seeds)
     assert s["full"] + s["partial"] == steps
+    if auto:
+        assert s["sleeps"] == steps and s["hw_resets"] == steps
