@@ -28,7 +28,7 @@ keys (hold = long press; Shift+key = long press too):
   player 1 (seat 0)  A/D left/right  S ok  Q draw  W take  E knock
   player 2 (seat 1)  J/L or arrows   K/Down/Enter ok  U draw  I take  O knock
   window    F2 serial console   F3 hide player 2   F5 power cycle   Ctrl-Q quit
-  terminal  Esc q quit   Esc p power cycle   Esc c console   Esc h hide player 2
+  terminal  Esc q quit  Esc p power cycle  Esc c console  Esc s serial line  Esc h hide player 2
 Scripts and the serial protocol number the seats 0 and 1.
 
 The game is saved in --flash-dir (default %s) and survives

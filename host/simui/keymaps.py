@@ -24,7 +24,7 @@ TK_COMMANDS = {
     "F2": "console", "F3": "hide1", "F5": "power", "Control-q": "quit",
 }
 TUI_COMMANDS = {  # after Esc
-    "q": "quit", "p": "power", "c": "console", "h": "hide1",
+    "q": "quit", "p": "power", "c": "console", "h": "hide1", "s": "serial",
 }
 
 

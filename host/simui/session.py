@@ -133,7 +133,12 @@ class Session:
         """The error line of a traceback followed by the REPL prompt (the
         firmware died and MicroPython's -i left the REPL), else None."""
         with self._log_lock:
-            lines = [t for _, d, t in self.log if d == "<"]
+            lines = []
+            for _, d, t in self.log:
+                if d == "!":   # a power cycle: what came before is history
+                    lines = []
+                elif d == "<":
+                    lines.append(t)
         if not lines or not lines[-1].startswith(">>>"):
             return None
         for i in range(len(lines)):  # the first traceback is the firmware's

@@ -9,7 +9,7 @@ is a short press and Shift+key (an upper-case letter) a long one; holding a
 key sends the terminal's own repeats as presses.
 
 Esc then q quits (so does Ctrl-C); Esc p power-cycles; Esc c shows the
-serial console; Esc h hides player 2.
+serial console, Esc s types a line to it; Esc h hides player 2.
 """
 import curses
 import locale
@@ -59,6 +59,7 @@ class TermUI:
         self.quit = False
         self.esc = False
         self.console = False
+        self.typing = None   # the serial input line while Esc s is open
         self.hidden = [False, False]
         self.single = 0
         self.note = "booting the virtual board\u2026"
@@ -86,6 +87,9 @@ class TermUI:
     # -- input --------------------------------------------------------------
     def handle_key(self, ch):
         if ch == -1 or ch is None:
+            return
+        if self.typing is not None:
+            self._type(ch)
             return
         if ch == 27 or ch == "\x1b":  # get_wch gives characters as str
             self.esc = True
@@ -117,8 +121,25 @@ class TermUI:
         long = len(sym) == 1 and sym.isupper()
         self.worker(self.session.press, p, b, long=long)
 
+    def _type(self, ch):
+        """The serial input line: Enter sends, Esc cancels."""
+        if ch in (27, "\x1b"):
+            self.typing = None
+        elif ch in (10, 13, "\n", "\r", curses.KEY_ENTER):
+            line, self.typing = self.typing.strip(), None
+            if line and self.session is not None:
+                self.worker(self.session.write_line, line)
+        elif ch in (curses.KEY_BACKSPACE, 127, 8, "\x7f", "\x08"):
+            self.typing = self.typing[:-1]
+        elif isinstance(ch, str) and ch.isprintable() and len(self.typing) < 200:
+            self.typing += ch
+        self._dirty = True
+
     def command(self, name):
-        if name == "quit":
+        if name == "serial":
+            self.console = True
+            self.typing = ""
+        elif name == "quit":
             self.quit = True
         elif name == "power" and self.session is not None:
             self.note = "power cycle\u2026"
@@ -203,13 +224,15 @@ class TermUI:
         n = min(10, max(3, rows // 3))
         top = rows - 2 - n
         entries = self.session.log_since(0)[-(n - 1):] if self.session else []
-        self._put(top, 0, " serial console ".ljust(cols - 1, "-"), curses.A_REVERSE)
+        self._put(top, 0, " serial console (Esc s: type a line) ".ljust(cols - 1, "-"), curses.A_REVERSE)
         for i in range(n - 1):
             text = ""
             if i < len(entries):
                 _, d, t = entries[i]
                 text = "%s %s" % (d, t)
             self._put(top + 1 + i, 0, text[:cols - 1].ljust(cols - 1))
+        if self.typing is not None:
+            self._put(rows - 3, 0, ("serial> " + self.typing)[-(cols - 1):].ljust(cols - 1), curses.A_BOLD)
 
     def _draw_status(self, rows, cols):
         parts = [self.note]
@@ -222,7 +245,8 @@ class TermUI:
         if self.info:
             parts.append(self.info)
         self._put(rows - 2, 0, " \u00b7 ".join(parts)[:cols - 1] if self.utf8 else " - ".join(parts)[:cols - 1])
-        help_ = "Esc q quit  Esc p power cycle  Esc c console  Esc h hide player 2  Shift+key long press"
+        help_ = ("Esc q quit  Esc p power cycle  Esc c console  Esc s serial line  Esc h hide player 2  "
+                 "Shift+key long press")
         self._put(rows - 1, 0, help_[:cols - 1], curses.A_DIM)
 
     def tick(self):

@@ -74,6 +74,14 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
 
     run("send-keys", "-t", "sim", "L")                   # Shift: a long press of player 1's right
     wait_for(run, lambda ls: any("last: P2 right long" in ln for ln in ls))
+
+    run("send-keys", "-t", "sim", "Escape")              # the serial console and its input line
+    run("send-keys", "-t", "sim", "s")
+    wait_for(run, lambda ls: any(ln.startswith("serial>") for ln in ls))
+    run("send-keys", "-t", "sim", "-l", "hello")
+    run("send-keys", "-t", "sim", "Enter")
+    wait_for(run, lambda ls: any(ln.startswith("< OK okgin fw=") for ln in ls))
+    assert "last: P2 right long" in "\n".join(capture(run))  # typing pressed no button
     run("send-keys", "-t", "sim", "Escape")
     run("send-keys", "-t", "sim", "q")
     end = time.monotonic() + 30
