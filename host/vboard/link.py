@@ -25,10 +25,12 @@ at 100 Hz cost nothing), and the host pushes a new state whenever an input
 changes (a button, BUSY falling).
 """
 import os
+import select
 import socket
 import struct
 import sys
 import threading
+import time
 
 _MSG = struct.Struct("<BII")
 
@@ -46,6 +48,8 @@ class LinkServer:
         self.last_bits = None          # the levels micropython last received
         self.seen_cond = threading.Condition()
         self.send_lock = threading.Lock()
+        self.idle_cv = threading.Condition()
+        self.idle = {}                 # connection -> waiting for bytes (all applied)
         self.closed = False
         if use_unix is None:
             use_unix = sys.platform.startswith("linux")
@@ -96,6 +100,8 @@ class LinkServer:
                 return
             if conn.family == socket.AF_INET:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self.idle_cv:
+                self.idle[conn] = False      # settle() waits for its first bytes
             threading.Thread(target=self._serve, args=(conn,), name="vboard-link-conn",
                              daemon=True).start()
 
@@ -128,54 +134,106 @@ class LinkServer:
                 lambda: self.seen >= target or self.conn is None, timeout)
 
     # -- receiving ---------------------------------------------------------------
-    def _serve(self, conn):
-        f = conn.makefile("rb", buffering=65536)
-        pins = self.pins
-        try:
-            head = f.read(5)
-            if len(head) != 5 or head[0] != ord("H"):
-                return
-            token = struct.unpack_from("<I", head, 1)[0]
-            with self.send_lock:
-                if token != self.token:
-                    return          # a process from before a reset: ignore it
-                # (the same process may reconnect after a Ctrl-C cut a message)
-                self.conn = conn
-                self.last_bits = None
+    def settle(self, timeout=2.0):
+        """Return once every byte micropython has written to the link so far
+        has been applied. The firmware writes pins before it prints, so
+        after a client has read a line, settle() makes the pins and panels
+        reflect everything that happened before that line (including a
+        first connection still in the listen queue)."""
+        deadline = time.monotonic() + timeout
+        with self.idle_cv:
             while True:
-                t = f.read(1)
-                if not t:
+                conns = list(self.idle.items())
+                busy = any(not idle for _, idle in conns)
+                if not busy:
+                    try:
+                        socks = [c for c, _ in conns] + [self.sock]
+                        busy = bool(select.select(socks, [], [], 0)[0])
+                    except (OSError, ValueError):
+                        return True
+                if not busy:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.idle_cv.wait(min(left, 0.005))
+
+    def _serve(self, conn):
+        pins = self.pins
+        buf = bytearray()
+        token = None
+        try:
+            while True:
+                # Idle while waiting: settle() knows all received bytes are applied.
+                with self.idle_cv:
+                    self.idle[conn] = True
+                    self.idle_cv.notify_all()
+                select.select([conn], [], [])
+                with self.idle_cv:
+                    self.idle[conn] = False
+                data = conn.recv(262144)
+                if not data:
                     return
-                t = t[0]
-                if t == 0x50:        # P
-                    b = f.read(2)
-                    pins.write(b[0], b[1])
-                elif t == 0x53:      # S
-                    b = f.read(5)
-                    n = struct.unpack_from("<I", b, 1)[0]
-                    data = f.read(n)
-                    if len(data) != n:
-                        return       # cut off (Ctrl-C mid-write): never feed half a transfer
-                    pins.spi_write(b[0], data)
-                elif t == 0x59:      # Y
-                    self._send(conn, 0x59)
-                elif t == 0x4D:      # M
-                    b = f.read(3)
-                    mode, pull = struct.unpack_from("<bb", b, 1)
-                    pins.configure(b[0], mode, pull)
-                elif t == 0x41:      # A
-                    seq = struct.unpack("<I", f.read(4))[0]
-                    with self.seen_cond:
-                        self.seen = max(self.seen, seq)
-                        self.seen_cond.notify_all()
-                elif t == 0x42:      # B
-                    b = f.read(4)
-                    pins.spi_config(b[0], b[1], b[2], b[3])
-                elif t == 0x52:      # R
-                    if self.on_reset:
-                        self.on_reset(token)
-                else:
-                    return           # out of step: drop the connection
+                buf += data
+                i = 0
+                n = len(buf)
+                while i < n:
+                    t = buf[i]
+                    if token is None:
+                        if t != 0x48 or n - i < 5:
+                            if t != 0x48:
+                                return
+                            break
+                        token = struct.unpack_from("<I", buf, i + 1)[0]
+                        with self.send_lock:
+                            if token != self.token:
+                                return      # a process from before a reset: ignore it
+                            # (the same process may reconnect after a Ctrl-C cut a message)
+                            self.conn = conn
+                            self.last_bits = None
+                        i += 5
+                    elif t == 0x50:        # P pin level
+                        if n - i < 3:
+                            break
+                        pins.write(buf[i + 1], buf[i + 2])
+                        i += 3
+                    elif t == 0x53:        # S SPI bytes
+                        if n - i < 6:
+                            break
+                        size = struct.unpack_from("<I", buf, i + 2)[0]
+                        if n - i < 6 + size:
+                            break          # wait for the rest (never feed half a transfer)
+                        pins.spi_write(buf[i + 1], bytes(buf[i + 6:i + 6 + size]))
+                        i += 6 + size
+                    elif t == 0x59:        # Y sync
+                        self._send(conn, 0x59)
+                        i += 1
+                    elif t == 0x4D:        # M pin mode
+                        if n - i < 4:
+                            break
+                        mode, pull = struct.unpack_from("<bb", buf, i + 2)
+                        pins.configure(buf[i + 1], mode, pull)
+                        i += 4
+                    elif t == 0x41:        # A seen
+                        if n - i < 5:
+                            break
+                        seq = struct.unpack_from("<I", buf, i + 1)[0]
+                        with self.seen_cond:
+                            self.seen = max(self.seen, seq)
+                            self.seen_cond.notify_all()
+                        i += 5
+                    elif t == 0x42:        # B SPI init
+                        if n - i < 5:
+                            break
+                        pins.spi_config(buf[i + 1], buf[i + 2], buf[i + 3], buf[i + 4])
+                        i += 5
+                    elif t == 0x52:        # R reset
+                        i += 1
+                        if self.on_reset:
+                            self.on_reset(token)
+                    else:
+                        return             # out of step: drop the connection
+                del buf[:i]
         except (OSError, ValueError, struct.error, IndexError):
             return
         finally:
@@ -184,6 +242,9 @@ class LinkServer:
                     self.conn = None
             with self.seen_cond:
                 self.seen_cond.notify_all()
+            with self.idle_cv:
+                self.idle.pop(conn, None)
+                self.idle_cv.notify_all()
             try:
                 conn.close()
             except OSError:

@@ -409,15 +409,25 @@ class VirtualBoard:
         self._wait_seen(player, button)
         time.sleep(3 * debounce)
 
+    def settle(self):
+        """Apply every pin/SPI write the firmware has made so far (they
+        travel unacknowledged). Called by the observers below, so after a
+        client reads the firmware's answer, they see what it did before."""
+        if self.pins is not None and self.alive:
+            self.link.settle()
+
     def led(self, player):
         """Is the player's LED lit?"""
         self._check_player(player)
+        self._need_pins()
+        self.settle()
         return self.pins.led(player)
 
     def panel(self, player):
         """The SSD1680 emulation of that player's panel (stats, log, faults)."""
         self._check_player(player)
         self._need_pins()
+        self.settle()
         return self.pins.panels[player]
 
     def _need_pins(self):

@@ -79,7 +79,8 @@ def handle(words):
         h = hardware()
         evs = []
         t0 = time.ticks_ms()
-        while time.ticks_diff(time.ticks_ms(), t0) < int(words[1]):
+        want = int(words[2]) if len(words) > 2 else 999
+        while time.ticks_diff(time.ticks_ms(), t0) < int(words[1]) and len(evs) < want:
             h.buttons.poll()
             e = h.buttons.get()
             while e:
