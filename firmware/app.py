@@ -581,9 +581,6 @@ class App:
             else:
                 screens.game(fb, self.view_game(p))
         self.leds()
-        a = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
-        if a > self.peak:
-            self.peak = a
 
     def view_menu(self):
         items, _acts = self._menu_items()
@@ -777,7 +774,10 @@ class App:
 
     def mem(self):
         gc.collect()
-        return "alloc=%d free=%d peak=%d" % (gc.mem_alloc(), gc.mem_free(), self.peak)
+        a = gc.mem_alloc()
+        if a > self.peak:
+            self.peak = a
+        return "alloc=%d free=%d peak=%d" % (a, gc.mem_free(), self.peak)
 
     def idle(self):
         self.buttons.poll()
@@ -887,4 +887,7 @@ class App:
         while True:
             if not self.step():
                 gc.collect()   # a calm point
+                a = gc.mem_alloc()
+                if a > self.peak:
+                    self.peak = a   # the largest live heap seen (``mem``)
                 time.sleep_ms(2)

@@ -3,9 +3,10 @@
 The record is written to ``game.tmp`` and then renamed over ``game.okg``, so
 a power cut leaves either the old or the new record, never half of one.
 (``os.rename`` replaces an existing file on POSIX, which the virtual board
-uses, and on MicroPython's littlefs, the Pico's default filesystem:
-lfs_rename removes the destination. FAT would refuse, so the fallback below
-removes it first, which can only lose the latest action, never corrupt.)
+uses, and on MicroPython's littlefs, the Pico's default filesystem, where
+lfs_rename replaces the destination power-loss safely. FAT would refuse, so
+the fallback below removes it first, which can only lose the latest action,
+never corrupt.)
 """
 import os
 import json

