@@ -50,7 +50,7 @@ _CTTY = ("import os,sys,fcntl,termios\n"
          "os.execv(sys.argv[1],sys.argv[1:])\n")
 
 
-_LIVE = weakref.WeakSet()
+_LIVE: "weakref.WeakSet[VirtualBoard]" = weakref.WeakSet()
 
 
 @atexit.register
@@ -298,7 +298,11 @@ class VirtualBoard:
                 panel.power_on()
 
     def power_cycle(self):
+        """kill() then boot again (the port stays the same)."""
         with self._life:
+            if not self._started or self._closed:
+                self.start()
+                return
             self.kill()
             self._spawn()
         self._emit(("reset",))
