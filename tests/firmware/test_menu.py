@@ -1,0 +1,61 @@
+"""The menu with the six buttons: rules options cycle and are kept in
+settings.json, a new game uses them, holding OK opens the menu during a game
+and "Resume game" returns to it; a won game ends on the game-over screen and
+OK goes back to the menu."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from harness import golden_check  # noqa: E402
+from play import Player  # noqa: E402
+
+from engine import Match, Rules  # noqa: E402
+
+# menu rows with no game to resume: 2 players, 3 levels, then the options
+ROW_GIN_BONUS = 4
+ROW_TARGET = 6
+
+
+def test_options_cycle_persist_and_apply_to_the_next_game(tboard):
+    for _ in range(ROW_GIN_BONUS):
+        tboard.press(0, "right")
+    tboard.press(0, "ok")                      # gin bonus 25 -> 20
+    tboard.press(1, "right")                   # both players share the menu
+    tboard.press(1, "right")
+    tboard.press(1, "ok")                      # target 100 -> 150
+    tboard.press(1, "ok")                      # 150 -> 200
+    golden_check(tboard.panel(0), "menu_options")
+    with open(os.path.join(tboard.flash, "settings.json")) as f:
+        rules = json.load(f)["rules"]
+    assert rules["gin_bonus"] == 20 and rules["target"] == 200
+    # around to "New game: 2 players" (wraps), start it
+    for _ in range(ROW_TARGET):
+        tboard.press(0, "left")
+    tboard.press(0, "ok")
+    assert tboard.status()["screen"] == "game"
+    m = Match.from_record(tboard.record())
+    assert m.rules.gin_bonus == 20 and m.rules.target == 200
+    # settings survive a power cut
+    tboard.power_cut_and_boot()
+    tboard.ok("testmode on")
+    tboard.press(0, "ok", long=True)           # hold OK: menu
+    st = tboard.status()
+    assert st["screen"] == "menu"
+    tboard.press(0, "ok")                      # first row: Resume game
+    assert tboard.status()["screen"] == "game"
+    assert Match.from_record(tboard.record()).rules.target == 200
+
+
+def test_won_game_shows_game_over_then_the_menu(tboard):
+    tboard.ok("newgame seed=2 dealer=0 target=1")
+    pl = Player(tboard, 2, dealer=0, rng_seed=3, rules=Rules(target=1))
+    while pl.m.winner is None:
+        pl.step()
+    st = tboard.status()
+    assert st["screen"] == "over"
+    golden_check(tboard.panel(0), "game_over_p0")
+    tboard.press(0, "ok")
+    assert tboard.status()["screen"] == "menu"
+    assert not os.path.exists(os.path.join(tboard.flash, "game.okg"))
