@@ -203,7 +203,7 @@ class SimWindow:
         if key in self._down:
             return
         p, b = hit
-        shift = bool(event.state & 0x1) or (len(sym) == 1 and sym.isupper())
+        shift = bool(event.state & 0x1)  # not isupper(): Caps Lock must not make every press long
         if shift:  # Shift+key: one long press, for people who prefer not to hold
             self._board("press", p, b, long=True)
             self._flash_key(p, b)
@@ -476,12 +476,17 @@ def main(args, flash_dir, speed):
 
     root.after(50, wait_boot)
     root.after(POLL_MS, win.run_loop)
+    # Ctrl-C in the terminal that started us: Tk would report the
+    # KeyboardInterrupt from inside a callback and carry on; close instead.
+    import signal
+    old_sigint = signal.signal(signal.SIGINT, lambda *a: win.close())
     root.focus_force()
     try:
         root.mainloop()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGINT, old_sigint)
         win.closed = True
         t.join(timeout=0.1)
         session = win.session or box.get("session")

@@ -1,5 +1,4 @@
-"""Fixtures for the simulator front ends: a board (the real virtual board
-when host.vboard is in the tree, else the test-only stand-in), a started
+"""Fixtures for the simulator front ends: the real virtual board, a started
 Session, and a private X server (Xvfb) for the window tests."""
 import os
 import shutil

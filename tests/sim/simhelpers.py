@@ -1,18 +1,10 @@
 """Helpers shared by the simulator tests (imported as a plain module: pytest
-puts this directory on sys.path)."""
+puts this directory on sys.path). Every test runs the real virtual board
+(host.vboard) with the real firmware of this checkout."""
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def have_vboard():
-    try:
-        from host.vboard import VirtualBoard  # noqa: F401
-    except ImportError:
-        return False
-    return os.path.exists(os.path.join(ROOT, "firmware", "main.py"))
 
 
 def env_with(**kw):
@@ -23,19 +15,12 @@ def env_with(**kw):
 
 
 def okgin_cmd():
-    """The okgin command of this checkout, run with this Python; with the
-    stand-in board when the real one is not in the tree yet."""
-    if have_vboard():
-        return [sys.executable, "-m", "host.cli"]
-    return [sys.executable, os.path.join(HERE, "launch.py")]
+    """The okgin command of this checkout, run with this Python."""
+    return [sys.executable, "-m", "host.cli"]
 
 
 def new_board(flash_dir, speed=0.0):
-    """The real virtual board if it is in the tree, else the stand-in."""
+    """A virtual board on flash_dir, prepared as `okgin sim` prepares it."""
+    from host.simui.session import make_board
     os.makedirs(flash_dir, exist_ok=True)
-    if have_vboard():
-        from host.simui.session import make_board
-        return make_board(flash_dir=flash_dir, speed=speed)
-    sys.path.insert(0, HERE)
-    from standin import StandInBoard
-    return StandInBoard(speed=speed)
+    return make_board(flash_dir=flash_dir, speed=speed)
