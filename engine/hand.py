@@ -29,9 +29,6 @@ DISCARD = const(2)
 OVER = const(3)
 PHASE_NAMES = ("upcard", "draw", "discard", "over")
 
-RECORD_MAGIC = "okgin-record 1"
-END_MARK = " ;"   # every action line ends with it: a torn write lacks it
-
 
 class IllegalAction(ValueError):
     """Bad or illegal action text; the state is unchanged."""
@@ -52,28 +49,23 @@ def action_str(code):
     raise ValueError("bad action code %r" % (code,))
 
 
+_SIMPLE = {"take": TAKE, "pass": PASS, "draw": DRAW}
+
+
 def parse_action(text):
     """Action code from R14 text, case-insensitive; IllegalAction if bad."""
-    if not isinstance(text, str):
-        raise IllegalAction("an action is text such as 'draw' or 'discard 7h', got %r" % (text,))
-    words = text.strip().lower().split()
-    if not words:
-        raise IllegalAction("empty action (expected take, pass, draw, discard <card> or knock <card>)")
-    w = words[0]
-    if w in ("take", "pass", "draw"):
-        if len(words) != 1:
-            raise IllegalAction("'%s' takes no card: %r" % (w, text))
-        return TAKE if w == "take" else (PASS if w == "pass" else DRAW)
-    if w in ("discard", "knock"):
-        if len(words) != 2:
-            raise IllegalAction("'%s' needs one card, e.g. '%s 7h': %r" % (w, w, text))
-        try:
-            c = parse_card(words[1])
-        except ValueError as e:
-            raise IllegalAction(str(e))
-        return c if w == "discard" else KNOCK + c
-    raise IllegalAction("unknown action %r (expected take, pass, draw, discard <card> or knock <card>)"
-                        % (text,))
+    if isinstance(text, str):
+        words = text.lower().split()
+        if len(words) == 1 and words[0] in _SIMPLE:
+            return _SIMPLE[words[0]]
+        if len(words) == 2 and words[0] in ("discard", "knock"):
+            try:
+                c = parse_card(words[1])
+            except ValueError as e:
+                raise IllegalAction(str(e))
+            return c if words[0] == "discard" else KNOCK + c
+    from engine.explain import why_unparsable
+    raise IllegalAction(why_unparsable(text))
 
 
 _OPTIONS = ("gin_bonus", "undercut_bonus", "target", "discard_taken", "ace_gin_only", "max_turns")
@@ -115,46 +107,16 @@ class Rules:
 
     def to_text(self):
         """The record header line's body: 'gin_bonus=25 ... max_turns=none'."""
-        out = []
-        for k in _OPTIONS:
-            v = getattr(self, k)
-            if v is True:
-                v = "yes"
-            elif v is False:
-                v = "no"
-            elif v is None:
-                v = "none"
-            out.append("%s=%s" % (k, v))
-        return " ".join(out)
+        from engine.record import rules_to_text
+        return rules_to_text(self)
 
     @classmethod
     def from_options(cls, opts):
         """Rules from a dict of option names to text (as typed on the serial
-        port or found in a record): 'yes/no/true/false/1/0', ints, 'none'.
+        port or found in a record): yes/no/true/false/1/0, ints, none.
         ValueError naming the option on bad input."""
-        kw = {}
-        for k in opts:
-            v = opts[k]
-            if k not in _OPTIONS:
-                raise ValueError("unknown rules option %r (known: %s)" % (k, ", ".join(_OPTIONS)))
-            if isinstance(v, str):
-                t = v.strip().lower()
-                if k in ("discard_taken", "ace_gin_only"):
-                    if t in ("yes", "true", "1", "on"):
-                        v = True
-                    elif t in ("no", "false", "0", "off"):
-                        v = False
-                    else:
-                        raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
-                elif k == "max_turns" and t in ("none", "off", ""):
-                    v = None
-                else:
-                    try:
-                        v = int(t)
-                    except ValueError:
-                        raise ValueError("rules option %s must be a number, got %r" % (k, v))
-            kw[k] = v
-        return cls(**kw)
+        from engine.record import rules_from_options
+        return rules_from_options(cls, opts)
 
 
 class Result:
@@ -197,10 +159,6 @@ def knock_limit_of(upcard, rules):
     return RANK_VALUE[r]
 
 
-def _fmt_cards(cards):
-    return ",".join(card_str(c) for c in cards)
-
-
 class Hand:
     """One hand. Build with Hand.deal(), Hand.from_cards() or Hand.from_record()."""
 
@@ -226,7 +184,9 @@ class Hand:
         self._no_take = False   # both passed: the first draw is from the stock
         self._taken = -1        # card taken from the discard pile this turn (R7)
         self._known = [[], []]  # cards each took from the pile and still holds
-        self._log = []          # (player, code, card) per action, for history/record
+        # per action two bytes: code | player << 7, and the card moved (255:
+        # none); a bytearray, not tuples: a hand of 80 actions costs 160 bytes
+        self._log = bytearray()
         self._turns = 0         # discards made, for max_turns
         self._kcache = None     # knock cards for the current discard phase
         self.knock_limit = knock_limit_of(self.upcard, rules)
@@ -342,7 +302,8 @@ class Hand:
         p = self._to_move
         ph = self._phase
         if code == PASS:
-            self._log.append((p, code, -1))
+            self._log.append(code | (p << 7))
+            self._log.append(255)
             if p != self.dealer:
                 self._to_move = self.dealer      # R6: the dealer may take it
             else:
@@ -357,7 +318,8 @@ class Hand:
             self._taken = c
             self._phase = DISCARD
             self._kcache = None
-            self._log.append((p, code, c))
+            self._log.append(code | (p << 7))
+            self._log.append(c)
             return
         if code == DRAW:
             c = self._stock[self._si]
@@ -367,7 +329,8 @@ class Hand:
             self._no_take = False
             self._phase = DISCARD
             self._kcache = None
-            self._log.append((p, code, c))
+            self._log.append(code | (p << 7))
+            self._log.append(c)
             return
         # discard or knock
         c = code if code < KNOCK else code - KNOCK
@@ -376,7 +339,8 @@ class Hand:
         if c in kn:
             kn.remove(c)
         self._discard.append(c)
-        self._log.append((p, code, c))
+        self._log.append(code | (p << 7))
+        self._log.append(c)
         self._turns += 1
         self._taken = -1
         self._kcache = None
@@ -432,47 +396,11 @@ class Hand:
 
     def check(self, code, player=None):
         """Raise IllegalAction with a clear reason unless code is legal now."""
-        ph = self._phase
-        if ph == OVER:
-            raise IllegalAction("the hand is over")
-        p = self._to_move
-        if player is not None and player != p:
-            raise IllegalAction("it is player %d's turn, not player %d's" % (p, player))
-        name = action_str(code)
-        if ph == UPCARD:
-            if code in (TAKE, PASS):
-                return
-            raise IllegalAction("%r is not allowed now: on the first turn take the upcard %s or pass (R6)"
-                                % (name, card_str(self._discard[-1])))
-        if ph == DRAW_PHASE:
-            if code == DRAW:
-                return
-            if code == TAKE:
-                if self._no_take:
-                    raise IllegalAction("both players passed the upcard: draw from the stock (R6)")
-                return
-            if code == PASS:
-                raise IllegalAction("'pass' is only allowed on the first turn (R6)")
-            raise IllegalAction("%r is not allowed now: draw from the stock or take %s first (R7)"
-                                % (name, card_str(self._discard[-1])))
-        # discard phase
-        if code in (TAKE, DRAW, PASS):
-            raise IllegalAction("%r is not allowed now: you have drawn, discard or knock (R7)" % (name,))
-        c = code if code < KNOCK else code - KNOCK
-        if not (self._hands[p][c // 13] >> (c % 13)) & 1:
-            raise IllegalAction("you do not hold %s" % card_str(c))
-        if c == self._taken and not self.rules.discard_taken:
-            raise IllegalAction("%s was just taken from the discard pile and may not be discarded "
-                                "this turn (R7)" % card_str(c))
-        if code >= KNOCK and c not in self.knock_cards():
-            m = list(self._hands[p])
-            m[c // 13] &= ~(1 << (c % 13))
-            v = min_deadwood(m[0], m[1], m[2], m[3])
-            if self.knock_limit == 0:
-                raise IllegalAction("cannot knock with %s: deadwood would be %d, and after an ace upcard "
-                                    "only gin ends the hand (R5)" % (card_str(c), v))
-            raise IllegalAction("cannot knock with %s: deadwood would be %d, the knock limit is %d (R8)"
-                                % (card_str(c), v, self.knock_limit))
+        if (player is None or player == self._to_move) and code in self.legal_codes():
+            return
+        # the reasons live in engine/explain.py, loaded only on a mistake
+        from engine.explain import why_illegal
+        raise IllegalAction(why_illegal(self, code, player))
 
     def play(self, action, player=None):
         """Parse, check and apply an R14 action (case-insensitive). Returns
@@ -487,7 +415,11 @@ class Hand:
     def history(self):
         """Public moves as '<player> <action>'; a stock draw hides the card."""
         out = []
-        for p, code, c in self._log:
+        log = self._log
+        for i in range(0, len(log), 2):
+            p = log[i] >> 7
+            code = log[i] & 127
+            c = log[i + 1]
             if code == TAKE:
                 out.append("%d take %s" % (p, card_str(c)))
             else:
@@ -519,161 +451,23 @@ class Hand:
             "result": self.result.as_dict(p) if self.result is not None else None,
         }
 
-    # ---- game record ----
-    def deal_line(self):
-        if self.seed is not None:
-            return "hand seed=%d dealer=%d" % (self.seed, self.dealer)
-        d = self._deck
-        nd = 1 - self.dealer
-        hp = [None, None]
-        hp[nd] = d[0:10]
-        hp[self.dealer] = d[10:20]
-        return "hand dealer=%d p0=%s p1=%s upcard=%s stock=%s" % (
-            self.dealer, _fmt_cards(hp[0]), _fmt_cards(hp[1]), card_str(d[20]), _fmt_cards(d[21:]))
-
+    # ---- game record (engine/record.py, loaded only when used) ----
     def to_record(self):
         """Game record text: header lines, then one line per action."""
-        lines = [RECORD_MAGIC, "rules " + self.rules.to_text(), self.deal_line()]
-        i = 1
-        for p, code, _ in self._log:
-            lines.append(record_line(i, p, code))
-            i += 1
-        return "\n".join(lines) + "\n"
+        from engine.record import hand_to_record
+        return hand_to_record(self)
 
     def record_line(self):
         """The record line of the last action (append it to a saved record)."""
+        from engine.record import record_line
         if not self._log:
             raise ValueError("no action played yet")
-        p, code, _ = self._log[-1]
-        return record_line(len(self._log), p, code)
+        a = self._log[-2]
+        return record_line(len(self._log) // 2, a >> 7, a & 127)
 
     @classmethod
     def from_record(cls, text, recover=False):
         """Rebuild a hand from to_record() text; ValueError naming the line on
-        bad input. recover=True drops a torn last action line (see docs)."""
-        lines = record_lines(text, recover)
-        rules = None
-        hand = None
-        n = 0
-        for ln, line in lines:
-            if n == 0:
-                if line != RECORD_MAGIC:
-                    raise ValueError("line %d: expected %r, got %r" % (ln, RECORD_MAGIC, line))
-            elif n == 1:
-                rules = parse_rules_line(ln, line)
-            elif n == 2:
-                hand = parse_hand_line(ln, line, rules)
-            else:
-                replay_line(hand, ln, line, n - 2)
-            n += 1
-        if hand is None:
-            raise ValueError("line %d: record ends before the deal line" % (len(lines) + 1 if not lines else lines[-1][0] + 1))
-        return hand
-
-
-# ---- record helpers, shared with Match ----
-
-def record_line(i, p, code):
-    return "%d %d %s%s" % (i, p, action_str(code), END_MARK)
-
-
-def record_lines(text, recover=False):
-    """(line number, stripped text) of the meaningful lines. An action line
-    must end with ' ;': a torn last line is an error, or dropped with
-    recover=True."""
-    if not isinstance(text, str):
-        raise ValueError("a record is text")
-    raw = text.split("\n")
-    out = []
-    last = len(raw)
-    while last > 0 and not raw[last - 1].strip():
-        last -= 1
-    for i in range(last):
-        t = raw[i].strip()
-        if not t or t.startswith("#"):
-            continue
-        if t[0].isdigit() and not t.endswith(END_MARK.strip()):
-            if i == last - 1:
-                if recover:
-                    continue
-                raise ValueError("line %d: truncated action line %r (no ' ;' at the end): "
-                                 "the record was cut short" % (i + 1, t))
-            raise ValueError("line %d: action line %r does not end with ' ;'" % (i + 1, t))
-        out.append((i + 1, t))
-    return out
-
-
-def parse_kv(ln, words):
-    kv = {}
-    for w in words:
-        if "=" not in w:
-            raise ValueError("line %d: expected name=value, got %r" % (ln, w))
-        k, v = w.split("=", 1)
-        kv[k] = v
-    return kv
-
-
-def parse_rules_line(ln, line):
-    words = line.split()
-    if not words or words[0] != "rules":
-        raise ValueError("line %d: expected the 'rules ...' line, got %r" % (ln, line))
-    try:
-        return Rules.from_options(parse_kv(ln, words[1:]))
-    except ValueError as e:
-        msg = str(e)
-        if msg.startswith("line "):
-            raise
-        raise ValueError("line %d: %s" % (ln, msg))
-
-
-def _int_field(ln, kv, name):
-    if name not in kv:
-        raise ValueError("line %d: missing %s=" % (ln, name))
-    try:
-        return int(kv[name])
-    except ValueError:
-        raise ValueError("line %d: %s must be a number, got %r" % (ln, name, kv[name]))
-
-
-def parse_hand_line(ln, line, rules):
-    words = line.split()
-    if not words or words[0] != "hand":
-        raise ValueError("line %d: expected the 'hand ...' deal line, got %r" % (ln, line))
-    kv = parse_kv(ln, words[1:])
-    dealer = _int_field(ln, kv, "dealer")
-    if dealer not in (0, 1):
-        raise ValueError("line %d: dealer must be 0 or 1" % ln)
-    try:
-        if "seed" in kv:
-            return Hand.deal(rules, dealer, _int_field(ln, kv, "seed"))
-        for k in ("p0", "p1", "upcard", "stock"):
-            if k not in kv:
-                raise ValueError("missing %s=" % k)
-        h = Hand.from_cards(rules, dealer, (kv["p0"].split(","), kv["p1"].split(",")),
-                            kv["upcard"], [x for x in kv["stock"].split(",") if x])
-        if h.stock_count != 31:
-            raise ValueError("the deal does not name all 52 cards")
-        return h
-    except ValueError as e:
-        msg = str(e)
-        if msg.startswith("line "):
-            raise
-        raise ValueError("line %d: bad deal: %s" % (ln, msg))
-
-
-def replay_line(hand, ln, line, expect_no):
-    """Check and apply one action line 'N P action ;' to hand."""
-    words = line[:-1].split()  # drop the ";" end mark
-    if len(words) < 3:
-        raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
-    try:
-        no = int(words[0])
-        p = int(words[1])
-    except ValueError:
-        raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
-    if no != expect_no:
-        raise ValueError("line %d: action number %d, expected %d (a line is missing?)" % (ln, no, expect_no))
-    try:
-        hand.play(" ".join(words[2:]), player=p)
-    except IllegalAction as e:
-        raise ValueError("line %d: %r: %s" % (ln, line, e))
+        bad input. recover=True drops a torn last action line (docs/rules.md)."""
+        from engine.record import hand_from_record
+        return hand_from_record(text, recover)

@@ -1,7 +1,5 @@
 """A game to the target score: hands, scores, dealer rotation (R4, R12, R13)."""
-from engine.hand import (Hand, Rules, IllegalAction, RECORD_MAGIC, record_line,
-                         record_lines, parse_rules_line, parse_kv, replay_line,
-                         _int_field)
+from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
 
 
@@ -74,7 +72,7 @@ class Match:
         h = self.hand
         p = h._to_move
         s = h.play(action, player)
-        self._actions.append(h._log[-1][1] | (p << 7))
+        self._actions.append(h._log[-2])
         self._after()
         return s
 
@@ -90,23 +88,21 @@ class Match:
         o["last_result"] = lh.result.as_dict(p) if lh is not None else None
         return o
 
-    # ---- game record ----
+    # ---- game record (engine/record.py, loaded only when used) ----
     def header(self):
-        return [RECORD_MAGIC, "rules " + self.rules.to_text(),
-                "match seed=%d dealer=%d" % (self.seed, self.first_dealer)]
+        """The record's header lines (start of a saved record)."""
+        from engine.record import match_header
+        return match_header(self)
 
     def to_record(self):
         """Game record: header lines then one numbered line per action."""
-        lines = self.header()
-        i = 1
-        for a in self._actions:
-            lines.append(record_line(i, a >> 7, a & 127))
-            i += 1
-        return "\n".join(lines) + "\n"
+        from engine.record import match_to_record
+        return match_to_record(self)
 
     def record_line(self):
         """The record line of the last action: append it (with a newline) to
         the saved record instead of rewriting the whole file."""
+        from engine.record import record_line
         n = len(self._actions)
         if not n:
             raise ValueError("no action played yet")
@@ -117,31 +113,5 @@ class Match:
     def from_record(cls, text, recover=False):
         """Rebuild a match from to_record() text (ValueError naming the line
         on bad input; recover=True drops a torn last action line)."""
-        lines = record_lines(text, recover)
-        if len(lines) < 3:
-            raise ValueError("line %d: record ends before the 'match' line"
-                             % ((lines[-1][0] + 1) if lines else 1))
-        ln, line = lines[0]
-        if line != RECORD_MAGIC:
-            raise ValueError("line %d: expected %r, got %r" % (ln, RECORD_MAGIC, line))
-        rules = parse_rules_line(lines[1][0], lines[1][1])
-        ln, line = lines[2]
-        words = line.split()
-        if not words or words[0] != "match":
-            raise ValueError("line %d: expected the 'match seed=N dealer=D' line, got %r" % (ln, line))
-        kv = parse_kv(ln, words[1:])
-        seed = _int_field(ln, kv, "seed")
-        dealer = _int_field(ln, kv, "dealer")
-        if dealer not in (0, 1):
-            raise ValueError("line %d: dealer must be 0 or 1" % ln)
-        m = cls(rules, seed=seed, dealer=dealer)
-        n = 1
-        for ln, line in lines[3:]:
-            if m.winner is not None:
-                raise ValueError("line %d: action after the end of the game: %r" % (ln, line))
-            h = m.hand
-            replay_line(h, ln, line, n)
-            m._actions.append(h._log[-1][1] | (h._log[-1][0] << 7))
-            m._after()
-            n += 1
-        return m
+        from engine.record import match_from_record
+        return match_from_record(cls, text, recover)

@@ -1,0 +1,59 @@
+"""Why an action is refused: the messages of IllegalAction (R6-R8, R14).
+
+Loaded only when a player makes a mistake, so a device playing correctly
+never holds these strings in RAM.
+"""
+from engine.cards import card_str
+from engine.melds import min_deadwood
+from engine.hand import (action_str, TAKE, DRAW, PASS, KNOCK, UPCARD, DRAW_PHASE,
+                         OVER)
+
+
+def why_unparsable(text):
+    if not isinstance(text, str):
+        return "an action is text such as 'draw' or 'discard 7h', got %r" % (text,)
+    words = text.strip().lower().split()
+    if not words:
+        return "empty action (expected take, pass, draw, discard <card> or knock <card>)"
+    w = words[0]
+    if w in ("take", "pass", "draw"):
+        return "'%s' takes no card: %r" % (w, text)
+    if w in ("discard", "knock"):
+        return "'%s' needs one card, e.g. '%s 7h': %r" % (w, w, text)
+    return "unknown action %r (expected take, pass, draw, discard <card> or knock <card>)" % (text,)
+
+
+def why_illegal(hand, code, player):
+    """The reason code is not legal for player (None: the player to move)."""
+    ph = hand._phase
+    if ph == OVER:
+        return "the hand is over"
+    p = hand._to_move
+    if player is not None and player != p:
+        return "it is player %d's turn, not player %d's" % (p, player)
+    name = action_str(code)
+    top = card_str(hand._discard[-1]) if hand._discard else "-"
+    if ph == UPCARD:
+        return "%r is not allowed now: on the first turn take the upcard %s or pass (R6)" % (name, top)
+    if ph == DRAW_PHASE:
+        if code == TAKE:
+            return "both players passed the upcard: draw from the stock (R6)"
+        if code == PASS:
+            return "'pass' is only allowed on the first turn (R6)"
+        return "%r is not allowed now: draw from the stock or take %s first (R7)" % (name, top)
+    if code in (TAKE, DRAW, PASS):
+        return "%r is not allowed now: you have drawn, discard or knock (R7)" % (name,)
+    c = code if code < KNOCK else code - KNOCK
+    if not (hand._hands[p][c // 13] >> (c % 13)) & 1:
+        return "you do not hold %s" % card_str(c)
+    if c == hand._taken and not hand.rules.discard_taken:
+        return ("%s was just taken from the discard pile and may not be discarded "
+                "this turn (R7)" % card_str(c))
+    m = list(hand._hands[p])
+    m[c // 13] &= ~(1 << (c % 13))
+    v = min_deadwood(m[0], m[1], m[2], m[3])
+    if hand.knock_limit == 0:
+        return ("cannot knock with %s: deadwood would be %d, and after an ace upcard "
+                "only gin ends the hand (R5)" % (card_str(c), v))
+    return ("cannot knock with %s: deadwood would be %d, the knock limit is %d (R8)"
+            % (card_str(c), v, hand.knock_limit))

@@ -1,0 +1,60 @@
+"""Play one full hand through the safe path, as the device does, and print
+its result: the probe for the smallest MicroPython heap the engine needs.
+
+    micropython -X heapsize=32K tests/mp/one_hand.py <dir holding engine/> [seed]
+
+The policy knocks as soon as it can, draws from the stock and discards the
+card that leaves the least deadwood (ties: seeded random), so hands end in a
+showdown (the costliest end) for most seeds.
+Prints "ok <kind> <points> <actions>" and exits 0.
+"""
+import sys
+
+if __name__ == "__main__":
+    sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else ".")
+
+import gc  # noqa: E402
+
+from engine import Rules, Hand, deadwood  # noqa: E402
+from engine.prng import Prng  # noqa: E402
+
+
+def play_one(seed):
+    h = Hand.deal(Rules(max_turns=40), dealer=seed & 1, seed=seed)
+    rng = Prng(seed)
+    n = 0
+    while not h.is_over():
+        acts = h.legal_actions()
+        pick = None
+        if "pass" in acts:
+            pick = "pass"
+        elif "draw" in acts:
+            pick = "draw"
+        else:
+            best = 999
+            hand = h.hands[h.to_move]
+            for a in acts:
+                if a[0] == "k":
+                    pick = a
+                    break
+                card = a[8:]
+                v = deadwood([c for c in hand if c != card]) * 4 + rng.below(4)
+                if v < best:
+                    best = v
+                    pick = a
+        h.play(pick)
+        obs = h.observation(h.to_move if h.to_move is not None else 0)  # a screen redraw
+        n += 1
+    r = h.result
+    return r.kind, r.points, n, obs
+
+
+def main(argv):
+    seed = int(argv[2]) if len(argv) > 2 else 1
+    gc.collect()
+    kind, points, n, _ = play_one(seed)
+    print("ok", kind, points, n)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
