@@ -13,8 +13,8 @@ Same code on CPython and MicroPython: cards are small ints, the search is in
 ``engine.bot_core``, and the only randomness is ``bot_core.Prng`` seeded by
 the caller, so a seed replays the same decisions on both runtimes.
 """
-from engine.bot_core import (VAL, Prng, card_int, card_str, solve, with_card,
-                             without_card, last_melded, last_dropped, meld_groups)
+from engine.bot_core import (VAL, Prng, card_int, card_str, best, masks_of,
+                             highest_loose, layoff_value, LOOSE, RUNS, SET3)
 
 try:
     from micropython import const
@@ -33,12 +33,13 @@ _OPP = const(3)        # taken by the opponent from the pile and still held
 # Tuning (measured with ``okgin tourney``; see docs/bots.md).
 _POT_WEIGHT_NORMAL = 2
 _POT_WEIGHT_HARD = 3
-_DANGER_WEIGHT_NORMAL = 8
-_DANGER_WEIGHT_HARD = 10
+_DANGER_WEIGHT_NORMAL = 4
+_DANGER_WEIGHT_HARD = 6
 _EASY_SLIP = 35        # percent of easy discards that are a random dead card
 _CANDIDATES = const(5)  # discards whose draw potential is computed in full
 _SAMPLES = const(16)    # opponent hands sampled for a knock decision (hard)
 _TAKE_MARGIN = 1        # points a take must beat the stock by (it shows a card)
+_UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
 
 
 def bot(level, seed=None):
@@ -57,6 +58,7 @@ class View:
         self.phase = obs["phase"]
         self.legal = obs["legal"]
         self.hand = sorted([card_int(c) for c in obs["hand"]])
+        self.hm = masks_of(self.hand)
         top = obs.get("discard_top")
         self.top = card_int(top) if top else -1
         self.stock = obs.get("stock_count", 31)
@@ -157,6 +159,10 @@ class Bot:
     def __init__(self, level, seed=None):
         self.level = level
         self.rng = Prng(0 if seed is None else seed)
+        hard = level == "hard"
+        self.weight = _POT_WEIGHT_HARD if hard else _POT_WEIGHT_NORMAL
+        self.danger_weight = _DANGER_WEIGHT_HARD if hard else _DANGER_WEIGHT_NORMAL
+        self.infer = hard     # reads the opponent's passes and discards
 
     def __repr__(self):
         return "bot(%r)" % self.level
@@ -194,26 +200,27 @@ class Bot:
             # Never take back a card this player threw: two bots could
             # otherwise swap the same cards forever without touching the stock.
             return False
-        hand = v.hand
-        now = solve(hand)
-        after = with_card(hand, top)
+        hm = v.hm
+        now = best(hm)
+        ts = top // 13
+        tbit = 1 << (top % 13)
+        after = list(hm)
+        after[ts] |= tbit
         # R7: the taken card may not be discarded this turn.
-        best = solve(after, 1, top)
-        melded_top = False
-        if best < now:
-            k = after.index(top)
-            melded_top = (last_melded() >> k) & 1
+        dw_take = best(after, 1, top)
+        melded_top = dw_take < now and not (LOOSE[ts] & tbit)
         level = self.level
         if level == "greedy":
-            return best < now
+            return dw_take < now
         if level == "easy":
             # Sees only a meld made right now.
-            return best < now and melded_top
+            return melded_top
         # normal / hard: compare with what a stock card is worth on average.
-        weight = _POT_WEIGHT_HARD if level == "hard" else _POT_WEIGHT_NORMAL
-        infer = level == "hard"
-        take_score = self._best_discard_score(v, after, top, weight, infer)[0]
-        draw_score = now - (1 + weight) * self._potential(v, hand, now)
+        take_score = self._best_discard(v, after, top)[0]
+        # A stock card: on average it saves its meld gain plus any swap for
+        # the highest loose card, and leaves a hand of similar promise.
+        pot = self._potential(v, hm, now)
+        draw_score = now - self._potential(v, hm, now, True) - self.weight * pot
         if melded_top:
             # A meld in hand is worth more than its deadwood today: it can
             # not be spoilt, and it frees the next draws for the rest.
@@ -222,137 +229,140 @@ class Bot:
 
     # ----- discarding and knocking ---------------------------------------
     def _discard(self, v):
-        hand = v.hand
         level = self.level
         legal = v.legal
         knock_cards = []
         for a in legal:
-            if a.startswith("knock"):
+            if a[0] == "k":
                 knock_cards.append(_action_card(a))
-        if level == "greedy" or level == "easy":
-            return self._discard_simple(v, knock_cards)
-        weight = _POT_WEIGHT_HARD if level == "hard" else _POT_WEIGHT_NORMAL
-        infer = level == "hard"
         if knock_cards:
-            kc, kdw = self._lowest(hand, knock_cards)
-            if kdw == 0:
-                return "knock " + card_str(kc)   # gin (R8, R11)
-            if level == "normal" or self._knock_pays(v, kc, kdw):
+            kc, kdw = self._lowest(v.hm, knock_cards)
+            # greedy/easy/normal knock as soon as they may (R8); gin always.
+            if kdw == 0 or level != "hard" or self._knock_pays(v, kc, kdw):
                 return "knock " + card_str(kc)
-        score, card = self._best_discard_score(v, hand, -1, weight, infer)
+        if level == "greedy" or level == "easy":
+            return self._discard_simple(v)
+        card = self._best_discard(v, v.hm, -1)[1]
         if card < 0:
             return legal[0]
         return "discard " + card_str(card)
 
-    def _discard_simple(self, v, knock_cards):
-        hand = v.hand
-        if knock_cards:
-            kc, kdw = self._lowest(hand, knock_cards)
-            return "knock " + card_str(kc)
-        cards = [_action_card(a) for a in v.legal if a.startswith("discard")]
+    def _discard_simple(self, v):
+        hm = v.hm
+        cards = [_action_card(a) for a in v.legal if a[0] == "d"]
         if self.level == "easy" and self.rng.below(100) < _EASY_SLIP:
             # A careless discard: any card outside the melds of the hand.
-            solve(hand)
-            used = last_melded()
-            loose = [c for c in cards if not (used >> hand.index(c)) & 1]
+            best(hm)
+            loose = [c for c in cards if (LOOSE[c // 13] >> (c % 13)) & 1]
             if loose:
                 return "discard " + card_str(loose[self.rng.below(len(loose))])
-        c, dw = self._lowest(hand, cards)
+        c, dw = self._lowest(hm, cards)
         return "discard " + card_str(c)
 
-    def _lowest(self, hand, cards):
+    def _lowest(self, hm, cards):
         """The card among ``cards`` whose discard leaves the least deadwood;
         ties go to the higher card (less to lose if the hand ends)."""
         best_c = -1
-        best = 1000
+        low = 1000
+        rest = list(hm)
         for c in cards:
-            dw = solve(without_card(hand, c))
-            if dw < best or (dw == best and (VAL[c] > VAL[best_c] or
-                                             (VAL[c] == VAL[best_c] and c > best_c))):
-                best = dw
+            s = c // 13
+            bit = 1 << (c % 13)
+            rest[s] ^= bit
+            dw = best(rest)
+            rest[s] ^= bit
+            if dw < low or (dw == low and (VAL[c] > VAL[best_c] or
+                                           (VAL[c] == VAL[best_c] and c > best_c))):
+                low = dw
                 best_c = c
-        return best_c, best
+        return best_c, low
 
-    def _best_discard_score(self, v, cards11, keep, weight, infer):
-        """(score, card): the discard from ``cards11`` (not ``keep``) that
-        leaves the best hand: least deadwood, most chances to improve on the
-        next draws, least help to the opponent. Lower score is better."""
+    def _best_discard(self, v, hm11, keep):
+        """(score, card): the discard from the eleven cards ``hm11`` (not
+        ``keep``, R7) that leaves the best hand: least deadwood, most chances
+        to improve on the next draws, least help to the opponent. Lower
+        score is better."""
         cand = []
-        seen_c = -1
-        for c in cards11:
-            if c == keep or c == seen_c:
-                continue
-            seen_c = c
-            rest = without_card(cards11, c)
-            cand.append((solve(rest), -VAL[c], c, rest))
+        for s in range(4):
+            x = hm11[s]
+            r = 0
+            while x:
+                if x & 1:
+                    c = s * 13 + r
+                    if c != keep:
+                        rest = list(hm11)
+                        rest[s] ^= 1 << r
+                        cand.append((best(rest), -VAL[c], c, rest))
+                x >>= 1
+                r += 1
         cand.sort()
-        best = 1000.0
+        top_score = 1000.0
         best_c = -1
         limit = cand[0][0] + 12 if cand else 0
         for i in range(len(cand)):
             dw, negv, c, rest = cand[i]
             if i >= _CANDIDATES or dw > limit:
                 break
-            score = dw - weight * self._potential(v, rest, dw)
-            score += self._danger_weight() * self._danger(v, c, infer)
-            if score < best:
-                best = score
+            score = dw - self.weight * self._potential(v, rest, dw)
+            score += self.danger_weight * self._danger(v, c)
+            if score < top_score:
+                top_score = score
                 best_c = c
-        return best, best_c
+        return top_score, best_c
 
-    def _danger_weight(self):
-        return _DANGER_WEIGHT_HARD if self.level == "hard" else _DANGER_WEIGHT_NORMAL
-
-    def _potential(self, v, hand10, dw):
-        """Expected deadwood saved by one random stock card (each unseen card
-        is equally likely to be next: the stock is a random part of them)."""
+    def _potential(self, v, hm10, dw, swaps=False):
+        """Expected deadwood saved by one random stock card beyond swapping
+        out the highest loose card (with ``swaps``: including it). Each unseen
+        card is equally likely to come next: the stock is a random part of
+        them."""
         unseen = v.unseen
         n = len(unseen)
         if n == 0 or dw == 0:
             return 0.0
-        # Which unseen cards could touch a meld: same rank as a kept card, or
-        # same suit within two ranks. Others can only replace the highest
-        # loose card, which needs no search.
-        smask = [0, 0, 0, 0]
-        rank_held = [0] * 13
-        for c in hand10:
-            smask[c // 13] |= 1 << (c % 13)
-            rank_held[c % 13] = 1
-        solve(hand10)
-        used = last_melded()
-        high_loose = 0
-        for k in range(len(hand10)):
-            if not (used >> k) & 1 and VAL[hand10[k]] > high_loose:
-                high_loose = VAL[hand10[k]]
+        best(hm10)
+        high_loose = highest_loose()
+        ranks = hm10[0] | hm10[1] | hm10[2] | hm10[3]
+        plus = list(hm10)
         total = 0
         for u in unseen:
             r = u % 13
-            if rank_held[r] or _near(smask[u // 13], r):
-                gain = dw - solve(with_card(hand10, u), 1)
-            else:
-                gain = high_loose - VAL[u]
-            if gain > 0:
-                total += gain
+            s = u // 13
+            swap = high_loose - VAL[u]
+            if swap < 0:
+                swap = 0
+            # Only a card of a held rank, or of a held suit within two
+            # ranks, can make a meld; any other can only be a swap.
+            if (ranks >> r) & 1 or (hm10[s] & _WINDOW[r]):
+                bit = 1 << r
+                plus[s] |= bit
+                gain = dw - best(plus, 1) - swap
+                plus[s] ^= bit
+                if gain > 0:
+                    total += gain
+            if swaps:
+                total += swap
         return total / n
 
-    def _danger(self, v, c, infer):
+    def _danger(self, v, c):
         """Chance the opponent makes a meld with ``c`` if it is thrown
         (two partners for a set or a run, from public information)."""
         r = c % 13
         base = c - r
+        infer = self.infer
         p = v.p_opp_holds
-        others = []
+        o = [0.0, 0.0, 0.0]
+        k = 0
         for s in range(4):
-            o = s * 13 + r
-            if o != c:
-                others.append(p(o, infer))
-        d = others[0] * others[1] + others[0] * others[2] + others[1] * others[2]
-        q = [0.0] * 5   # ranks r-2 .. r+2 of this suit
-        for k in (-2, -1, 1, 2):
-            if 0 <= r + k <= 12:
-                q[k + 2] = p(base + r + k, infer)
-        d += q[0] * q[1] + q[1] * q[3] + q[3] * q[4]
-        return d
+            x = s * 13 + r
+            if x != c:
+                o[k] = p(x, infer)
+                k += 1
+        d = o[0] * o[1] + o[0] * o[2] + o[1] * o[2]
+        q0 = p(c - 2, infer) if r >= 2 else 0.0
+        q1 = p(c - 1, infer) if r >= 1 else 0.0
+        q3 = p(c + 1, infer) if r <= 11 else 0.0
+        q4 = p(c + 2, infer) if r <= 10 else 0.0
+        return d + q0 * q1 + q1 * q3 + q3 * q4
 
     # ----- knocking (hard) -----------------------------------------------
     def _knock_pays(self, v, kc, kdw):
@@ -363,28 +373,36 @@ class Bot:
         too), lays their loose cards off on our melds (R10), and scores the
         showdown (R11). Knock unless an undercut is likely.
         """
-        kept = without_card(v.hand, kc)
-        solve(kept)
-        melds = meld_groups(kept, last_melded())
+        kept = list(v.hm)
+        kept[kc // 13] ^= 1 << (kc % 13)
+        best(kept)
+        runs = list(RUNS)
+        set3 = SET3[0]
         unseen = list(v.unseen)
         n = len(unseen)
         hidden = v.hidden
         extra = v.opp_draws if v.opp_draws < 3 else 3
-        if hidden + extra > n:
-            extra = n - hidden if n > hidden else 0
         if hidden > n:
             hidden = n
+        if hidden + extra > n:
+            extra = n - hidden
+        known = masks_of(v.opp_known)
         rng = self.rng
         undercuts = 0
         points = 0
+        opp = [0, 0, 0, 0]
         for _ in range(_SAMPLES):
+            for s in range(4):
+                opp[s] = known[s]
             # Partial shuffle: the first hidden+extra unseen cards.
             for i in range(hidden + extra):
                 j = i + rng.below(n - i)
-                unseen[i], unseen[j] = unseen[j], unseen[i]
-            opp = sorted(v.opp_known + unseen[:hidden + extra])
-            d = solve(opp, extra)
-            d -= _layoff_value(opp, last_melded() | last_dropped(), melds)
+                u = unseen[j]
+                unseen[j] = unseen[i]
+                unseen[i] = u
+                opp[u // 13] |= 1 << (u % 13)
+            d = best(opp, extra)
+            d -= layoff_value(LOOSE, runs, set3)
             if d <= kdw:
                 undercuts += 1
                 points -= 10 + kdw - d
@@ -400,58 +418,9 @@ class Bot:
                 return False      # an undercut would hand them the game
         if v.stock <= 6:
             return points > 0     # little time left to improve (R9 draw)
-        return undercuts * 4 < _SAMPLES
+        return undercuts * 100 < _UNDERCUT_MAX * _SAMPLES
 
 
-def _near(suitmask, r):
-    # Any card of this suit held within two ranks of r.
-    lo = r - 2 if r >= 2 else 0
-    window = ((1 << (r + 3)) - 1) ^ ((1 << lo) - 1)
-    return suitmask & window
-
-
-def _layoff_value(cards, kept_mask, melds):
-    """Deadwood the defender removes by laying loose cards (positions not in
-    ``kept_mask``) off on the knocker's ``melds`` (R10), one after another."""
-    loose = []
-    for k in range(len(cards)):
-        if not (kept_mask >> k) & 1:
-            loose.append(cards[k])
-    if not loose:
-        return 0
-    saved = 0
-    changed = True
-    ends = []
-    for m in melds:
-        if m[0] % 13 == m[1] % 13:
-            if len(m) == 3:                          # a set of 4 takes nothing
-                ends.append((0, m[0] % 13, 0))
-        else:
-            ends.append((1, m[0], m[-1]))            # run: lowest, highest
-    while changed and loose:
-        changed = False
-        for c in loose:
-            for i in range(len(ends)):
-                kind, a, b = ends[i]
-                if kind == 0:
-                    ok = c % 13 == a
-                    if ok:
-                        ends[i] = (2, -9, -9)        # now a set of 4: full
-                elif kind == 2:
-                    ok = False
-                elif c == a - 1 and a % 13:
-                    ok = True
-                    ends[i] = (1, c, b)
-                elif c == b + 1 and c % 13:
-                    ok = True
-                    ends[i] = (1, a, c)
-                else:
-                    ok = False
-                if ok:
-                    saved += VAL[c]
-                    loose.remove(c)
-                    changed = True
-                    break
-            if changed:
-                break
-    return saved
+# Ranks within two of r (same suit): the cards a run through r would need.
+_WINDOW = tuple([((1 << (r + 3)) - 1) & 0x1FFF & ~((1 << (r - 2 if r >= 2 else 0)) - 1)
+                 for r in range(13)])

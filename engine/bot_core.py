@@ -1,12 +1,12 @@
 """Fast deadwood search for the computer players (issue 5).
 
-The engine's public ``deadwood``/``best_melds`` take card strings and are
-written for clarity; a bot calls the search hundreds of times per decision on
-a microcontroller, so it gets its own integer path here: cards are ints 0..51
-(``suit * 13 + rank``, as in the engine), melds are bit masks over positions in
-a sorted hand (at most 15 cards, so always small ints), and the search is a
-branch and bound that can also drop ``free`` cards at no cost (the best ten of
-eleven after a draw, or an opponent's best ten of everything they have seen).
+The engine's public ``deadwood``/``best_melds`` take card strings; a bot
+calls the search hundreds of times per decision on a microcontroller, so it
+gets its own integer path here (the engine's internal one has no "drop the
+best k cards" variant and may change): cards are ints 0..51 (``suit * 13 +
+rank``, as in the engine), a hand is four 13-bit suit masks (always small
+ints), and the search can also drop ``free`` cards at no cost (the best ten
+of eleven after a draw, or an opponent's best ten of all they have seen).
 
 Runs unchanged on CPython and MicroPython; allocates only small lists.
 """
@@ -26,178 +26,178 @@ def card_str(c):
     return RANKS[c % 13] + SUITS[c // 13]
 
 
-# Search state shared by the recursive helper (one search at a time): best
-# deadwood so far, the meld mask and drop mask that reached it.
-_R = [0, 0, 0]
-# Per-rank scratch for the set finder, allocated once.
-_RMASK = [0] * 13
-_RCNT = [0] * 13
+# ----- suit masks: the fast path -------------------------------------------
+# A hand as four 13-bit masks (bit r of mask s: rank r of suit s held). Once
+# the sets are chosen (R3), the best use of runs in a suit is every maximal
+# stretch of three or more ranks, so the search only enumerates set choices
+# (a rank held in 3 suits: set or not; in 4: none, all four, or any three).
+# With ``free`` drops the best arrangement drops its highest loose cards, and
+# maximal runs leave the fewest loose cards, so this stays exact.
 
 
-def _melds_by_low(cards):
-    """R3 melds of a sorted hand, as masks grouped by their lowest position.
-
-    Grouping by the lowest position lets the search decide position i once:
-    either i is deadwood (or dropped) or it starts one of these melds, whose
-    other positions are all higher.
-    """
-    n = len(cards)
-    by_low = [None] * n
-    # Runs: positions i..j hold consecutive ranks of one suit (sorted by
-    # suit then rank, so a run is a stretch of consecutive ints that does
-    # not cross a suit boundary: rank 0 starts a new suit). R2: no wrap.
-    i = 0
-    while i < n:
-        j = i
-        while j + 1 < n and cards[j + 1] == cards[j] + 1 and cards[j + 1] % 13:
-            j += 1
-        a = i
-        while a <= j - 2:
-            lst = by_low[a]
-            if lst is None:
-                lst = by_low[a] = []
-            b = a + 2
-            while b <= j:
-                lst.append(((1 << (b + 1)) - 1) ^ ((1 << a) - 1))
-                b += 1
-            a += 1
-        i = j + 1
-    # Sets: 3 or 4 of a rank (R3), every 3-subset of a 4-set too. One pass
-    # collects each rank's positions as a mask; most ranks have fewer than 3.
-    rmask = _RMASK
-    cnt = _RCNT
-    for r in range(13):
-        rmask[r] = 0
-        cnt[r] = 0
-    for k in range(n):
-        r = cards[k] % 13
-        rmask[r] |= 1 << k
-        cnt[r] += 1
-    for r in range(13):
-        if cnt[r] < 3:
-            continue
-        mask = rmask[r]
-        pos = [k for k in range(n) if (mask >> k) & 1]
-        if cnt[r] == 3:
-            combos = (pos,)
-        else:
-            p0, p1, p2, p3 = pos
-            combos = (pos, (p0, p1, p2), (p0, p1, p3), (p0, p2, p3), (p1, p2, p3))
-        for combo in combos:
-            m = 0
-            for k in combo:
-                m |= 1 << k
-            low = combo[0]
-            lst = by_low[low]
-            if lst is None:
-                lst = by_low[low] = []
-            lst.append(m)
-    return by_low
+def _mask_values(lo, n):
+    out = bytearray(1 << n)
+    for m in range(1 << n):
+        t = 0
+        for i in range(n):
+            if (m >> i) & 1:
+                t += min(lo + i + 1, 10)
+        out[m] = t
+    return bytes(out)
 
 
-def _search(cards, by_low, n, i, used, acc, free, keep, drop):
-    while i < n and (used >> i) & 1:
-        i += 1
-    if i == n:
-        if acc < _R[0]:
-            _R[0] = acc
-            _R[1] = used
-            _R[2] = drop
+# Value of a suit mask = _VLO[m & 127] + _VHI[m >> 7]: 192 bytes of tables.
+_VLO = _mask_values(0, 7)
+_VHI = _mask_values(7, 6)
+
+# Best arrangement of the last ``best()`` call: loose masks after drops,
+# run masks, ranks of 3-card sets (they take a fourth card, R10), the
+# ranks of all sets, and the deadwood. Reused lists: nothing allocated.
+LOOSE = [0, 0, 0, 0]
+RUNS = [0, 0, 0, 0]
+SET3 = [0]
+_B = [0, 0, 0]       # best value, free, keep card
+_T = [0, 0, 0, 0]    # scratch loose masks at a leaf
+
+
+def mask_value(m):
+    return _VLO[m & 127] + _VHI[m >> 7]
+
+
+def masks_of(cards):
+    m = [0, 0, 0, 0]
+    for c in cards:
+        m[c // 13] |= 1 << (c % 13)
+    return m
+
+
+def _leaf(a, b, c, d, set3):
+    t = a & (a >> 1) & (a >> 2)
+    ra = t | (t << 1) | (t << 2)
+    t = b & (b >> 1) & (b >> 2)
+    rb = t | (t << 1) | (t << 2)
+    t = c & (c >> 1) & (c >> 2)
+    rc = t | (t << 1) | (t << 2)
+    t = d & (d >> 1) & (d >> 2)
+    rd = t | (t << 1) | (t << 2)
+    la = a & ~ra
+    lb = b & ~rb
+    lc = c & ~rc
+    ld = d & ~rd
+    v = (_VLO[la & 127] + _VHI[la >> 7] + _VLO[lb & 127] + _VHI[lb >> 7]
+         + _VLO[lc & 127] + _VHI[lc >> 7] + _VLO[ld & 127] + _VHI[ld >> 7])
+    free = _B[1]
+    if free and v:
+        # drop the highest loose cards (never the kept one, R7)
+        keep = _B[2]
+        lt = _T
+        lt[0] = la
+        lt[1] = lb
+        lt[2] = lc
+        lt[3] = ld
+        r = 12
+        while free and r >= 0 and v:
+            bit = 1 << r
+            for s in range(4):
+                if lt[s] & bit and s * 13 + r != keep and free:
+                    lt[s] ^= bit
+                    v -= r + 1 if r < 10 else 10
+                    free -= 1
+            r -= 1
+        la, lb, lc, ld = lt[0], lt[1], lt[2], lt[3]
+    if v < _B[0]:
+        _B[0] = v
+        LOOSE[0] = la
+        LOOSE[1] = lb
+        LOOSE[2] = lc
+        LOOSE[3] = ld
+        RUNS[0] = ra
+        RUNS[1] = rb
+        RUNS[2] = rc
+        RUNS[3] = rd
+        SET3[0] = set3
+
+
+def _sets(a, b, c, d, s3, set3):
+    if not s3:
+        _leaf(a, b, c, d, set3)
         return
-    bit = 1 << i
-    melds = by_low[i]
-    if melds is not None:
-        for m in melds:
-            if not (m & used):
-                _search(cards, by_low, n, i + 1, used | m, acc, free, keep, drop)
-                if _R[0] == 0:
-                    return
-    if free and not (bit & keep):
-        _search(cards, by_low, n, i + 1, used, acc, free - 1, keep, drop | bit)
-    v = acc + VAL[cards[i]]
-    if v < _R[0]:
-        _search(cards, by_low, n, i + 1, used, v, free, keep, drop)
+    low = s3 & -s3
+    rest = s3 ^ low
+    _sets(a, b, c, d, rest, set3)             # this rank: no set
+    if _B[0] == 0:
+        return
+    nl = ~low
+    if a & b & c & d & low:
+        _sets(a & nl, b & nl, c & nl, d & nl, rest, set3)    # all four
+        for k in range(4):                                  # any three
+            _sets(a if k == 0 else a & nl, b if k == 1 else b & nl,
+                  c if k == 2 else c & nl, d if k == 3 else d & nl, rest, set3 | low)
+    else:
+        _sets(a & nl, b & nl, c & nl, d & nl, rest, set3 | low)
 
 
-def solve(cards, free=0, keep=-1):
-    """Minimum deadwood (R3) of ``cards`` (a sorted list of ints), dropping
-    up to ``free`` cards at no cost, never the card ``keep``.
-
-    Afterwards ``last_melded()`` / ``last_dropped()`` give the positions (as
-    masks over ``cards``) of one best arrangement.
-    """
-    n = len(cards)
-    _R[0] = 1000
-    _R[1] = 0
-    _R[2] = 0
-    keepmask = 0
-    if keep >= 0:
-        for k in range(n):
-            if cards[k] == keep:
-                keepmask = 1 << k
-    _search(cards, _melds_by_low(cards), n, 0, 0, 0, free, keepmask, 0)
-    return _R[0]
-
-
-def last_melded():
-    return _R[1]
+def best(m, free=0, keep=-1):
+    """Minimum deadwood (R3) of the hand in suit masks ``m`` (a list of 4),
+    dropping up to ``free`` loose cards at no cost but never card ``keep``.
+    The arrangement is left in LOOSE, RUNS and SET3."""
+    a = m[0]
+    b = m[1]
+    c = m[2]
+    d = m[3]
+    _B[0] = 1000
+    _B[1] = free
+    _B[2] = keep
+    s3 = (a & b & (c | d)) | (c & d & (a | b))
+    if s3:
+        _sets(a, b, c, d, s3, 0)
+    else:
+        _leaf(a, b, c, d, 0)
+    return _B[0]
 
 
-def last_dropped():
-    return _R[2]
+def highest_loose():
+    """Value of the highest loose card of the last ``best()`` arrangement."""
+    hi = 0
+    for s in range(4):
+        x = LOOSE[s]
+        if x:
+            r = 12
+            while not (x >> r) & 1:
+                r -= 1
+            v = r + 1 if r < 10 else 10
+            if v > hi:
+                hi = v
+    return hi
 
 
-def deadwood_ints(cards):
-    """Minimum deadwood of an unsorted collection of card ints."""
-    return solve(sorted(cards))
-
-
-def with_card(cards, c):
-    """A new sorted list: ``cards`` (sorted) plus ``c``."""
-    out = list(cards)
-    k = 0
-    n = len(out)
-    while k < n and out[k] < c:
-        k += 1
-    out.insert(k, c)
-    return out
-
-
-def without_card(cards, c):
-    out = list(cards)
-    out.remove(c)
-    return out
-
-
-def meld_groups(cards, used):
-    """Split the melded positions of one arrangement back into melds, as
-    lists of card ints, so lay-offs can be checked against them."""
-    groups = []
-    by_low = _melds_by_low(cards)
-    n = len(cards)
-    _split(cards, by_low, n, 0, used, [], groups)
-    return groups
-
-
-def _split(cards, by_low, n, i, left, cur, out):
-    # Re-find a partition of the mask ``left`` into melds (exists: it came
-    # from a search); first found is fine.
-    while i < n and not (left >> i) & 1:
-        i += 1
-    if i == n:
-        out.extend(cur)
-        return True
-    melds = by_low[i]
-    if melds is None:
-        return False
-    for m in melds:
-        if (m & left) == m:
-            grp = [cards[k] for k in range(n) if (m >> k) & 1]
-            cur.append(grp)
-            if _split(cards, by_low, n, i + 1, left & ~m, cur, out):
-                return True
-            cur.pop()
-    return False
+def layoff_value(loose, runs, set3):
+    """Deadwood the defender removes by laying the ``loose`` cards (suit
+    masks) off on the knocker's melds (R10): a fourth card on a 3-card set,
+    or run extensions at either end, one after another."""
+    saved = 0
+    lt = _T
+    for s in range(4):
+        x = loose[s]
+        if not x:
+            continue
+        # the fourth card of a set
+        hit = x & set3
+        if hit:
+            saved += _VLO[hit & 127] + _VHI[hit >> 7]
+            x ^= hit
+        run = runs[s]
+        if run:
+            # grow the run ends into held cards until nothing touches
+            while True:
+                grow = x & ((run << 1) | (run >> 1)) & 0x1FFF
+                if not grow:
+                    break
+                saved += _VLO[grow & 127] + _VHI[grow >> 7]
+                x ^= grow
+                run |= grow
+        lt[s] = x
+    return saved
 
 
 class Prng:

