@@ -380,3 +380,61 @@ class Worker:
 
     def stop(self):
         self.q.put(None)
+
+
+class Watcher:
+    """Reads the panels, refresh counts and LEDs off the UI thread, so a UI
+    never waits on the board (an observer may wait for the board's pin link
+    to settle while the firmware is busy). The UI takes the latest snapshot."""
+
+    def __init__(self, session, period=0.02, slow_every=5):
+        self.session = session
+        self.period = period
+        self.slow_every = slow_every   # counts and LEDs: every 5th round (100 ms)
+        self._lock = threading.Lock()
+        self._panels = [(None, None), (None, None)]   # (key, image)
+        self._counts = [{}, {}]
+        self._leds = [None, None]
+        self._stop = threading.Event()
+        self.error = None
+        self._t = threading.Thread(target=self._loop, name="okgin-sim-watch", daemon=True)
+        self._t.start()
+
+    def _loop(self):
+        board = self.session.board
+        n = 0
+        while not self._stop.is_set():
+            try:
+                for p in (0, 1):
+                    key = self.session.panel_key(p)
+                    if key != self._panels[p][0]:
+                        img = self.session.panel(p)
+                        with self._lock:
+                            self._panels[p] = (key, img)
+                if n % self.slow_every == 0:
+                    counts = [board.refresh_counts(p) if hasattr(board, "refresh_counts") else {} for p in (0, 1)]
+                    leds = [bool(board.led(p)) if hasattr(board, "led") else None for p in (0, 1)]
+                    with self._lock:
+                        self._counts, self._leds = counts, leds
+                self.error = None
+            except Exception as e:  # the board restarting or stopped: try again
+                self.error = e
+            n += 1
+            self._stop.wait(self.period)
+
+    def panel(self, p):
+        """(key, image) of the latest panel seen; (None, None) before the first."""
+        with self._lock:
+            return self._panels[p]
+
+    def counts(self, p):
+        with self._lock:
+            return dict(self._counts[p])
+
+    def led(self, p):
+        with self._lock:
+            return self._leds[p]
+
+    def stop(self):
+        self._stop.set()
+        self._t.join(timeout=1.0)

@@ -18,7 +18,7 @@ import time
 from host.errors import CommandError
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
-from host.simui.session import Worker, ready_note
+from host.simui.session import Watcher, Worker, ready_note
 
 try:
     import tkinter as tk
@@ -66,6 +66,7 @@ class SimWindow:
         self.scale = scale
         self.info = info
         self.session = None
+        self.watcher = None
         self.failed = None
         self.closed = False
         self.hidden = [False, hide1]
@@ -80,7 +81,6 @@ class SimWindow:
         self._refresh = [None, None]  # last refresh event: (kind, seconds, t)
         self._shown_at = [0.0, 0.0]   # when the shown image was taken
         self._pending = {}            # player -> when a change without its event was seen
-        self.leds = [None, None]
         self._log_seq = 0
         self._status_note = "booting the virtual board\u2026"
         self._build()
@@ -268,6 +268,7 @@ class SimWindow:
     # -- board --------------------------------------------------------------
     def attach(self, session):
         self.session = session
+        self.watcher = Watcher(session)
         self._status_note = ready_note(session)
 
     def fail(self, error):
@@ -298,16 +299,14 @@ class SimWindow:
     def _event(self, ev, now):
         if ev[0] == "refresh" and len(ev) >= 4:
             self._refresh[ev[1]] = (ev[2], float(ev[3]), now)
-        elif ev[0] == "led" and len(ev) >= 3:
-            self.leds[ev[1]] = bool(ev[2])
         elif ev[0] == "reset":
             self._status_note = "reset: the firmware restarts"
         elif ev[0] == "exit":
             self._status_note = "the firmware stopped (exit code %s)" % (ev[1] if len(ev) > 1 else "?")
 
     def _update_panel(self, p, now):
-        key = self.session.panel_key(p)
-        if key == self._shown_key[p]:
+        key, new = self.watcher.panel(p)
+        if key is None or key == self._shown_key[p]:
             return
         ref = self._refresh[p]
         fresh = ref is not None and ref[2] > self._shown_at[p]
@@ -318,7 +317,6 @@ class SimWindow:
             if now - since < EVENT_GRACE_S:
                 return
         self._pending.pop(p, None)
-        new = self.session.panel(p)
         old = self._shown_img[p] or BLANK
         self._shown_key[p] = key
         self._shown_img[p] = new
@@ -391,17 +389,12 @@ class SimWindow:
     def _update_headers(self):
         for p in (0, 1):
             txt = ""
-            if self.session is not None and hasattr(self.session.board, "refresh_counts"):
-                c = self.session.board.refresh_counts(p)
+            c = self.watcher.counts(p) if self.session is not None else {}
+            if c:
                 txt = "refreshes: %d full, %d partial" % (c.get("full", 0), c.get("partial", 0))
             if self.header[p].cget("text") != txt:
                 self.header[p].configure(text=txt)
-            lit = self.leds[p]
-            if lit is None and self.session is not None and hasattr(self.session.board, "led"):
-                try:
-                    lit = self.leds[p] = bool(self.session.board.led(p))
-                except Exception:
-                    lit = None
+            lit = self.watcher.led(p) if self.session is not None else None
             colour = LED_ON if lit else LED_OFF
             if self.led_label[p].cget("fg") != colour:
                 self.led_label[p].configure(fg=colour)
@@ -429,6 +422,8 @@ class SimWindow:
             return
         self.closed = True
         self.worker.stop()
+        if self.watcher is not None:
+            self.watcher.stop()
         try:
             self.root.quit()
         except Exception:

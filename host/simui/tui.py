@@ -20,7 +20,7 @@ import time
 
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
-from host.simui.session import Worker, ready_note
+from host.simui.session import Watcher, Worker, ready_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
 HALF_W, HALF_H = 74, 16
@@ -55,6 +55,7 @@ class TermUI:
         self.scr = scr
         self.info = info
         self.session = None
+        self.watcher = None
         self.failed = None
         self.quit = False
         self.esc = False
@@ -158,7 +159,7 @@ class TermUI:
             pass  # writing the last cell of the screen raises; the text is there
 
     def _panel_lines(self, p, scale):
-        img = self.session.panel(p) if self.session else None
+        img = self.watcher.panel(p)[1] if self.session else None
         if img is None:
             w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
             return [" " * w] * h
@@ -172,9 +173,11 @@ class TermUI:
     def _draw_panel(self, p, y, x, scale):
         w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
         title = "Player %d" % (p + 1)
-        if self.session is not None and hasattr(self.session.board, "refresh_counts"):
-            c = self.session.board.refresh_counts(p)
+        c = self.watcher.counts(p) if self.session is not None else {}
+        if c:
             title += "  (refreshes: %d full, %d partial)" % (c.get("full", 0), c.get("partial", 0))
+        if self.session is not None and self.watcher.led(p):
+            title += "  \u25cf LED on" if self.utf8 else "  * LED on"
         if scale == "half":
             title += "  half size"
         self._put(y, x, title[:w + 2], curses.A_BOLD)
@@ -258,7 +261,8 @@ class TermUI:
                 elif ev[0] == "exit":
                     self.note = "the firmware stopped"
                 self._dirty = True
-            keys = [self.session.panel_key(0), self.session.panel_key(1)]
+            keys = [self.watcher.panel(0)[0], self.watcher.panel(1)[0],
+                    self.watcher.counts(0), self.watcher.counts(1), self.watcher.led(0), self.watcher.led(1)]
             if keys != self._keys:
                 self._keys = keys
                 self._dirty = True
@@ -304,6 +308,7 @@ def main(args, flash_dir, speed):
             if ui.session is None:
                 if "session" in box:
                     ui.session = box.pop("session")
+                    ui.watcher = Watcher(ui.session)
                     ui.note = ready_note(ui.session)
                     ui._dirty = True
                 elif "error" in box:
@@ -325,6 +330,8 @@ def main(args, flash_dir, speed):
     ui = ui_box.get("ui")
     if ui is not None:
         ui.worker.stop()
+        if ui.watcher is not None:
+            ui.watcher.stop()
     session = (ui.session if ui else None) or box.get("session")
     if session is None and t.is_alive():
         t.join(timeout=60)
