@@ -17,12 +17,16 @@ def configure(parser):
                         help="the board's flash: a directory kept between runs "
                              "(default: a temporary one filled from the sources)")
     parser.add_argument("--populate", action="store_true",
-                        help="sync the firmware sources into --flash-dir first "
-                             "(saved games are kept)")
+                        help="sync the firmware into --flash-dir first, compiled to .mpy "
+                             "as okgin flash does (saved games are kept)")
+    parser.add_argument("--source", action="store_true",
+                        help="put .py sources on the board instead of .mpy (needs more heap)")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="e-ink timing: 1 = like a real panel, 0 = instant (default 1)")
-    parser.add_argument("--heapsize", default="128K",
-                        help="MicroPython GC heap (default 128K, the device budget)")
+    parser.add_argument("--heapsize", default="192K",
+                        help="MicroPython GC heap (default 192K: the Pico's 128K budget, "
+                             "allowing for the 64-bit unix port's bigger objects, as okgin "
+                             "sim and hil do)")
     parser.add_argument("--board", default="hardware/board.json",
                         help="board definition (default hardware/board.json)")
     parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
@@ -39,12 +43,16 @@ def run(args):
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
     if args.flash_dir:
         if args.populate:
-            populate(args.flash_dir)
+            from host.vboard.flash import ROOT
+            board = args.board if os.path.exists(args.board) else os.path.join(ROOT, args.board)
+            if not os.path.exists(board):
+                raise CommandError("board definition %s not found" % args.board)
+            populate(args.flash_dir, board=board, compiled=not args.source)
         elif not os.path.isdir(args.flash_dir):
             raise CommandError("flash directory %s does not exist (add --populate to create it "
                                "from the sources)" % args.flash_dir)
     vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
-                      heapsize=args.heapsize)
+                      heapsize=args.heapsize, compiled=not args.source)
 
     def on_event(ev):
         if args.quiet:

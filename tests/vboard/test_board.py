@@ -171,7 +171,7 @@ def test_mpremote_resume_fs_ls_and_exec(board):
     ls = subprocess.run([MPREMOTE, "connect", board.port, "resume", "fs", "ls"],
                         capture_output=True, text=True, timeout=60)
     assert ls.returncode == 0, ls.stderr
-    assert "main.py" in ls.stdout and "board.json" in ls.stdout and "hal.py" in ls.stdout
+    assert "main.py" in ls.stdout and "board.json" in ls.stdout and "hal.mpy" in ls.stdout
     ex = subprocess.run([MPREMOTE, "connect", board.port, "resume", "exec",
                          "import sys; print('impl', sys.implementation.name)"],
                         capture_output=True, text=True, timeout=60)
@@ -247,20 +247,25 @@ def test_board_without_firmware_boots_to_the_repl(tmp_path):
         s.close()
 
 
-def test_populate_copies_sources_and_keeps_saved_games(tmp_path):
+def test_populate_compiles_like_okgin_flash_and_keeps_saved_games(tmp_path):
     flash = tmp_path / "flash"
     flash.mkdir()
     (flash / "game.okg").write_text("my game")
     (flash / "settings.json").write_text("{}")
-    (flash / "hal.mpy").write_bytes(b"stale")
+    (flash / "hal.py").write_text("stale source that would shadow hal.mpy")
     populate(str(flash))
     names = set(os.listdir(flash))
-    assert {"hal.py", "ssd1680.py", "board.json", "engine", "game.okg"} <= names
-    assert "hal.mpy" not in names      # source replaced a stale compiled copy
+    assert {"hal.mpy", "ssd1680.mpy", "board.json", "engine", "game.okg"} <= names
+    assert "hal.py" not in names
     assert (flash / "game.okg").read_text() == "my game"
-    assert (flash / "engine" / "__init__.py").exists()
+    assert (flash / "engine" / "__init__.mpy").exists()
     fw = os.path.join(ROOT, "firmware", "main.py")
-    assert ("main.py" in names) == os.path.exists(fw)
+    assert ("main.py" in names) == os.path.exists(fw)     # main.py stays source
+    # and back to sources: the compiled copies go
+    populate(str(flash), compiled=False)
+    names = set(os.listdir(flash))
+    assert "hal.py" in names and "hal.mpy" not in names
+    assert (flash / "settings.json").read_text() == "{}"
 
 
 def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
