@@ -72,7 +72,7 @@ def _speed(text):
 
 def configure(parser):
     from host.simui.session import default_flash_dir
-    parser.description = __doc__.split("\n\n")[0].split(": ", 1)[1].strip()
+    parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
     g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (it plays seat 1)")

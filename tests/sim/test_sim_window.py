@@ -150,3 +150,40 @@ def test_power_cycle_button_restarts_the_board(window):
     xdo(display, "mousemove", "--sync", str(x), str(y), "click", "1")
     assert pump(root, win, until=lambda: readies() > n, timeout=30)
     assert pump(root, win, until=lambda: shows(win, session, 0) and shows(win, session, 1))
+
+
+def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):
+    """The command as a user runs it: window up, the firmware's screen drawn
+    in it, Ctrl-Q closes it and the board with it (exit status 0)."""
+    import sys
+    from PIL import ImageGrab
+    from simhelpers import ROOT, env_with
+    if not shutil.which("xdotool"):
+        pytest.skip("xdotool is not installed (apt install xdotool)")
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim", "--speed", "0", "--scale", "1",
+                             "--seed", "3", "--flash-dir", str(tmp_path / "f")],
+                            env=env_with(DISPLAY=xdisplay), cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wid = subprocess.run(["xdotool", "search", "--sync", "--name", "^okgin simulator$"],
+                             capture_output=True, text=True, env={"DISPLAY": xdisplay}, timeout=30).stdout.split()[0]
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid], capture_output=True,
+                             text=True, env={"DISPLAY": xdisplay}, timeout=10).stdout
+        g = dict(line.split("=") for line in geo.split())
+        box = (int(g["X"]), int(g["Y"]), int(g["X"]) + int(g["WIDTH"]), int(g["Y"]) + int(g["HEIGHT"]))
+        ink = render.INK
+        end = time.monotonic() + 30
+        while time.monotonic() < end:  # the game's screens, in ink, inside the window
+            colours = ImageGrab.grab(xdisplay=xdisplay).crop(box).getcolors(1 << 16) or []
+            if any(c == ink for _, c in colours) and any(c == render.PAPER for _, c in colours):
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("no panel drawn in the window")
+        xdo(xdisplay, "windowfocus", "--sync", wid)
+        xdo(xdisplay, "key", "ctrl+q")
+        assert proc.wait(timeout=30) == 0, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
