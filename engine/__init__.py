@@ -5,9 +5,28 @@ MicroPython. Rules: docs/rules.md (R1-R14). Contract: docs/architecture.md.
 """
 from engine.cards import card_str, parse_card
 from engine.melds import deadwood, best_melds
-from engine.hand import (Rules, Hand, Result, IllegalAction, action_str,
-                         parse_action)
-from engine.match import Match
+from engine.hand import Rules, Hand, IllegalAction, action_str, parse_action
+
+
+def __getattr__(name):
+    # Match is imported on first use (a device playing one hand never pays
+    # for it). Module __getattr__ needs MICROPY_MODULE_GETATTR; on a build
+    # without it the probe below fails and Match is imported right away.
+    if name == "Match":
+        from engine.match import Match
+        globals()["Match"] = Match
+        return Match
+    if name == "_lazy_probe":
+        return True
+    raise AttributeError(name)
+
+
+try:
+    import sys as _sys
+    if not getattr(_sys.modules[__name__], "_lazy_probe", False):
+        raise AttributeError
+except (AttributeError, KeyError):
+    from engine.match import Match  # noqa: F401
 
 
 def bot(level, seed=None):

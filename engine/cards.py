@@ -19,22 +19,12 @@ FULL_SUIT = const(0x1FFF)
 RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 
-def _mask_values(lo, n):
-    # value sum of every subset of ranks lo..lo+n-1, as bytes (max 85 < 256)
-    out = bytearray(1 << n)
-    for m in range(1 << n):
-        t = 0
-        for i in range(n):
-            if (m >> i) & 1:
-                t += RANK_VALUE[lo + i]
-        out[m] = t
-    return bytes(out)
-
-
-# Sum of values of a suit mask = _VLO[m & 127] + _VHI[m >> 7]; two tiny
-# tables instead of one 8 KB table (memory on the device).
-_VLO = _mask_values(0, 7)
-_VHI = _mask_values(7, 6)
+# Sum of values of a suit mask = _VLO[m & 127] + _VHI[m >> 7]: two tiny
+# tables (ranks A-7, ranks 8-K) instead of one 8 KB table, written out as
+# literals so no code runs to build them (tests/engine/test_cards_tables.py
+# checks them against RANK_VALUE).
+_VLO = b'\x00\x01\x02\x03\x03\x04\x05\x06\x04\x05\x06\x07\x07\x08\t\n\x05\x06\x07\x08\x08\t\n\x0b\t\n\x0b\x0c\x0c\r\x0e\x0f\x06\x07\x08\t\t\n\x0b\x0c\n\x0b\x0c\r\r\x0e\x0f\x10\x0b\x0c\r\x0e\x0e\x0f\x10\x11\x0f\x10\x11\x12\x12\x13\x14\x15\x07\x08\t\n\n\x0b\x0c\r\x0b\x0c\r\x0e\x0e\x0f\x10\x11\x0c\r\x0e\x0f\x0f\x10\x11\x12\x10\x11\x12\x13\x13\x14\x15\x16\r\x0e\x0f\x10\x10\x11\x12\x13\x11\x12\x13\x14\x14\x15\x16\x17\x12\x13\x14\x15\x15\x16\x17\x18\x16\x17\x18\x19\x19\x1a\x1b\x1c'
+_VHI = b"\x00\x08\t\x11\n\x12\x13\x1b\n\x12\x13\x1b\x14\x1c\x1d%\n\x12\x13\x1b\x14\x1c\x1d%\x14\x1c\x1d%\x1e&'/\n\x12\x13\x1b\x14\x1c\x1d%\x14\x1c\x1d%\x1e&'/\x14\x1c\x1d%\x1e&'/\x1e&'/(019"
 
 
 def mask_value(m):
@@ -46,9 +36,21 @@ def card_value(c):
     return RANK_VALUE[c % 13]
 
 
+# All 52 card texts in one literal, and each card's str object made once on
+# first use and shared: hands, discard pile and history then cost a pointer
+# per card instead of a fresh 2-char string (about 48 bytes each on the
+# device heap) at every screen redraw.
+_CARD_TEXT = "Ac2c3c4c5c6c7c8c9cTcJcQcKcAd2d3d4d5d6d7d8d9dTdJdQdKdAh2h3h4h5h6h7h8h9hThJhQhKhAs2s3s4s5s6s7s8s9sTsJsQsKs"
+_card_strs = [None] * 52
+
+
 def card_str(c):
     """R14 text form of card int c, e.g. 0 -> 'Ac', 51 -> 'Ks'."""
-    return RANKS[c % 13] + SUITS[c // 13]
+    s = _card_strs[c]
+    if s is None:
+        s = _CARD_TEXT[2 * c:2 * c + 2]
+        _card_strs[c] = s
+    return s
 
 
 def parse_card(text):
@@ -108,11 +110,3 @@ def cards_of(masks):
             m >>= 1
             r += 1
     return out
-
-
-def count_bits(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n

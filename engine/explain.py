@@ -57,3 +57,20 @@ def why_illegal(hand, code, player):
                 "only gin ends the hand (R5)" % (card_str(c), v))
     return ("cannot knock with %s: deadwood would be %d, the knock limit is %d (R8)"
             % (card_str(c), v, hand.knock_limit))
+
+
+def rules_problem(opts):
+    """The first bad value among Rules' options, as a message."""
+    names = ("gin_bonus", "undercut_bonus", "target", "discard_taken", "ace_gin_only", "max_turns")
+    for i in range(6):
+        name, v = names[i], opts[i]
+        if i < 3:
+            lo = 1 if i == 2 else 0
+            if type(v) is not int or not lo <= v <= 10000:
+                return "rules option %s must be an int %d..10000, got %r" % (name, lo, v)
+        elif i < 5:
+            if v not in (True, False):
+                return "rules option %s must be true or false, got %r" % (name, v)
+        elif v is not None and (type(v) is not int or v < 1):
+            return "rules option max_turns must be None or an int >= 1, got %r" % (v,)
+    return "bad rules options %r" % (opts,)

@@ -12,9 +12,11 @@ except ImportError:  # CPython
 
 from engine.cards import (RANK_VALUE, card_str, parse_card, to_ints, cards_of,
                           masks_of)
-from engine.melds import (min_deadwood, discard_deadwoods, showdown,
-                          best_arrangement)
+from engine.melds import min_deadwood, discard_deadwoods
 from engine.prng import Prng
+# every hand ends with one of these: imported now, while the heap is still
+# unfragmented, rather than at the end of the first hand (device RAM)
+from engine.showdown import draw_result, knock_result
 
 # Action codes of the fast path. 0..51 discard card c, 52..103 knock with c.
 KNOCK = const(52)
@@ -50,6 +52,7 @@ def action_str(code):
 
 
 _SIMPLE = {"take": TAKE, "pass": PASS, "draw": DRAW}
+_PLAYER = ("0 ", "1 ")
 
 
 def parse_action(text):
@@ -76,18 +79,14 @@ class Rules:
 
     def __init__(self, gin_bonus=25, undercut_bonus=10, target=100,
                  discard_taken=False, ace_gin_only=False, max_turns=None):
-        for name, v in (("gin_bonus", gin_bonus), ("undercut_bonus", undercut_bonus),
-                        ("target", target)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v > 10000:
-                raise ValueError("rules option %s must be an int 0..10000, got %r" % (name, v))
-        if target < 1:
-            raise ValueError("rules option target must be at least 1, got %r" % (target,))
-        for name, v in (("discard_taken", discard_taken), ("ace_gin_only", ace_gin_only)):
-            if v not in (True, False):
-                raise ValueError("rules option %s must be true or false, got %r" % (name, v))
-        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool)
-                                      or max_turns < 1):
-            raise ValueError("rules option max_turns must be None or an int >= 1, got %r" % (max_turns,))
+        opts = (gin_bonus, undercut_bonus, target, discard_taken, ace_gin_only, max_turns)
+        if not (type(gin_bonus) is int and type(undercut_bonus) is int and type(target) is int
+                and 0 <= gin_bonus <= 10000 and 0 <= undercut_bonus <= 10000
+                and 1 <= target <= 10000 and discard_taken in (True, False)
+                and ace_gin_only in (True, False)
+                and (max_turns is None or (type(max_turns) is int and max_turns >= 1))):
+            from engine.explain import rules_problem
+            raise ValueError(rules_problem(opts))
         self.gin_bonus = gin_bonus
         self.undercut_bonus = undercut_bonus
         self.target = target
@@ -117,38 +116,6 @@ class Rules:
         ValueError naming the option on bad input."""
         from engine.record import rules_from_options
         return rules_from_options(cls, opts)
-
-
-class Result:
-    """How a hand ended (R9-R11)."""
-
-    def __init__(self, kind, knocker, winner, points, deadwood, melds, layoffs, hands):
-        self.kind = kind          # "knock", "gin", "undercut" or "draw"
-        self.knocker = knocker    # None for a draw
-        self.winner = winner      # None for a draw
-        self.points = points      # points the winner scores (0 for a draw)
-        self.deadwood = deadwood  # (p0, p1), the defender's after lay-offs
-        self.melds = melds        # (p0, p1), lists of card-string lists
-        self.layoffs = layoffs    # cards the defender laid off
-        self.hands = hands        # (p0, p1) final hands, sorted card strings
-
-    def as_dict(self, observer=None):
-        """Plain dict; for a draw, an observer sees only their own hand."""
-        hands = [list(self.hands[0]), list(self.hands[1])]
-        dw = [self.deadwood[0], self.deadwood[1]]
-        melds = [list(self.melds[0]), list(self.melds[1])]
-        if self.kind == "draw" and observer is not None:
-            o = 1 - observer
-            hands[o] = None   # a draw shows no cards: keep the other hand hidden
-            dw[o] = None
-            melds[o] = None
-        return {"kind": self.kind, "knocker": self.knocker, "winner": self.winner,
-                "points": self.points, "deadwood": dw, "melds": melds,
-                "layoffs": list(self.layoffs), "hands": hands}
-
-    def __repr__(self):
-        return "Result(%s, knocker=%r, winner=%r, points=%r, deadwood=%r)" % (
-            self.kind, self.knocker, self.winner, self.points, self.deadwood)
 
 
 def knock_limit_of(upcard, rules):
@@ -187,6 +154,7 @@ class Hand:
         # per action two bytes: code | player << 7, and the card moved (255:
         # none); a bytearray, not tuples: a hand of 80 actions costs 160 bytes
         self._log = bytearray()
+        self._hist = []         # history() strings made so far (kept: see history)
         self._turns = 0         # discards made, for max_turns
         self._kcache = None     # knock cards for the current discard phase
         self.knock_limit = knock_limit_of(self.upcard, rules)
@@ -204,25 +172,8 @@ class Hand:
     def from_cards(cls, rules, dealer, hands, upcard, stock=None):
         """An explicit deal. hands: (player 0's 10 cards, player 1's 10 cards);
         stock top first; cards not named follow in card order."""
-        if dealer not in (0, 1):
-            raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
-        if len(hands) != 2:
-            raise ValueError("hands must be a pair of 10-card lists")
-        h0 = to_ints(hands[0])
-        h1 = to_ints(hands[1])
-        for p, h in ((0, h0), (1, h1)):
-            if len(h) != 10:
-                raise ValueError("player %d must have 10 cards, got %d" % (p, len(h)))
-        up = parse_card(upcard)
-        st = to_ints(stock or [])
-        named = h0 + h1 + [up] + st
-        to_ints(named)  # raises naming any card given twice
-        rest = [c for c in range(52) if c not in named]
-        stock_all = st + rest
-        nd = 1 - dealer
-        hp = (h0, h1)
-        deck = list(hp[nd]) + list(hp[dealer]) + [up] + stock_all
-        return cls(rules, dealer, deck)
+        from engine.record import deck_of
+        return cls(rules, dealer, deck_of(dealer, hands, upcard, stock))
 
     # ---- public state ----
     @property
@@ -257,10 +208,6 @@ class Hand:
 
     def is_over(self):
         return self._phase == OVER
-
-    def deadwood_of(self, p):
-        m = self._hands[p]
-        return min_deadwood(m[0], m[1], m[2], m[3])
 
     # ---- fast path ----
     def knock_cards(self):
@@ -357,36 +304,12 @@ class Hand:
         self._to_move = 1 - p
         self._phase = DRAW_PHASE
 
-    def _hands_str(self):
-        return tuple([card_str(c) for c in cards_of(self._hands[p])] for p in (0, 1))
-
     def _draw_result(self):
-        dws = []
-        melds = []
-        for p in (0, 1):
-            v, ms = best_arrangement(self._hands[p])
-            dws.append(v)
-            melds.append([[card_str(c) for c in x] for x in ms])
-        self.result = Result("draw", None, None, 0, tuple(dws), tuple(melds), [],
-                             self._hands_str())
+        self.result = draw_result(self)   # R9 or max_turns
         self._phase = OVER
 
     def _showdown(self, k):
-        d = 1 - k
-        kind, kd, dd, kmelds, dmelds, laid, kp, dp = showdown(
-            self._hands[k], self._hands[d], self.knock_limit, self.rules)
-        dw = [0, 0]
-        dw[k] = kd
-        dw[d] = dd
-        melds = [None, None]
-        melds[k] = [[card_str(c) for c in x] for x in kmelds]
-        melds[d] = [[card_str(c) for c in x] for x in dmelds]
-        if kp > 0 or kind == "gin":
-            winner, pts = k, kp
-        else:
-            winner, pts = d, dp
-        self.result = Result(kind, k, winner, pts, tuple(dw), tuple(melds),
-                             [card_str(c) for c in laid], self._hands_str())
+        self.result = knock_result(self, k)   # R10, R11
         self._phase = OVER
 
     # ---- safe path ----
@@ -413,18 +336,19 @@ class Hand:
 
     # ---- what a player may know ----
     def history(self):
-        """Public moves as '<player> <action>'; a stock draw hides the card."""
-        out = []
+        """Public moves as '<player> <action>'; a stock draw hides the card.
+        Each entry is made once and kept, so a screen redraw per action does
+        not rebuild (and churn the device heap with) the whole list."""
+        hist = self._hist
         log = self._log
-        for i in range(0, len(log), 2):
+        for i in range(2 * len(hist), len(log), 2):
             p = log[i] >> 7
             code = log[i] & 127
-            c = log[i + 1]
             if code == TAKE:
-                out.append("%d take %s" % (p, card_str(c)))
+                hist.append(_PLAYER[p] + "take " + card_str(log[i + 1]))
             else:
-                out.append("%d %s" % (p, action_str(code)))
-        return out
+                hist.append(_PLAYER[p] + action_str(code))
+        return list(hist)
 
     def observation(self, p):
         """Plain dict of what player p may know (docs/architecture.md)."""

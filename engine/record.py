@@ -2,7 +2,7 @@
 a match on both runtimes. Kept apart from hand.py so a device playing a hand
 does not hold this code in RAM until it saves or loads.
 """
-from engine.cards import card_str
+from engine.cards import card_str, parse_card, to_ints
 from engine.hand import Hand, Rules, IllegalAction, action_str, _OPTIONS
 
 RECORD_MAGIC = "okgin-record 1"
@@ -48,6 +48,27 @@ def rules_from_options(cls, opts):
                     raise ValueError("rules option %s must be a number, got %r" % (k, v))
         kw[k] = v
     return cls(**kw)
+
+
+def deck_of(dealer, hands, upcard, stock):
+    """The 52-card deal order of Hand.from_cards (R4): non-dealer's 10,
+    dealer's 10, upcard, stock top first (cards not named, in card order)."""
+    if dealer not in (0, 1):
+        raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
+    if len(hands) != 2:
+        raise ValueError("hands must be a pair of 10-card lists")
+    h0 = to_ints(hands[0])
+    h1 = to_ints(hands[1])
+    for p, h in ((0, h0), (1, h1)):
+        if len(h) != 10:
+            raise ValueError("player %d must have 10 cards, got %d" % (p, len(h)))
+    up = parse_card(upcard)
+    st = to_ints(stock or [])
+    named = h0 + h1 + [up] + st
+    to_ints(named)  # raises naming any card given twice
+    rest = [c for c in range(52) if c not in named]
+    hp = (h0, h1)
+    return list(hp[1 - dealer]) + list(hp[dealer]) + [up] + st + rest
 
 
 def _fmt_cards(cards):

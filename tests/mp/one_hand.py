@@ -1,7 +1,9 @@
 """Play one full hand through the safe path, as the device does, and print
 its result: the probe for the smallest MicroPython heap the engine needs.
 
-    micropython -X heapsize=32K tests/mp/one_hand.py <dir holding engine/> [seed]
+    micropython -X heapsize=32K tests/mp/one_hand.py <dir holding engine/> [seed [noobs]]
+
+With noobs, no observation is built between actions (the engine alone).
 
 The policy knocks as soon as it can, draws from the stock and discards the
 card that leaves the least deadwood (ties: seeded random), so hands end in a
@@ -19,7 +21,7 @@ from engine import Rules, Hand, deadwood  # noqa: E402
 from engine.prng import Prng  # noqa: E402
 
 
-def play_one(seed):
+def play_one(seed, redraw=True):
     h = Hand.deal(Rules(max_turns=40), dealer=seed & 1, seed=seed)
     rng = Prng(seed)
     n = 0
@@ -42,17 +44,21 @@ def play_one(seed):
                 if v < best:
                     best = v
                     pick = a
+        acts = hand = None
         h.play(pick)
-        obs = h.observation(h.to_move if h.to_move is not None else 0)  # a screen redraw
+        if redraw:  # a screen redraw after every action, as the firmware does
+            obs = h.observation(h.to_move if h.to_move is not None else 0)
+            obs = None
         n += 1
     r = h.result
-    return r.kind, r.points, n, obs
+    return r.kind, r.points, n
 
 
 def main(argv):
     seed = int(argv[2]) if len(argv) > 2 else 1
+    redraw = not (len(argv) > 3 and argv[3] == "noobs")
     gc.collect()
-    kind, points, n, _ = play_one(seed)
+    kind, points, n = play_one(seed, redraw)
     print("ok", kind, points, n)
 
 

@@ -1,0 +1,242 @@
+"""The showdown (R10, R11), resolved automatically and optimally.
+
+Loaded when a hand ends with a knock, so the device does not keep this code
+in RAM during play. The knocker's every arrangement within the knock limit
+is tried (not only the one of least deadwood: leaving a card out of a run
+can deny lay-offs); for each, the defender's best reply is searched exactly
+over the lay-off choices, which are few (chains at the ends of runs, the
+fourth card of a set).
+"""
+from engine.cards import RANK_VALUE, card_str, cards_of
+from engine.melds import min_deadwood, best_arrangement
+
+
+class Result:
+    """How a hand ended (R9-R11)."""
+
+    def __init__(self, kind, knocker, winner, points, deadwood, melds, layoffs, hands):
+        self.kind = kind          # "knock", "gin", "undercut" or "draw"
+        self.knocker = knocker    # None for a draw
+        self.winner = winner      # None for a draw
+        self.points = points      # points the winner scores (0 for a draw)
+        self.deadwood = deadwood  # (p0, p1), the defender's after lay-offs
+        self.melds = melds        # (p0, p1), lists of card-string lists
+        self.layoffs = layoffs    # cards the defender laid off
+        self.hands = hands        # (p0, p1) final hands, sorted card strings
+
+    def as_dict(self, observer=None):
+        """Plain dict; for a draw, an observer sees only their own hand."""
+        hands = [list(self.hands[0]), list(self.hands[1])]
+        dw = [self.deadwood[0], self.deadwood[1]]
+        melds = [list(self.melds[0]), list(self.melds[1])]
+        if self.kind == "draw" and observer is not None:
+            o = 1 - observer
+            hands[o] = None   # a draw shows no cards: keep the other hand hidden
+            dw[o] = None
+            melds[o] = None
+        return {"kind": self.kind, "knocker": self.knocker, "winner": self.winner,
+                "points": self.points, "deadwood": dw, "melds": melds,
+                "layoffs": list(self.layoffs), "hands": hands}
+
+    def __repr__(self):
+        return "Result(%s, knocker=%r, winner=%r, points=%r, deadwood=%r)" % (
+            self.kind, self.knocker, self.winner, self.points, self.deadwood)
+
+
+def _strs(melds):
+    return [[card_str(c) for c in x] for x in melds]
+
+
+def _hands_str(hand):
+    return tuple([card_str(c) for c in cards_of(hand._hands[p])] for p in (0, 1))
+
+
+def draw_result(hand):
+    """R9: nobody scores; each player's own best arrangement is recorded."""
+    dws = []
+    melds = []
+    for p in (0, 1):
+        v, ms = best_arrangement(hand._hands[p])
+        dws.append(v)
+        melds.append(_strs(ms))
+    return Result("draw", None, None, 0, tuple(dws), tuple(melds), [], _hands_str(hand))
+
+
+def knock_result(hand, k):
+    """R10/R11 after player k knocked."""
+    d = 1 - k
+    kind, kd, dd, kmelds, dmelds, laid, kp, dp = showdown(
+        hand._hands[k], hand._hands[d], hand.knock_limit, hand.rules)
+    dw = [0, 0]
+    dw[k] = kd
+    dw[d] = dd
+    melds = [None, None]
+    melds[k] = _strs(kmelds)
+    melds[d] = _strs(dmelds)
+    if kp > 0 or kind == "gin":
+        winner, pts = k, kp
+    else:
+        winner, pts = d, dp
+    return Result(kind, k, winner, pts, tuple(dw), tuple(melds),
+                  [card_str(c) for c in laid], _hands_str(hand))
+
+
+def _karr(m, dw, limit, melds, out):
+    s = 0
+    while s < 4 and not m[s]:
+        s += 1
+    if s == 4:
+        out.append((dw, [x for x in melds]))
+        return
+    ms = m[s]
+    r = 0
+    while not (ms >> r) & 1:
+        r += 1
+    bit = 1 << r
+    # the lowest undecided card: in a run starting here, in a set, or deadwood
+    if r <= 10 and (ms >> r) & 7 == 7:
+        run = bit | (bit << 1) | (bit << 2)
+        hi = r + 2
+        while True:
+            m[s] = ms & ~run
+            melds.append((0, s, r, hi))
+            _karr(m, dw, limit, melds, out)
+            melds.pop()
+            hi += 1
+            if hi > 12 or not (ms >> hi) & 1:
+                break
+            run |= 1 << hi
+        m[s] = ms
+    others = [t for t in range(s + 1, 4) if (m[t] >> r) & 1]
+    n = len(others)
+    if n >= 2:
+        for sub in range(1, 1 << n):
+            picked = [others[i] for i in range(n) if (sub >> i) & 1]
+            if len(picked) < 2:
+                continue
+            bits = 1 << s
+            for t in picked:
+                bits |= 1 << t
+            saved = [m[0], m[1], m[2], m[3]]
+            for t in range(4):
+                if (bits >> t) & 1:
+                    m[t] &= ~bit
+            melds.append((1, r, bits, 0))
+            _karr(m, dw, limit, melds, out)
+            melds.pop()
+            m[0], m[1], m[2], m[3] = saved
+    v = RANK_VALUE[r]
+    if dw + v <= limit:
+        m[s] = ms & ~bit
+        _karr(m, dw + v, limit, melds, out)
+        m[s] = ms
+
+
+def knocker_arrangements(m, limit):
+    """Every way to lay out melds from suit masks m with deadwood <= limit:
+    list of (deadwood, melds); a meld is (0, suit, lo, hi) for a run or
+    (1, rank, suit bits, 0) for a set."""
+    out = []
+    _karr([m[0], m[1], m[2], m[3]], 0, limit, [], out)
+    return out
+
+
+def meld_cards(meld):
+    if meld[0] == 0:
+        return [meld[1] * 13 + r for r in range(meld[2], meld[3] + 1)]
+    return [s * 13 + meld[1] for s in range(4) if (meld[2] >> s) & 1]
+
+
+def _layoff_options(dm, meld):
+    # R10: the choices of cards the defender may lay off on one meld
+    if meld[0] == 1:
+        r, bits = meld[1], meld[2]
+        opts = [[]]
+        if bits != 15:
+            for t in range(4):
+                if not (bits >> t) & 1 and (dm[t] >> r) & 1:
+                    opts.append([t * 13 + r])
+        return opts
+    s, lo, hi = meld[1], meld[2], meld[3]
+    down = []
+    r = lo - 1
+    while r >= 0 and (dm[s] >> r) & 1:  # one after another: 4 then 3 below 5-6-7
+        down.append(s * 13 + r)
+        r -= 1
+    up = []
+    r = hi + 1
+    while r <= 12 and (dm[s] >> r) & 1:  # 8 then 9 above 5-6-7
+        up.append(s * 13 + r)
+        r += 1
+    return [down[:i] + up[:j] for i in range(len(down) + 1) for j in range(len(up) + 1)]
+
+
+def _lay(dm, opts, i, laid, best):
+    if i == len(opts):
+        v = min_deadwood(dm[0], dm[1], dm[2], dm[3])
+        if v < best[0]:
+            best[0] = v
+            best[1] = list(laid)
+        return
+    for cards in opts[i]:
+        ok = True
+        for c in cards:
+            if not (dm[c // 13] >> (c % 13)) & 1:
+                ok = False  # already laid off on another meld
+        if not ok:
+            continue
+        for c in cards:
+            dm[c // 13] &= ~(1 << (c % 13))
+        laid.extend(cards)
+        _lay(dm, opts, i + 1, laid, best)
+        for c in cards:
+            dm[c // 13] |= 1 << (c % 13)
+            laid.pop()
+
+
+def defender_best(dm, kmelds, gin):
+    """(deadwood, laid-off cards) of the defender's best reply (R10): lay
+    off onto the knocker's melds (never against gin), then meld the rest."""
+    dm = [dm[0], dm[1], dm[2], dm[3]]
+    if gin:
+        return min_deadwood(dm[0], dm[1], dm[2], dm[3]), []
+    opts = [o for o in (_layoff_options(dm, meld) for meld in kmelds) if len(o) > 1]
+    best = [999, []]
+    _lay(dm, opts, 0, [], best)
+    return best[0], best[1]
+
+
+def score(kd, dd, rules):
+    """R11: (knocker's points, defender's points) for deadwoods kd, dd."""
+    if kd == 0:
+        return dd + rules.gin_bonus, 0
+    if kd < dd:
+        return dd - kd, 0
+    return 0, rules.undercut_bonus + kd - dd
+
+
+def showdown(km, dm, limit, rules):
+    """Resolve R10 optimally. km, dm: suit masks of the knocker's and the
+    defender's ten cards. Returns (kind, kd, dd, kmelds, dmelds, laid,
+    kpoints, dpoints) with melds as lists of card ints."""
+    best = None
+    bestval = -9999
+    for kd, melds in knocker_arrangements(km, limit):
+        dd, laid = defender_best(dm, melds, kd == 0)
+        kp, dp = score(kd, dd, rules)
+        val = kp - dp
+        if val > bestval:  # strict: first arrangement found wins ties
+            bestval = val
+            best = (kd, melds, dd, laid, kp, dp)
+    kd, melds, dd, laid, kp, dp = best
+    rest = [dm[0], dm[1], dm[2], dm[3]]
+    for c in laid:
+        rest[c // 13] &= ~(1 << (c % 13))
+    _, dmelds = best_arrangement(rest)
+    if kd == 0:
+        kind = "gin"
+    elif kp > 0:
+        kind = "knock"
+    else:
+        kind = "undercut"
+    return (kind, kd, dd, [meld_cards(x) for x in melds], dmelds, laid, kp, dp)
