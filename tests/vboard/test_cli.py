@@ -41,10 +41,12 @@ def test_board_prints_its_port_serves_it_and_stops_on_ctrl_c(tmp_path):
         assert first.startswith("virtual board on /dev/")
         port = first.split()[3]
         assert "mpremote connect %s resume fs ls" % port in p.stdout.readline()
-        with serial.Serial(port, timeout=10) as s:
-            s.write(b"\r\x03")          # whatever the firmware does, Ctrl-C gives a REPL
-            s.write(b"\r\nprint(40+2)\r\n")
-            assert b"42" in s.read_until(b"42")
+        with serial.Serial(port, timeout=20) as s:
+            assert s.read_until(b"READY").endswith(b"READY")   # the real firmware booted
+            s.write(b"\r\x03")          # Ctrl-C gives the REPL
+            assert s.read_until(b">>> ").endswith(b">>> ")
+            s.write(b"print(40+2)\r")
+            assert s.read_until(b"42").endswith(b"42")
         assert (flash / "board.json").exists()
     finally:
         p.send_signal(signal.SIGINT)
