@@ -144,3 +144,40 @@ def test_against_the_computer_the_human_sees_its_public_moves_only(tboard):
     # the computer's moves are public in the record and replay in CPython
     assert Match.from_record(tboard.record()).hand_no == 2
     golden_check(tboard.panel(1), "vs_cpu_showdown_computer_panel")
+
+
+def test_gin_is_offered_and_confirmed(flash):
+    """A saved game at the moment a player can go gin (R8): the screen says
+    so for that card, the first knock asks GIN?, the second ends the hand."""
+    from harness import Board
+    from engine import deadwood
+    import layout
+    pl = Player(None, 1, dealer=0, rng_seed=3)
+    while True:
+        p = pl.m.hand._to_move
+        o = pl.m.observation(p)
+        gin = [a for a in o["legal"] if a.startswith("knock")
+               and deadwood([c for c in o["hand"] if c != a.split()[1]]) == 0]
+        if gin:
+            break
+        pl.m.play(pl.choose(o))
+    card = gin[0].split()[1]
+    with open(os.path.join(flash, "game.okg"), "w") as f:
+        f.write(pl.m.to_record())
+    b = Board(flash)
+    b.start()
+    try:
+        b.ok("testmode on")
+        assert b.status()["to_move"] == str(p)
+        for _ in range(layout.order(o["hand"]).index(card)):
+            b.press(p, "right")
+        golden_check(b.panel(p), "gin_offer")
+        b.press(p, "knock")
+        golden_check(b.panel(p), "gin_confirm")
+        b.press(p, "knock")
+        assert b.status()["screen"] in ("showdown", "over")
+        m = Match.from_record(b.record())
+        assert m.observation(0)["last_result"]["kind"] == "gin"
+        golden_check(b.panel(1 - p), "gin_showdown_other")
+    finally:
+        b.stop()
