@@ -32,14 +32,17 @@ def find_mpy_cross():
     return found
 
 
-_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "okgin", "mpy")
+_CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                      "okgin", "mpy")
 
 
 def _compile(mpy_cross, src, data, dst, rel):
     """dst (x.py) becomes x.mpy, compiled as `okgin flash` would; the output
     is cached by content so repeated boards start fast."""
     out = dst[:-3] + ".mpy"
-    key = hashlib.sha256(data + rel.encode() + mpy_cross.encode()).hexdigest()
+    st = os.stat(mpy_cross)   # another mpy-cross (version) -> another cache entry
+    key = hashlib.sha256(data + ("\0%s\0%s\0%d\0%d" % (rel, mpy_cross, st.st_size, st.st_mtime_ns)
+                                 ).encode()).hexdigest()
     cached = os.path.join(_CACHE, key + ".mpy")
     if not os.path.exists(cached):
         os.makedirs(_CACHE, exist_ok=True)
