@@ -326,11 +326,17 @@ class Session:
             return bytes(self.board.panel_bytes(player))
         return self.board.panel_image(player).tobytes()
 
+    def _computer_thinking(self):
+        st = parse_status(self.send("status"))
+        return (st.get("vs", "human") != "human" and st.get("screen") == "game"
+                and st.get("to_move") == "1" and st.get("phase") != "over")
+
     def sync(self, quiet_ms=400, timeout=60.0):
         """Wait until the firmware has handled every press and both panels
         have settled. Uses the protocol's `sync` where the firmware allows it
-        outside test mode; otherwise waits until nothing has changed for
-        ``quiet_ms`` (no refresh event, same panel contents)."""
+        (test mode); otherwise waits until nothing has changed for
+        ``quiet_ms`` (no refresh event, same panel contents) and the
+        computer player, if any, is not the one to move (`status`)."""
         # Asked every time: a script may switch test mode on and off.
         if self.send("sync", timeout).startswith("OK"):
             return
@@ -344,7 +350,9 @@ class Session:
                 keys = now_keys
                 quiet_since = time.monotonic()
             elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
-                return
+                if not self._computer_thinking():
+                    return
+                quiet_since = time.monotonic()
         raise CommandError("the board did not settle within %d s" % timeout)
 
 
@@ -352,6 +360,11 @@ def ready_note(session):
     """'board ready, firmware 0.1.0' from `READY okgin fw=0.1.0 proto=1 ...`."""
     words = dict(w.split("=", 1) for w in (session.ready_line or "").split() if "=" in w)
     return "board ready, firmware %s" % words.get("fw", "?")
+
+
+def parse_status(reply):
+    """`OK screen=game hand_no=1 ...` -> {"screen": "game", ...}."""
+    return dict(w.split("=", 1) for w in reply.split()[1:] if "=" in w)
 
 
 class Worker:

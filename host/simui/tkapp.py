@@ -148,6 +148,9 @@ class SimWindow:
 
         r.bind_all("<KeyPress>", self._key_down)
         r.bind_all("<KeyRelease>", self._key_up)
+        # Keys released while another window has the focus never report a
+        # release here: let go of every held button when the focus leaves.
+        r.bind("<FocusOut>", self._focus_out)
         for seq, name in keymaps.TK_COMMANDS.items():
             r.bind_all("<%s>" % seq, lambda e, n=name: (self.command(n), "break")[1])
         self._update_headers()
@@ -229,6 +232,15 @@ class SimWindow:
         p, b = keymaps.lookup(key)
         self._light(p, b, False)
         self._board("release", p, b)
+
+    def _focus_out(self, event):
+        if event.widget is not self.root:
+            return
+        for key in list(self._down):
+            pending = self._pending_release.pop(key, None)
+            if pending is not None:
+                self.root.after_cancel(pending)
+            self._really_release(key)
 
     def _flash_key(self, p, b):
         self._light(p, b, True)

@@ -70,3 +70,35 @@ def test_a_display_that_cannot_be_opened_falls_back_to_the_terminal(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert lines[0].startswith("okgin: no window (") and lines[0].endswith("); using the terminal")
     assert lines[1] == "okgin: no display and no terminal: use --headless --script FILE"
+
+
+def test_a_script_can_power_cycle_and_the_game_resumes(tmp_path):
+    r = sim(["--seed", "21", "--flash-dir", str(tmp_path / "f")], tmp_path,
+            "sync\nserial status\nshot before\npowercycle\nsync\nserial status\nshot after\n")
+    assert r.returncode == 0, r.stderr
+    before, after = [dict(w.split("=", 1) for w in ln.split()[1:])
+                     for ln in r.stdout.splitlines() if ln.startswith("OK screen=")]
+    assert before == after and before["screen"] == "game"
+    from PIL import Image
+    for p in (0, 1):
+        a = Image.open(tmp_path / "shots" / ("before-p%d.png" % p))
+        b = Image.open(tmp_path / "shots" / ("after-p%d.png" % p))
+        assert a.tobytes() == b.tobytes()  # the same screens after the restart
+
+
+def test_sync_waits_for_the_computer_to_move(tmp_path):
+    """After `sync` it is never the computer's turn: scripts against the
+    computer see the position the human has to play."""
+    seen_dealers = set()
+    for seed in (1, 2, 3, 4):
+        r = sim(["--seed", str(seed), "--vs", "easy", "--flash-dir", str(tmp_path / ("f%d" % seed))], tmp_path,
+                "sync\nserial status\npress 0 draw\nsync\nserial status\n")
+        assert r.returncode == 0, r.stderr
+        for ln in r.stdout.splitlines():
+            if ln.startswith("OK screen="):
+                st = dict(w.split("=", 1) for w in ln.split()[1:])
+                assert st["to_move"] == "0", st
+        seen_dealers.add(status(r.stdout)["dealer"])
+        if len(seen_dealers) == 2:
+            break
+    assert seen_dealers == {"0", "1"}  # the computer moved first at least once
