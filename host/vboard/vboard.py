@@ -157,6 +157,8 @@ class VirtualBoard:
         self._dying = set()
         self._clock_cv = threading.Condition()
         self._started = False
+        self._quick_exits = 0
+        self._spawned_at = 0.0
 
     # -- life cycle ----------------------------------------------------------
     def start(self):
@@ -167,20 +169,21 @@ class VirtualBoard:
                 self._setup()
                 _LIVE.add(self)
             if self.proc is None:
+                self._quick_exits = 0
                 self._spawn()
         return self
 
     def _setup(self):
         from host.vboard.console import Console
         from host.vboard.link import LinkServer
+        if self.flash_dir is not None and not os.path.isdir(self.flash_dir):
+            raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
+                              "wants a directory laid out like the Pico's flash)" % self.flash_dir)
         self._work = tempfile.mkdtemp(prefix="okgin-vboard-")
         if self.flash_dir is None:
             self.flash_dir = os.path.join(self._work, "flash")
             populate(self.flash_dir, board=self._board_file(), main_py=self.main_py,
                      compiled=self.compiled)
-        elif not os.path.isdir(self.flash_dir):
-            raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
-                              "wants a directory laid out like the Pico's flash)" % self.flash_dir)
         self.pins = BoardPins(self.board, speed=self.speed)
         self.pins.on_event = self._emit
         use_unix = None if self._link_kind is None else self._link_kind == "unix"
@@ -245,7 +248,7 @@ class VirtualBoard:
             self.last_exit = code
             self.proc = None
             quick = time.monotonic() - self._spawned_at < 2.0
-            self._quick_exits = getattr(self, "_quick_exits", 0) + 1 if quick else 0
+            self._quick_exits = self._quick_exits + 1 if quick else 0
         self._emit(("exit", code))
         with self._life:
             if self._closed or self.proc is not None:

@@ -300,3 +300,21 @@ def test_loopback_tcp_link_works_too(tmp_path):
         assert c.ask("draw 0 full 0 0 16 16") == "busy_after_show=0"
         assert vb.refresh_counts(0)["full"] == 1
         c.close()
+
+
+def test_a_firmware_that_keeps_crashing_at_boot_leaves_the_board_off(tmp_path):
+    crash = "import os\nos.system('kill -9 $PPID')\n"     # the process dies at once
+    events = []
+    done = threading.Event()
+
+    def on_event(ev):
+        events.append(ev)
+        if len(events) >= 3:
+            done.set()
+    vb = VirtualBoard(flash_dir=populate(str(tmp_path / "f"), main_py=crash), crash_restarts=3)
+    vb.on_event = on_event
+    with vb:
+        assert done.wait(20)
+        time.sleep(0.3)
+        assert events == [("exit", -9)] * 3
+        assert not vb.alive and vb.last_exit == -9 and vb.boots == 3
