@@ -104,7 +104,7 @@ class SSD1680:
 
     # -- counters --------------------------------------------------------
     def reset_stats(self):
-        with getattr(self, "lock", threading.RLock()):
+        with self.lock:
             self.stats = {"full": 0, "partial": 0, "ink_seconds": 0.0,
                           "commands": 0, "data_bytes": 0, "ignored": 0,
                           "unknown": 0, "hw_resets": 0, "sw_resets": 0,
@@ -419,12 +419,15 @@ class SSD1680:
         """PIL image mode "1" in the logical orientation (black = 0)."""
         from PIL import Image
         im = self.native_image()
+        t = getattr(Image, "Transpose", Image)   # Pillow < 9.1 has the bare constants
+        # Counter-clockwise turns: the native top-right corner (source 127,
+        # gate 0) becomes the logical top-left for rotation 90.
         if self.rotation == 90:
-            return im.transpose(Image.Transpose.ROTATE_90)
+            return im.transpose(t.ROTATE_90)
         if self.rotation == 180:
-            return im.transpose(Image.Transpose.ROTATE_180)
+            return im.transpose(t.ROTATE_180)
         if self.rotation == 270:
-            return im.transpose(Image.Transpose.ROTATE_270)
+            return im.transpose(t.ROTATE_270)
         return im
 
     def image_bytes(self):
