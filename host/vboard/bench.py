@@ -92,7 +92,32 @@ def measure(runs=5):
             vb.stop()
     out = {"boot_s": statistics.median(boot)}
     out.update({k: statistics.median(v) for k, v in figs.items()})
+    out["firmware_boot_s"] = _firmware_boot(runs)
     return out
+
+
+def _firmware_boot(runs):
+    """The game firmware (compiled like okgin flash, 192K heap): process
+    start to its READY line; None if it does not boot."""
+    if not os.path.exists(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "firmware", "main.py")):
+        return None
+    times = []
+    with VirtualBoard(speed=0.0, heapsize="192K") as vb:
+        s = serial.Serial(vb.port, timeout=20)
+        for i in range(runs):
+            t = time.monotonic()
+            if i:
+                vb.power_cycle()
+            while True:
+                line = s.readline()
+                if not line:
+                    return None
+                if line.startswith(b"READY"):
+                    break
+            times.append(time.monotonic() - t)
+        s.close()
+    return statistics.median(times)
 
 
 def main(argv=None):
@@ -105,6 +130,8 @@ def main(argv=None):
     print("  pin write + read (sync)  %8.1f us" % f["sync_us"])
     print("  full show()+wait()       %8.1f ms" % f["full_ms"])
     print("  partial show()+wait()    %8.1f ms" % f["partial_ms"])
+    if f["firmware_boot_s"] is not None:
+        print("  game firmware to READY   %8.3f s" % f["firmware_boot_s"])
     return 0
 
 
