@@ -47,6 +47,7 @@ class LinkServer:
         self.seen = 0
         self.last_bits = None          # the levels micropython last received
         self.seen_cond = threading.Condition()
+        self.polling = True            # False once the firmware stopped reading pins
         self.send_lock = threading.Lock()
         self.idle_cv = threading.Condition()
         self.idle = {}                 # connection -> waiting for bytes (all applied)
@@ -82,6 +83,7 @@ class LinkServer:
                 pass
         with self.seen_cond:
             self.seen = self.seq
+            self.polling = True
             self.seen_cond.notify_all()
 
     def close(self):
@@ -127,11 +129,18 @@ class LinkServer:
             self._send(conn, ord("T"))
 
     def wait_seen(self, timeout):
-        """Wait until the firmware has read a pin since the last push."""
+        """Wait until the firmware has read a pin since the last push. After
+        one timeout (the firmware stopped polling, e.g. it sits at the REPL)
+        do not wait again until it reads a pin again."""
         with self.seen_cond:
+            if not self.polling:
+                return False
             target = self.seq
-            return self.seen_cond.wait_for(
+            ok = self.seen_cond.wait_for(
                 lambda: self.seen >= target or self.conn is None, timeout)
+            if not ok:
+                self.polling = False
+            return ok
 
     # -- receiving ---------------------------------------------------------------
     def settle(self, timeout=2.0):
@@ -220,6 +229,7 @@ class LinkServer:
                         seq = struct.unpack_from("<I", buf, i + 1)[0]
                         with self.seen_cond:
                             self.seen = max(self.seen, seq)
+                            self.polling = True
                             self.seen_cond.notify_all()
                         i += 5
                     elif t == 0x42:        # B SPI init

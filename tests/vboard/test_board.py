@@ -318,3 +318,18 @@ def test_a_firmware_that_keeps_crashing_at_boot_leaves_the_board_off(tmp_path):
         time.sleep(0.3)
         assert events == [("exit", -9)] * 3
         assert not vb.alive and vb.last_exit == -9 and vb.boots == 3
+
+
+def test_presses_wait_for_a_firmware_that_stopped_reading_only_once(board):
+    c = board.client
+    c.ask("buttons 10")               # the button pins are inputs now
+    c.s.write(b"\r\x03")              # ... and the firmware sits at the REPL
+    c.until("KeyboardInterrupt")
+    board.press(0, "left")            # waits (bounded) for a read that never comes
+    assert board.link.polling is False
+    assert board.link.wait_seen(60) is False    # from now on: no wait at all
+    # once the firmware reads its pins again, presses wait for it again
+    c.s.write(b"hw.buttons.poll(); print('polled')\r")
+    c.until("polled")
+    board.settle()
+    assert board.link.polling is True
