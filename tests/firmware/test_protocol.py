@@ -10,6 +10,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engine import Match  # noqa: E402
+from harness import HAVE_VBOARD  # noqa: E402
 
 HEX_RE = re.compile(r"OK 296x128 [0-9a-f]{9472}$")
 STATUS_KEYS = ["screen", "hand_no", "dealer", "to_move", "phase", "stock", "discard",
@@ -151,3 +152,19 @@ def test_reset_reboots_and_resumes(tboard):
     tboard.ok("testmode on")
     assert tboard.record() == rec
     assert tboard.status()["testmode"] == "1"
+
+
+@pytest.mark.skipif(not HAVE_VBOARD, reason="needs the virtual board's pty")
+def test_ctrl_c_reaches_the_repl(board):
+    board.write(b"\r\x03")
+    seen = b""
+    import time
+    end = time.monotonic() + 10
+    while b">>> " not in seen and time.monotonic() < end:
+        seen += board.ser.read(board.ser.in_waiting or 1)
+    assert b"KeyboardInterrupt" in seen and b">>> " in seen
+    board.write(b"print(1+1)\r")
+    out = b""
+    while b"2" not in out and time.monotonic() < end:
+        out += board.ser.read(board.ser.in_waiting or 1)
+    assert b"2" in out
