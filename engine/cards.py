@@ -32,10 +32,6 @@ def mask_value(m):
     return _VLO[m & 127] + _VHI[m >> 7]
 
 
-def card_value(c):
-    return RANK_VALUE[c % 13]
-
-
 # All 52 card texts in one literal, and each card's str object made once on
 # first use and shared: hands, discard pile and history then cost a pointer
 # per card instead of a fresh 2-char string (about 48 bytes each on the

@@ -94,20 +94,12 @@ class Rules:
         self.ace_gin_only = bool(ace_gin_only)
         self.max_turns = max_turns
 
-    def options(self):
-        """Dict of every option."""
-        return {k: getattr(self, k) for k in _OPTIONS}
-
     def __eq__(self, other):
-        return isinstance(other, Rules) and self.options() == other.options()
+        return isinstance(other, Rules) and all(getattr(self, k) == getattr(other, k)
+                                                for k in _OPTIONS)
 
     def __repr__(self):
         return "Rules(%s)" % ", ".join("%s=%r" % (k, getattr(self, k)) for k in _OPTIONS)
-
-    def to_text(self):
-        """The record header line's body: 'gin_bonus=25 ... max_turns=none'."""
-        from engine.record import rules_to_text
-        return rules_to_text(self)
 
     @classmethod
     def from_options(cls, opts):
@@ -116,14 +108,6 @@ class Rules:
         ValueError naming the option on bad input."""
         from engine.record import rules_from_options
         return rules_from_options(cls, opts)
-
-
-def knock_limit_of(upcard, rules):
-    """R5: the upcard's value; an ace with ace_gin_only means gin only (0)."""
-    r = upcard % 13
-    if r == 0 and rules.ace_gin_only:
-        return 0
-    return RANK_VALUE[r]
 
 
 class Hand:
@@ -148,6 +132,12 @@ class Hand:
         self._si = 0            # index of the stock's top card
         self._to_move = nd      # R6: the non-dealer speaks first
         self._phase = UPCARD
+        # public state as plain attributes (kept up to date by apply; cheaper
+        # than properties on the device)
+        self.to_move = nd
+        self.phase = "upcard"
+        self.stock_count = 31
+        self.discard_top = card_str(deck[20])
         self._no_take = False   # both passed: the first draw is from the stock
         self._taken = -1        # card taken from the discard pile this turn (R7)
         self._known = [[], []]  # cards each took from the pile and still holds
@@ -157,7 +147,9 @@ class Hand:
         self._hist = []         # history() strings made so far (kept: see history)
         self._turns = 0         # discards made, for max_turns
         self._kcache = None     # knock cards for the current discard phase
-        self.knock_limit = knock_limit_of(self.upcard, rules)
+        # R5: the upcard's value; with ace_gin_only an ace means gin only
+        r = deck[20] % 13
+        self.knock_limit = 0 if r == 0 and rules.ace_gin_only else RANK_VALUE[r]
         self.result = None
 
     # ---- construction ----
@@ -176,22 +168,6 @@ class Hand:
         return cls(rules, dealer, deck_of(dealer, hands, upcard, stock))
 
     # ---- public state ----
-    @property
-    def to_move(self):
-        return None if self._phase == OVER else self._to_move
-
-    @property
-    def phase(self):
-        return PHASE_NAMES[self._phase]
-
-    @property
-    def stock_count(self):
-        return len(self._stock) - self._si
-
-    @property
-    def discard_top(self):
-        return card_str(self._discard[-1]) if self._discard else None
-
     @property
     def discard_pile(self):
         return [card_str(c) for c in self._discard]
@@ -247,70 +223,58 @@ class Hand:
     def apply(self, code):
         """Apply a legal action code without checking it (trusted callers)."""
         p = self._to_move
-        ph = self._phase
+        log = self._log
+        log.append(code | (p << 7))
         if code == PASS:
-            self._log.append(code | (p << 7))
-            self._log.append(255)
+            log.append(255)
             if p != self.dealer:
                 self._to_move = self.dealer      # R6: the dealer may take it
             else:
-                self._to_move = 1 - self.dealer  # both passed
+                self._to_move = 1 - p            # both passed
                 self._phase = DRAW_PHASE
                 self._no_take = True
-            return
-        if code == TAKE:
-            c = self._discard.pop()
+        elif code >= DRAW:                       # draw or take (R6, R7)
+            if code == TAKE:
+                c = self._discard.pop()
+                self._known[p].append(c)
+                self._taken = c
+                d = self._discard
+                self.discard_top = card_str(d[-1]) if d else None
+            else:
+                c = self._stock[self._si]
+                self._si += 1
+                self.stock_count -= 1
+                self._taken = -1
+                self._no_take = False
+            log.append(c)
             self._hands[p][c // 13] |= 1 << (c % 13)
-            self._known[p].append(c)
-            self._taken = c
             self._phase = DISCARD
             self._kcache = None
-            self._log.append(code | (p << 7))
-            self._log.append(c)
-            return
-        if code == DRAW:
-            c = self._stock[self._si]
-            self._si += 1
-            self._hands[p][c // 13] |= 1 << (c % 13)
+        else:                                    # discard or knock (R7, R8)
+            c = code if code < KNOCK else code - KNOCK
+            log.append(c)
+            self._hands[p][c // 13] &= ~(1 << (c % 13))
+            kn = self._known[p]
+            if c in kn:
+                kn.remove(c)
+            self._discard.append(c)
+            self.discard_top = card_str(c)
+            self._turns += 1
             self._taken = -1
-            self._no_take = False
-            self._phase = DISCARD
             self._kcache = None
-            self._log.append(code | (p << 7))
-            self._log.append(c)
-            return
-        # discard or knock
-        c = code if code < KNOCK else code - KNOCK
-        self._hands[p][c // 13] &= ~(1 << (c % 13))
-        kn = self._known[p]
-        if c in kn:
-            kn.remove(c)
-        self._discard.append(c)
-        self._log.append(code | (p << 7))
-        self._log.append(c)
-        self._turns += 1
-        self._taken = -1
-        self._kcache = None
-        if code >= KNOCK:
-            self._showdown(p)
-            return
-        if self.stock_count <= 2:   # R9
-            self._draw_result()
-            return
-        mt = self.rules.max_turns
-        if mt is not None and self._turns >= mt:  # tournament bound
-            self._draw_result()
-            return
-        self._to_move = 1 - p
-        self._phase = DRAW_PHASE
-
-    def _draw_result(self):
-        self.result = draw_result(self)   # R9 or max_turns
-        self._phase = OVER
-
-    def _showdown(self, k):
-        self.result = knock_result(self, k)   # R10, R11
-        self._phase = OVER
+            mt = self.rules.max_turns
+            if code >= KNOCK:
+                self.result = knock_result(self, p)     # R10, R11
+                self._phase = OVER
+            elif self.stock_count <= 2 or (mt is not None and self._turns >= mt):
+                self.result = draw_result(self)         # R9, or the tournament bound
+                self._phase = OVER
+            else:
+                self._to_move = 1 - p
+                self._phase = DRAW_PHASE
+        ph = self._phase
+        self.phase = PHASE_NAMES[ph]
+        self.to_move = None if ph == OVER else self._to_move
 
     # ---- safe path ----
     def legal_actions(self):

@@ -20,11 +20,6 @@ def _suit_dw(m):
     return _VLO[x & 127] + _VHI[x >> 7]
 
 
-def _set_ranks(a, b, c, d):
-    # ranks held in at least three suits
-    return (a & b & (c | d)) | (c & d & (a | b))
-
-
 def _dw_sets(a, b, c, d, s3):
     low = s3 & -s3
     rest = s3 ^ low
@@ -84,7 +79,9 @@ def _choices(a, b, c, d, s3, sets, out):
 
 def set_choices(m):
     out = []
-    _choices(m[0], m[1], m[2], m[3], _set_ranks(m[0], m[1], m[2], m[3]), [], out)
+    a, b, c, d = m[0], m[1], m[2], m[3]
+    # ranks held in at least three suits
+    _choices(a, b, c, d, (a & b & (c | d)) | (c & d & (a | b)), [], out)
     return out
 
 
@@ -127,18 +124,6 @@ def _runs_of(s, m, out):
             r += 1
 
 
-def arrangement_of(choice):
-    """Melds (lists of card ints) of one set choice from set_choices()."""
-    a, b, c, d, sets = choice
-    melds = []
-    for r, bits in sets:
-        melds.append([s * 13 + r for s in range(4) if (bits >> s) & 1])
-    w = (a, b, c, d)
-    for s in range(4):
-        _runs_of(s, w[s], melds)
-    return melds
-
-
 def best_arrangement(m):
     """(deadwood, melds as lists of card ints) with minimum deadwood."""
     best = None
@@ -148,19 +133,25 @@ def best_arrangement(m):
         if v < bestv:
             bestv = v
             best = ch
-    return bestv, arrangement_of(best)
+    melds = []
+    for r, bits in best[4]:
+        melds.append([s * 13 + r for s in range(4) if (bits >> s) & 1])
+    for s in range(4):
+        _runs_of(s, best[s], melds)
+    return bestv, melds
 
 
-def _check_count(cards):
-    if len(cards) > 11:
-        raise ValueError("deadwood is defined here for 0..11 cards, got %d" % len(cards))
+def _masks(cards):
+    # suit masks of 0..11 cards (strings or ints); ValueError otherwise
+    cs = to_ints(cards)
+    if len(cs) > 11:
+        raise ValueError("deadwood is defined here for 0..11 cards, got %d" % len(cs))
+    return masks_of(cs)
 
 
 def deadwood(cards):
     """Minimum deadwood (R3) of 0..11 cards (strings like '7h' or ints)."""
-    cs = to_ints(cards)
-    _check_count(cs)
-    m = masks_of(cs)
+    m = _masks(cards)
     return min_deadwood(m[0], m[1], m[2], m[3])
 
 
@@ -169,9 +160,7 @@ def best_melds(cards):
     a list of cards (strings if strings were given, else ints); the cards in
     no meld are the deadwood."""
     cards = list(cards)
-    cs = to_ints(cards)
-    _check_count(cs)
-    _, melds = best_arrangement(masks_of(cs))
+    _, melds = best_arrangement(_masks(cards))
     if cards and isinstance(cards[0], str):
         return [[card_str(c) for c in meld] for meld in melds]
     return melds

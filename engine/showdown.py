@@ -1,7 +1,6 @@
 """The showdown (R10, R11), resolved automatically and optimally.
 
-Loaded when a hand ends with a knock, so the device does not keep this code
-in RAM during play. The knocker's every arrangement within the knock limit
+The knocker's every arrangement within the knock limit
 is tried (not only the one of least deadwood: leaving a card out of a run
 can deny lay-offs); for each, the defender's best reply is searched exactly
 over the lay-off choices, which are few (chains at the ends of runs, the
@@ -62,25 +61,6 @@ def draw_result(hand):
     return Result("draw", None, None, 0, tuple(dws), tuple(melds), [], _hands_str(hand))
 
 
-def knock_result(hand, k):
-    """R10/R11 after player k knocked."""
-    d = 1 - k
-    kind, kd, dd, kmelds, dmelds, laid, kp, dp = showdown(
-        hand._hands[k], hand._hands[d], hand.knock_limit, hand.rules)
-    dw = [0, 0]
-    dw[k] = kd
-    dw[d] = dd
-    melds = [None, None]
-    melds[k] = _strs(kmelds)
-    melds[d] = _strs(dmelds)
-    if kp > 0 or kind == "gin":
-        winner, pts = k, kp
-    else:
-        winner, pts = d, dp
-    return Result(kind, k, winner, pts, tuple(dw), tuple(melds),
-                  [card_str(c) for c in laid], _hands_str(hand))
-
-
 def _karr(m, dw, limit, melds, out):
     s = 0
     while s < 4 and not m[s]:
@@ -130,21 +110,6 @@ def _karr(m, dw, limit, melds, out):
         m[s] = ms & ~bit
         _karr(m, dw + v, limit, melds, out)
         m[s] = ms
-
-
-def knocker_arrangements(m, limit):
-    """Every way to lay out melds from suit masks m with deadwood <= limit:
-    list of (deadwood, melds); a meld is (0, suit, lo, hi) for a run or
-    (1, rank, suit bits, 0) for a set."""
-    out = []
-    _karr([m[0], m[1], m[2], m[3]], 0, limit, [], out)
-    return out
-
-
-def meld_cards(meld):
-    if meld[0] == 0:
-        return [meld[1] * 13 + r for r in range(meld[2], meld[3] + 1)]
-    return [s * 13 + meld[1] for s in range(4) if (meld[2] >> s) & 1]
 
 
 def _layoff_options(dm, meld):
@@ -206,37 +171,50 @@ def defender_best(dm, kmelds, gin):
     return best[0], best[1]
 
 
-def score(kd, dd, rules):
-    """R11: (knocker's points, defender's points) for deadwoods kd, dd."""
-    if kd == 0:
-        return dd + rules.gin_bonus, 0
-    if kd < dd:
-        return dd - kd, 0
-    return 0, rules.undercut_bonus + kd - dd
-
-
-def showdown(km, dm, limit, rules):
-    """Resolve R10 optimally. km, dm: suit masks of the knocker's and the
-    defender's ten cards. Returns (kind, kd, dd, kmelds, dmelds, laid,
-    kpoints, dpoints) with melds as lists of card ints."""
+def knock_result(hand, k):
+    """R10/R11 after player k knocked: the knocker's arrangement (any with
+    deadwood within the limit) that scores best against the defender's best
+    reply; ties go to the first found, so both runtimes agree."""
+    d = 1 - k
+    km = hand._hands[k]
+    dm = hand._hands[d]
+    rules = hand.rules
+    arrs = []   # (deadwood, melds): a meld is (0, suit, lo, hi) or (1, rank, suit bits, 0)
+    _karr([km[0], km[1], km[2], km[3]], 0, hand.knock_limit, [], arrs)
     best = None
     bestval = -9999
-    for kd, melds in knocker_arrangements(km, limit):
+    for kd, melds in arrs:
         dd, laid = defender_best(dm, melds, kd == 0)
-        kp, dp = score(kd, dd, rules)
-        val = kp - dp
-        if val > bestval:  # strict: first arrangement found wins ties
-            bestval = val
+        if kd == 0:                     # R11 gin: no lay-offs, no undercut
+            kp, dp = dd + rules.gin_bonus, 0
+        elif kd < dd:
+            kp, dp = dd - kd, 0
+        else:                           # undercut, equal deadwood included
+            kp, dp = 0, rules.undercut_bonus + kd - dd
+        if kp - dp > bestval:
+            bestval = kp - dp
             best = (kd, melds, dd, laid, kp, dp)
     kd, melds, dd, laid, kp, dp = best
     rest = [dm[0], dm[1], dm[2], dm[3]]
     for c in laid:
         rest[c // 13] &= ~(1 << (c % 13))
-    _, dmelds = best_arrangement(rest)
+    kmelds = []
+    for x in melds:
+        if x[0] == 0:
+            kmelds.append([card_str(x[1] * 13 + r) for r in range(x[2], x[3] + 1)])
+        else:
+            kmelds.append([card_str(t * 13 + x[1]) for t in range(4) if (x[2] >> t) & 1])
+    dw = [0, 0]
+    dw[k] = kd
+    dw[d] = dd
+    ms = [None, None]
+    ms[k] = kmelds
+    ms[d] = _strs(best_arrangement(rest)[1])
     if kd == 0:
-        kind = "gin"
+        kind, winner, pts = "gin", k, kp
     elif kp > 0:
-        kind = "knock"
+        kind, winner, pts = "knock", k, kp
     else:
-        kind = "undercut"
-    return (kind, kd, dd, [meld_cards(x) for x in melds], dmelds, laid, kp, dp)
+        kind, winner, pts = "undercut", d, dp
+    return Result(kind, k, winner, pts, tuple(dw), tuple(ms),
+                  [card_str(c) for c in laid], _hands_str(hand))
