@@ -10,6 +10,7 @@ SUITES = {
     "board": "host.bench_board",     # refreshes, e-ink wait per turn, latency, boot, heap
     "flash": "host.bench_flash",     # full and incremental flash: bytes and seconds
     "bots": "host.bench_bots",       # decision times of the computer players
+    "memory": "host.bench_memory",   # firmware peak heap and smallest heap a game runs in
 }
 
 
