@@ -413,8 +413,9 @@ class App:
             return self._menu_button(button, kind)
         if self.mode == "error":
             if button == "ok":
-                self.mode = "menu"
-                self._touch()
+                self.mode = "game" if self.match is not None else "menu"
+                self.error_text = None
+                self._hand_boundary()
             return
         if button == "ok" and kind == "long":
             self.mode = "menu"
@@ -574,8 +575,10 @@ class App:
             elif self.mode == "menu":
                 screens.menu(fb, self.view_menu())
             elif self.mode == "error":
-                screens.error(fb, "Error", [self.error_text or ""],
-                              "OK: menu", self.testmode)
+                screens.error(fb, "Something went wrong", [
+                    self.error_text or "", "The game is saved."],
+                    "OK: back to the game" if self.match is not None else "OK: menu",
+                    self.testmode)
             elif self._over():
                 screens.showdown(fb, self.view_showdown(p))
             else:
@@ -877,15 +880,34 @@ class App:
 
     proto = None
 
+    def fail(self, e):
+        """An unexpected error (a bug, MemoryError): show it on both screens
+        instead of dying at the REPL; the game on flash is intact, so OK
+        goes back to it."""
+        self.buttons.get()   # drop the event that may have caused it
+        gc.collect()
+        self.error_text = "%s: %s" % (type(e).__name__, e)
+        self.mode = "error"
+        self.notice = [None, None]
+        self._hand_boundary()
+
     def run(self, proto=None):
         self.proto = proto
-        self.boot()
+        try:
+            self.boot()
+        except Exception as e:   # never crash-loop at boot
+            self.fail(e)
         self.redraw()
         self.service_panels()
         if proto is not None:
             proto.ready()
         while True:
-            if not self.step():
+            try:
+                busy = self.step()
+            except Exception as e:
+                self.fail(e)
+                busy = True
+            if not busy:
                 gc.collect()   # a calm point
                 a = gc.mem_alloc()
                 if a > self.peak:
