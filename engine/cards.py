@@ -32,21 +32,20 @@ def mask_value(m):
     return _VLO[m & 127] + _VHI[m >> 7]
 
 
-# All 52 card texts in one literal, and each card's str object made once on
-# first use and shared: hands, discard pile and history then cost a pointer
-# per card instead of a fresh 2-char string (about 48 bytes each on the
-# device heap) at every screen redraw.
-_CARD_TEXT = "Ac2c3c4c5c6c7c8c9cTcJcQcKcAd2d3d4d5d6d7d8d9dTdJdQdKdAh2h3h4h5h6h7h8h9hThJhQhKhAs2s3s4s5s6s7s8s9sTsJsQsKs"
-_card_strs = [None] * 52
+# The 52 card texts as literals: MicroPython keeps literal strings as
+# interned qstrs, so card_str() returns an existing object and never
+# allocates (a fresh 2-char string costs about 48 bytes of device heap).
+CARD_STRS = (
+    "Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc",
+    "Ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "Td", "Jd", "Qd", "Kd",
+    "Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "Th", "Jh", "Qh", "Kh",
+    "As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks",
+)
 
 
 def card_str(c):
     """R14 text form of card int c, e.g. 0 -> 'Ac', 51 -> 'Ks'."""
-    s = _card_strs[c]
-    if s is None:
-        s = _CARD_TEXT[2 * c:2 * c + 2]
-        _card_strs[c] = s
-    return s
+    return CARD_STRS[c]
 
 
 def parse_card(text):

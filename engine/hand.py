@@ -121,15 +121,14 @@ class Hand:
         self.rules = rules
         self.dealer = dealer
         self.seed = seed
-        self._deck = deck
         nd = 1 - dealer
         self._hands = [None, None]
         self._hands[nd] = masks_of(deck[0:10])
         self._hands[dealer] = masks_of(deck[10:20])
         self.upcard = deck[20]
         self._discard = [deck[20]]
-        self._stock = deck[21:]
-        self._si = 0            # index of the stock's top card
+        self._stock = deck      # the deal order; the stock is deck[_si:]
+        self._si = 21           # index of the stock's top card
         self._to_move = nd      # R6: the non-dealer speaks first
         self._phase = UPCARD
         # public state as plain attributes (kept up to date by apply; cheaper

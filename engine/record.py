@@ -78,7 +78,7 @@ def _fmt_cards(cards):
 def deal_line(hand):
     if hand.seed is not None:
         return "hand seed=%d dealer=%d" % (hand.seed, hand.dealer)
-    d = hand._deck
+    d = hand._stock   # the whole deal order (R4)
     nd = 1 - hand.dealer
     hp = [None, None]
     hp[nd] = d[0:10]
