@@ -46,6 +46,14 @@ def _since(t0):
     return time.ticks_diff(time.ticks_ms(), t0)
 
 
+def _show(card):
+    """A card in on-screen text: ten as "10" like the big glyphs (R14's
+    "T" stays in records and on the serial port)."""
+    if card and card[0] == "T":
+        return "10" + card[1:]
+    return card or "-"
+
+
 def _value_label(v):
     if v is True:
         return "yes"
@@ -470,7 +478,7 @@ class App:
                 self.play(p, "knock " + c)
         elif button == "ok":
             if c == self._just_taken(p, obs) and ("discard " + c) not in obs["legal"]:
-                self.msg[p] = "%s was just taken: not now (R7)" % c
+                self.msg[p] = "%s was just taken: not now (R7)" % _show(c)
             else:
                 self.play(p, "discard " + c)
         elif button == "knock":
@@ -603,24 +611,34 @@ class App:
             sc[1 - p], obs["target"])
 
     def _last_move(self, p, obs):
-        """The opponent's last public move, in words."""
-        for h in reversed(obs["history"]):
+        """The opponent's last turn in words, both halves when it had two
+        ("CPU took 7h, discarded 3c"): what a player across the table sees."""
+        hist = obs["history"]
+        me = str(p)
+        i = len(hist)
+        while i and hist[i - 1].split()[0] == me:
+            i -= 1            # skip my own moves since
+        j = i
+        while j and hist[j - 1].split()[0] != me:
+            j -= 1            # the opponent's moves of that turn
+        words = []
+        for h in hist[max(j, i - 2):i]:
             w = h.split()
-            if len(w) < 2 or w[0] == str(p):
-                continue
-            who = self._name(p, 1 - p)
             act = w[1]
             card = w[2] if len(w) > 2 else ""
             if act == "take":
-                return "%s took %s" % (who, card)
-            if act == "draw":
-                return "%s drew from stock" % who
-            if act == "pass":
-                return "%s passed" % who
-            if act == "discard":
-                return "%s discarded %s" % (who, card)
-            return "%s %s %s" % (who, act, card)
-        return ""
+                words.append("took " + _show(card))
+            elif act == "draw":
+                words.append("drew")
+            elif act == "pass":
+                words.append("passed")
+            elif act == "discard":
+                words.append("discarded " + _show(card))
+            else:
+                words.append(act + " " + card)
+        if not words:
+            return ""
+        return self._name(p, 1 - p) + " " + ", ".join(words)
 
     def view_game(self, p):
         obs = self.match.observation(p)
@@ -651,7 +669,7 @@ class App:
             lines.append("Take the upcard?")
             hint = "TAKE:take it  DRAW:pass"
         elif phase == "draw":
-            lines.append("Draw or take %s" % (pile or "-"))
+            lines.append("Draw or take %s" % _show(pile))
             hint = "DRAW:stock  TAKE:pile"
         else:
             cursor = self.cursor[p] % len(order)
@@ -659,7 +677,7 @@ class App:
             rest = [x for x in hand if x != c]
             dw = _deadwood(rest)
             if self.confirm[p]:
-                lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % c)
+                lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % _show(c))
                 hint = "KNOCK/OK:confirm  other:cancel"
             else:
                 lines.append("Discard or knock")
@@ -670,11 +688,11 @@ class App:
             lines.append("Holds %d cards" % len(hand))
         elif cursor >= 0:
             if dw == 0:
-                lines.append("Discard %s: GIN!" % c)
+                lines.append("Discard %s: GIN!" % _show(c))
             elif dw <= limit:
-                lines.append("Discard %s: dw %d, can knock" % (c, dw))
+                lines.append("Discard %s: dw %d, can knock" % (_show(c), dw))
             else:
-                lines.append("Discard %s: deadwood %d" % (c, dw))
+                lines.append("Discard %s: deadwood %d" % (_show(c), dw))
         else:
             lines.append("Deadwood %d" % obs["deadwood"])
         lines.append(self._last_move(p, obs))
