@@ -366,16 +366,14 @@ def test_R9_a_knock_is_still_allowed_with_two_stock_cards_left():
         h.play("draw")
         c = [x for x in h.hands[p] if x not in held[p]][0]
         h.play("discard " + c)
-    # make sure it is player 0's turn with 3 left; else one more exchange
-    assert h.stock_count == 3
-    p = h.to_move
+    # 29 draws from 31 cards: odd draws are player 0's, so player 0 draws
+    # the card that leaves two
+    assert h.stock_count == 3 and h.to_move == 0
     h.play("draw")
-    assert h.stock_count == 2
-    knocks = [a for a in h.legal_actions() if a.startswith("knock")]
-    if p == 0:
-        assert "knock Kh" in knocks
-        h.play("knock Kh")
-        assert h.result.kind in ("knock", "gin", "undercut")
+    assert h.stock_count == 2 and not h.is_over()
+    assert "knock Kh" in h.legal_actions()
+    h.play("knock Kh")
+    assert h.result.kind in ("knock", "gin", "undercut") and h.result.knocker == 0
 
 
 def test_R9_max_turns_option_ends_the_hand_as_a_draw():
@@ -594,3 +592,31 @@ def test_R14_wrong_player_is_refused():
     h = deal(P0, P1, "Ks")
     with pytest.raises(IllegalAction, match="player 0's turn"):
         h.play("take", player=1)
+
+
+# ---- options ----
+
+@pytest.mark.parametrize("kw,msg", [
+    ({"gin_bonus": -1}, "gin_bonus"),
+    ({"undercut_bonus": "10"}, "undercut_bonus"),
+    ({"target": 0}, "target"),
+    ({"discard_taken": "yes"}, "discard_taken"),
+    ({"ace_gin_only": 2}, "ace_gin_only"),
+    ({"max_turns": 0}, "max_turns"),
+])
+def test_rules_options_reject_bad_values_naming_the_option(kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        Rules(**kw)
+
+
+def test_rules_defaults_are_the_spec_and_options_parse_from_text():
+    r = Rules()
+    assert (r.gin_bonus, r.undercut_bonus, r.target, r.discard_taken, r.ace_gin_only,
+            r.max_turns) == (25, 10, 100, False, False, None)
+    t = Rules.from_options({"gin_bonus": "20", "discard_taken": "yes", "max_turns": "none",
+                            "target": "150"})
+    assert t == Rules(gin_bonus=20, discard_taken=True, target=150) and t != r
+    with pytest.raises(ValueError, match="unknown rules option 'colour'"):
+        Rules.from_options({"colour": "red"})
+    with pytest.raises(ValueError, match="ace_gin_only must be yes or no"):
+        Rules.from_options({"ace_gin_only": "maybe"})
