@@ -86,3 +86,30 @@ def test_observation_is_the_same_for_a_reshuffled_hidden_state(seed):
         if sorted(g.hands[o]) == sorted(h.hands[o]) and g.stock == h.stock:
             continue
         assert g.observation(p) == h.observation(p)
+
+
+def test_a_draw_shows_no_cards_of_the_other_player():
+    h = deal("Ac 3c 5c 7c 9c Jd Kd 2h 4h 6h", "2c 4c 6c 8c Tc Qd Ad 3h 5h 7h", "Ks")
+    h.play("pass"); h.play("pass")
+    while not h.is_over():
+        p = h.to_move
+        before = set(h.hands[p])
+        h.play("draw")
+        h.play("discard " + [c for c in h.hands[p] if c not in before][0])
+    for p in (0, 1):
+        r = h.observation(p)["result"]
+        assert r["kind"] == "draw" and r["winner"] is None and r["points"] == 0
+        assert r["hands"][p] == h.hands[p] and r["hands"][1 - p] is None
+        assert r["deadwood"][1 - p] is None and r["melds"][1 - p] is None
+        assert r["deadwood"][p] == h.result.deadwood[p]
+
+
+def test_showdown_reveals_both_hands_melds_and_layoffs():
+    from conftest import knock_after_draw
+    h = knock_after_draw("5h 6h 7h 9c 9d 9s Ac 2c 3c Kd", "4h 8h 9h Qs Qd Qc Kc Ks 2s 2d",
+                         "3d", "3s", "Kd")
+    r = h.observation(1)["result"]
+    assert r["hands"] == h.hands and r["knocker"] == 0 and r["winner"] == 0
+    assert sorted(r["layoffs"]) == ["4h", "8h", "9h"]
+    assert ["Qc", "Qd", "Qs"] in r["melds"][1]
+    assert h.observation(0)["legal"] == [] and h.observation(0)["phase"] == "over"
