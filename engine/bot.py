@@ -31,15 +31,19 @@ _PILE = const(2)       # in the discard pile (dead, except the top)
 _OPP = const(3)        # taken by the opponent from the pile and still held
 
 # Tuning (measured with ``okgin tourney``; see docs/bots.md).
-_POT_WEIGHT_NORMAL = 2
+_POT_WEIGHT_NORMAL = 1
 _POT_WEIGHT_HARD = 3
-_DANGER_WEIGHT_NORMAL = 4
+_DANGER_WEIGHT_NORMAL = 0
 _DANGER_WEIGHT_HARD = 6
+_NORMAL_SIMPLE_TAKE = 1  # normal takes like greedy: whenever deadwood drops
+_NORMAL_SLIP = 10       # percent of normal discards that are a random loose card
 _EASY_SLIP = 35        # percent of easy discards that are a random dead card
 _CANDIDATES = const(5)  # discards whose draw potential is computed in full
 _SAMPLES = const(16)    # opponent hands sampled for a knock decision (hard)
 _TAKE_MARGIN = 1        # points a take must beat the stock by (it shows a card)
 _UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
+_GIN_WAIT = 0           # hard plays on for gin with at most this deadwood...
+_GIN_STOCK = 20         # ...while the stock holds at least this many cards
 
 
 def bot(level, seed=None):
@@ -210,7 +214,7 @@ class Bot:
         dw_take = best(after, 1, top)
         melded_top = dw_take < now and not (LOOSE[ts] & tbit)
         level = self.level
-        if level == "greedy":
+        if level == "greedy" or (level == "normal" and _NORMAL_SIMPLE_TAKE):
             return dw_take < now
         if level == "easy":
             # Sees only a meld made right now.
@@ -242,21 +246,31 @@ class Bot:
                 return "knock " + card_str(kc)
         if level == "greedy" or level == "easy":
             return self._discard_simple(v)
+        if level == "normal" and self.rng.below(100) < _NORMAL_SLIP:
+            slip = self._slip(v)
+            if slip:
+                return slip
         card = self._best_discard(v, v.hm, -1)[1]
         if card < 0:
             return legal[0]
         return "discard " + card_str(card)
 
+    def _slip(self, v):
+        # A careless discard: any card outside the melds of the hand.
+        best(v.hm)
+        loose = [_action_card(a) for a in v.legal if a[0] == "d"]
+        loose = [c for c in loose if (LOOSE[c // 13] >> (c % 13)) & 1]
+        if loose:
+            return "discard " + card_str(loose[self.rng.below(len(loose))])
+        return None
+
     def _discard_simple(self, v):
-        hm = v.hm
-        cards = [_action_card(a) for a in v.legal if a[0] == "d"]
         if self.level == "easy" and self.rng.below(100) < _EASY_SLIP:
-            # A careless discard: any card outside the melds of the hand.
-            best(hm)
-            loose = [c for c in cards if (LOOSE[c // 13] >> (c % 13)) & 1]
-            if loose:
-                return "discard " + card_str(loose[self.rng.below(len(loose))])
-        c, dw = self._lowest(hm, cards)
+            slip = self._slip(v)
+            if slip:
+                return slip
+        cards = [_action_card(a) for a in v.legal if a[0] == "d"]
+        c, dw = self._lowest(v.hm, cards)
         return "discard " + card_str(c)
 
     def _lowest(self, hm, cards):
@@ -418,6 +432,8 @@ class Bot:
                 return False      # an undercut would hand them the game
         if v.stock <= 6:
             return points > 0     # little time left to improve (R9 draw)
+        if kdw <= _GIN_WAIT and v.stock >= _GIN_STOCK:
+            return False          # the gin bonus (R11) is near
         return undercuts * 100 < _UNDERCUT_MAX * _SAMPLES
 
 

