@@ -50,6 +50,14 @@
 # same order with mode 0x05 but each byte's bits reversed (a table pass).
 # RAM bit 1 is white; framebuf colour 1 is black ink, so the image is
 # inverted on the way (XOR 0xFF, in viper where available).
+#
+# Memory (docs/memory.md): two 4736-byte buffers per panel, allocated once
+# in __init__: the frame buffer the app draws in, and a copy of what is on
+# the panel in RAM polarity (sent as 0x26, the base of the next partial
+# refresh). show() turns the frame buffer into RAM polarity in place, sends
+# it, copies it as the new on-panel image and turns it back; the pass is
+# its own inverse (XOR 0xFF; bit reversal + XOR for rotation 270), so no
+# third scratch buffer is needed. The byte stream is the same as with one.
 
 import framebuf
 
@@ -183,11 +191,10 @@ class SSD1680:
         self.auto_sleep = False
         n = width * height // 8
         self._xbytes = height // 8
-        # Three buffers, allocated once: what the app draws, what goes to
-        # RAM 0x24 next, and what is on the panel (RAM polarity) for 0x26.
+        # Two buffers, allocated once (see Memory above): what the app draws
+        # and what is on the panel (RAM polarity) for 0x26.
         self.buf = bytearray(n)
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
-        self._next = bytearray(n)
         self._shown = bytearray(n)
         self._table = _reversed_inverted() if rotation == 270 else None
         self._one = bytearray(1)   # command byte
@@ -280,13 +287,15 @@ class SSD1680:
     def _wait_ready(self):
         self._wait_busy(self.idle, self.busy_timeout_ms)
 
-    def _prepare(self):
-        # Frame buffer -> RAM image in self._next: inverted (RAM 1 = white),
-        # and bit-reversed for rotation 270.
+    def _flip(self):
+        # Frame buffer <-> RAM image, in place: inverted (RAM 1 = white), and
+        # bit-reversed for rotation 270. Its own inverse, so a second call
+        # gives the app its drawing back.
+        b = self.buf
         if self._table is None:
-            _invert(self._next, self.buf, len(self.buf))
+            _invert(b, b, len(b))
         else:
-            _translate(self._next, self.buf, self._table, len(self.buf))
+            _translate(b, b, self._table, len(b))
 
     # -- public API (docs/architecture.md "Drivers") ----------------------
     def show(self, full=False):
@@ -310,29 +319,33 @@ class SSD1680:
             self._wake()
         if not self._known:
             full = True
-        self._prepare()
-        if full:
-            self._command1(_BORDER, _BORDER_FULL)
-            self._set_counters()
-            self._command(_WRITE_BW, self._next)
-            self._set_counters()
-            self._command(_WRITE_RED, self._next)
-            self._command1(_UPDATE_CONTROL_2, _SEQ_FULL)
-            self.full_count += 1
-        else:
-            self._command1(_BORDER, _BORDER_PARTIAL)
-            self._set_counters()
-            self._command(_WRITE_BW, self._next)
-            self._set_counters()
-            self._command(_WRITE_RED, self._shown)
-            self._command1(_UPDATE_CONTROL_2, _SEQ_PARTIAL)
-            self.partial_count += 1
-        self._command(_MASTER_ACTIVATION)
-        self._started = ticks_ms()
-        # What was just sent is now what the panel shows; the old copy
-        # becomes the scratch buffer for the next update.
-        self._next, self._shown = self._shown, self._next
-        self._known = True
+        img = self.buf
+        self._flip()   # img is now the RAM image; flipped back below
+        try:
+            if full:
+                self._command1(_BORDER, _BORDER_FULL)
+                self._set_counters()
+                self._command(_WRITE_BW, img)
+                self._set_counters()
+                self._command(_WRITE_RED, img)
+                self._command1(_UPDATE_CONTROL_2, _SEQ_FULL)
+                self.full_count += 1
+            else:
+                self._command1(_BORDER, _BORDER_PARTIAL)
+                self._set_counters()
+                self._command(_WRITE_BW, img)
+                self._set_counters()
+                self._command(_WRITE_RED, self._shown)
+                self._command1(_UPDATE_CONTROL_2, _SEQ_PARTIAL)
+                self.partial_count += 1
+            self._command(_MASTER_ACTIVATION)
+            self._started = ticks_ms()
+            # What was just sent is now what the panel shows (a slice copy
+            # in C: no allocation).
+            self._shown[:] = img
+            self._known = True
+        finally:
+            self._flip()
 
     def busy(self):
         """True while the panel is updating (never while in deep sleep)."""

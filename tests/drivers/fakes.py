@@ -173,6 +173,10 @@ class _Panel:
 class SPI:
     def __init__(self, bus):
         self.bus = bus
+        self.fail = False   # True: the next write raises, as a broken bus would
 
     def write(self, data):
+        if self.fail:
+            self.fail = False
+            raise OSError(5)  # EIO
         self.bus.write(data)

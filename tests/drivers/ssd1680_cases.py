@@ -148,6 +148,53 @@ def test_text_drawn_in_fb_reaches_ram_inverted():
         assert data[i] == d.buf[i] ^ 0xFF
 
 
+def test_show_leaves_the_drawing_as_it_was_drawn():
+    # The RAM image is made in the frame buffer itself (no third buffer):
+    # after show(), full or partial, either rotation, the app's drawing is
+    # back exactly as drawn, so it can draw on top of it.
+    for rotation in (90, 270):
+        bus, d = make(rotation=rotation)
+        d.fb.text("Ah 7c", 10, 10, 1)
+        d.fb.fill_rect(200, 40, 30, 50, 1)
+        drawn = bytes(d.buf)
+        d.show(full=True)
+        assert bytes(d.buf) == drawn
+        d.wait()
+        d.fb.text("Kd", 100, 90, 1)
+        drawn = bytes(d.buf)
+        d.show()
+        assert bytes(d.buf) == drawn
+
+
+def test_an_spi_error_mid_update_gives_the_drawing_back():
+    bus, d = make()
+    d.fb.text("Qs", 0, 0, 1)
+    drawn = bytes(d.buf)
+    d.spi.fail = True
+    try:
+        d.show(full=True)
+        raise AssertionError("the SPI error was swallowed")
+    except OSError:
+        pass
+    assert bytes(d.buf) == drawn
+
+
+def test_a_panel_costs_two_frame_buffers_of_heap():
+    # docs/memory.md: the frame buffer and the on-panel copy, nothing more
+    # (objects and small buffers on the 64-bit unix port: about 1 KB).
+    import gc
+    bus = fakes.Bus()
+    pins = bus.panel()
+    spi = fakes.SPI(bus)
+    gc.collect()
+    before = gc.mem_alloc()
+    d = ssd1680.SSD1680(spi, *pins)
+    gc.collect()
+    cost = gc.mem_alloc() - before
+    assert 2 * N <= cost < 2 * N + 2048, cost
+    d.fb.pixel(0, 0, 1)
+
+
 def test_show_returns_while_the_panel_is_busy_and_wait_calls_idle():
     bus, d = make(busy_reads=20)
     d.show()
