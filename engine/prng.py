@@ -23,6 +23,8 @@ class Prng:
     """Seeded generator. Any int seed is reduced to 30 bits (seed & 2**30-1)."""
 
     def __init__(self, seed):
+        if type(seed) is not int:
+            raise ValueError("a seed is an int, got %r" % (seed,))
         self.x = seed & _MASK30
         for _ in range(4):  # decorrelate nearby seeds (1, 2, 3...)
             self.next()

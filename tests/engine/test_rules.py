@@ -130,6 +130,14 @@ def test_R4_same_seed_same_deal_and_seeds_differ():
     assert a.hands != c.hands
 
 
+@pytest.mark.parametrize("seed", ["7", 1.5, None])
+def test_R4_a_seed_must_be_an_int(seed):
+    with pytest.raises(ValueError, match="seed is an int"):
+        Hand.deal(Rules(), dealer=0, seed=seed)
+    with pytest.raises(ValueError, match="seed is an int"):
+        Match(Rules(), seed=seed)
+
+
 def test_R4_first_dealer_of_a_match_is_drawn_from_the_seed():
     dealers = {Match(Rules(), seed=s).dealer for s in range(20)}
     assert dealers == {0, 1}
