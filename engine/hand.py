@@ -125,7 +125,7 @@ class Hand:
         self._hands = [None, None]
         self._hands[nd] = masks_of(deck[0:10])
         self._hands[dealer] = masks_of(deck[10:20])
-        self.upcard = deck[20]
+        self.upcard = card_str(deck[20])   # R4, as text like discard_top
         self._discard = [deck[20]]
         self._stock = deck      # the deal order; the stock is deck[_si:]
         self._si = 21           # index of the stock's top card
@@ -324,7 +324,7 @@ class Hand:
             "hand": [card_str(c) for c in cards_of(m)],
             "discard": [card_str(c) for c in self._discard],
             "discard_top": self.discard_top,
-            "upcard": card_str(self.upcard),
+            "upcard": self.upcard,
             "stock_count": self.stock_count,
             "knock_limit": self.knock_limit,
             "dealer": self.dealer,
