@@ -1,0 +1,240 @@
+"""``okgin bench memory``: how much heap the whole firmware needs.
+
+The game firmware runs on the virtual board (the real micropython unix-port
+binary, pins and panels emulated) compiled with mpy-cross as `okgin flash`
+lays it out, at speed 0. One hand is played through the serial protocol in
+test mode (``press``), with the CPython engine replaying the same seed as
+the oracle that chooses the moves. Printed:
+
+- the live heap after boot and the largest live heap seen during the hand
+  (the firmware's ``mem``: in use right after a collection);
+- the smallest ``-X heapsize`` at which the firmware boots and the hand
+  completes (bisection between 64K and 256K): that figure includes the
+  transient allocations and the fragmentation the live figure does not.
+
+The issue's budget is 128K on the unix port (64-bit objects are larger than
+the Pico's, whose MicroPython has about 226 KB). docs/memory.md explains
+where the heap goes.
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+
+from host.errors import CommandError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUDGET_K = 128
+LOW_K = 64
+HIGH_K = 256
+STEP_K = 4          # bisection resolution
+SEED = 21
+
+
+class HandFailed(Exception):
+    """The firmware did not boot or did not finish the hand in this heap."""
+
+
+def build_flash(path):
+    """The device's flash root, compiled as `okgin flash` does."""
+    from host.vboard.flash import populate
+    populate(path, root=ROOT, compiled=True)
+    return path
+
+
+class Board:
+    """The firmware on a virtual board with a given heap, spoken to over its
+    pty with pyserial, as the host tool does."""
+
+    def __init__(self, flash, heap, timeout=20.0):
+        from host.vboard import VirtualBoard
+        import serial
+        self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
+                               speed=0.0, heapsize=heap, crash_restarts=1)
+        self.vb.start()
+        self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
+        self.seen = []
+        try:
+            line = self.readline()
+            while not line.startswith("READY"):
+                line = self.readline()
+        except HandFailed:
+            self.stop()
+            raise HandFailed("did not boot: " + self.last_lines())
+
+    def readline(self):
+        raw = self.ser.readline()
+        if not raw.endswith(b"\n"):
+            raise HandFailed("no answer")
+        line = raw.decode("ascii", "replace").rstrip("\r\n")
+        self.seen = (self.seen + [line])[-8:]
+        return line
+
+    def last_lines(self):
+        return " | ".join(self.seen) or "no output"
+
+    def cmd(self, line):
+        self.ser.write(line.encode("ascii") + b"\n")
+        try:
+            r = self.readline()
+        except HandFailed:
+            raise HandFailed("%s: no answer (%s)" % (line, self.last_lines()))
+        if not r.startswith("OK"):
+            raise HandFailed("%s -> %s" % (line, r))
+        return r
+
+    def fields(self, line):
+        return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+
+    def record(self):
+        head = self.cmd("record")
+        n = int(re.match(r"OK lines=(\d+)", head).group(1))
+        return "\n".join(self.readline() for _ in range(n)) + "\n"
+
+    def stop(self):
+        try:
+            self.ser.close()
+        finally:
+            self.vb.stop()
+
+
+def play_hand(board, seed=SEED):
+    """One whole hand through ``press``; raises HandFailed if the firmware
+    shows its error screen (a MemoryError is caught there) or goes quiet, or
+    if its record differs from the oracle's. Returns the ``mem`` fields."""
+    if os.path.join(ROOT, "firmware") not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    import layout                       # firmware/layout.py: the card order on screen
+    from engine import Match, deadwood
+    from host.bench_board import _choose
+    b = board
+    b.cmd("testmode on")
+    b.cmd("newgame seed=%d dealer=0" % seed)
+    m = Match.from_record(b.record())
+    boot = b.fields(b.cmd("mem"))
+    cursor = [0, 0]
+    hand_no = m.hand_no
+
+    def press(p, button):
+        b.cmd("press %d %s" % (p, button))
+
+    while m.hand_no == hand_no and m.winner is None:
+        p = m.hand._to_move
+        obs = m.observation(p)
+        act = _choose(obs, deadwood)
+        before = obs["hand"]
+        if act == "take":
+            press(p, "take")
+        elif act in ("draw", "pass"):
+            press(p, "draw")
+        else:
+            verb, card = act.split()
+            order = layout.order(before)
+            want = order.index(card)
+            while cursor[p] % len(order) != want:
+                press(p, "right")
+                cursor[p] += 1
+            cursor[p] = want
+            press(p, "ok" if verb == "discard" else "knock")
+            if verb == "knock":
+                press(p, "knock")       # the confirmation
+        m.play(act)
+        st = b.fields(b.cmd("status"))
+        if st.get("screen") == "error":
+            raise HandFailed("error screen after %r (MemoryError?)" % act)
+        if m.hand_no == hand_no and m.winner is None:
+            h = m.observation(p)["hand"]
+            new = [c for c in h if c not in before]
+            if new:                     # the firmware puts the cursor on it
+                cursor[p] = layout.order(h).index(new[0])
+    if b.record() != m.to_record():
+        raise HandFailed("the board's record differs from the engine's")
+    press(0, "ok")                      # leave the showdown: the next hand's screens
+    st = b.fields(b.cmd("status"))
+    if st.get("screen") == "error":
+        raise HandFailed("error screen leaving the showdown")
+    mem = b.fields(b.cmd("mem"))
+    mem["boot_alloc"] = boot.get("alloc")
+    return mem
+
+
+def try_heap(flash, heap_k, seed=SEED):
+    """(True, mem) if the firmware boots and plays a hand in heap_k KB."""
+    try:
+        b = Board(flash, "%dK" % heap_k)
+    except HandFailed as e:
+        return False, str(e)
+    try:
+        return True, play_hand(b, seed)
+    except HandFailed as e:
+        return False, str(e)
+    finally:
+        b.stop()
+
+
+def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seed=SEED, report=None):
+    """Bisection: the smallest heap (KB, a multiple of step) that plays a
+    hand, or None if even `high` fails."""
+    ok, _ = try_heap(flash, high, seed)
+    if report:
+        report(high, ok)
+    if not ok:
+        return None
+    lo, hi = low, high           # lo: assumed to fail, hi: passes
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        if mid <= lo:
+            break
+        ok, _ = try_heap(flash, mid, seed)
+        if report:
+            report(mid, ok)
+        if ok:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def run(args):
+    try:
+        import host.vboard  # noqa: F401
+    except ImportError as e:
+        raise CommandError("the virtual board is not available: %s" % e)
+    quick = getattr(args, "quick", False)
+    work = tempfile.mkdtemp(prefix="okgin-bench-mem-")
+    try:
+        flash = build_flash(os.path.join(work, "flash"))
+        t0 = time.monotonic()
+        ok, mem = try_heap(flash, HIGH_K)
+        if not ok:
+            raise CommandError("the firmware does not play a hand even in %dK: %s" % (HIGH_K, mem))
+        print("okgin bench memory: firmware compiled with mpy-cross on the virtual board"
+              " (64-bit unix port), one hand (seed %d) through the serial protocol, speed 0"
+              % SEED)
+        print("live heap after boot: %s bytes; largest live heap during the hand: %s bytes"
+              " (after a collection; in a %dK heap)" % (mem["boot_alloc"], mem["peak"], HIGH_K))
+        if quick:
+            ok, why = try_heap(flash, BUDGET_K)
+            print("heapsize %dK (the budget): %s" % (
+                BUDGET_K, "boots and completes the hand" if ok else "FAILS (%s)" % why))
+        else:
+            def report(k, passed):
+                print("  heapsize %dK: %s" % (k, "plays a hand" if passed else "fails"))
+            best = smallest_heap(flash, report=report)
+            print("smallest heapsize that boots and completes a hand: %sK (resolution %dK;"
+                  " budget %dK: %s)" % (best, STEP_K, BUDGET_K,
+                                         "met" if best is not None and best <= BUDGET_K
+                                         else "NOT met"))
+        print("(%.0f s)" % (time.monotonic() - t0))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    sys.exit(run(ap.parse_args()))
