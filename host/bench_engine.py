@@ -170,6 +170,15 @@ def smallest_heap(mp, dest, seed, redraw, lo=8 * 1024, hi=256 * 1024, step=512):
     return hi
 
 
+def max_live(mp, dest, seed, redraw):
+    """Most heap in use (after a collection) after any action of the hand."""
+    code = ("import sys\nsys.path.insert(0, %r)\nimport one_hand\n"
+            "one_hand.main(['', '', %r, %r, 'live'])" % (dest, str(seed), "obs" if redraw else "noobs"))
+    r = subprocess.run([mp, "-X", "heapsize=256K", "-c", code], capture_output=True, text=True, timeout=120)
+    words = r.stdout.split()
+    return int(words[-1]) if r.returncode == 0 and "maxlive" in words else None
+
+
 def _median(xs):
     xs = sorted(x for x in xs if x is not None)
     return xs[len(xs) // 2] if xs else None
@@ -201,5 +210,9 @@ def run(args):
                   % (label, "%.1f KB" % (med / 1024.0) if med else "over 256 KB",
                      ",".join(str(s) for s in seeds),
                      ", ".join("%.1f" % (x / 1024.0) if x else "-" for x in sizes)))
+            lives = [max_live(mp, tmp, s, redraw) for s in seeds]
+            ml = _median(lives)
+            print("  most heap in use after any action (script and engine code included): median %s"
+                  % ("%.1f KB" % (ml / 1024.0) if ml else "-"))
         print("(%.0f s; reproduce: okgin bench engine%s)" % (time.monotonic() - t0, " --quick" if quick else ""))
     return 0
