@@ -10,8 +10,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from engine.cards import (RANK_VALUE, card_str, parse_card, to_ints, cards_of,
-                          masks_of)
+from engine.cards import RANK_VALUE, card_str, parse_card, cards_of, masks_of
 from engine.melds import min_deadwood, discard_deadwoods
 from engine.prng import Prng
 # every hand ends with one of these: imported now, while the heap is still

@@ -70,7 +70,6 @@ class Match:
             raise IllegalAction("the game is over: player %d won %d to %d"
                                 % (self.winner, self.scores[self.winner], self.scores[1 - self.winner]))
         h = self.hand
-        p = h._to_move
         s = h.play(action, player)
         self._actions.append(h._log[-2])
         self._after()

@@ -8,8 +8,7 @@ minimum, over the few possible choices of sets (a rank held in 3 or 4
 suits: no set, the set, or for four of a kind each 3-card subset), of the
 per-suit leftovers. A random 10-card hand usually has no such rank at all.
 """
-from engine.cards import (_VLO, _VHI, RANK_VALUE, masks_of, to_ints, card_str,
-                          cards_of)
+from engine.cards import _VLO, _VHI, masks_of, to_ints, card_str, cards_of
 
 
 def _suit_dw(m):
