@@ -1,6 +1,7 @@
 """Helpers for the engine tests: deals written as text, scripted play."""
 import os
 import sys
+from itertools import combinations
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
@@ -34,3 +35,33 @@ def snapshot(h):
     """Everything observable about a hand, for 'state unchanged' checks."""
     return (h.to_record(), h.hands, h.stock, h.discard_pile, h.to_move, h.phase,
             h.legal_actions(), h.observation(0), h.observation(1))
+
+
+RANKS = "A23456789TJQK"
+
+
+def brute_deadwood(cs):
+    """Independent reference: every subset of disjoint melds."""
+    vals = {c: min(RANKS.index(c[0]) + 1, 10) for c in cs}
+    melds = []
+    for n in (3, 4):
+        for combo in combinations(cs, n):
+            if len({c[0] for c in combo}) == 1:
+                melds.append(frozenset(combo))
+    for s in "cdhs":
+        ranks = sorted(RANKS.index(c[0]) for c in cs if c[1] == s)
+        for i in range(len(ranks)):
+            for j in range(i + 2, len(ranks)):
+                if ranks[j] - ranks[i] == j - i:
+                    melds.append(frozenset(RANKS[k] + s for k in ranks[i:j + 1]))
+    best = [sum(vals.values())]
+
+    def go(i, used, dw):
+        if dw < best[0]:
+            best[0] = dw
+        for k in range(i, len(melds)):
+            m = melds[k]
+            if not (m & used):
+                go(k + 1, used | m, dw - sum(vals[c] for c in m))
+    go(0, frozenset(), best[0])
+    return best[0]

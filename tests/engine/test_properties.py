@@ -1,43 +1,15 @@
 """Property tests over random deals and random play (hypothesis, modest counts)."""
-from itertools import combinations
-
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from engine import Rules, Hand, Match, deadwood, best_melds
 from engine.cards import card_str
 from engine.hand import action_str
 from engine.prng import Prng
+from conftest import brute_deadwood
 
 RANKS = "A23456789TJQK"
 FAST = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
-
-
-def brute_deadwood(cs):
-    """Independent reference: every subset of disjoint melds."""
-    vals = {c: min(RANKS.index(c[0]) + 1, 10) for c in cs}
-    melds = []
-    for n in (3, 4):
-        for combo in combinations(cs, n):
-            if len({c[0] for c in combo}) == 1:
-                melds.append(frozenset(combo))
-    for s in "cdhs":
-        ranks = sorted(RANKS.index(c[0]) for c in cs if c[1] == s)
-        for i in range(len(ranks)):
-            for j in range(i + 2, len(ranks)):
-                if ranks[j] - ranks[i] == j - i:
-                    melds.append(frozenset(RANKS[k] + s for k in ranks[i:j + 1]))
-    best = [sum(vals.values())]
-
-    def go(i, used, dw):
-        if dw < best[0]:
-            best[0] = dw
-        for k in range(i, len(melds)):
-            m = melds[k]
-            if not (m & used):
-                go(k + 1, used | m, dw - sum(vals[c] for c in m))
-    go(0, frozenset(), best[0])
-    return best[0]
 
 
 # hands dense in melds are the interesting ones: draw from a few ranks/suits
