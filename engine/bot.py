@@ -42,8 +42,6 @@ _CANDIDATES = const(5)  # discards whose draw potential is computed in full
 _SAMPLES = const(16)    # opponent hands sampled for a knock decision (hard)
 _TAKE_MARGIN = 1        # points a take must beat the stock by (it shows a card)
 _UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
-_GIN_WAIT = 0           # hard plays on for gin with at most this deadwood...
-_GIN_STOCK = 20         # ...while the stock holds at least this many cards
 
 
 def bot(level, seed=None):
@@ -432,8 +430,6 @@ class Bot:
                 return False      # an undercut would hand them the game
         if v.stock <= 6:
             return points > 0     # little time left to improve (R9 draw)
-        if kdw <= _GIN_WAIT and v.stock >= _GIN_STOCK:
-            return False          # the gin bonus (R11) is near
         return undercuts * 100 < _UNDERCUT_MAX * _SAMPLES
 
 

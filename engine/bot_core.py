@@ -104,7 +104,11 @@ def _leaf(a, b, c, d, set3):
                     v -= r + 1 if r < 10 else 10
                     free -= 1
             r -= 1
-        la, lb, lc, ld = lt[0], lt[1], lt[2], lt[3]
+        # one by one: a 4-tuple unpack would allocate on MicroPython
+        la = lt[0]
+        lb = lt[1]
+        lc = lt[2]
+        ld = lt[3]
     if v < _B[0]:
         _B[0] = v
         LOOSE[0] = la

@@ -23,13 +23,19 @@ LEVELS = ("random", "easy", "greedy", "normal", "hard")
 # bot(level).choose on each, prints one JSON line per level.
 MP_SCRIPT = r"""
 import sys, time, json, gc
+import engine
+gc.collect()
+m0 = gc.mem_alloc()
 from engine.bot import bot
+gc.collect()
+print(json.dumps({"import_bytes": gc.mem_alloc() - m0}))
 path = sys.argv[1]
 levels = sys.argv[2].split(",")
 reps = int(sys.argv[3])
 for level in levels:
     b = bot(level, 1)
     times = []
+    allocs = []
     f = open(path)
     for line in f:
         obs = json.loads(line)
@@ -42,9 +48,16 @@ for level in levels:
             if best is None or dt < best:
                 best = dt
         times.append(best)
+        # Heap the decision needs: everything it allocates, GC held off.
+        gc.collect()
+        gc.disable()
+        m0 = gc.mem_alloc()
+        b.choose(obs)
+        allocs.append(gc.mem_alloc() - m0)
+        gc.enable()
         obs = None
     f.close()
-    print(json.dumps({"level": level, "us": times}))
+    print(json.dumps({"level": level, "us": times, "bytes": allocs}))
 """
 
 
@@ -116,7 +129,11 @@ def run_micropython(mp, obs_path, levels, reps, heap="1M", timeout=600):
     for line in p.stdout.splitlines():
         if line.startswith("{"):
             d = json.loads(line)
-            res[d["level"]] = d["us"]
+            if "import_bytes" in d:
+                res["_import"] = d["import_bytes"]
+            else:
+                res[d["level"]] = d["us"]
+                res["_bytes_" + d["level"]] = d["bytes"]
     return res, None
 
 
@@ -163,6 +180,11 @@ def run(args):
         for level in LEVELS:
             med, p90, mx = stats(res.get(level, []))
             print("%-10s %-7s %10.2f %10.2f %10.2f" % ("micropython", level, med, p90, mx))
+        print("micropython heap: importing engine.bot takes %d bytes" % res.get("_import", -1))
+        for level in LEVELS:
+            b = sorted(res.get("_bytes_" + level, [0]))
+            print("micropython heap: a %s decision allocates median %d, max %d bytes (GC off)"
+                  % (level, b[len(b) // 2], b[-1]))
         if not quick:
             kb = smallest_heap(mp, obs_path)
             if kb is None:
