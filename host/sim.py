@@ -125,6 +125,7 @@ def run(args):
     if os.path.exists(flash_dir) and not os.path.isdir(flash_dir):
         raise CommandError("--flash-dir %s is not a directory" % flash_dir)
     os.makedirs(flash_dir, exist_ok=True)
+    lock = _lock_flash(flash_dir)
     if args.fresh:
         sess.clear_saved_state(flash_dir)
     if args.board and not os.path.isfile(args.board):
@@ -143,8 +144,24 @@ def run(args):
         from host.simui import tui
         return tui.main(args, flash_dir, speed)
     finally:
+        lock.close()
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _lock_flash(flash_dir):
+    """One simulator per flash directory: two boards saving one game file
+    would overwrite each other's moves."""
+    f = open(os.path.join(flash_dir, ".okgin-sim.lock"), "w")
+    try:
+        import fcntl
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # not POSIX: the virtual board will say it cannot run here
+        pass
+    except OSError:
+        f.close()
+        raise CommandError("another simulator is using %s; close it or pick another --flash-dir" % flash_dir)
+    return f
 
 
 def _pick_ui():

@@ -16,7 +16,6 @@ import locale
 import os
 import sys
 import threading
-import time
 
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
@@ -323,10 +322,13 @@ def main(args, flash_dir, speed):
             ui.handle_key(ch)
             ui.tick()
 
+    curses_error = None
     try:
         curses.wrapper(loop)
     except KeyboardInterrupt:
         pass
+    except curses.error as e:  # e.g. TERM=dumb: no cursor addressing
+        curses_error = e
     ui = ui_box.get("ui")
     if ui is not None:
         ui.worker.stop()
@@ -338,6 +340,10 @@ def main(args, flash_dir, speed):
         session = box.get("session")
     if session is not None:
         session.close()
+    if curses_error is not None:
+        from host.errors import CommandError
+        raise CommandError("this terminal cannot run the terminal UI (%s, TERM=%s); use a window or --headless"
+                           % (curses_error, os.environ.get("TERM", "")))
     if ui is not None and ui.failed is not None:
         from host.errors import CommandError
         if isinstance(ui.failed, CommandError):

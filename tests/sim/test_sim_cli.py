@@ -102,3 +102,14 @@ def test_sync_waits_for_the_computer_to_move(tmp_path):
         if len(seen_dealers) == 2:
             break
     assert seen_dealers == {"0", "1"}  # the computer moved first at least once
+
+
+def test_two_simulators_cannot_share_a_flash_dir(tmp_path):
+    import fcntl
+    flash = tmp_path / "f"
+    flash.mkdir()
+    with open(flash / ".okgin-sim.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running simulator holds it
+        r = sim(["--flash-dir", str(flash)], tmp_path, "sync\n")
+    assert r.returncode == 1
+    assert r.stderr.strip() == "okgin: another simulator is using %s; close it or pick another --flash-dir" % flash

@@ -1,6 +1,5 @@
 """The headless script format: every command parses, every mistake is named
 with its file and line, and a bad script stops before the board boots."""
-import os
 import subprocess
 
 import pytest
