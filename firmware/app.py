@@ -7,6 +7,7 @@ without blocking: ``show()`` starts an update and the loop keeps polling the
 buttons and the serial port while the ink settles.
 """
 import gc
+import sys
 import time
 
 import engine
@@ -22,17 +23,6 @@ except ImportError:  # CPython (tests, mypy)
         return x
 
 _FULL_AT_BOOT = const(1)
-
-# Rules options offered in the menu: (settings key, label, values). The
-# first value is the default of RULES.md; the engine's Rules takes the key
-# as a keyword argument.
-OPTIONS = (
-    ("gin_bonus", "Gin bonus", (25, 20)),                 # R11
-    ("undercut_bonus", "Undercut bonus", (10, 20, 0)),    # R11
-    ("target", "Target score", (100, 150, 200, 50)),      # R13
-    ("discard_taken", "Discard taken card", (False, True)),   # R7 option
-    ("ace_gin_only", "Ace upcard: gin only", (False, True)),  # R5 option
-)
 
 # Computer levels appear in the menu only when the engine has a bot (issue 5).
 LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
@@ -52,14 +42,6 @@ def _show(card):
     if card and card[0] == "T":
         return "10" + card[1:]
     return card or "-"
-
-
-def _value_label(v):
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    return str(v)
 
 
 def _deadwood(cards):
@@ -235,21 +217,6 @@ class App:
         return self.match.to_record() if self.match is not None else ""
 
     # ----- game control -----
-    def rules_from(self, opts):
-        kw = {}
-        for key, _label, values in OPTIONS:
-            v = opts.get(key, values[0])
-            kw[key] = v
-        return Rules(**kw)
-
-    def rule_settings(self):
-        r = self.settings.get("rules") or {}
-        out = {}
-        for key, _label, values in OPTIONS:
-            v = r.get(key, values[0])
-            out[key] = v if v in values else values[0]
-        return out
-
     def new_game(self, vs, seed=None, dealer=None, rules=None):
         if seed is None:
             seed = self.hw.entropy() & 0x3FFFFFFF   # entropy from hal
@@ -273,37 +240,7 @@ class App:
         self.msg = ["", ""]
         self.notice = [None, None]
         self._hand_boundary()
-
-    def newgame_from(self, opts):
-        """Serial ``newgame``: validate everything before touching the game."""
-        if "seed" not in opts:
-            return "seed=N required"
-        try:
-            seed = int(opts.pop("seed"))
-        except ValueError:
-            return "seed must be an integer"
-        if seed < 0:
-            return "seed must be >= 0"
-        vs = opts.pop("vs", "human")
-        if vs != "human" and vs not in LEVELS:
-            return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
-        dealer = opts.pop("dealer", None)
-        if dealer is not None:
-            if dealer not in ("0", "1"):
-                return "dealer must be 0 or 1"
-            dealer = int(dealer)
-        rules = self.rule_settings()
-        for k in opts:
-            rules[k] = opts[k]
-        try:
-            rules = Rules.from_options(rules)   # names the bad option
-        except ValueError as e:
-            return str(e)
-        try:
-            self.new_game(vs, seed, dealer, rules)
-        except (ValueError, TypeError) as e:
-            return str(e)
-        return None
+        self._drop_menu()
 
     def play(self, p, action):
         """Play one action for player p through the engine's safe path;
@@ -368,6 +305,7 @@ class App:
             store.clear_game()
             self.mode = "menu"
             self.menu_sel = 0
+        sys.modules.pop("endview", None)   # until the next showdown
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self._hand_boundary()
@@ -418,7 +356,7 @@ class App:
             self.notice[p] = None   # any button closes a notice
             return
         if self.mode == "menu":
-            return self._menu_button(button, kind)
+            return self._menu().menu_button(self, button, kind)
         if self.mode == "error":
             if button == "ok":
                 self.mode = "game" if self.match is not None else "menu"
@@ -506,50 +444,8 @@ class App:
         d = 1 if button == "right" else -1
         self.cursor[p] = (self.cursor[p] + d) % n
 
-    def _menu_items(self):
-        items = []
-        acts = []
-        if self.match is not None and not self._game_won():
-            items.append(("Resume game", ""))
-            acts.append(("resume", None))
-        items.append(("New game: 2 players", ""))
-        acts.append(("new", "human"))
-        for lv in LEVELS:
-            items.append(("New game vs computer", lv))
-            acts.append(("new", lv))
-        rs = self.rule_settings()
-        for key, label, _values in OPTIONS:
-            items.append((label, _value_label(rs[key])))
-            acts.append(("opt", key))
-        return items, acts
-
     def _game_won(self):
         return self.match is not None and self.match.winner is not None
-
-    def _menu_button(self, button, kind):
-        items, acts = self._menu_items()
-        n = len(items)
-        self.menu_msg = ""
-        if button == "left":
-            self.menu_sel = (self.menu_sel - 1) % n
-        elif button == "right":
-            self.menu_sel = (self.menu_sel + 1) % n
-        elif button == "ok" and kind != "repeat":
-            act, arg = acts[self.menu_sel % n]
-            if act == "resume":
-                self.mode = "game"
-                self._hand_boundary()
-            elif act == "new":
-                self.new_game(arg)
-            else:
-                rs = self.rule_settings()
-                for key, _label, values in OPTIONS:
-                    if key == arg:
-                        i = values.index(rs[key]) if rs[key] in values else 0
-                        rs[key] = values[(i + 1) % len(values)]
-                self.settings["rules"] = rs
-                store.save_settings(self.settings)
-        self._touch()
 
     # ----- drawing -----
     def _touch(self):
@@ -592,17 +488,6 @@ class App:
             else:
                 screens.game(fb, self.view_game(p))
         self.leds()
-
-    def view_menu(self):
-        items, _acts = self._menu_items()
-        return {
-            "head": "okgin  Oklahoma Gin",
-            "testmode": self.testmode,
-            "items": items,
-            "sel": self.menu_sel % len(items),
-            "msg": self.menu_msg,
-            "hint": "</>:choose  OK:select/change",
-        }
 
     def _head(self, p, obs):
         sc = obs["scores"]
@@ -709,69 +594,32 @@ class App:
         }
         return v
 
-    def view_showdown(self, p):
-        m = self.match
-        obs = m.observation(p)
-        # the engine deals the next hand at once: the ended one is last_result
-        res = obs["last_result"]
-        ended = m.hand_no if m.winner is not None else m.hand_no - 1
-        rows = []
-        hands = res.get("hands") or [None, None]
-        melds = res.get("melds") or [[], []]
-        order = (p, 1 - p)
-        knocker = res.get("knocker")
-        for q in order:
-            h = hands[q]
-            if h is None:
-                continue
-            ms = [list(x) for x in (melds[q] or [])]
-            used = set()
-            for x in ms:
-                for c in x:
-                    used.add(c)
-            lay = (res.get("layoffs") or []) if q != knocker else []
-            dead = [c for c in h if c not in used and c not in lay]
-            groups = [(x, True) for x in ms]
-            if dead:
-                groups.append((dead, False))
-            role = ""
-            if knocker is not None:
-                role = " knocked" if q == knocker else ""
-            dw = res["deadwood"][q] if res.get("deadwood") else 0
-            rows.append(("%s%s: deadwood %d" % (self._name(p, q), role, dw),
-                         groups, lay))
-        kind = res.get("kind")
-        winner = res.get("winner")
-        lines = []
-        if kind == "draw" or winner is None:
-            lines.append("Draw hand: nobody scores")   # R9
-        else:
-            what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
-            who = self._name(p, winner)
-            lines.append("%s %s %d (%s)" % (who, "win" if who == "You" else "wins",
-                                            res["points"], what))
-        sc = obs["scores"]
-        gw = obs.get("game_winner")
-        if gw is not None:
-            who = self._name(p, gw)
-            lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
-                                               sc[gw], sc[1 - gw]))
-            hint = "OK: back to the menu"
-        else:
-            lines.append("Score %s %d  %s %d" % (self._name(p, p), sc[p],
-                                                 self._name(p, 1 - p), sc[1 - p]))
-            hint = "OK: next hand"
-        if self.vs != "human" and p == 1:
-            hint = "the human continues"
-        return {
-            "head": "Hand %d over" % ended,
-            "testmode": self.testmode,
-            "rows": rows,
-            "lines": lines,
-            "hint": hint,
-        }
-
     # ----- serial helpers -----
+    # ----- parts loaded on demand (menu.py, endview.py) -----
+    def _menu(self):
+        import menu
+        return menu
+
+    def _drop_menu(self):
+        # the menu's code is not needed during play: free its heap
+        sys.modules.pop("menu", None)
+
+    def rules_from(self, opts):
+        return self._menu().rules_from(self, opts)
+
+    def rule_settings(self):
+        return self._menu().rule_settings(self)
+
+    def newgame_from(self, opts):
+        return self._menu().newgame_from(self, opts)
+
+    def view_menu(self):
+        return self._menu().view_menu(self)
+
+    def view_showdown(self, p):
+        import endview
+        return endview.view_showdown(self, p)
+
     def set_testmode(self, on):
         if on != self.testmode:
             self.testmode = on
@@ -811,9 +659,9 @@ class App:
             # timeout), or drawn but not yet shown
             if pn.started is not None or pn.changed():
                 return False
-        if self.vs != "human" and self.match is not None and not self._over() \
-                and self.match.observation(1)["to_move"] == 1:
-            return False
+        if self.vs != "human" and self.mode == "game" and self.match is not None \
+                and not self._over() and self.match.observation(1)["to_move"] == 1:
+            return False   # the computer still has a move to make
         return True
 
     def reset(self):

@@ -1,0 +1,131 @@
+"""The menu and the rules options (loaded only while needed: app.py drops
+this module when a game starts, to keep the heap small during play)."""
+from engine import Rules
+import store
+
+# Rules options offered in the menu: (settings key, label, values). The
+# first value is the default of RULES.md; the engine's Rules takes the key
+# as a keyword argument.
+OPTIONS = (
+    ("gin_bonus", "Gin bonus", (25, 20)),                 # R11
+    ("undercut_bonus", "Undercut bonus", (10, 20, 0)),    # R11
+    ("target", "Target score", (100, 150, 200, 50)),      # R13
+    ("discard_taken", "Discard taken card", (False, True)),   # R7 option
+    ("ace_gin_only", "Ace upcard: gin only", (False, True)),  # R5 option
+)
+
+from app import LEVELS   # computer levels, only when the engine has a bot
+
+
+def _value_label(v):
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+def rules_from(app, opts):
+    kw = {}
+    for key, _label, values in OPTIONS:
+        v = opts.get(key, values[0])
+        kw[key] = v
+    return Rules(**kw)
+
+
+def rule_settings(app):
+    r = app.settings.get("rules") or {}
+    out = {}
+    for key, _label, values in OPTIONS:
+        v = r.get(key, values[0])
+        out[key] = v if v in values else values[0]
+    return out
+
+
+def newgame_from(app, opts):
+    """Serial ``newgame``: validate everything before touching the game."""
+    if "seed" not in opts:
+        return "seed=N required"
+    try:
+        seed = int(opts.pop("seed"))
+    except ValueError:
+        return "seed must be an integer"
+    if seed < 0:
+        return "seed must be >= 0"
+    vs = opts.pop("vs", "human")
+    if vs != "human" and vs not in LEVELS:
+        return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
+    dealer = opts.pop("dealer", None)
+    if dealer is not None:
+        if dealer not in ("0", "1"):
+            return "dealer must be 0 or 1"
+        dealer = int(dealer)
+    rules = rule_settings(app)
+    for k in opts:
+        rules[k] = opts[k]
+    try:
+        rules = Rules.from_options(rules)   # names the bad option
+    except ValueError as e:
+        return str(e)
+    try:
+        app.new_game(vs, seed, dealer, rules)
+    except (ValueError, TypeError) as e:
+        return str(e)
+    return None
+
+
+def menu_items(app):
+    items = []
+    acts = []
+    if app.match is not None and not app._game_won():
+        items.append(("Resume game", ""))
+        acts.append(("resume", None))
+    items.append(("New game: 2 players", ""))
+    acts.append(("new", "human"))
+    for lv in LEVELS:
+        items.append(("New game vs computer", lv))
+        acts.append(("new", lv))
+    rs = rule_settings(app)
+    for key, label, _values in OPTIONS:
+        items.append((label, _value_label(rs[key])))
+        acts.append(("opt", key))
+    return items, acts
+
+
+def menu_button(app, button, kind):
+    items, acts = menu_items(app)
+    n = len(items)
+    app.menu_msg = ""
+    if button == "left":
+        app.menu_sel = (app.menu_sel - 1) % n
+    elif button == "right":
+        app.menu_sel = (app.menu_sel + 1) % n
+    elif button == "ok" and kind != "repeat":
+        act, arg = acts[app.menu_sel % n]
+        if act == "resume":
+            app.mode = "game"
+            app._hand_boundary()
+            app._drop_menu()
+        elif act == "new":
+            app.new_game(arg)
+        else:
+            rs = rule_settings(app)
+            for key, _label, values in OPTIONS:
+                if key == arg:
+                    i = values.index(rs[key]) if rs[key] in values else 0
+                    rs[key] = values[(i + 1) % len(values)]
+            app.settings["rules"] = rs
+            store.save_settings(app.settings)
+    app._touch()
+
+
+def view_menu(app):
+    items, _acts = menu_items(app)
+    return {
+        "head": "okgin  Oklahoma Gin",
+        "testmode": app.testmode,
+        "items": items,
+        "sel": app.menu_sel % len(items),
+        "msg": app.menu_msg,
+        "hint": "</>:choose  OK:select/change",
+    }
