@@ -77,6 +77,8 @@ def test_a_bad_script_fails_cleanly_before_the_board_boots(tmp_path):
     (["--script", "x.txt"], "--script needs --headless"),
     (["--headless"], "--headless needs --script FILE"),
     (["--headless", "--script", "/nonexistent/s.txt"], "cannot read script /nonexistent/s.txt"),
+    (["--headless", "--script", "/dev/null", "--flash-dir", "/etc/hostname"], "--flash-dir /etc/hostname is not a directory"),
+    (["--headless", "--script", "/dev/null", "--board", "/nonexistent/board.json"], "board definition /nonexistent/board.json not found"),
 ])
 def test_option_mistakes_get_one_clear_line(argv, message):
     r = subprocess.run(okgin_cmd() + ["sim"] + argv, capture_output=True, text=True,
@@ -100,3 +102,14 @@ def test_help_is_short_and_has_examples():
     assert "examples:" in r.stdout and "okgin sim --vs hard" in r.stdout
     assert "player 1 (seat 0)  A/D left/right" in r.stdout
     assert len(r.stdout.splitlines()) < 60
+
+
+def test_a_missing_micropython_is_one_clear_line(tmp_path):
+    s = tmp_path / "s.txt"
+    s.write_text("sync\n")
+    r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(s), "--flash-dir", str(tmp_path / "f")],
+                       capture_output=True, text=True, env=env_with(OKGIN_MICROPYTHON="/nonexistent/micropython"),
+                       cwd=ROOT, timeout=60)
+    assert r.returncode == 1
+    assert r.stderr.startswith("okgin: ") and "micropython" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
