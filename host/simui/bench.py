@@ -90,28 +90,54 @@ def _board_json():
                         "hardware", "board.json")
 
 
+KEYS = ("window", "ready", "flash", "first frame", "settled")
+
+
+def measure(runs=5, speed=1.0, window=False, board=None, heapsize=None, scale=2, out=None):
+    """Start-up figures for other benchmarks (e.g. `okgin bench board`):
+    {"ready": [seconds per run], "first frame": [...], ...}; with
+    window=True (needs a display) the window's own marks too."""
+    import argparse
+    args = argparse.Namespace(board=board, heapsize=heapsize, scale=scale)
+    root = None
+    if window:
+        from host.simui import tkapp
+        root = tkapp.open_root()
+    results = {}
+    try:
+        for i in range(runs):
+            marks = _one(args, speed, root)
+            for k, v in marks.items():
+                results.setdefault(k, []).append(v)
+            if out:
+                out("run %d: %s" % (i + 1, "  ".join("%s %.2f s" % kv for kv in marks.items())))
+    finally:
+        if root is not None:
+            root.destroy()
+    return results
+
+
 def run(args):
     runs = args.bench_startup
     speed = args.speed if args.speed is not None else 1.0
-    window = None
+    window = False
     if not args.tui and not args.headless:
         try:
             from host.simui import tkapp
-            root = tkapp.open_root()
+            tkapp.open_root().destroy()
+            window = True
         except Exception:
-            root = None
-        window = root
-    results = []
-    for i in range(runs):
-        results.append(_one(args, speed, window))
-        print("run %d: %s" % (i + 1, "  ".join("%s %.2f s" % kv for kv in results[-1].items())))
+            window = False
+
+    def out(line):
+        print(line)
         sys.stdout.flush()
-    where = "in the window" if window is not None else "headless"
+    results = measure(runs, speed, window, board=args.board, heapsize=getattr(args, "heapsize", None),
+                      scale=args.scale or 2, out=out)
+    where = "in the window" if window else "headless"
     print("start-up, median of %d cold boots (speed %g, %s):" % (runs, speed, where))
-    for key in ("window", "ready", "flash", "first frame", "settled"):
-        vals = [r[key] for r in results if key in r]
+    for key in KEYS:
+        vals = results.get(key)
         if vals:
             print("  %-12s %.2f s  (min %.2f, max %.2f)" % (key, statistics.median(vals), min(vals), max(vals)))
-    if window is not None:
-        window.destroy()
     return 0

@@ -113,3 +113,13 @@ def test_two_simulators_cannot_share_a_flash_dir(tmp_path):
         r = sim(["--flash-dir", str(flash)], tmp_path, "sync\n")
     assert r.returncode == 1
     assert r.stderr.strip() == "okgin: another simulator is using %s; close it or pick another --flash-dir" % flash
+
+
+def test_bench_startup_prints_its_figures():
+    r = subprocess.run(okgin_cmd() + ["sim", "--bench-startup", "1", "--headless", "--speed", "0"],
+                       capture_output=True, text=True, env=env_with(), cwd=ROOT, timeout=90)
+    assert r.returncode == 0, r.stderr
+    assert "start-up, median of 1 cold boots (speed 0, headless):" in r.stdout
+    for mark in ("ready", "first frame", "settled"):
+        assert any(ln.split()[:len(mark.split())] == mark.split() and ln.rstrip().endswith(")")
+                   for ln in r.stdout.splitlines()), mark
