@@ -35,25 +35,25 @@ except ImportError:  # CPython: the same helpers without wrap-around
 
 NAMES = ("left", "right", "ok", "draw", "take", "knock")
 KINDS = ("short", "long", "repeat")
-REPEATING = ("left", "right")
+REPEATING = ("left", "right")   # NAMES[0] and NAMES[1]: _REP below
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
 
-class _Button:
-    # Plain attributes, no per-poll allocation.
-    def __init__(self, player, name, pin):
-        self.player = player
-        self.name = name
-        self.pin = pin
-        self.repeats = name in REPEATING
-        self.down = False        # debounced state
-        self.changed = 0         # ticks of the last accepted change
-        self.held_event = False  # long or repeat already sent for this press
-        self.inert = False       # held since start-up: no events until released
-        self.wait = 0            # ms from `changed`/last repeat to the next repeat
+# Per-button state lives in a few flat arrays indexed by button number, not
+# in one object per button: 12 small objects with their attribute dicts cost
+# about 2 KB of heap on the 64-bit unix port (docs/memory.md), and iterating
+# over a list of them allocated an iterator per poll (1 kHz of garbage).
+_DOWN = const(1)    # debounced state
+_HELD = const(2)    # long or repeat already sent for this press
+_INERT = const(4)   # held since start-up: no events until released
+_REP = const(2)     # name indexes below this auto-repeat (left, right)
 
 
 class Buttons:
-    # Defaults; board.json "timing" overrides them per instance.
     debounce_ms = 20
     long_press_ms = 600
     repeat_delay_ms = 400
@@ -70,22 +70,30 @@ class Buttons:
                 if key in timing:
                     setattr(self, key, timing[key])
         self._clock = clock or ticks_ms
-        self._buttons = []
+        self.pins = []    # pin objects, button number order
+        ids = []          # player << 3 | index in NAMES
         for player in range(len(pins)):
-            for name in NAMES:
-                if name in pins[player]:
-                    self._buttons.append(_Button(player, name, pins[player][name]))
+            for i in range(len(NAMES)):
+                if NAMES[i] in pins[player]:
+                    self.pins.append(pins[player][NAMES[i]])
+                    ids.append(player << 3 | i)
+        n = len(ids)
+        self._id = bytes(ids)
+        self._flags = bytearray(n)
+        self._changed = [0] * n   # ticks of the last accepted change
+        self._wait = [0] * n      # ms from _changed/last repeat to the next repeat
         self.players = len(pins)
         self._queue = []
         self.dropped = 0  # events lost to a full queue (should stay 0)
         now = self._clock()
-        for b in self._buttons:
-            # A button already held at start-up (or stuck) counts as down
-            # without an event, so it cannot fire by itself at boot.
-            b.down = b.pin.value() == 0
-            b.inert = b.down
-            # As if the last change were long ago: the first press counts.
-            b.changed = ticks_add(now, -self.debounce_ms)
+        for k in range(n):
+            if self.pins[k].value() == 0:
+                self._flags[k] = _DOWN | _INERT
+            self._changed[k] = ticks_add(now, -self.debounce_ms)
+
+    def _event(self, k, kind):
+        i = self._id[k]
+        return (i >> 3, NAMES[i & 7], kind)
 
     def _put(self, event):
         if len(self._queue) >= self.queue_size:
@@ -96,37 +104,44 @@ class Buttons:
     def poll(self):
         """Read every pin once and queue the events due now."""
         now = self._clock()
-        for b in self._buttons:
-            down = b.pin.value() == 0
-            if down != b.down:
-                if ticks_diff(now, b.changed) < self.debounce_ms:
+        pins = self.pins
+        flags = self._flags
+        changed = self._changed
+        for k in range(len(pins)):
+            down = pins[k].value() == 0
+            f = flags[k]
+            rep = (self._id[k] & 7) < _REP
+            if down != bool(f & _DOWN):
+                if ticks_diff(now, changed[k]) < self.debounce_ms:
                     continue  # bounce
-                b.down = down
-                b.changed = now
+                changed[k] = now
                 if down:
-                    b.held_event = False
-                    b.wait = self.repeat_delay_ms
-                    if b.repeats:
-                        self._put((b.player, b.name, "short"))
-                elif b.inert:
-                    b.inert = False
-                elif not b.repeats and not b.held_event:
-                    self._put((b.player, b.name, "short"))
+                    flags[k] = (f | _DOWN) & ~_HELD
+                    self._wait[k] = self.repeat_delay_ms
+                    if rep:
+                        self._put(self._event(k, "short"))
+                elif f & _INERT:
+                    flags[k] = f & ~(_DOWN | _INERT)
+                else:
+                    flags[k] = f & ~_DOWN
+                    if not rep and not f & _HELD:
+                        self._put(self._event(k, "short"))
                 continue
-            if not down or b.inert or (b.held_event and not b.repeats):
+            if not down or f & _INERT or (f & _HELD and not rep):
                 continue
-            if b.repeats:
-                if ticks_diff(now, b.changed) >= b.wait:
+            if rep:
+                if ticks_diff(now, changed[k]) >= self._wait[k]:
                     # Count the next interval from now, not from the missed
                     # slot: a stalled poll must not produce a burst.
-                    b.changed = now
-                    b.wait = self.repeat_ms
-                    b.held_event = True
-                    if (b.player, b.name, "repeat") not in self._queue:
-                        self._put((b.player, b.name, "repeat"))
-            elif ticks_diff(now, b.changed) >= self.long_press_ms:
-                b.held_event = True
-                self._put((b.player, b.name, "long"))
+                    changed[k] = now
+                    self._wait[k] = self.repeat_ms
+                    flags[k] = f | _HELD
+                    ev = self._event(k, "repeat")
+                    if ev not in self._queue:
+                        self._put(ev)
+            elif ticks_diff(now, changed[k]) >= self.long_press_ms:
+                flags[k] = f | _HELD
+                self._put(self._event(k, "long"))
 
     def get(self):
         """The next event (player, button, kind), or None."""
@@ -139,9 +154,9 @@ class Buttons:
 
     def pressed(self, player, name):
         """Debounced state of one button (True while held)."""
-        for b in self._buttons:
-            if b.player == player and b.name == name:
-                return b.down
+        for k in range(len(self._id)):
+            if self._event(k, None)[:2] == (player, name):
+                return bool(self._flags[k] & _DOWN)
         raise ValueError("no button %r for player %r" % (name, player))
 
     def inject(self, player, button, kind="short"):

@@ -21,7 +21,7 @@ from vmachine import Pin
 hw = hal.Hardware(boarddef.load("board.json"))
 print("READY bench")
 poll = select.poll(); poll.register(sys.stdin, select.POLLIN)
-pins = [b.pin for b in hw.buttons._buttons]
+pins = hw.buttons.pins
 while True:
     if not poll.poll(1000):
         continue
