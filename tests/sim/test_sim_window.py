@@ -187,3 +187,35 @@ def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_board_that_cannot_start_is_explained_in_the_window(xdisplay, tmp_path):
+    import sys
+    from simhelpers import ROOT, env_with
+    if not shutil.which("xdotool"):
+        pytest.skip("xdotool is not installed (apt install xdotool)")
+    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim", "--flash-dir", str(tmp_path / "f")],
+                            env=env_with(DISPLAY=xdisplay, OKGIN_MICROPYTHON="/nonexistent/micropython"),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wid = subprocess.run(["xdotool", "search", "--sync", "--name", "^okgin simulator$"],
+                             capture_output=True, text=True, env={"DISPLAY": xdisplay}, timeout=30).stdout.split()[0]
+        from PIL import ImageGrab
+        red = tuple(int(tkapp.ERR[i:i + 2], 16) for i in (1, 3, 5))
+        end = time.monotonic() + 20
+        while time.monotonic() < end:  # the status line turns to the error, in red
+            if any(c == red for _, c in ImageGrab.grab(xdisplay=xdisplay).getcolors(1 << 16) or []):
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the window does not show the error")
+        assert proc.poll() is None  # and stays up until it is closed
+        xdo(xdisplay, "windowfocus", "--sync", wid)
+        xdo(xdisplay, "key", "ctrl+q")
+        assert proc.wait(timeout=30) == 1
+        err = proc.stderr.read().strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("okgin: micropython binary '/nonexistent/micropython'")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
