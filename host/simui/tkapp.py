@@ -131,7 +131,9 @@ class SimWindow:
             t.pack(side="left", padx=(0, 8))
             t.bind("<ButtonRelease-1>", lambda e, n=name: self.command(n))
             self.tool[name] = t
-        self.status = tk.Label(r, text="", bg=TABLE, fg=DIM, anchor="w", justify="left")
+        # wrap long messages (a firmware traceback line) instead of widening the window
+        self.status = tk.Label(r, text="", bg=TABLE, fg=DIM, anchor="w", justify="left",
+                               wraplength=2 * (296 * self.scale + 2 * BORDER + 24))
         self.status.pack(side="top", fill="x", padx=24, pady=(0, 10))
         # the serial console, hidden until asked for
         self.console = tk.Frame(r, bg=TABLE)
