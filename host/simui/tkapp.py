@@ -495,7 +495,7 @@ def main(args, flash_dir, speed):
         pass
     finally:
         signal.signal(signal.SIGINT, old_sigint)
-        win.closed = True
+        win.close()
         t.join(timeout=0.1)
         session = win.session or box.get("session")
         if session is None and t.is_alive():
