@@ -95,6 +95,7 @@ class Session:
         self.presses = 0
         self.last_press = None
         self.last_release = None  # (player, button, held ms)
+        self._refreshing = set()
         self.last_activity = time.monotonic()
         board.on_event = self._on_event
 
@@ -307,7 +308,19 @@ class Session:
     # -- panels and events --------------------------------------------------
     def _on_event(self, event):
         self.last_activity = time.monotonic()
+        kind = event[0]
+        if kind == "refresh":
+            self._refreshing.add(event[1])
+        elif kind == "ended":
+            self._refreshing.discard(event[1])
+        elif kind in ("reset", "exit"):
+            self._refreshing.clear()
         self.events.put(tuple(event))
+
+    @property
+    def refreshing(self):
+        """Players whose panel is refreshing (BUSY high) right now."""
+        return set(self._refreshing)
 
     def drain_events(self):
         out = []
@@ -335,7 +348,7 @@ class Session:
         """Wait until the firmware has handled every press and both panels
         have settled. Uses the protocol's `sync` where the firmware allows it
         (test mode); otherwise waits until nothing has changed for
-        ``quiet_ms`` (no refresh event, same panel contents) and the
+        ``quiet_ms`` (no refresh running or started, same panel contents) and the
         computer player, if any, is not the one to move (`status`)."""
         # Asked every time: a script may switch test mode on and off.
         if self.send("sync", timeout).startswith("OK"):
@@ -346,7 +359,7 @@ class Session:
         while time.monotonic() < deadline:
             time.sleep(0.05)
             now_keys = [self.panel_key(0), self.panel_key(1)]
-            if now_keys != keys or self.last_activity > quiet_since:
+            if now_keys != keys or self.last_activity > quiet_since or self._refreshing:
                 keys = now_keys
                 quiet_since = time.monotonic()
             elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:

@@ -53,3 +53,23 @@ def test_okgin_sim_headless_end_to_end(tmp_path):
         assert (shots / name).exists()
     # the panel has something on it (the firmware drew its first screen)
     assert Image.open(shots / "first-p0.png").convert("L").getextrema()[0] == 0
+
+
+def test_sync_waits_for_the_ink_to_settle(make_board):
+    """At a real e-ink speed a shot after `sync` is taken with both panels
+    idle (BUSY low), not in the middle of a refresh."""
+    import time
+    from host.simui.session import Session
+    s = Session(make_board(speed=0.2))   # full refresh 0.5 s, partial 0.08 s
+    try:
+        s.start()
+        for step in ("boot", "press"):
+            if step == "press":
+                s.press(0, "right")
+            s.sync()
+            now = time.monotonic()
+            for p in (0, 1):
+                end = s.board.panel(p).busy_end()
+                assert end is None or end <= now, (step, p)
+    finally:
+        s.close()
