@@ -99,20 +99,29 @@ def test_discarding_the_card_just_taken_is_refused_with_a_message(tboard):
     assert tboard.status()["to_move"] == "0"
 
 
-def test_knock_needs_a_confirmation_and_can_be_cancelled(tboard):
+def test_knock_over_the_limit_is_refused_with_the_reason(tboard):
     tboard.ok("newgame seed=%d dealer=0" % SEED)
     tboard.press(1, "draw")        # pass the upcard
     tboard.press(0, "draw")        # dealer passes too
     tboard.press(1, "draw")        # non-dealer draws from the stock (R6)
-    m = Match.from_record(tboard.record())
-    o = m.observation(1)
+    o = Match.from_record(tboard.record()).observation(1)
+    assert not any(a.startswith("knock") for a in o["legal"])   # R8: deadwood too high
     rec = tboard.record()
     tboard.press(1, "knock")
-    if any(a.startswith("knock") for a in o["legal"]):
-        pass   # depends on the deal; the seed below is chosen to refuse
-    assert tboard.record() == rec  # a first knock never ends the hand
-    tboard.press(1, "left")        # any other button cancels
+    tboard.press(1, "knock")       # no confirmation step either
     assert tboard.record() == rec
+    golden_check(tboard.screen(1), "knock_refused")
+
+
+def test_turn_leds_follow_the_player_to_move(tboard):
+    if tboard.vb is None:
+        return
+    tboard.ok("newgame seed=%d dealer=0" % SEED)
+    tboard.ok("sync")
+    assert tboard.vb.led(1) and not tboard.vb.led(0)
+    tboard.press(1, "draw")
+    tboard.ok("sync")
+    assert tboard.vb.led(0) and not tboard.vb.led(1)
 
 
 def test_against_the_computer_the_human_sees_its_public_moves_only(tboard):
@@ -174,7 +183,11 @@ def test_gin_is_offered_and_confirmed(flash):
         golden_check(b.panel(p), "gin_offer")
         b.press(p, "knock")
         golden_check(b.panel(p), "gin_confirm")
+        b.press(p, "right")        # any other button cancels (and moves)
+        assert b.record() == pl.m.to_record()
+        b.press(p, "left")
         b.press(p, "knock")
+        b.press(p, "ok")           # OK confirms too
         assert b.status()["screen"] in ("showdown", "over")
         m = Match.from_record(b.record())
         assert m.observation(0)["last_result"]["kind"] == "gin"
