@@ -62,6 +62,7 @@ class TermUI:
         self.typing = None   # the serial input line while Esc s is open
         self.hidden = [False, False]
         self.single = 0
+        self.follow_turn = True  # one panel at a time: show whoever's LED is lit, until Tab
         self.note = "booting the virtual board\u2026"
         self.errors = []
         self.worker = Worker(self.errors.append)
@@ -112,6 +113,7 @@ class TermUI:
             return
         if sym == "\t":
             self.single = 1 - self.single
+            self.follow_turn = False
             self._dirty = True
             return
         hit = keymaps.lookup(sym)
@@ -216,7 +218,8 @@ class TermUI:
                 self._draw_panel(1, bh, 0, scale)
             else:
                 self._draw_panel(self.single, 0, 0, scale)
-                self._put(bh, 0, "Tab: show player %d" % (2 - self.single), curses.A_DIM)
+                self._put(bh, 0, "Tab: show player %d%s" % (2 - self.single,
+                          "  (showing the player whose LED is lit)" if self.follow_turn else ""), curses.A_DIM)
         if self.console:
             self._draw_console(rows, cols)
         self._draw_status(rows, cols)
@@ -265,6 +268,9 @@ class TermUI:
             if keys != self._keys:
                 self._keys = keys
                 self._dirty = True
+                lit = [p for p in (0, 1) if self.watcher.led(p)]
+                if self.follow_turn and len(lit) == 1:
+                    self.single = lit[0]
             if self.session.log_seq != getattr(self, "_seq", None):
                 self._seq = self.session.log_seq
                 crash = self.session.firmware_crash()
