@@ -23,7 +23,9 @@ from ssd1680 import SSD1680
 
 class Hardware:
     def __init__(self, board):
-        self.board = board
+        # Only timing is kept: the rest of the board definition (about 3 KB
+        # of dicts on the unix port) can be freed once the app has read it
+        # (docs/memory.md).
         self.timing = board["timing"]
         s = board["spi"]
         # polarity/phase 0: the SSD1680 samples SDA on the rising edge of SCL.
