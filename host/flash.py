@@ -140,11 +140,12 @@ except Exception:
 print(repr((_i.name, tuple(_i.version[:3]), getattr(_i, '_mpy', None), _f, sys.platform)))
 """
 
+# hal.py's order: the board's own machine first, the virtual board's vmachine
+# (on its path, never flashed) where machine has no reset().
 RESET_CODE = """\
-try:
+import machine as _m
+if not hasattr(_m, 'reset'):
     import vmachine as _m
-except ImportError:
-    import machine as _m
 _m.reset()
 """
 
@@ -375,13 +376,18 @@ class Device:
 
     def enter(self):
         quiet = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(quiet):
-                # soft_reset=False: the unix port (virtual board) cannot soft
-                # reset, and a real board does not need one to be written to.
-                self.t.enter_raw_repl(soft_reset=False, timeout_overall=4)
-        except self.TransportError:
-            raise CommandError(
+        # A board that is still booting (or busy drawing) may miss the first
+        # Ctrl-C: try a few times, as a person would.
+        for attempt in range(3):
+            try:
+                with contextlib.redirect_stdout(quiet):
+                    # soft_reset=False: the unix port (virtual board) cannot soft
+                    # reset, and a real board does not need one to be written to.
+                    self.t.enter_raw_repl(soft_reset=False, timeout_overall=2)
+                return
+            except self.TransportError:
+                continue
+        raise CommandError(
                 "%s does not answer like a MicroPython board (no raw REPL); "
                 "is it the Pico's port, running MicroPython? Install MicroPython "
                 "(hold BOOTSEL, copy the .uf2), then run okgin flash again" % self.port)
@@ -412,6 +418,8 @@ class Device:
         self.exec("_okf.close()")
 
     def close(self):
+        if self.t.serial is None:
+            return          # handed over to a transport.Board
         try:
             self.t.close()
         except Exception:
@@ -551,8 +559,14 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
             stage = "while resetting"
             try:
                 dev.t.exec_raw_no_follow(RESET_CODE)
+                # Keep the port open and read on: re-opening would drop the
+                # READY the new boot prints (pyserial flushes input on open).
+                board = transport.Board(port)
+                board.ser = dev.ser._ser
+                board.ser.timeout = 0.05
+                dev.t.serial = None
             except (TransportError, serial.SerialException, OSError):
-                pass    # the port may vanish as the board resets: expected
+                board = None    # the port may vanish as the board resets: expected
     except (serial.SerialException, OSError) as e:
         raise _disconnected(port, "%s (%d files copied): %s" % (stage, copied, transport._short(e)))
     except TransportError as e:
@@ -564,11 +578,11 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
         dev.close()
 
     if reset:
-        board = transport.Board(port)
-        time.sleep(0.3)
-        board.reopen(timeout=30)
+        if board is None:
+            board = transport.Board(port)
+            board.reopen(timeout=30)
         try:
-            board.wait_ready(20)
+            board.wait_reboot(30)
             rep.ready = board.ready
             say("running: %s" % board.ready)
         finally:

@@ -17,6 +17,10 @@ from host import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "hil")
+# The Pico's budget is 128K, but the unix port is 64-bit and objects are up to
+# twice their RP2040 size; the firmware's own tests and the simulator run the
+# virtual board with 192K for that reason (host/simui/session.py).
+SIM_HEAPSIZE = "192K"
 
 
 class Target:
@@ -40,19 +44,23 @@ def _ask_person(port):
     return cycle
 
 
-def start_sim(flash=True):
+def start_sim(flash=True, heapsize=SIM_HEAPSIZE):
     """A virtual board flashed like a real one; returns (vboard, cleanup)."""
     try:
         from host.vboard import VirtualBoard
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
-    vb = VirtualBoard(flash_dir=flash_dir, speed=0.0)
+    vb = VirtualBoard(flash_dir=flash_dir, speed=0.0, heapsize=heapsize)
     try:
         vb.start()
         if flash:
             from host.flash import flash_board
             flash_board(vb.port, quiet=True)
+        else:
+            from host.vboard import populate
+            populate(flash_dir)
+            vb.power_cycle()
     except BaseException:
         _stop(vb)
         shutil.rmtree(flash_dir, ignore_errors=True)
@@ -108,14 +116,16 @@ def configure(parser):
     parser.add_argument("--interactive", action="store_true",
                         help="ask a person for what software cannot do (unplug USB)")
     parser.add_argument("--no-flash", action="store_true",
-                        help="with --sim: populate nothing, test the board as it boots")
+                        help="with --sim: copy the firmware sources instead of flashing .mpy files")
+    parser.add_argument("--heapsize", default=SIM_HEAPSIZE,
+                        help="with --sim: the virtual board's MicroPython heap (default %s)" % SIM_HEAPSIZE)
     parser.epilog = ("examples:\n  okgin hil --sim\n  okgin hil --port /dev/ttyACM0 --junit hil.xml\n"
                      "  okgin hil --sim -k robustness\n")
 
 
 def run(args):
     if args.sim:
-        vb, cleanup = start_sim(flash=not args.no_flash)
+        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize)
         try:
             target = Target(vb.port, sim=True, power_cycle=vb.power_cycle)
             return run_suite(target, args.junit, args.keyword)

@@ -62,17 +62,6 @@ def label(match):
     return "hand %s, %s" % (obs.get("hand_no", "?"), what)
 
 
-def populate(flash_dir, src_root=ROOT):
-    """Put the firmware sources on a virtual board's flash (what the board
-    runs when it was not flashed with compiled files)."""
-    for fn in os.listdir(os.path.join(src_root, "firmware")):
-        if fn.endswith(".py"):
-            shutil.copy(os.path.join(src_root, "firmware", fn), flash_dir)
-    shutil.copytree(os.path.join(src_root, "engine"), os.path.join(flash_dir, "engine"),
-                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
-    shutil.copy(os.path.join(src_root, "hardware", "board.json"), flash_dir)
-
-
 def _write_atomic(path, text):
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -113,7 +102,8 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)
     try:
-        from host.vboard import VirtualBoard
+        from host.vboard import VirtualBoard, populate
+        from host.hil import SIM_HEAPSIZE
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     if shots:
@@ -124,7 +114,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     try:
         populate(flash_dir)
         _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
-        vb = VirtualBoard(flash_dir=flash_dir, speed=speed)
+        vb = VirtualBoard(flash_dir=flash_dir, speed=speed, heapsize=SIM_HEAPSIZE)
         vb.start()
         board = transport.Board(vb.port, timeout=20.0).open()
         try:

@@ -159,20 +159,42 @@ class Board:
                                         % (self.url, timeout))
                 time.sleep(0.2)
 
-    def wait_ready(self, timeout=10.0):
-        """Wait for the firmware's READY line; if none comes within a short
-        while, ask ``hello`` (the board may have booted before we opened)."""
+    def wait_reboot(self, timeout=30.0):
+        """After a reset: READY on the open port (the virtual board keeps it,
+        and pyserial drops input on re-open, so we read on); if the port
+        fails (a real Pico re-enumerates), re-open it and probe."""
         deadline = time.monotonic() + timeout
-        probe_at = time.monotonic() + min(1.0, timeout / 4)
+        try:
+            return self.wait_ready(timeout, probe_after=5.0)
+        except Disconnected:
+            self.reopen(max(1.0, deadline - time.monotonic()))
+            return self.wait_ready(max(1.0, deadline - time.monotonic()), probe_after=1.0)
+
+    def wait_ready(self, timeout=10.0, probe_after=1.0):
+        """Wait for the firmware's READY line; if none comes within
+        ``probe_after`` seconds, ask ``hello`` (the board may have booted
+        before we opened the port, and its READY is gone)."""
+        deadline = time.monotonic() + timeout
+        probe_at = time.monotonic() + min(probe_after, timeout / 2)
         while time.monotonic() < deadline:
             line = self._readline(min(0.2, max(0.01, deadline - time.monotonic())))
             if line is not None and line.startswith("READY"):
                 self.ready = line
                 return line
+            if line is not None and line.startswith("Traceback"):
+                raise TransportError(
+                    "the firmware on %s stopped with an error at boot: %s; run okgin "
+                    "flash to reinstall it" % (self.url, self._exception_line(line)))
+            if line is not None and line:
+                self.noise.append(line)
+                del self.noise[:-20]
             if line is None and time.monotonic() >= probe_at:
-                probe_at = deadline + 1     # probe once
+                # Probe again every few seconds: a probe can be lost while
+                # the board is still booting, or answered ERR if it arrived
+                # glued to leftover input.
+                probe_at = time.monotonic() + 3.0
                 try:
-                    text = self.request("hello", timeout=max(0.5, deadline - time.monotonic()))
+                    text = self.request("hello", timeout=min(3.0, max(0.5, deadline - time.monotonic())))
                 except (BoardTimeout, ProtocolError):
                     continue
                 self.ready = "READY " + text
@@ -235,9 +257,24 @@ class Board:
             del self.noise[:-20]
             if line.startswith(">>>") or line.startswith("Traceback"):
                 # The firmware crashed into the REPL: no answer will come.
+                # Name the exception (the first unindented line after).
+                why = self._exception_line(line)
+                self.noise.append(why)
                 raise TransportError(
-                    "the firmware on %s is not running (MicroPython REPL "
-                    "answered %r); run okgin flash, or reset the board" % (self.url, line))
+                    "the firmware on %s is not running (it stopped at the MicroPython "
+                    "REPL: %s); run okgin flash, or reset the board" % (self.url, why[:160]))
+
+    def _exception_line(self, line):
+        """After a ``Traceback`` line: the exception's own line (the first
+        unindented one that follows), else ``line``."""
+        if not line.startswith("Traceback"):
+            return line
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            more = self._readline(0.2)
+            if more is not None and more and not more.startswith(" "):
+                return more
+        return line
 
     def _noise_hint(self):
         return (" (it printed: %r)" % self.noise[-1]) if self.noise else ""
@@ -298,9 +335,7 @@ class Board:
     def reset(self, ready_timeout=30.0):
         """``reset`` (machine.reset()), then re-open the port and wait for READY."""
         self.request("reset")
-        time.sleep(0.3)
-        self.reopen(ready_timeout)
-        return self.wait_ready(ready_timeout)
+        return self.wait_reboot(ready_timeout)
 
 
 def decode_screen(text):

@@ -1,0 +1,125 @@
+"""okgin flash against the virtual board, with the real mpremote and mpy-cross:
+the board then boots the compiled firmware and plays; a reflash sends only
+what changed; an interrupted flash leaves a board that boots."""
+import hashlib
+import os
+import subprocess
+import time
+
+from conftest import ROOT, okgin_cmd
+from host import transport
+from host.flash import flash_board, JOURNAL, STAGING
+
+
+def _tree_hashes(flash_dir):
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(flash_dir):
+        dirnames[:] = [d for d in dirnames if d != ".staging"]
+        for fn in filenames:
+            p = os.path.join(dirpath, fn)
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, flash_dir)] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def _edit(src, module, n=1):
+    with open(os.path.join(src, "firmware", module), "a") as f:
+        f.write("\n_FLASH_TEST_EDIT = %d\n" % n)
+
+
+def _plays(port):
+    """The board answers hello and a few presses change the game's state."""
+    with transport.Board(port, timeout=15) as b:
+        b.wait_ready(30)
+        hello = b.hello()
+        b.testmode(True)
+        b.newgame(11, vs="human", dealer=1)
+        before = b.status()
+        b.press(0, "draw")        # non-dealer passes on the upcard (R6)
+        b.press(1, "draw")        # dealer passes too
+        b.press(0, "draw")        # non-dealer draws from the stock
+        after = b.status()
+        b.testmode(False)
+    return hello, before, after
+
+
+def test_flash_cli_then_the_board_boots_compiled_firmware_and_plays(vboard):
+    r = subprocess.run(okgin_cmd("flash", "--port", vboard.port), cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "verified" in r.stdout and "running: READY okgin" in r.stdout
+    files = sorted(_tree_hashes(vboard.flash_dir))
+    assert "app.mpy" in files and "engine/match.mpy" in files.__str__().replace(os.sep, "/")
+    sources = [f for f in files if f.endswith(".py")]
+    assert sorted(sources) == ["boot.py", "main.py"]     # everything else compiled
+    hello, before, after = _plays(vboard.port)
+    assert hello["proto"] == "1" and hello["fw"]
+    assert before["phase"] == "upcard" and before["to_move"] == "0"
+    assert after["phase"] == "discard" and int(after["stock"]) == int(before["stock"]) - 1
+
+
+def test_reflash_sends_only_the_changed_file_and_keeps_the_saved_game(vboard, source_tree):
+    first = flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    assert len(first.sent) == first.files
+    _plays(vboard.port)                                   # leaves a saved game
+    saved = open(os.path.join(vboard.flash_dir, "game.okg")).read()
+    _edit(source_tree, "store.py")
+    second = flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    assert second.sent == ["store.mpy"]
+    assert second.payload_bytes < first.payload_bytes / 10
+    assert second.wire_bytes < first.wire_bytes / 4
+    assert open(os.path.join(vboard.flash_dir, "game.okg")).read() == saved
+    with transport.Board(vboard.port) as b:
+        b.wait_ready(30)
+        assert b.status()["phase"] == "discard"           # the game resumed
+
+
+def test_killed_mid_copy_the_board_still_boots_and_the_next_flash_completes(vboard, source_tree):
+    flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    before = _tree_hashes(vboard.flash_dir)
+    for i, m in enumerate(("app.py", "store.py", "screens.py", "protocol.py", "hal.py")):
+        _edit(source_tree, m, i + 2)
+    p = subprocess.Popen(okgin_cmd("flash", "--port", vboard.port, "--source", str(source_tree)),
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in p.stdout:           # not a tty: one line per copied file
+            if line.strip().startswith("[2/"):
+                p.kill()
+                break
+    finally:
+        p.kill()
+        p.wait()
+    assert os.path.isdir(os.path.join(vboard.flash_dir, STAGING))   # it was mid-copy
+    assert _tree_hashes(vboard.flash_dir) == before                 # live files untouched
+    vboard.power_cycle()
+    hello, before_st, after_st = _plays(vboard.port)                # boots, plays
+    assert after_st["phase"] == "discard"
+    rep = flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    assert sorted(rep.sent) == ["app.mpy", "hal.mpy", "protocol.mpy", "screens.mpy", "store.mpy"]
+    assert not os.path.exists(os.path.join(vboard.flash_dir, STAGING))
+
+
+def test_power_lost_mid_switch_boot_py_finishes_the_update(vboard, source_tree):
+    flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    _edit(source_tree, "store.py", 5)
+    _edit(source_tree, "screens.py", 5)
+
+    def lose_power_mid_switch(dev):
+        # The journal is in place and one of the two files has been switched
+        # when the power goes.
+        dev.exec("with open(%r,'w') as f: f.write('store.mpy\\nscreens.mpy\\n')" % JOURNAL)
+        dev.exec("os.rename('.staging/store.mpy', 'store.mpy')")
+        vboard.kill()
+
+    import pytest
+    from host.errors import CommandError
+    with pytest.raises(CommandError) as e:
+        flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                    after_stage=lose_power_mid_switch)
+    assert "went away" in str(e.value) and "flash again" in str(e.value)
+    vboard.start()                     # power back: boot.py completes the switch
+    hello, _, after = _plays(vboard.port)
+    assert after["phase"] == "discard"
+    assert not os.path.exists(os.path.join(vboard.flash_dir, JOURNAL))
+    rep = flash_board(vboard.port, src_root=str(source_tree), quiet=True, reset=False)
+    assert rep.sent == []              # both new files were already in place
