@@ -1,7 +1,8 @@
 """Running the real firmware for the tests: a flash directory with the device
-layout (firmware/*.py flat, engine/, board.json) on the virtual board
-(host.vboard: the real micropython binary, pins and SPI emulated), talked to
-over its pty with pyserial, exactly as the host tool would.
+layout (engine/ and the firmware modules compiled with mpy-cross, main.py,
+board.json) on the virtual board (host.vboard: the real micropython binary,
+pins and SPI emulated), talked to over its pty with pyserial, exactly as the
+host tool would.
 
 ``OKGIN_UPDATE_GOLDEN=1`` makes golden-image comparisons write the PNGs
 instead of comparing (look at them before committing).
@@ -17,18 +18,12 @@ from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
-if not os.path.exists(MICROPYTHON):
-    MICROPYTHON = shutil.which("micropython") or "micropython"
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-try:
-    from host.vboard import VirtualBoard  # noqa: F401
-    HAVE_VBOARD = True
-except ImportError:
-    HAVE_VBOARD = False
+from host.vboard import VirtualBoard  # noqa: E402
 
+# The virtual board's heap: 192K (see docs/firmware.md "Memory").
 HEAP = os.environ.get("OKGIN_HEAP", "192K")
 DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
 
@@ -69,35 +64,24 @@ class ProtocolError(AssertionError):
 
 
 class Board:
-    """The firmware on the virtual board (or, before host.vboard exists, on
-    a bare micropython process with pipes and fallback pins)."""
+    """The firmware on the virtual board, over its pty."""
 
     def __init__(self, flash, speed=0.0, board_json=None):
         self.flash = flash
         self.board_json = board_json or os.path.join(ROOT, "hardware", "board.json")
         self.speed = speed
         self.vb = None
-        self.proc = None
         self.ser = None
         self.boot_lines = []
 
     # ----- lifecycle -----
     def start(self, timeout=20):
+        import serial
         t0 = time.monotonic()
-        if HAVE_VBOARD:
-            from host.vboard import VirtualBoard
-            import serial
-            self.vb = VirtualBoard(flash_dir=self.flash,
-                                   board=self.board_json,
-                                   speed=self.speed, heapsize=HEAP)
-            self.vb.start()
-            self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
-        else:
-            env = dict(os.environ)
-            env["MICROPYPATH"] = ":" + os.path.join(ROOT, "tests", "firmware", "fake") + ":.frozen"
-            self.proc = subprocess.Popen(
-                [MICROPYTHON, "-X", "heapsize=%s" % HEAP, "main.py"], cwd=self.flash,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        self.vb = VirtualBoard(flash_dir=self.flash, board=self.board_json,
+                               speed=self.speed, heapsize=HEAP)
+        self.vb.start()
+        self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
         line = self.readline(timeout)
         self.boot_lines = [line]
         if not line.startswith("READY"):
@@ -112,40 +96,15 @@ class Board:
         return line
 
     def readline(self, timeout=20):
-        if self.ser is not None:
-            self.ser.timeout = timeout
-            raw = self.ser.readline()
-        else:
-            import select
-            end = time.monotonic() + timeout
-            raw = b""
-            while not raw.endswith(b"\n"):
-                left = end - time.monotonic()
-                if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
-                    break
-                ch = self.proc.stdout.read(1)
-                if not ch:
-                    break
-                raw += ch
+        self.ser.timeout = timeout
+        raw = self.ser.readline()
         if not raw.endswith(b"\n"):
             raise ProtocolError("no complete line from the board (got %r)" % raw[:200])
         return raw.decode("ascii").rstrip("\r\n")
 
     def write(self, data):
-        if self.ser is not None:
-            self.ser.write(data)
-            self.ser.flush()
-        else:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-
-    def kill(self):
-        if self.vb is not None:
-            self.vb.kill()
-        elif self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-        self._close()
+        self.ser.write(data)
+        self.ser.flush()
 
     def stop(self):
         if self.vb is not None:
@@ -154,10 +113,6 @@ class Board:
             finally:
                 self._close()
                 self.vb = None
-        elif self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
 
     def _close(self):
         if self.ser is not None:
@@ -173,26 +128,17 @@ class Board:
     def power_cut_and_boot(self):
         """Kill the micropython process (power loss) and boot again on the
         same flash; returns the READY line."""
-        if self.vb is not None:
-            self.vb.kill()
-            self._close()
-            self.after_kill()
-            import serial
-            self.vb.start()
-            self.ser = serial.Serial(self.vb.port, 115200, timeout=20)
-            self.ser.reset_input_buffer()
-            line = self.readline(20)
-            while not line.startswith("READY"):
-                line = self.readline(20)   # output of the killed run
-            return line
-        self.kill()
-        self.proc = None
-        return self.start()
-
-    def restart(self):
-        """Power comes back: a fresh process on the same flash."""
-        self.stop()
-        return self.start()
+        import serial
+        self.vb.kill()
+        self._close()
+        self.after_kill()
+        self.vb.start()
+        self.ser = serial.Serial(self.vb.port, 115200, timeout=20)
+        self.ser.reset_input_buffer()
+        line = self.readline(20)
+        while not line.startswith("READY"):
+            line = self.readline(20)   # output of the killed run
+        return line
 
     # ----- protocol -----
     def cmd(self, line, timeout=20):
@@ -229,12 +175,10 @@ class Board:
         return Image.frombytes("1", (w, h), bytes(b ^ 0xFF for b in data))
 
     def panel(self, player):
-        """What is on the (emulated) panel: the virtual board's image when
-        there is one, else the framebuffer."""
-        self.ok("sync")   # the ink has settled (test mode)
-        if self.vb is not None:
-            return self.vb.panel_image(player)
-        return self.screen(player)
+        """What the ink of the (emulated) panel shows, once it has settled
+        (``sync``: test mode)."""
+        self.ok("sync")
+        return self.vb.panel_image(player)
 
     def record(self):
         return "\n".join(self.block("record")) + "\n"

@@ -39,8 +39,8 @@ def test_menu_starts_a_two_player_game_with_buttons(tboard):
 
 def test_complete_hand_through_the_buttons_matches_the_engine(tboard):
     tboard.ok("newgame seed=%d dealer=0" % SEED)
-    # the players' own buttons (emulated pins) when there is a virtual board
-    pl = Player(tboard, SEED, dealer=0, rng_seed=3, pins=tboard.vb is not None)
+    # the players' own buttons (the virtual board's emulated pins)
+    pl = Player(tboard, SEED, dealer=0, rng_seed=3, pins=True)
     golden_check(tboard.panel(1), "upcard_mover")      # non-dealer decides (R6)
     golden_check(tboard.panel(0), "upcard_waiting")
     n = 0
@@ -114,8 +114,6 @@ def test_knock_over_the_limit_is_refused_with_the_reason(tboard):
 
 
 def test_turn_leds_follow_the_player_to_move(tboard):
-    if tboard.vb is None:
-        return
     tboard.ok("newgame seed=%d dealer=0" % SEED)
     tboard.ok("sync")
     assert tboard.vb.led(1) and not tboard.vb.led(0)

@@ -7,13 +7,11 @@ import sys
 import threading
 import time
 
-import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import HAVE_VBOARD, ROOT, Board  # noqa: E402
+from harness import ROOT, Board  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not HAVE_VBOARD, reason="needs the virtual board's fault injection")
 
 
 def _fast_timeout_board(flash):

@@ -10,7 +10,6 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from engine import Match  # noqa: E402
-from harness import HAVE_VBOARD  # noqa: E402
 
 HEX_RE = re.compile(r"OK 296x128 [0-9a-f]{9472}$")
 STATUS_KEYS = ["screen", "hand_no", "dealer", "to_move", "phase", "stock", "discard",
@@ -61,17 +60,15 @@ def test_testmode_banner_on_both_screens(board):
     assert board.ok("testmode off") == "OK testmode=0"
     import time
     time.sleep(0.3)   # no `sync` outside test mode: let the panels refresh
-    if board.vb is not None:
-        off = [banner_pixels(board.vb.panel_image(p)) for p in (0, 1)]
-        assert all(n < 100 for n in off)
+    off = [banner_pixels(board.vb.panel_image(p)) for p in (0, 1)]
+    assert all(n < 100 for n in off)
 
 
 def test_screen_is_the_framebuffer_in_hex(tboard):
     r = tboard.ok("screen 1")
     assert HEX_RE.match(r)
     img = tboard.screen(1)
-    if tboard.vb is not None:
-        assert img.tobytes() == tboard.panel(1).tobytes()
+    assert img.tobytes() == tboard.panel(1).tobytes()
 
 
 def test_record_block_and_newgame_options(tboard):
@@ -154,7 +151,6 @@ def test_reset_reboots_and_resumes(tboard):
     assert tboard.status()["testmode"] == "1"
 
 
-@pytest.mark.skipif(not HAVE_VBOARD, reason="needs the virtual board's pty")
 def test_ctrl_c_reaches_the_repl(board):
     board.write(b"\r\x03")
     seen = b""

@@ -6,13 +6,11 @@ import json
 import os
 import sys
 
-import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import HAVE_VBOARD, ROOT  # noqa: E402
+from harness import ROOT  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not HAVE_VBOARD, reason="counts refreshes on the virtual board")
 
 with open(os.path.join(ROOT, "hardware", "board.json")) as _f:
     PARTIALS = json.load(_f)["timing"]["partials_before_full"]
