@@ -26,7 +26,8 @@ import sys, time, json, gc
 import engine
 gc.collect()
 m0 = gc.mem_alloc()
-from engine.bot import bot
+from engine import bot
+bot("random")       # the first call imports engine/bot.py and bot_core.py
 gc.collect()
 print(json.dumps({"import_bytes": gc.mem_alloc() - m0}))
 path = sys.argv[1]
@@ -72,7 +73,7 @@ def collect(n_hands=12, seed=11):
     """Observations at every decision of seeded hands between hard and
     greedy (both seats), as a list of dicts."""
     from engine import Hand, Rules
-    from engine.bot import bot
+    from engine import bot  # the package's function: importing engine.bot as a module would shadow it
     out = []
     for i in range(n_hands):
         h = Hand.deal(Rules(max_turns=80), dealer=i % 2, seed=seed + i)
@@ -96,7 +97,7 @@ def stats(us):
 
 
 def time_cpython(observations, levels, reps):
-    from engine.bot import bot
+    from engine import bot  # the package's function: importing engine.bot as a module would shadow it
     res = {}
     for level in levels:
         b = bot(level, 1)

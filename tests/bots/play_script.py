@@ -7,7 +7,7 @@ can be checked for legal moves and compared for identical decisions.
 import sys
 
 from engine import Hand, Rules
-from engine.bot import bot
+from engine import bot
 
 PAIRS = (("random", "easy"), ("easy", "normal"), ("normal", "hard"),
          ("hard", "greedy"), ("greedy", "random"), ("hard", "hard"))

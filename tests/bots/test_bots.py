@@ -8,8 +8,12 @@ import sys
 
 import pytest
 
-from engine import Hand, Match, Rules
-from engine.bot import LEVELS, bot
+from engine import Hand, Match, Rules, bot
+# engine.bot is the package's function (engine/__init__.py); importing the
+# submodule engine.bot by name first would shadow it for every later caller
+# in this process (the firmware tests call engine.bot(...)), so these tests
+# only ever go through the function.
+LEVELS = ("random", "easy", "normal", "hard", "greedy")
 from host.errors import CommandError
 from host.tourney import tourney
 
@@ -175,6 +179,14 @@ def test_same_seed_same_game_and_other_seeds_differ_for_random_play():
 
     assert record(1) == record(1)
     assert record(1) != record(2)
+
+
+def test_the_levels_are_the_ones_documented():
+    import sys as _sys
+    bot("easy")
+    assert _sys.modules["engine.bot"].LEVELS == LEVELS
+    import engine
+    assert callable(engine.bot)
 
 
 def test_unknown_level_and_a_turn_that_is_not_ours_are_clear_errors():
