@@ -220,7 +220,7 @@ def _boots_and_plays(heap):
 
 def run(args):
     try:
-        import host.vboard  # noqa: F401
+        import host.vboard  # noqa: F401  (is the virtual board there?)
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     quick = getattr(args, "quick", False)
