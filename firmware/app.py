@@ -130,7 +130,10 @@ class App:
         self.buttons = hw.buttons
         self.nplayers = 2
         self.settings = store.load_settings()
-        store.slow_ms = int(self.settings.get("slow_save_ms", 0) or 0)
+        try:
+            store.slow_ms = int(self.settings.get("slow_save_ms", 0) or 0)
+        except (TypeError, ValueError):
+            store.slow_ms = 0   # a hand-edited settings.json must not stop the boot
         self.match = None
         self.vs = "human"
         self.seed = 0
@@ -158,7 +161,9 @@ class App:
         if text is None:
             self.mode = "menu"
             return
-        g = self.settings.get("game") or {}
+        g = self.settings.get("game")
+        if not isinstance(g, dict):
+            g = {}
         self.vs = g.get("vs", "human")
         self.seed = g.get("seed", 0)
         if self.vs != "human" and self.vs not in LEVELS:

@@ -34,7 +34,9 @@ def rules_from(app, opts):
 
 
 def rule_settings(app):
-    r = app.settings.get("rules") or {}
+    r = app.settings.get("rules")
+    if not isinstance(r, dict):
+        r = {}   # a hand-edited settings.json: defaults
     out = {}
     for key, _label, values in OPTIONS:
         v = r.get(key, values[0])

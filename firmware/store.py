@@ -123,7 +123,7 @@ def load_settings():
             d = json.load(f)
         if isinstance(d, dict):
             return d
-    except (OSError, ValueError):
+    except (OSError, ValueError, UnicodeError):
         pass
     return {}
 

@@ -155,3 +155,21 @@ def test_unreadable_record_goes_to_the_menu_and_keeps_the_file(flash):
         assert b.status()["screen"] == "menu"
     finally:
         b.stop()
+
+
+def test_damaged_settings_fall_back_to_defaults(flash):
+    from harness import Board
+    for text in ("{not json", '{"slow_save_ms": "abc", "rules": 5, "game": []}', "\xff\xfe"):
+        with open(os.path.join(flash, "settings.json"), "w") as f:
+            f.write(text)
+        b = Board(flash)
+        b.start()
+        try:
+            b.ok("testmode on")
+            assert b.status()["screen"] == "menu"
+            b.press(0, "ok")                   # "New game: 2 players"
+            m = Match.from_record(b.record())
+            assert m.rules.gin_bonus == 25 and m.rules.target == 100
+        finally:
+            b.stop()
+        os.remove(os.path.join(flash, "game.okg"))
