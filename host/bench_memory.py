@@ -182,26 +182,44 @@ def try_heap(flash, heap_k, seed=SEED):
 
 
 def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seed=SEED, report=None):
-    """Bisection: the smallest heap (KB, a multiple of step) that plays a
-    hand, or None if even `high` fails."""
-    ok, _ = try_heap(flash, high, seed)
-    if report:
-        report(high, ok)
-    if not ok:
+    """The smallest heap (KB, a multiple of step) that plays a hand, or None
+    if even `high` fails.
+
+    Near the edge the outcome is not monotonic: the GC does not move
+    objects, and when the app collects depends on when serial bytes
+    arrive, so one heap size can fail where a smaller one passed (a 512-byte
+    allocation failing with 15 KB free, in pieces). So after the bisection
+    the answer must also pass at the next two sizes up; a failure there
+    moves it above the failure."""
+    results = {}
+
+    def ok_at(k):
+        if k not in results:
+            results[k] = try_heap(flash, k, seed)[0]
+            if report:
+                report(k, results[k])
+        return results[k]
+
+    if not ok_at(high):
         return None
     lo, hi = low, high           # lo: assumed to fail, hi: passes
     while hi - lo > step:
         mid = (lo + hi) // 2 // step * step
         if mid <= lo:
             break
-        ok, _ = try_heap(flash, mid, seed)
-        if report:
-            report(mid, ok)
-        if ok:
+        if ok_at(mid):
             hi = mid
         else:
             lo = mid
-    return hi
+    k = hi
+    while k < high:
+        bad = [c for c in (k + step, k + 2 * step) if c < high and not ok_at(c)]
+        if not bad:
+            break
+        k = bad[-1] + step
+        while k < high and not ok_at(k):
+            k += step
+    return k
 
 
 def run(args):
