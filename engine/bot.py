@@ -44,6 +44,11 @@ _TAKE_MARGIN = 1        # points a take must beat the stock by (it shows a card)
 _UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
 
 
+# Keys a decision reads (others are optional: a bare Hand observation has no
+# scores, a hand-made one may lack the history).
+_NEEDED = ("player", "phase", "hand")
+
+
 def bot(level, seed=None):
     """A computer player of ``level`` (one of ``LEVELS``); same seed, same play."""
     if not isinstance(level, str) or level.lower() not in LEVELS:
@@ -82,7 +87,6 @@ class View:
         self.my_discards = bytearray(52)
         cold = bytearray(52)       # cards the opponent showed no use for
         self.opp_draws = 0
-        self.turns = 0
         up = obs.get("upcard")
         pile = [card_int(up)] if up else []
         me = str(self.me)
@@ -102,7 +106,6 @@ class View:
                     self.my_discards[c] = 1
                 else:
                     cold[c] = 1
-                    self.turns += 1
             elif act == "draw" or act == "pass":
                 if not mine:
                     if pile:
@@ -179,7 +182,13 @@ class Bot:
             return legal[self.rng.below(len(legal))]
         if len(legal) == 1:
             return legal[0]
-        v = View(obs)
+        for key in _NEEDED:
+            if key not in obs:
+                raise ValueError("observation lacks %r (see docs/architecture.md)" % key)
+        try:
+            v = View(obs)
+        except (ValueError, IndexError, TypeError, AttributeError) as e:
+            raise ValueError("malformed observation: %s" % e)
         if v.phase == "upcard" or v.phase == "draw":
             take = self._want_take(v)
             if take and "take" in legal:

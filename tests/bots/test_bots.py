@@ -197,6 +197,14 @@ def test_unknown_level_and_a_turn_that_is_not_ours_are_clear_errors():
     with pytest.raises(ValueError, match="not this player's turn"):
         bot("hard").choose(h.observation(waiting))
     assert bot("HARD").level == "hard"
+    obs = h.observation(h.to_move)
+    del obs["hand"]
+    with pytest.raises(ValueError, match="observation lacks 'hand'"):
+        bot("hard").choose(obs)
+    obs = h.observation(h.to_move)
+    obs["hand"] = ["Zz"] * 10
+    with pytest.raises(ValueError, match="malformed observation"):
+        bot("normal").choose(obs)
 
 
 # ----- judgment ----------------------------------------------------------------
