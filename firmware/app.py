@@ -175,33 +175,9 @@ class App:
             return
         except (ValueError, IllegalAction) as e:
             err = str(e)
-        # A damaged record (power cut on a filesystem without atomic rename,
-        # or a bad copy): keep the longest valid prefix, keep the damaged
-        # file as game.bad, and tell both players. Never crash-loop.
-        store.keep_bad(text)
-        lines = text.split("\n")
-        good = None
-        for n in range(len(lines) - 1, 0, -1):
-            try:
-                good = Match.from_record("\n".join(lines[:n]) + "\n")
-                break
-            except (ValueError, IllegalAction):
-                pass
-        if good is None:
-            store.clear_game()
-            self.mode = "menu"
-            self.menu_msg = "Saved game unreadable"
-            note = ("Saved game damaged", [err, "Kept as game.bad.",
-                                           "Start a new game."])
-        else:
-            self.match = good
-            store.save_game(good.to_record())
-            self.mode = "game"
-            self._resume_state()
-            note = ("Saved game repaired", [err, "Resumed at the last valid move.",
-                                            "Damaged copy kept as game.bad."])
-        self.notice = [note, note]
-        self._touch()
+        import recover   # rare: loaded only for a damaged record
+        recover.repair_record(self, text, err)
+        sys.modules.pop("recover", None)
 
     def save(self, whole=False):
         """After every action: the record on flash gains the action's line
@@ -688,34 +664,9 @@ class App:
             store.set_panel_failures(0)
 
     def panel_failed(self, p, e):
-        """BUSY never went low (EPDTimeout) on p's panel: say so on the
-        other panel, then recover by a reset (the game resumes from flash).
-        If resets do not help (twice in a row), stop driving that panel and
-        keep playing on the other one rather than reset forever."""
-        other = 1 - p
-        self.failures += 1
-        store.set_panel_failures(self.failures)
-        again = self.failures <= 2
-        self.notice[other] = ("Panel of P%d not responding" % (p + 1),
-                              [str(e),
-                               "Resetting the table; the game resumes where it was."
-                               if again else
-                               "Reset did not help: check its cable. Playing on."])
-        self.dirty[other] = True
-        self.redraw()
-        try:
-            pn = self.panels[other]
-            pn.need_full = True
-            if not self.dead[other]:
-                pn.push()
-                t0 = _ticks()
-                while pn.refreshing() and _since(t0) < 5000:
-                    time.sleep_ms(10)
-        except OSError:
-            pass
-        if again:
-            self.hw.reset()
-        self.dead[p] = True
+        import recover   # rare: loaded only when a panel times out
+        recover.panel_failed(self, p, e)
+        sys.modules.pop("recover", None)
 
     def step(self):
         """One turn of the main loop; returns True when something happened."""

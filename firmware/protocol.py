@@ -8,15 +8,9 @@ MicroPython (kbd_intr stays on), so it still drops into the REPL.
 import sys
 import select
 
-try:
-    from binascii import hexlify
-except ImportError:
-    from ubinascii import hexlify  # type: ignore[no-redef]
-
 MAX_LINE = 200
 VERSION = "0.1.0"
 PROTO = 1
-BUTTON_NAMES = ("left", "right", "ok", "draw", "take", "knock")
 
 
 class Protocol:
@@ -30,7 +24,7 @@ class Protocol:
         self.n = 0
         self.overflow = False
         self.waiting_sync = False
-        self.band = None
+        self.band = None        # testcmds.screen's conversion band
         self.band_buf = None
 
     def send(self, line):
@@ -103,75 +97,16 @@ class Protocol:
             if len(w) != 2 or w[1] not in ("on", "off"):
                 return self.send("ERR usage: testmode on|off")
             app.set_testmode(w[1] == "on")
+            if not app.testmode:
+                sys.modules.pop("testcmds", None)
+                self.band = self.band_buf = None
             return self.send("OK testmode=%d" % (1 if app.testmode else 0))
         if cmd not in ("press", "screen", "newgame", "record", "sync",
                        "reset", "mem"):
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:
             return self.send("ERR test mode required")
-        if cmd == "press":
-            if len(w) not in (3, 4) or w[1] not in ("0", "1") \
-                    or w[2] not in BUTTON_NAMES \
-                    or (len(w) == 4 and w[3] != "long"):
-                return self.send(
-                    "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
-            app.press(int(w[1]), w[2], "long" if len(w) == 4 else "short")
-            return self.send("OK")
-        if cmd == "screen":
-            if len(w) != 2 or w[1] not in ("0", "1"):
-                return self.send("ERR usage: screen 0|1")
-            return self.screen(int(w[1]))
-        if cmd == "newgame":
-            opts = {}
-            for a in w[1:]:
-                k, sep, v = a.partition("=")
-                if not sep or not k or not v:
-                    return self.send("ERR expected name=value, got %s" % a[:40])
-                opts[k] = v
-            err = app.newgame_from(opts)
-            if err:
-                return self.send("ERR " + err)
-            return self.send("OK")
-        if cmd == "record":
-            if len(w) != 1:
-                return self.send("ERR record takes no arguments")
-            text = app.record_text()
-            lines = text.split("\n") if text else []
-            if lines and lines[-1] == "":
-                lines.pop()
-            self.send("OK lines=%d" % len(lines))
-            for ln in lines:
-                self.send(ln)
-            return
-        if cmd == "sync":
-            if len(w) != 1:
-                return self.send("ERR sync takes no arguments")
-            if app.idle():
-                return self.send("OK")
-            self.waiting_sync = True
-            return
-        if cmd == "mem":
-            return self.send("OK " + app.mem())
-        if cmd == "reset":
-            self.send("OK")
-            app.reset()
-            return
-
-    def screen(self, p):
-        """The panel's framebuffer as rows of 1-bit pixels, MSB first. The
-        driver's fb is MONO_VLSB, so it is converted 8 rows at a time through
-        a small MONO_HLSB band (296 bytes, made on first use)."""
-        pn = self.app.panels[p]
-        w = pn.w
-        h = pn.h
-        if self.band is None:
-            import framebuf
-            self.band_buf = bytearray((w + 7) // 8 * 8)
-            self.band = framebuf.FrameBuffer(self.band_buf, w, 8, framebuf.MONO_HLSB)
-        out = self.out
-        out.write("OK %dx%d " % (w, h))
-        for y in range(0, h, 8):
-            self.band.fill(0)
-            self.band.blit(pn.fb, 0, -y)
-            out.write(hexlify(self.band_buf).decode())
-        self.send("")
+        # the test-mode commands live in testcmds.py, loaded only while
+        # test mode is on (normal play does not pay for them in heap)
+        import testcmds
+        return testcmds.dispatch(self, cmd, w)

@@ -20,14 +20,29 @@ MINI_STEP = 23       # showdown: big rank + small suit
 _HLSB = framebuf.MONO_HLSB
 
 
-def _mk(data, w, h):
-    return framebuf.FrameBuffer(bytearray(data), w, h, _HLSB)
+# One small framebuffer per glyph size, allocated once; a glyph's bytes are
+# copied in before each blit (cheaper in heap than 21 framebuffers).
+_RBUF = bytearray(len(font.RANKS[0]))
+_RFB = framebuf.FrameBuffer(_RBUF, font.RANK_W, font.RANK_H, _HLSB)
+_SBUF = bytearray(len(font.SUITS[0]))
+_SFB = framebuf.FrameBuffer(_SBUF, font.SUIT_W, font.SUIT_H, _HLSB)
+_MBUF = bytearray(8)
+_MFB = framebuf.FrameBuffer(_MBUF, 8, 8, _HLSB)
 
 
-# Glyph framebuffers made once at import (allocate once).
-_RANK = [_mk(g, font.RANK_W, font.RANK_H) for g in font.RANKS]
-_SUIT = [_mk(g, font.SUIT_W, font.SUIT_H) for g in font.SUITS]
-_MINI = [_mk(g, 8, 8) for g in font.MINI_SUITS]
+def _rank(i):
+    _RBUF[:] = font.RANKS[i]
+    return _RFB
+
+
+def _suit(i):
+    _SBUF[:] = font.SUITS[i]
+    return _SFB
+
+
+def _mini(i):
+    _MBUF[:] = font.MINI_SUITS[i]
+    return _MFB
 # Palette for drawing a glyph white on black (selected card): maps ink 1->0.
 _INV = framebuf.FrameBuffer(bytearray(1), 2, 1, _HLSB)
 _INV.pixel(0, 0, 1)
@@ -64,11 +79,11 @@ def card(fb, x, y, c, selected=False):
     s = _si(c)
     gx = x + (CARD_W - font.RANK_W) // 2
     if selected:
-        fb.blit(_RANK[r], gx, y + 4, 1, _INV)
-        fb.blit(_SUIT[s], gx, y + 24, 1, _INV)
+        fb.blit(_rank(r), gx, y + 4, 1, _INV)
+        fb.blit(_suit(s), gx, y + 24, 1, _INV)
     else:
-        fb.blit(_RANK[r], gx, y + 4, 0)
-        fb.blit(_SUIT[s], gx, y + 24, 0)
+        fb.blit(_rank(r), gx, y + 4, 0)
+        fb.blit(_suit(s), gx, y + 24, 0)
 
 
 def card_back(fb, x, y):
@@ -87,8 +102,8 @@ def empty_pile(fb, x, y):
 def mini(fb, x, y, c):
     """A medium card for the showdown: the big rank glyph with a small suit
     beside it, so two full hands and the lay-offs fit on one screen."""
-    fb.blit(_RANK[_ri(c)], x, y, 0)
-    fb.blit(_MINI[_si(c)], x + 13, y + 8, 0)
+    fb.blit(_rank(_ri(c)), x, y, 0)
+    fb.blit(_mini(_si(c)), x + 13, y + 8, 0)
     return x + MINI_STEP
 
 

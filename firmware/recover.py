@@ -1,0 +1,67 @@
+"""Rare recoveries, loaded only when needed (the heap is tight): a damaged
+game record at boot, a panel whose BUSY line never goes low."""
+import time
+
+from engine import IllegalAction, Match
+import store
+
+
+def repair_record(app, text, err):
+    """A record that does not replay (power cut on a filesystem without
+    atomic rename, a bad copy): keep the longest valid prefix, keep the
+    damaged file as game.bad, tell both players. Never crash-loop."""
+    store.keep_bad(text)
+    lines = text.split("\n")
+    good = None
+    for n in range(len(lines) - 1, 0, -1):
+        try:
+            good = Match.from_record("\n".join(lines[:n]) + "\n")
+            break
+        except (ValueError, IllegalAction):
+            pass
+    if good is None:
+        store.clear_game()
+        app.mode = "menu"
+        app.menu_msg = "Saved game unreadable"
+        note = ("Saved game damaged", [err, "Kept as game.bad.",
+                                       "Start a new game."])
+    else:
+        app.match = good
+        store.save_game(good.to_record())
+        app.mode = "game"
+        app._resume_state()
+        note = ("Saved game repaired", [err, "Resumed at the last valid move.",
+                                        "Damaged copy kept as game.bad."])
+    app.notice = [note, note]
+    app._touch()
+
+
+def panel_failed(app, p, e):
+    """BUSY never went low (EPDTimeout) on p's panel: say so on the
+    other panel, then recover by a reset (the game resumes from flash).
+    If resets do not help (twice in a row), stop driving that panel and
+    keep playing on the other one rather than reset forever."""
+    other = 1 - p
+    app.failures += 1
+    store.set_panel_failures(app.failures)
+    again = app.failures <= 2
+    app.notice[other] = ("Panel of P%d not responding" % (p + 1),
+                          [str(e),
+                           "Resetting the table; the game resumes where it was."
+                           if again else
+                           "Reset did not help: check its cable. Playing on."])
+    app.dirty[other] = True
+    app.redraw()
+    try:
+        pn = app.panels[other]
+        pn.need_full = True
+        if not app.dead[other]:
+            pn.push()
+            t0 = time.ticks_ms()
+            while pn.refreshing() and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+                time.sleep_ms(10)
+    except OSError:
+        pass
+    if again:
+        app.hw.reset()
+    app.dead[p] = True

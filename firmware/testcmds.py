@@ -1,0 +1,80 @@
+"""Test-mode serial commands (docs/protocol.md): press, screen, newgame,
+record, sync, mem, reset. Loaded on the first one while test mode is on and
+dropped when it goes off."""
+try:
+    from binascii import hexlify
+except ImportError:
+    from ubinascii import hexlify  # type: ignore[no-redef]
+
+BUTTON_NAMES = ("left", "right", "ok", "draw", "take", "knock")
+
+
+def dispatch(proto, cmd, w):
+    app = proto.app
+    if cmd == "press":
+        if len(w) not in (3, 4) or w[1] not in ("0", "1") \
+                or w[2] not in BUTTON_NAMES \
+                or (len(w) == 4 and w[3] != "long"):
+            return proto.send(
+                "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
+        app.press(int(w[1]), w[2], "long" if len(w) == 4 else "short")
+        return proto.send("OK")
+    if cmd == "screen":
+        if len(w) != 2 or w[1] not in ("0", "1"):
+            return proto.send("ERR usage: screen 0|1")
+        return screen(proto, int(w[1]))
+    if cmd == "newgame":
+        opts = {}
+        for a in w[1:]:
+            k, sep, v = a.partition("=")
+            if not sep or not k or not v:
+                return proto.send("ERR expected name=value, got %s" % a[:40])
+            opts[k] = v
+        err = app.newgame_from(opts)
+        if err:
+            return proto.send("ERR " + err)
+        return proto.send("OK")
+    if cmd == "record":
+        if len(w) != 1:
+            return proto.send("ERR record takes no arguments")
+        text = app.record_text()
+        lines = text.split("\n") if text else []
+        if lines and lines[-1] == "":
+            lines.pop()
+        proto.send("OK lines=%d" % len(lines))
+        for ln in lines:
+            proto.send(ln)
+        return
+    if cmd == "sync":
+        if len(w) != 1:
+            return proto.send("ERR sync takes no arguments")
+        if app.idle():
+            return proto.send("OK")
+        proto.waiting_sync = True
+        return
+    if cmd == "mem":
+        return proto.send("OK " + app.mem())
+    if cmd == "reset":
+        proto.send("OK")
+        app.reset()
+        return
+
+
+def screen(proto, p):
+    """The panel's framebuffer as rows of 1-bit pixels, MSB first. The
+    driver's fb is MONO_VLSB, so it is converted 8 rows at a time through
+    a small MONO_HLSB band (296 bytes, made on first use)."""
+    pn = proto.app.panels[p]
+    w = pn.w
+    h = pn.h
+    if proto.band is None:
+        import framebuf
+        proto.band_buf = bytearray((w + 7) // 8 * 8)
+        proto.band = framebuf.FrameBuffer(proto.band_buf, w, 8, framebuf.MONO_HLSB)
+    out = proto.out
+    out.write("OK %dx%d " % (w, h))
+    for y in range(0, h, 8):
+        proto.band.fill(0)
+        proto.band.blit(pn.fb, 0, -y)
+        out.write(hexlify(proto.band_buf).decode())
+    proto.send("")
