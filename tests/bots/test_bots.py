@@ -63,6 +63,21 @@ def test_micropython_and_cpython_make_the_same_decisions_for_a_seed():
     assert mp_lines == cp_lines
 
 
+@pytest.mark.parametrize("options", [{"ace_gin_only": True}, {"discard_taken": True},
+                                     {"gin_bonus": 20, "undercut_bonus": 25}])
+def test_bots_play_legal_moves_under_every_rules_option(options):
+    rules = Rules(max_turns=100, **options)
+    for s in range(25):
+        h = Hand.deal(rules, dealer=s % 2, seed=400 + s)
+        seats = (bot(LEVELS[s % 5], s), bot("hard", s + 1))
+        while not h.is_over():
+            p = h.to_move
+            obs = h.observation(p)
+            act = seats[p].choose(obs)
+            assert act in obs["legal"]
+            h.play(act)
+
+
 def test_matches_to_the_target_finish_between_every_pair_of_levels():
     # Match observations (scores, target) drive the same bots to a game end.
     for i, (a, b) in enumerate(play_script.PAIRS):
