@@ -45,6 +45,7 @@ def test_stuck_busy_is_shown_on_the_other_panel_and_reset_recovers(flash):
                     # the notice is up: the panel is "repaired" before the
                     # reset, so the table comes back with both panels
                     threading.Thread(target=b.vb.set_fault, args=(1, False)).start()
+        b.ok("sync")                     # the new game's refreshes are done
         b.vb.on_event = on_event
         b.vb.set_fault(1, True)
         b.write(b"press 1 draw\n")       # player 1 passes: panel 1 must refresh
@@ -68,6 +69,7 @@ def test_a_panel_that_stays_dead_stops_the_resets(flash):
     try:
         b.ok("testmode on")
         b.ok("newgame seed=4 dealer=0")
+        b.ok("sync")
         b.vb.set_fault(1, True)
         b.write(b"press 1 draw\n")
         boots = 0
