@@ -64,14 +64,18 @@ def test_testmode_banner_on_both_screens(board):
     assert all(n < 100 for n in off)
 
 
-def test_screen_is_the_framebuffer_in_hex(tboard):
+def test_screen_is_the_framebuffer_in_hex(shared):
+    tboard = shared
+    tboard.ok("testmode on")
     r = tboard.ok("screen 1")
     assert HEX_RE.match(r)
     img = tboard.screen(1)
     assert img.tobytes() == tboard.panel(1).tobytes()
 
 
-def test_record_block_and_newgame_options(tboard):
+def test_record_block_and_newgame_options(shared):
+    tboard = shared
+    tboard.ok("testmode on")
     tboard.ok("newgame seed=77 vs=human dealer=0 gin_bonus=20 target=50 discard_taken=yes")
     lines = tboard.block("record")
     assert lines[0] == "okgin-record 1"
@@ -84,13 +88,17 @@ def test_record_block_and_newgame_options(tboard):
     assert m.rules.discard_taken is True and m.rules.gin_bonus == 20
 
 
-def test_sync_waits_for_the_panels(tboard):
+def test_sync_waits_for_the_panels(shared):
+    tboard = shared
+    tboard.ok("testmode on")
     tboard.ok("newgame seed=3")
     assert tboard.ok("sync") == "OK"
     assert tboard.status()["screen"] == "game"
 
 
-def test_mem_reports_heap(tboard):
+def test_mem_reports_heap(shared):
+    tboard = shared
+    tboard.ok("testmode on")
     r = tboard.ok("mem")
     kv = dict(x.split("=") for x in r.split()[1:])
     assert int(kv["alloc"]) > 0 and int(kv["free"]) > 0 and int(kv["peak"]) >= int(kv["alloc"]) // 2
@@ -123,7 +131,9 @@ def test_wrong_arguments_get_a_clear_error(shared, line, err):
     assert shared.record() == rec      # bad input loses nothing
 
 
-def test_garbage_binary_and_overlong_lines(tboard):
+def test_garbage_binary_and_overlong_lines(shared):
+    tboard = shared
+    tboard.ok("testmode on")
     assert tboard.cmd(b"\x00\x01\xff\xfe garbage").startswith("ERR not ASCII")
     assert tboard.cmd(b"caf\xc3\xa9").startswith("ERR not ASCII")
     assert tboard.cmd("x" * 5000).startswith("ERR line too long")
@@ -134,7 +144,9 @@ def test_garbage_binary_and_overlong_lines(tboard):
     assert tboard.ok("status")
 
 
-def test_empty_lines_are_ignored(tboard):
+def test_empty_lines_are_ignored(shared):
+    tboard = shared
+    tboard.ok("testmode on")
     tboard.write(b"\n\n\r\n")
     assert tboard.ok("hello").startswith("OK okgin")
 
