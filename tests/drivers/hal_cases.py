@@ -91,3 +91,20 @@ def test_reset_goes_to_the_board():
     n = len(vmachine.RESETS)
     hw.reset()
     assert len(vmachine.RESETS) == n + 1
+
+
+def test_both_panels_and_the_buttons_cost_four_frame_buffers_and_a_little():
+    # docs/memory.md: the heap budget. Two buffers per panel (what the app
+    # draws and what is on the panel), plus the pin, SPI and driver objects
+    # (here the recording stand-ins for vmachine's); a third buffer per
+    # panel (+9.5 KB) or per-button objects would show here.
+    import gc
+    import hal  # noqa: F401  (its code is not what is measured)
+    gc.collect()
+    before = gc.mem_alloc()
+    hw = build()
+    gc.collect()
+    cost = gc.mem_alloc() - before
+    frame = 296 * 128 // 8
+    assert 4 * frame <= cost < 4 * frame + 8192, cost
+    assert len(hw.displays) == 2
