@@ -60,10 +60,6 @@ _B = [0, 0, 0]       # best value, free, keep card
 _T = [0, 0, 0, 0]    # scratch loose masks at a leaf
 
 
-def mask_value(m):
-    return _VLO[m & 127] + _VHI[m >> 7]
-
-
 def masks_of(cards):
     m = [0, 0, 0, 0]
     for c in cards:
@@ -180,7 +176,6 @@ def layoff_value(loose, runs, set3):
     masks) off on the knocker's melds (R10): a fourth card on a 3-card set,
     or run extensions at either end, one after another."""
     saved = 0
-    lt = _T
     for s in range(4):
         x = loose[s]
         if not x:
@@ -200,7 +195,6 @@ def layoff_value(loose, runs, set3):
                 saved += _VLO[grow & 127] + _VHI[grow >> 7]
                 x ^= grow
                 run |= grow
-        lt[s] = x
     return saved
 
 
