@@ -1,1 +1,0 @@
-"""Tests of the computer players (issue 5)."""
