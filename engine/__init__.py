@@ -30,13 +30,8 @@ except (AttributeError, KeyError):
 
 
 def bot(level, seed=None):
-    """A computer player (engine/bot.py, issue 5), imported only when asked
-    for so the device does not pay for it in a two-human game."""
-    import sys
-    factory = bot
-    __import__("engine.bot")
-    mod = sys.modules["engine.bot"]
-    # importing the submodule rebinds engine.bot to the module; put this
-    # function back so engine.bot(...) keeps working
-    globals()["bot"] = factory
-    return mod.bot(level, seed)
+    """A computer player (engine/bots.py, issue 5), imported only when asked
+    for so the device does not pay for it in a two-human game. The module
+    has another name than this function so importing it never shadows it."""
+    from engine.bots import bot as make
+    return make(level, seed)

@@ -27,7 +27,7 @@ import engine
 gc.collect()
 m0 = gc.mem_alloc()
 from engine import bot
-bot("random")       # the first call imports engine/bot.py and bot_core.py
+bot("random")       # the first call imports engine/bots.py and bots_core.py
 gc.collect()
 print(json.dumps({"import_bytes": gc.mem_alloc() - m0}))
 path = sys.argv[1]
@@ -73,7 +73,7 @@ def collect(n_hands=12, seed=11):
     """Observations at every decision of seeded hands between hard and
     greedy (both seats), as a list of dicts."""
     from engine import Hand, Rules
-    from engine import bot  # the package's function: importing engine.bot as a module would shadow it
+    from engine import bot
     out = []
     for i in range(n_hands):
         h = Hand.deal(Rules(max_turns=80), dealer=i % 2, seed=seed + i)
@@ -97,7 +97,7 @@ def stats(us):
 
 
 def time_cpython(observations, levels, reps):
-    from engine import bot  # the package's function: importing engine.bot as a module would shadow it
+    from engine import bot
     res = {}
     for level in levels:
         b = bot(level, 1)
@@ -190,7 +190,7 @@ def run(args):
         med, p90, mx = stats([hard[i] for i in disc if i < len(hard)])
         print("%-10s %-7s %10.2f %10.2f %10.2f  (%d discard decisions only)"
               % ("micropython", "hard", med, p90, mx, len(disc)))
-        print("micropython heap: importing engine.bot takes %d bytes" % res.get("_import", -1))
+        print("micropython heap: importing engine.bots takes %d bytes" % res.get("_import", -1))
         for level in LEVELS:
             b = sorted(res.get("_bytes_" + level, [0]))
             print("micropython heap: a %s decision allocates median %d, max %d bytes (GC off)"

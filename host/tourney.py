@@ -53,7 +53,7 @@ def _rules(max_turns, target):
 
 
 def _bots(a, b, seed, swap):
-    from engine import bot  # the package's function: importing engine.bot as a module would shadow it
+    from engine import bot
     # Bot seeds derive from the deal seed and the seat, so a pair replays.
     first = bot(a, seed * 2 + 1)
     second = bot(b, seed * 2 + 2)

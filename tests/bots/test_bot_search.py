@@ -1,10 +1,10 @@
-"""The bots' own deadwood search (engine/bot_core.py) agrees with the
+"""The bots' own deadwood search (engine/bots_core.py) agrees with the
 engine's rules math (R3), including the "best ten of more" variant the
 engine does not have, and lays off as R10 says."""
 import itertools
 
 from engine import deadwood
-from engine.bot_core import Prng, best, card_int, card_str, layoff_value, masks_of, LOOSE, RUNS, SET3
+from engine.bots_core import Prng, best, card_int, card_str, layoff_value, masks_of, LOOSE, RUNS, SET3
 
 
 def _hands(count, seed):

@@ -9,10 +9,9 @@ import sys
 import pytest
 
 from engine import Hand, Match, Rules, bot
-# engine.bot is the package's function (engine/__init__.py); importing the
-# submodule engine.bot by name first would shadow it for every later caller
-# in this process (the firmware tests call engine.bot(...)), so these tests
-# only ever go through the function.
+# engine.bot is the package's function (engine/__init__.py); the players
+# live in engine/bots.py, a different name, so importing that module never
+# shadows the function.
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
 from host.errors import CommandError
 from host.tourney import tourney
@@ -199,8 +198,9 @@ def test_same_seed_same_game_and_other_seeds_differ_for_random_play():
 def test_the_levels_are_the_ones_documented():
     import sys as _sys
     bot("easy")
-    assert _sys.modules["engine.bot"].LEVELS == LEVELS
+    assert _sys.modules["engine.bots"].LEVELS == LEVELS
     import engine
+    import engine.bots  # noqa: F401  (must not rebind engine.bot)
     assert callable(engine.bot)
 
 

@@ -10,10 +10,10 @@ and what the opponent is known to hold. It never sees the opponent's hidden
 cards or the stock, so what it "knows" about them is inferred or sampled.
 
 Same code on CPython and MicroPython: cards are small ints, the search is in
-``engine.bot_core``, and the only randomness is ``bot_core.Prng`` seeded by
+``engine.bots_core``, and the only randomness is ``bots_core.Prng`` seeded by
 the caller, so a seed replays the same decisions on both runtimes.
 """
-from engine.bot_core import (VAL, Prng, card_int, card_str, best, masks_of,
+from engine.bots_core import (VAL, Prng, card_int, card_str, best, masks_of,
                              highest_loose, layoff_value, LOOSE, RUNS, SET3)
 
 try:
