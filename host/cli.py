@@ -19,7 +19,7 @@ COMMANDS = {
     "flash": ("host.flash", "compile and copy the firmware onto a board"),
     "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("host.replay", "replay a game record on the virtual board"),
-    "bench": ("host.bench", "print performance figures (engine, board, flash)"),
+    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory)"),
     "tourney": ("host.tourney", "play computer players against each other"),
 }
 
