@@ -534,6 +534,9 @@ class App:
         elif phase == "upcard":
             lines.append("Take the upcard?")
             hint = "TAKE:take it  DRAW:pass"
+        elif phase == "draw" and "take" not in obs["legal"]:
+            lines.append("Both passed: draw")    # R6: not the upcard
+            hint = "DRAW:stock"
         elif phase == "draw":
             lines.append("Draw or take %s" % _show(pile))
             hint = "DRAW:stock  TAKE:pile"
@@ -552,6 +555,9 @@ class App:
         lines.append("Stock %d  Knock %s" % (obs["stock_count"], lim))
         if computer_seat:
             lines.append("Holds %d cards" % len(hand))
+        elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
+                and ("knock " + c) not in obs["legal"]:
+            lines.append("%s just taken: keep it (R7)" % _show(c))
         elif cursor >= 0:
             if dw == 0:
                 lines.append("Discard %s: GIN!" % _show(c))
