@@ -4,7 +4,8 @@ The game firmware runs on the virtual board (the real micropython unix-port
 binary, pins and panels emulated) compiled with mpy-cross as `okgin flash`
 lays it out, at speed 0. One hand is played through the serial protocol in
 test mode (``press``), with the CPython engine replaying the same seed as
-the oracle that chooses the moves. Printed:
+the oracle that chooses the moves; then one against the computer (hard),
+whose moves are read back with ``record``. Printed for each:
 
 - the live heap after boot and the largest live heap seen during the hand
   (the firmware's ``mem``: in use right after a collection);
@@ -100,10 +101,16 @@ class Board:
             self.vb.stop()
 
 
-def play_hand(board, seed=SEED):
+def play_hand(board, seed=SEED, vs=None):
     """One whole hand through ``press``; raises HandFailed if the firmware
     shows its error screen (a MemoryError is caught there), answers ERR or
-    goes quiet, or if its status differs from the oracle's. Returns the ``mem`` fields."""
+    goes quiet, or if its status differs from the oracle's. Returns the
+    ``mem`` fields.
+
+    vs=None: two players; the oracle replays the deal locally (not the
+    board's ``record``: that test command builds the whole record text,
+    which the game itself never does). vs="easy"/"normal"/"hard": seat 1 is
+    the computer; its moves are read back with ``sync`` and ``record``."""
     if os.path.join(ROOT, "firmware") not in sys.path:
         sys.path.insert(0, os.path.join(ROOT, "firmware"))
     import layout                       # firmware/layout.py: the card order on screen
@@ -111,10 +118,7 @@ def play_hand(board, seed=SEED):
     from host.bench_board import _choose
     b = board
     b.cmd("testmode on")
-    b.cmd("newgame seed=%d dealer=0" % seed)
-    # The same deal replayed here (fresh flash: default rules). Not the
-    # board's `record`: that test command builds the whole record text,
-    # which the game itself never does.
+    b.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))
     m = Match(Rules(), seed=seed, dealer=0)
     boot = b.fields(b.cmd("mem"))
     cursor = [0, 0]
@@ -123,7 +127,19 @@ def play_hand(board, seed=SEED):
     def press(p, button):
         b.cmd("press %d %s" % (p, button))
 
-    while m.hand_no == hand_no and m.winner is None:
+    def check(what):
+        st = b.fields(b.cmd("status"))
+        if st.get("screen") == "error":
+            raise HandFailed("error screen after %s (MemoryError?)" % what)
+        return st
+
+    while True:
+        if vs:
+            b.cmd("sync")               # the computer has made its moves
+            check("the computer's move")
+            m = Match.from_record(b.record())
+        if m.hand_no != hand_no or m.winner is not None:
+            break
         p = m.hand._to_move
         obs = m.observation(p)
         act = _choose(obs, deadwood)
@@ -144,44 +160,42 @@ def play_hand(board, seed=SEED):
             if verb == "knock":
                 press(p, "knock")       # the confirmation
         m.play(act)
-        st = b.fields(b.cmd("status"))
-        if st.get("screen") == "error":
-            raise HandFailed("error screen after %r (MemoryError?)" % act)
-        o = m.observation(0)
-        want = {"hand_no": str(o["hand_no"]), "scores": "%d,%d" % tuple(o["scores"]),
-                "stock": str(o["stock_count"]), "discard": o["discard_top"] or "-"}
-        got = {k: st.get(k) for k in want}
-        if got != want:
-            raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
+        st = check(repr(act))
+        if not vs:
+            o = m.observation(0)
+            want = {"hand_no": str(o["hand_no"]), "scores": "%d,%d" % tuple(o["scores"]),
+                    "stock": str(o["stock_count"]), "discard": o["discard_top"] or "-"}
+            got = {k: st.get(k) for k in want}
+            if got != want:
+                raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
         if m.hand_no == hand_no and m.winner is None:
             h = m.observation(p)["hand"]
             new = [c for c in h if c not in before]
             if new:                     # the firmware puts the cursor on it
                 cursor[p] = layout.order(h).index(new[0])
     press(0, "ok")                      # leave the showdown: the next hand's screens
-    st = b.fields(b.cmd("status"))
-    if st.get("screen") == "error":
-        raise HandFailed("error screen leaving the showdown")
+    check("leaving the showdown")
     mem = b.fields(b.cmd("mem"))
     mem["boot_alloc"] = boot.get("alloc")
     return mem
 
 
-def try_heap(flash, heap_k, seed=SEED):
+def try_heap(flash, heap_k, seed=SEED, vs=None):
     """(True, mem) if the firmware boots and plays a hand in heap_k KB."""
     try:
         b = Board(flash, "%dK" % heap_k)
     except HandFailed as e:
         return False, str(e)
     try:
-        return True, play_hand(b, seed)
+        return True, play_hand(b, seed, vs)
     except HandFailed as e:
         return False, str(e)
     finally:
         b.stop()
 
 
-def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seed=SEED, report=None):
+def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seed=SEED, report=None,
+                  vs=None):
     """The smallest heap (KB, a multiple of step) that plays a hand, or None
     if even `high` fails.
 
@@ -195,7 +209,7 @@ def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seed=SEED, report=
 
     def ok_at(k):
         if k not in results:
-            results[k] = try_heap(flash, k, seed)[0]
+            results[k] = try_heap(flash, k, seed, vs)[0]
             if report:
                 report(k, results[k])
         return results[k]
@@ -222,9 +236,12 @@ def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seed=SEED, report=
     return k
 
 
+MODES = ((None, "two players"), ("hard", "against the computer (hard)"))
+
+
 def run(args):
     try:
-        import host.vboard  # noqa: F401
+        import host.vboard  # noqa: F401  (is the virtual board there?)
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     quick = getattr(args, "quick", False)
@@ -232,26 +249,28 @@ def run(args):
     try:
         flash = build_flash(os.path.join(work, "flash"))
         t0 = time.monotonic()
-        ok, mem = try_heap(flash, HIGH_K)
-        if not ok:
-            raise CommandError("the firmware does not play a hand even in %dK: %s" % (HIGH_K, mem))
         print("okgin bench memory: firmware compiled with mpy-cross on the virtual board"
-              " (64-bit unix port), one hand (seed %d) through the serial protocol, speed 0"
-              % SEED)
-        print("live heap after boot: %s bytes; largest live heap during the hand: %s bytes"
-              " (after a collection; in a %dK heap)" % (mem["boot_alloc"], mem["peak"], HIGH_K))
-        if quick:
-            ok, why = try_heap(flash, BUDGET_K)
-            print("heapsize %dK (the budget): %s" % (
-                BUDGET_K, "boots and completes the hand" if ok else "FAILS (%s)" % why))
-        else:
-            def report(k, passed):
-                print("  heapsize %dK: %s" % (k, "plays a hand" if passed else "fails"))
-            best = smallest_heap(flash, report=report)
-            print("smallest heapsize that boots and completes a hand: %sK (resolution %dK;"
-                  " budget %dK: %s)" % (best, STEP_K, BUDGET_K,
-                                         "met" if best is not None and best <= BUDGET_K
-                                         else "NOT met"))
+              " (64-bit unix port), one hand (seed %d) through the serial protocol, speed 0;"
+              " budget %dK" % (SEED, BUDGET_K))
+        for vs, label in MODES:
+            ok, mem = try_heap(flash, HIGH_K, vs=vs)
+            if not ok:
+                raise CommandError("the firmware does not play a hand %s even in %dK: %s"
+                                   % (label, HIGH_K, mem))
+            print("%s: live heap after the deal %s bytes, largest live heap during the hand"
+                  " %s bytes (after a collection)" % (label, mem["boot_alloc"], mem["peak"]))
+            if quick:
+                ok, why = try_heap(flash, BUDGET_K, vs=vs)
+                print("  heapsize %dK: %s" % (
+                    BUDGET_K, "boots and completes the hand" if ok else "FAILS (%s)" % why))
+            else:
+                def report(k, passed):
+                    print("  heapsize %dK: %s" % (k, "plays a hand" if passed else "fails"))
+                best = smallest_heap(flash, report=report, vs=vs)
+                print("  smallest heapsize that boots and completes a hand %s: %sK (resolution"
+                      " %dK): budget %s" % (label, best, STEP_K,
+                                             "met" if best is not None and best <= BUDGET_K
+                                             else "NOT met"))
         print("(%.0f s)" % (time.monotonic() - t0))
     finally:
         shutil.rmtree(work, ignore_errors=True)
