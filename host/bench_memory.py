@@ -60,6 +60,8 @@ class Board:
         try:
             line = self.readline()
             while not line.startswith("READY"):
+                if line.startswith('Type "help()"'):
+                    raise HandFailed("at the REPL")   # main.py ended: no need to wait
                 line = self.readline()
         except HandFailed:
             self.stop()
