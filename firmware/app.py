@@ -729,15 +729,22 @@ class App:
         self.service_panels()
         if proto is not None:
             proto.ready()
+        dirty_heap = True
         while True:
             try:
                 busy = self.step()
             except Exception as e:
                 self.fail(e)
                 busy = True
-            if not busy:
-                gc.collect()   # a calm point
-                a = gc.mem_alloc()
-                if a > self.peak:
-                    self.peak = a   # the largest live heap seen (``mem``)
-                time.sleep_ms(2)
+            if busy:
+                dirty_heap = True
+            else:
+                if dirty_heap:
+                    # a calm point after some work: collect once, not on
+                    # every idle turn (a full collection costs CPU time)
+                    dirty_heap = False
+                    gc.collect()
+                    a = gc.mem_alloc()
+                    if a > self.peak:
+                        self.peak = a   # the largest live heap seen (``mem``)
+                time.sleep_ms(4)   # buttons still polled every few ms (debounce 20 ms)
