@@ -80,8 +80,8 @@ class Buttons:
         n = len(ids)
         self._id = bytes(ids)
         self._flags = bytearray(n)
-        self._changed = [0] * n   # ticks of the last accepted change
-        self._wait = [0] * n      # ms from _changed/last repeat to the next repeat
+        self._changed = [0] * n  # type: list  # ticks of the last accepted change
+        self._wait = [0] * n  # type: list  # ms from _changed/last repeat to the next repeat
         self.players = len(pins)
         self._queue = []
         self.dropped = 0  # events lost to a full queue (should stay 0)
