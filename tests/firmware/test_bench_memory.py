@@ -32,7 +32,7 @@ def _fake(monkeypatch, passes):
     tried = []
 
     def try_heap(flash, k, seed=bm.SEED, vs=None):
-        tried.append(k)
+        tried.append((k, seed))
         return passes(k), {}
     monkeypatch.setattr(bm, "try_heap", try_heap)
     return tried
@@ -41,7 +41,17 @@ def _fake(monkeypatch, passes):
 def test_bisection_finds_the_threshold(monkeypatch):
     tried = _fake(monkeypatch, lambda k: k >= 150)
     assert bm.smallest_heap(None) == 152          # 4K steps
-    assert len(tried) == len(set(tried))          # no size tried twice
+    assert len(tried) == len(set(tried))          # no (size, seed) tried twice
+
+
+def test_a_size_is_enough_only_if_every_seed_completes(monkeypatch):
+    tried = []
+
+    def try_heap(flash, k, seed=bm.SEED, vs=None):
+        tried.append((k, seed))
+        return (k >= 150 if seed != bm.SEEDS[-1] else k >= 170), {}
+    monkeypatch.setattr(bm, "try_heap", try_heap)
+    assert bm.smallest_heap(None) == 172
 
 
 def test_a_failure_just_above_the_answer_moves_it_up(monkeypatch):
