@@ -2,16 +2,19 @@
 
 The game firmware runs on the virtual board (the real micropython unix-port
 binary, pins and panels emulated) compiled with mpy-cross as `okgin flash`
-lays it out, at speed 0. One hand is played through the serial protocol in
-test mode (``press``), with the CPython engine replaying the same seed as
-the oracle that chooses the moves; then one against the computer (hard),
-whose moves are read back with ``record``. Printed for each:
+lays it out, at speed 0. Games are played through the serial protocol in
+test mode (``press``): two players, with the CPython engine replaying the
+same seed as the oracle that chooses the moves and checks ``status``; then
+against the computer (hard), whose moves are read back with ``record``.
+Printed for each:
 
-- the live heap after boot and the largest live heap seen during the hand
-  (the firmware's ``mem``: in use right after a collection);
-- the smallest ``-X heapsize`` at which the firmware boots and the hand
-  completes (bisection between 64K and 256K): that figure includes the
-  transient allocations and the fragmentation the live figure does not.
+- the live heap after the first deal and the largest live heap seen during
+  a whole game to the target score (``--quick``: one hand) (the firmware's
+  ``mem``: in use right after a collection), in a 256K heap;
+- the smallest ``-X heapsize`` in which one hand completes for each of
+  three deals (bisection between 64K and 256K, confirmed two sizes up):
+  that figure includes the transient allocations and the fragmentation the
+  live figure does not. ``--quick`` only tries the budget.
 
 The issue's budget is 128K on the unix port (64-bit objects are larger than
 the Pico's, whose MicroPython has about 226 KB). docs/memory.md explains
@@ -104,11 +107,11 @@ class Board:
             self.vb.stop()
 
 
-def play_hand(board, seed=SEED, vs=None):
-    """One whole hand through ``press``; raises HandFailed if the firmware
-    shows its error screen (a MemoryError is caught there), answers ERR or
-    goes quiet, or if its status differs from the oracle's. Returns the
-    ``mem`` fields.
+def play_hand(board, seed=SEED, vs=None, hands=1):
+    """Whole hands through ``press`` (hands=None: until the game is won);
+    raises HandFailed if the firmware shows its error screen (a MemoryError
+    is caught there), answers ERR or goes quiet, or if its status differs
+    from the oracle's. Returns the ``mem`` fields and ``hands`` played.
 
     vs=None: two players; the oracle replays the deal locally (not the
     board's ``record``: that test command builds the whole record text,
@@ -125,7 +128,7 @@ def play_hand(board, seed=SEED, vs=None):
     m = Match(Rules(), seed=seed, dealer=0)
     boot = b.fields(b.cmd("mem"))
     cursor = [0, 0]
-    hand_no = m.hand_no
+    played = 0
 
     def press(p, button):
         b.cmd("press %d %s" % (p, button))
@@ -137,60 +140,68 @@ def play_hand(board, seed=SEED, vs=None):
         return st
 
     while True:
-        if vs:
-            b.cmd("sync")               # the computer has made its moves
-            check("the computer's move")
-            m = Match.from_record(b.record())
-        if m.hand_no != hand_no or m.winner is not None:
+        hand_no = m.hand_no
+        while True:
+            if vs:
+                b.cmd("sync")               # the computer has made its moves
+                check("the computer's move")
+                m = Match.from_record(b.record())
+            if m.hand_no != hand_no or m.winner is not None:
+                break
+            p = m.hand._to_move
+            obs = m.observation(p)
+            act = _choose(obs, deadwood)
+            before = obs["hand"]
+            if act == "take":
+                press(p, "take")
+            elif act in ("draw", "pass"):
+                press(p, "draw")
+            else:
+                verb, card = act.split()
+                order = layout.order(before)
+                want = order.index(card)
+                while cursor[p] % len(order) != want:
+                    press(p, "right")
+                    cursor[p] += 1
+                cursor[p] = want
+                press(p, "ok" if verb == "discard" else "knock")
+                if verb == "knock":
+                    press(p, "knock")       # the confirmation
+            m.play(act)
+            st = check(repr(act))
+            if not vs:
+                o = m.observation(0)
+                want = {"hand_no": str(o["hand_no"]), "scores": "%d,%d" % tuple(o["scores"]),
+                        "stock": str(o["stock_count"]), "discard": o["discard_top"] or "-"}
+                got = {k: st.get(k) for k in want}
+                if got != want:
+                    raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
+            if m.hand_no == hand_no and m.winner is None:
+                h = m.observation(p)["hand"]
+                new = [c for c in h if c not in before]
+                if new:                     # the firmware puts the cursor on it
+                    cursor[p] = layout.order(h).index(new[0])
+        press(0, "ok")                  # leave the showdown: the next hand's screens
+        check("leaving the showdown")
+        played += 1
+        cursor = [0, 0]
+        if m.winner is not None or (hands and played >= hands):
             break
-        p = m.hand._to_move
-        obs = m.observation(p)
-        act = _choose(obs, deadwood)
-        before = obs["hand"]
-        if act == "take":
-            press(p, "take")
-        elif act in ("draw", "pass"):
-            press(p, "draw")
-        else:
-            verb, card = act.split()
-            order = layout.order(before)
-            want = order.index(card)
-            while cursor[p] % len(order) != want:
-                press(p, "right")
-                cursor[p] += 1
-            cursor[p] = want
-            press(p, "ok" if verb == "discard" else "knock")
-            if verb == "knock":
-                press(p, "knock")       # the confirmation
-        m.play(act)
-        st = check(repr(act))
-        if not vs:
-            o = m.observation(0)
-            want = {"hand_no": str(o["hand_no"]), "scores": "%d,%d" % tuple(o["scores"]),
-                    "stock": str(o["stock_count"]), "discard": o["discard_top"] or "-"}
-            got = {k: st.get(k) for k in want}
-            if got != want:
-                raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
-        if m.hand_no == hand_no and m.winner is None:
-            h = m.observation(p)["hand"]
-            new = [c for c in h if c not in before]
-            if new:                     # the firmware puts the cursor on it
-                cursor[p] = layout.order(h).index(new[0])
-    press(0, "ok")                      # leave the showdown: the next hand's screens
-    check("leaving the showdown")
     mem = b.fields(b.cmd("mem"))
     mem["boot_alloc"] = boot.get("alloc")
+    mem["hands"] = played
     return mem
 
 
-def try_heap(flash, heap_k, seed=SEED, vs=None):
-    """(True, mem) if the firmware boots and plays a hand in heap_k KB."""
+def try_heap(flash, heap_k, seed=SEED, vs=None, hands=1):
+    """(True, mem) if the firmware boots and plays `hands` hands (None: a
+    whole game) in heap_k KB, else (False, why)."""
     try:
         b = Board(flash, "%dK" % heap_k)
     except HandFailed as e:
         return False, str(e)
     try:
-        return True, play_hand(b, seed, vs)
+        return True, play_hand(b, seed, vs, hands)
     except HandFailed as e:
         return False, str(e)
     finally:
@@ -256,13 +267,15 @@ def run(args):
               " (64-bit unix port), hands through the serial protocol, speed 0;"
               " budget %dK" % BUDGET_K)
         for vs, label in MODES:
-            ok, mem = try_heap(flash, HIGH_K, vs=vs)
+            ok, mem = try_heap(flash, HIGH_K, vs=vs, hands=1 if quick else None)
             if not ok:
-                raise CommandError("the firmware does not play a hand %s even in %dK: %s"
+                raise CommandError("the firmware does not play %s even in %dK: %s"
                                    % (label, HIGH_K, mem))
-            print("%s, seed %d: live heap after the deal %s bytes, largest live heap during"
-                  " the hand %s bytes (after a collection)"
-                  % (label, SEED, mem["boot_alloc"], mem["peak"]))
+            print("%s, seed %d: live heap after the first deal %s bytes, largest live heap"
+                  " during %s %s bytes (after a collection)"
+                  % (label, SEED, mem["boot_alloc"],
+                     "the hand" if quick else "a whole game (%d hands)" % mem["hands"],
+                     mem["peak"]))
             if quick:
                 ok, why = try_heap(flash, BUDGET_K, vs=vs)
                 print("  heapsize %dK: %s" % (
