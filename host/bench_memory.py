@@ -259,6 +259,7 @@ def run(args):
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     quick = getattr(args, "quick", False)
+    heap = getattr(args, "heap", None)   # KB: where and why one size fails
     work = tempfile.mkdtemp(prefix="okgin-bench-mem-")
     try:
         flash = build_flash(os.path.join(work, "flash"))
@@ -267,16 +268,21 @@ def run(args):
               " (64-bit unix port), hands through the serial protocol, speed 0;"
               " budget %dK" % BUDGET_K)
         for vs, label in MODES:
-            ok, mem = try_heap(flash, HIGH_K, vs=vs, hands=1 if quick else None)
+            ok, mem = try_heap(flash, HIGH_K, vs=vs, hands=1 if quick or heap else None)
             if not ok:
                 raise CommandError("the firmware does not play %s even in %dK: %s"
                                    % (label, HIGH_K, mem))
             print("%s, seed %d: live heap after the first deal %s bytes, largest live heap"
                   " during %s %s bytes (after a collection)"
                   % (label, SEED, mem["boot_alloc"],
-                     "the hand" if quick else "a whole game (%d hands)" % mem["hands"],
+                     "the hand" if quick or heap else "a whole game (%d hands)" % mem["hands"],
                      mem["peak"]))
-            if quick:
+            if heap:
+                for seed in SEEDS:
+                    ok, why = try_heap(flash, heap, seed, vs)
+                    print("  heapsize %dK, seed %d: %s" % (
+                        heap, seed, "completes the hand" if ok else "FAILS: %s" % why))
+            elif quick:
                 ok, why = try_heap(flash, BUDGET_K, vs=vs)
                 print("  heapsize %dK: %s" % (
                     BUDGET_K, "boots and completes the hand" if ok else "FAILS (%s)" % why))
@@ -298,5 +304,7 @@ def run(args):
 if __name__ == "__main__":
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="one hand; only the 128K budget")
+    ap.add_argument("--heap", type=int, metavar="KB",
+                    help="try this heap size with each deal and say where it fails")
     sys.exit(run(ap.parse_args()))
