@@ -62,14 +62,14 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
         from host.vboard import VirtualBoard
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
-    from host.simui import flashdir
+    from host.vboard import populate
     kw = {"speed": speed, "flash_dir": flash_dir}
     kw["heapsize"] = heapsize or DEFAULT_HEAPSIZE
     if board_path:
         kw["board"] = board_path
     # Bring the board's flash up to date with this checkout's firmware, as
     # `okgin flash` would (compiled); the saved game and settings are kept.
-    flashdir.prepare(flash_dir, board_json=board_path)
+    populate(flash_dir, board=board_path, compiled=True)
     return VirtualBoard(**kw)
 
 
