@@ -93,13 +93,18 @@ class Console:
                 os.close(self.master_a)
                 self.master_a = None
 
-    def _detach_a(self):
+    def _detach_a(self, fd):
+        """The process behind master ``fd`` is gone. new_slave() may already
+        have installed the next process's master (it waits at most 2 s for
+        this): then only the old fd is closed, never the new one."""
         with self._lock:
-            fd, self.master_a = self.master_a, None
-            self._in.clear()
-        if fd is not None:
-            os.close(fd)
-        self._drained.set()
+            current = self.master_a == fd   # fd still open: numbers differ
+            if current:
+                self.master_a = None
+                self._in.clear()
+        os.close(fd)
+        if current:
+            self._drained.set()
 
     def _loop(self):
         while not self._closed:
@@ -130,7 +135,7 @@ class Console:
                 except OSError:
                     data = b""          # EIO: the process is gone and all is read
                 if data == b"":
-                    self._detach_a()
+                    self._detach_a(a)
                     a = None
                 elif data:
                     self._out += data
