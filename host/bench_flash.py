@@ -43,11 +43,11 @@ def measure(runs=3, out=sys.stdout):
             vb.start()
             try:
                 t = time.perf_counter()
-                rep = flash_board(vb.port, src_root=src, quiet=True)
+                rep = flash_board(vb.port, src_root=src, quiet=True, power_cycle=vb.power_cycle)
                 results["full"].append((time.perf_counter() - t, rep))
                 _touch_module(src, i)
                 t = time.perf_counter()
-                rep = flash_board(vb.port, src_root=src, quiet=True)
+                rep = flash_board(vb.port, src_root=src, quiet=True, power_cycle=vb.power_cycle)
                 results["incremental"].append((time.perf_counter() - t, rep))
             finally:
                 vb.stop()

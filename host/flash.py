@@ -441,9 +441,11 @@ def _disconnected(port, what):
 
 
 def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
-                board_json=None, after_stage=None):
+                board_json=None, after_stage=None, power_cycle=None):
     """Flash the firmware in ``src_root`` onto the board at ``port``.
-    ``after_stage(device)`` is a test hook run after staging, before the switch."""
+    ``after_stage(device)`` is a test hook run after staging, before the switch.
+    ``power_cycle``: for a board whose power we control (an in-process
+    VirtualBoard), restart it that way instead of ``machine.reset()``."""
     import serial
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
@@ -558,7 +560,11 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
         if reset:
             stage = "while resetting"
             try:
-                dev.t.exec_raw_no_follow(RESET_CODE)
+                if power_cycle is not None:
+                    dev.t.exit_raw_repl()
+                    power_cycle()
+                else:
+                    dev.t.exec_raw_no_follow(RESET_CODE)
                 # Keep the port open and read on: re-opening would drop the
                 # READY the new boot prints (pyserial flushes input on open).
                 board = transport.Board(port)

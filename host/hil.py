@@ -56,7 +56,9 @@ def start_sim(flash=True, heapsize=SIM_HEAPSIZE):
         vb.start()
         if flash:
             from host.flash import flash_board
-            flash_board(vb.port, quiet=True)
+            # Powered on again by the host rather than machine.reset(): see
+            # the report on the virtual board's reset after a Ctrl-C.
+            flash_board(vb.port, quiet=True, power_cycle=vb.power_cycle)
         else:
             from host.vboard import populate
             populate(flash_dir)

@@ -59,12 +59,14 @@ def test_flash_cli_then_the_board_boots_compiled_firmware_and_plays(vboard):
 
 
 def test_reflash_sends_only_the_changed_file_and_keeps_the_saved_game(vboard, source_tree):
-    first = flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    first = flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                power_cycle=vboard.power_cycle)
     assert len(first.sent) == first.files
     _plays(vboard.port)                                   # leaves a saved game
     saved = open(os.path.join(vboard.flash_dir, "game.okg")).read()
     _edit(source_tree, "store.py")
-    second = flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    second = flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                power_cycle=vboard.power_cycle)
     assert second.sent == ["store.mpy"]
     assert second.payload_bytes < first.payload_bytes / 10
     assert second.wire_bytes < first.wire_bytes / 4
@@ -75,7 +77,8 @@ def test_reflash_sends_only_the_changed_file_and_keeps_the_saved_game(vboard, so
 
 
 def test_killed_mid_copy_the_board_still_boots_and_the_next_flash_completes(vboard, source_tree):
-    flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                power_cycle=vboard.power_cycle)
     before = _tree_hashes(vboard.flash_dir)
     for i, m in enumerate(("app.py", "store.py", "screens.py", "protocol.py", "hal.py")):
         _edit(source_tree, m, i + 2)
@@ -94,13 +97,15 @@ def test_killed_mid_copy_the_board_still_boots_and_the_next_flash_completes(vboa
     vboard.power_cycle()
     hello, before_st, after_st = _plays(vboard.port)                # boots, plays
     assert after_st["phase"] == "discard"
-    rep = flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    rep = flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                power_cycle=vboard.power_cycle)
     assert sorted(rep.sent) == ["app.mpy", "hal.mpy", "protocol.mpy", "screens.mpy", "store.mpy"]
     assert not os.path.exists(os.path.join(vboard.flash_dir, STAGING))
 
 
 def test_power_lost_mid_switch_boot_py_finishes_the_update(vboard, source_tree):
-    flash_board(vboard.port, src_root=str(source_tree), quiet=True)
+    flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                power_cycle=vboard.power_cycle)
     _edit(source_tree, "store.py", 5)
     _edit(source_tree, "screens.py", 5)
 

@@ -1,0 +1,40 @@
+"""CI runs the hardware-in-loop suite on the virtual board: `okgin hil --sim`."""
+import subprocess
+import xml.etree.ElementTree as ET
+
+from conftest import ROOT, okgin_cmd
+
+
+def test_okgin_hil_sim_passes_and_writes_junit(tmp_path):
+    junit = tmp_path / "hil.xml"
+    r = subprocess.run(okgin_cmd("hil", "--sim", "--junit", str(junit)), cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    suite = ET.parse(junit).getroot()
+    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+    names = {c.get("name").split("[")[0] for c in suite.iter("testcase")}
+    # every part of the suite ran: handshake, the scripted hand, screens,
+    # power (reset and power cut), protocol robustness
+    for name in ("test_hello_names_firmware_protocol_and_board", "test_scripted_hand_by_button_presses",
+                 "test_screens_show_each_players_view", "test_reset_resumes_the_saved_game",
+                 "test_power_cut_resumes_the_saved_game", "test_binary_bytes_get_err",
+                 "test_test_mode_commands_are_locked_outside_test_mode"):
+        assert name in names, name
+    assert int(suite.get("failures")) == 0 and int(suite.get("errors")) == 0
+    assert int(suite.get("skipped")) == 0          # the virtual board can cut power
+
+
+def test_okgin_hil_reports_a_failing_board(tmp_path):
+    # A board without the okgin firmware (stock MicroPython at the REPL):
+    # the suite runs and fails, and okgin hil exits non-zero.
+    from conftest import MICROPYTHON
+    from ptyboard import BareBoard
+    (tmp_path / "d").mkdir()
+    b = BareBoard(tmp_path / "d", MICROPYTHON).start()
+    try:
+        r = subprocess.run(okgin_cmd("hil", "--port", b.port, "-k", "hello"), cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        b.stop()
+    assert r.returncode == 1
+    assert ("1 failed" in r.stdout or "1 error" in r.stdout) and "not running" in r.stdout

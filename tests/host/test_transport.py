@@ -1,0 +1,109 @@
+"""The serial client: clear errors on ERR, timeout and disconnect; board discovery."""
+import os
+import time
+
+import pytest
+
+from host import transport
+from ptyboard import _raw
+
+
+class FakeUSBPort:
+    def __init__(self, device, vid):
+        self.device, self.vid = device, vid
+
+
+def test_board_discovery_by_usb_ids(monkeypatch):
+    ports = [FakeUSBPort("/dev/ttyS0", None), FakeUSBPort("/dev/ttyUSB0", 0x10C4),
+             FakeUSBPort("/dev/ttyACM0", 0x2E8A)]
+    monkeypatch.setattr(transport, "list_ports", lambda: ports)
+    assert transport.find_board() == "/dev/ttyACM0"
+    assert transport.find_board("socket://localhost:1") == "socket://localhost:1"
+    ports.append(FakeUSBPort("/dev/ttyACM1", 0xF055))
+    with pytest.raises(transport.BoardNotFound) as e:
+        transport.find_board()
+    assert "several boards" in str(e.value) and "/dev/ttyACM1" in str(e.value)
+    del ports[2:]
+    with pytest.raises(transport.BoardNotFound) as e:
+        transport.find_board()
+    assert "ports seen: /dev/ttyS0, /dev/ttyUSB0" in str(e.value)
+
+
+class ScriptedPty:
+    """A pty whose far end we write by hand: the 'firmware' of these tests."""
+
+    def __init__(self):
+        self.m, self.s = os.openpty()
+        _raw(self.s)
+        self.port = os.ttyname(self.s)
+
+    def answer(self, data):
+        os.write(self.m, data)
+
+    def read_request(self):
+        time.sleep(0.05)
+        return os.read(self.m, 1000)
+
+    def unplug(self):
+        os.close(self.m)
+        self.m = None
+
+    def close(self):
+        # Each fd closed once: closing a number twice could close a reused fd
+        # that belongs to someone else in this process.
+        for fd in (self.m, self.s):
+            if fd is not None:
+                os.close(fd)
+
+
+@pytest.fixture
+def pty():
+    p = ScriptedPty()
+    yield p
+    p.close()
+
+
+def test_request_returns_the_answer_and_skips_ready_lines(pty):
+    b = transport.Board(pty.port, timeout=2).open()
+    pty.answer(b"READY okgin fw=9 proto=1\r\nOK okgin fw=9 proto=1 board=x\r\n")
+    assert b.request("hello") == "okgin fw=9 proto=1 board=x"
+    assert pty.read_request() == b"hello\n"
+    assert b.ready == "READY okgin fw=9 proto=1"
+    pty.answer(b"OK lines=2\nline one\nline two\n")
+    assert b.request_block("record") == ["line one", "line two"]
+    b.close()
+
+
+def test_err_timeout_and_crash_are_clear_errors(pty):
+    b = transport.Board(pty.port, timeout=0.5).open()
+    pty.answer(b"ERR test mode required\n")
+    with pytest.raises(transport.ProtocolError) as e:
+        b.request("press 0 ok")
+    assert e.value.reason == "test mode required" and "press 0 ok" in str(e.value)
+    with pytest.raises(transport.BoardTimeout) as e:
+        b.request("status")
+    assert "no answer to 'status'" in str(e.value)
+    pty.answer(b"Traceback (most recent call last):\n  File \"main.py\", line 3\nMemoryError: x\n")
+    with pytest.raises(transport.TransportError) as e:
+        b.request("status")
+    assert "not running" in str(e.value) and "MemoryError" in str(e.value)
+    b.close()
+
+
+def test_disconnect_mid_request_is_reported(pty):
+    b = transport.Board(pty.port, timeout=3).open()
+    pty.unplug()                          # the board went away (USB unplugged)
+    with pytest.raises((transport.Disconnected, transport.BoardTimeout)) as e:
+        b.request("hello")
+    assert isinstance(e.value, transport.Disconnected), e.value
+    assert "lost the connection" in str(e.value)
+    b.close()
+
+
+def test_screen_decodes_to_an_image_with_black_ink_where_bits_are_set():
+    row = bytes([0x80] + [0] * 36)        # top-left pixel black
+    img = transport.decode_screen("296x128 " + (row + bytes(37) * 127).hex())
+    assert img.size == (296, 128)
+    assert img.getpixel((0, 0)) == 0 and img.getpixel((1, 0)) == 255
+    with pytest.raises(transport.TransportError):
+        transport.decode_screen("296x128 abcd")
