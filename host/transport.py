@@ -178,9 +178,11 @@ class Board:
         probe_at = time.monotonic() + min(probe_after, timeout / 2)
         while time.monotonic() < deadline:
             line = self._readline(min(0.2, max(0.01, deadline - time.monotonic())))
-            if line is not None and line.startswith("READY"):
-                self.ready = line
-                return line
+            if line is not None and "READY okgin" in line:
+                # A prompt left unterminated by the previous boot (">>> ")
+                # may share the line with READY.
+                self.ready = line[line.index("READY okgin"):]
+                return self.ready
             if line is not None and line.startswith("Traceback"):
                 raise TransportError(
                     "the firmware on %s stopped with an error at boot: %s; run okgin "
