@@ -3,8 +3,15 @@ MicroPython. Rules: docs/rules.md (R1-R14). Contract: docs/architecture.md.
 
     from engine import Rules, Hand, Match, IllegalAction, deadwood, best_melds
 """
+# Import order matters on the device: while a module's top level runs, the
+# loader's per-function records of that whole module (about 200 bytes each on
+# the 64-bit port) stay alive. hand.py has the most functions, so its
+# dependencies are loaded first, each on its own, instead of from inside
+# hand.py where the transients would add up (docs/engine.md, "Memory").
 from engine.cards import card_str, parse_card
 from engine.melds import deadwood, best_melds
+import engine.prng  # noqa: F401
+import engine.showdown  # noqa: F401
 from engine.hand import Rules, Hand, IllegalAction, action_str, parse_action
 
 

@@ -48,6 +48,35 @@ def card_str(c):
     return CARD_STRS[c]
 
 
+def strs(cards):
+    """Texts of an iterable of card ints. The one helper every list of card
+    texts goes through: on the device each comprehension is a function of its
+    own, and each function costs heap while its module loads."""
+    return [CARD_STRS[c] for c in cards]
+
+
+def meld_strs(melds):
+    """Texts of a list of melds (lists of card ints)."""
+    out = []
+    for x in melds:
+        out.append([CARD_STRS[c] for c in x])
+    return out
+
+
+def run_cards(s, lo, hi):
+    """Card ints of the run lo..hi (ranks, inclusive) in suit s."""
+    return list(range(s * 13 + lo, s * 13 + hi + 1))
+
+
+def set_cards(r, bits):
+    """Card ints of the set of rank r in the suits of the 4-bit mask bits."""
+    out = []
+    for s in range(4):
+        if (bits >> s) & 1:
+            out.append(s * 13 + r)
+    return out
+
+
 def parse_card(text):
     """Card int from its text form, case-insensitive ('ah', 'AH', 'Ah').
 

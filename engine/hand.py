@@ -10,7 +10,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from engine.cards import RANK_VALUE, card_str, parse_card, cards_of, masks_of
+from engine.cards import RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs
 from engine.melds import min_deadwood, discard_deadwoods
 from engine.prng import Prng
 # every hand ends with one of these: imported now, while the heap is still
@@ -94,11 +94,16 @@ class Rules:
         self.max_turns = max_turns
 
     def __eq__(self, other):
-        return isinstance(other, Rules) and all(getattr(self, k) == getattr(other, k)
-                                                for k in _OPTIONS)
+        if not isinstance(other, Rules):
+            return False
+        for k in _OPTIONS:
+            if getattr(self, k) != getattr(other, k):
+                return False
+        return True
 
     def __repr__(self):
-        return "Rules(%s)" % ", ".join("%s=%r" % (k, getattr(self, k)) for k in _OPTIONS)
+        from engine.record import rules_repr
+        return rules_repr(self)
 
     @classmethod
     def from_options(cls, opts):
@@ -120,6 +125,8 @@ class Hand:
         self.rules = rules
         self.dealer = dealer
         self.seed = seed
+        if type(deck) is not bytearray:
+            deck = bytearray(deck)  # 52 bytes, not a 52-pointer list (device heap)
         nd = 1 - dealer
         self._hands = [None, None]
         self._hands[nd] = masks_of(deck[0:10])
@@ -154,7 +161,7 @@ class Hand:
     @classmethod
     def deal(cls, rules, dealer=0, seed=0):
         """A shuffled deal; the same seed gives the same deal on every runtime."""
-        deck = list(range(52))
+        deck = bytearray(range(52))  # 1 byte per card: the stock lives all hand
         Prng(seed).shuffle(deck)
         return cls(rules, dealer, deck, seed=seed)
 
@@ -168,17 +175,16 @@ class Hand:
     # ---- public state ----
     @property
     def discard_pile(self):
-        return [card_str(c) for c in self._discard]
+        return strs(self._discard)
 
     @property
     def hands(self):
-        return [[card_str(c) for c in cards_of(self._hands[0])],
-                [card_str(c) for c in cards_of(self._hands[1])]]
+        return [strs(cards_of(self._hands[0])), strs(cards_of(self._hands[1]))]
 
     @property
     def stock(self):
         """The stock, top first (omniscient: for tests and tools)."""
-        return [card_str(c) for c in self._stock[self._si:]]
+        return strs(self._stock[self._si:])
 
     def is_over(self):
         return self._phase == OVER
@@ -277,7 +283,10 @@ class Hand:
     # ---- safe path ----
     def legal_actions(self):
         """Legal actions of the player to move, as R14 strings."""
-        return [action_str(c) for c in self.legal_codes()]
+        out = self.legal_codes()
+        for i in range(len(out)):   # in place: no second list, no comprehension
+            out[i] = action_str(out[i])
+        return out
 
     def check(self, code, player=None):
         """Raise IllegalAction with a clear reason unless code is legal now."""
@@ -320,8 +329,8 @@ class Hand:
         o = 1 - p
         return {
             "player": p,
-            "hand": [card_str(c) for c in cards_of(m)],
-            "discard": [card_str(c) for c in self._discard],
+            "hand": strs(cards_of(m)),
+            "discard": strs(self._discard),
             "discard_top": self.discard_top,
             "upcard": self.upcard,
             "stock_count": self.stock_count,
@@ -330,7 +339,7 @@ class Hand:
             "to_move": self.to_move,
             "phase": PHASE_NAMES[self._phase],
             "legal": self.legal_actions() if mine else [],
-            "opponent_known": [card_str(c) for c in sorted(self._known[o])],
+            "opponent_known": strs(sorted(self._known[o])),
             "opponent_count": len(cards_of(self._hands[o])),
             "history": self.history(),
             "deadwood": min_deadwood(m[0], m[1], m[2], m[3]),

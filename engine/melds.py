@@ -8,7 +8,7 @@ minimum, over the few possible choices of sets (a rank held in 3 or 4
 suits: no set, the set, or for four of a kind each 3-card subset), of the
 per-suit leftovers. A random 10-card hand usually has no such rank at all.
 """
-from engine.cards import _VLO, _VHI, masks_of, to_ints, card_str, cards_of
+from engine.cards import _VLO, _VHI, masks_of, to_ints, cards_of, meld_strs, run_cards, set_cards
 
 
 def _suit_dw(m):
@@ -118,7 +118,7 @@ def _runs_of(s, m, out):
             lo = r
             while r < 13 and (x >> r) & 1:
                 r += 1
-            out.append([s * 13 + k for k in range(lo, r)])
+            out.append(run_cards(s, lo, r - 1))
         else:
             r += 1
 
@@ -134,7 +134,7 @@ def best_arrangement(m):
             best = ch
     melds = []
     for r, bits in best[4]:
-        melds.append([s * 13 + r for s in range(4) if (bits >> s) & 1])
+        melds.append(set_cards(r, bits))
     for s in range(4):
         _runs_of(s, best[s], melds)
     return bestv, melds
@@ -161,5 +161,5 @@ def best_melds(cards):
     cards = list(cards)
     _, melds = best_arrangement(_masks(cards))
     if cards and isinstance(cards[0], str):
-        return [[card_str(c) for c in meld] for meld in melds]
+        return meld_strs(melds)
     return melds

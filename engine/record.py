@@ -24,6 +24,10 @@ def rules_to_text(rules):
     return " ".join(out)
 
 
+def rules_repr(rules):
+    return "Rules(%s)" % ", ".join("%s=%r" % (k, getattr(rules, k)) for k in _OPTIONS)
+
+
 def rules_from_options(cls, opts):
     kw = {}
     for k in opts:

@@ -6,7 +6,7 @@ can deny lay-offs); for each, the defender's best reply is searched exactly
 over the lay-off choices, which are few (chains at the ends of runs, the
 fourth card of a set).
 """
-from engine.cards import RANK_VALUE, card_str, cards_of
+from engine.cards import RANK_VALUE, cards_of, strs, meld_strs, run_cards, set_cards
 from engine.melds import min_deadwood, best_arrangement
 
 
@@ -42,12 +42,8 @@ class Result:
             self.kind, self.knocker, self.winner, self.points, self.deadwood)
 
 
-def _strs(melds):
-    return [[card_str(c) for c in x] for x in melds]
-
-
 def _hands_str(hand):
-    return tuple([card_str(c) for c in cards_of(hand._hands[p])] for p in (0, 1))
+    return (strs(cards_of(hand._hands[0])), strs(cards_of(hand._hands[1])))
 
 
 def draw_result(hand):
@@ -57,16 +53,16 @@ def draw_result(hand):
     for p in (0, 1):
         v, ms = best_arrangement(hand._hands[p])
         dws.append(v)
-        melds.append(_strs(ms))
+        melds.append(meld_strs(ms))
     return Result("draw", None, None, 0, tuple(dws), tuple(melds), [], _hands_str(hand))
 
 
-def _karr(m, dw, limit, melds, out):
+def _karr(m, dw, limit, melds, ctx):
     s = 0
     while s < 4 and not m[s]:
         s += 1
     if s == 4:
-        out.append((dw, [x for x in melds]))
+        _score(dw, melds, ctx)
         return
     ms = m[s]
     r = 0
@@ -80,35 +76,36 @@ def _karr(m, dw, limit, melds, out):
         while True:
             m[s] = ms & ~run
             melds.append((0, s, r, hi))
-            _karr(m, dw, limit, melds, out)
+            _karr(m, dw, limit, melds, ctx)
             melds.pop()
             hi += 1
             if hi > 12 or not (ms >> hi) & 1:
                 break
             run |= 1 << hi
         m[s] = ms
-    others = [t for t in range(s + 1, 4) if (m[t] >> r) & 1]
-    n = len(others)
-    if n >= 2:
-        for sub in range(1, 1 << n):
-            picked = [others[i] for i in range(n) if (sub >> i) & 1]
-            if len(picked) < 2:
+    om = 0      # the later suits holding rank r
+    for t in range(s + 1, 4):
+        if (m[t] >> r) & 1:
+            om |= 1 << t
+    if om & (om - 1):
+        # every subset of at least two of them joins suit s in a set, in
+        # increasing order of the suit bits (the order ties are broken in)
+        for sb in range(3, 16):
+            if sb & om != sb or not sb & (sb - 1):
                 continue
-            bits = 1 << s
-            for t in picked:
-                bits |= 1 << t
+            bits = sb | (1 << s)
             saved = [m[0], m[1], m[2], m[3]]
             for t in range(4):
                 if (bits >> t) & 1:
                     m[t] &= ~bit
             melds.append((1, r, bits, 0))
-            _karr(m, dw, limit, melds, out)
+            _karr(m, dw, limit, melds, ctx)
             melds.pop()
             m[0], m[1], m[2], m[3] = saved
     v = RANK_VALUE[r]
     if dw + v <= limit:
         m[s] = ms & ~bit
-        _karr(m, dw + v, limit, melds, out)
+        _karr(m, dw + v, limit, melds, ctx)
         m[s] = ms
 
 
@@ -165,10 +162,32 @@ def defender_best(dm, kmelds, gin):
     dm = [dm[0], dm[1], dm[2], dm[3]]
     if gin:
         return min_deadwood(dm[0], dm[1], dm[2], dm[3]), []
-    opts = [o for o in (_layoff_options(dm, meld) for meld in kmelds) if len(o) > 1]
+    opts = []
+    for meld in kmelds:
+        o = _layoff_options(dm, meld)
+        if len(o) > 1:
+            opts.append(o)
     best = [999, []]
     _lay(dm, opts, 0, [], best)
     return best[0], best[1]
+
+
+def _score(kd, melds, ctx):
+    # one knocker arrangement (deadwood kd, melds): score it against the
+    # defender's best reply and keep it if strictly better, so ties go to the
+    # first found and both runtimes agree. Scored as found rather than
+    # collected: the arrangements of a hand near gin can be many (device heap).
+    dd, laid = defender_best(ctx[0], melds, kd == 0)
+    rules = ctx[1]
+    if kd == 0:                     # R11 gin: no lay-offs, no undercut
+        kp, dp = dd + rules.gin_bonus, 0
+    elif kd < dd:
+        kp, dp = dd - kd, 0
+    else:                           # undercut, equal deadwood included
+        kp, dp = 0, rules.undercut_bonus + kd - dd
+    if ctx[2] is None or kp - dp > ctx[3]:
+        ctx[2] = (kd, list(melds), dd, laid, kp, dp)
+        ctx[3] = kp - dp
 
 
 def knock_result(hand, k):
@@ -178,22 +197,10 @@ def knock_result(hand, k):
     d = 1 - k
     km = hand._hands[k]
     dm = hand._hands[d]
-    rules = hand.rules
-    arrs = []   # (deadwood, melds): a meld is (0, suit, lo, hi) or (1, rank, suit bits, 0)
-    _karr([km[0], km[1], km[2], km[3]], 0, hand.knock_limit, [], arrs)
-    best = None
-    bestval = -9999
-    for kd, melds in arrs:
-        dd, laid = defender_best(dm, melds, kd == 0)
-        if kd == 0:                     # R11 gin: no lay-offs, no undercut
-            kp, dp = dd + rules.gin_bonus, 0
-        elif kd < dd:
-            kp, dp = dd - kd, 0
-        else:                           # undercut, equal deadwood included
-            kp, dp = 0, rules.undercut_bonus + kd - dd
-        if kp - dp > bestval:
-            bestval = kp - dp
-            best = (kd, melds, dd, laid, kp, dp)
+    # a meld is (0, suit, lo, hi) or (1, rank, suit bits, 0)
+    ctx = [dm, hand.rules, None, 0]   # defender, rules, best so far, its value
+    _karr([km[0], km[1], km[2], km[3]], 0, hand.knock_limit, [], ctx)
+    best = ctx[2]
     kd, melds, dd, laid, kp, dp = best
     rest = [dm[0], dm[1], dm[2], dm[3]]
     for c in laid:
@@ -201,15 +208,15 @@ def knock_result(hand, k):
     kmelds = []
     for x in melds:
         if x[0] == 0:
-            kmelds.append([card_str(x[1] * 13 + r) for r in range(x[2], x[3] + 1)])
+            kmelds.append(run_cards(x[1], x[2], x[3]))
         else:
-            kmelds.append([card_str(t * 13 + x[1]) for t in range(4) if (x[2] >> t) & 1])
+            kmelds.append(set_cards(x[1], x[2]))
     dw = [0, 0]
     dw[k] = kd
     dw[d] = dd
     ms = [None, None]
-    ms[k] = kmelds
-    ms[d] = _strs(best_arrangement(rest)[1])
+    ms[k] = meld_strs(kmelds)
+    ms[d] = meld_strs(best_arrangement(rest)[1])
     if kd == 0:
         kind, winner, pts = "gin", k, kp
     elif kp > 0:
@@ -217,4 +224,4 @@ def knock_result(hand, k):
     else:
         kind, winner, pts = "undercut", d, dp
     return Result(kind, k, winner, pts, tuple(dw), tuple(ms),
-                  [card_str(c) for c in laid], _hands_str(hand))
+                  strs(laid), _hands_str(hand))

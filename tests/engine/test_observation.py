@@ -80,7 +80,7 @@ def test_observation_is_the_same_for_a_reshuffled_hidden_state(seed):
         g = Hand.from_record("\n".join(record))
         from engine.cards import masks_of, to_ints
         g._hands[o] = masks_of(to_ints(opp_hidden))
-        g._stock = g._stock[:g._si] + to_ints(stock)
+        g._stock = g._stock[:g._si] + bytearray(to_ints(stock))
         g._kcache = None
         assert sorted(g.hands[o]) == sorted(opp_hidden)
         if sorted(g.hands[o]) == sorted(h.hands[o]) and g.stock == h.stock:
