@@ -32,34 +32,39 @@ def mask_value(m):
     return _VLO[m & 127] + _VHI[m >> 7]
 
 
-# The 52 card texts as literals: MicroPython keeps literal strings as
-# interned qstrs, so card_str() returns an existing object and never
-# allocates (a fresh 2-char string costs about 48 bytes of device heap).
-CARD_STRS = (
-    "Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc",
-    "Ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "Td", "Jd", "Qd", "Kd",
-    "Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "Th", "Jh", "Qh", "Kh",
-    "As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts", "Js", "Qs", "Ks",
-)
+# The 52 card texts, two characters each, in card order. A tuple of 52 str
+# literals costs about 2.1 KB of device heap (each a 64-byte str object, plus
+# the tuple); this one string and the 52 names interned below about 0.9 KB.
+_CS = "Ac2c3c4c5c6c7c8c9cTcJcQcKcAd2d3d4d5d6d7d8d9dTdJdQdKdAh2h3h4h5h6h7h8h9hThJhQhKhAs2s3s4s5s6s7s8s9sTsJsQsKs"
 
 
 def card_str(c):
     """R14 text form of card int c, e.g. 0 -> 'Ac', 51 -> 'Ks'."""
-    return CARD_STRS[c]
+    # on MicroPython a str built by + that equals an existing qstr is that
+    # qstr: no allocation once the texts are interned (below)
+    return _CS[2 * c] + _CS[2 * c + 1]
+
+
+# Intern the 52 texts as qstrs: MicroPython turns an attribute name into a
+# qstr, so card_str() never allocates on the device (tests/engine/
+# test_micropython.py checks it). Harmless on CPython.
+for _c in range(52):
+    getattr(None, card_str(_c), None)
+del _c
 
 
 def strs(cards):
     """Texts of an iterable of card ints. The one helper every list of card
     texts goes through: on the device each comprehension is a function of its
     own, and each function costs heap while its module loads."""
-    return [CARD_STRS[c] for c in cards]
+    return [card_str(c) for c in cards]
 
 
 def meld_strs(melds):
     """Texts of a list of melds (lists of card ints)."""
     out = []
     for x in melds:
-        out.append([CARD_STRS[c] for c in x])
+        out.append([card_str(c) for c in x])
     return out
 
 
