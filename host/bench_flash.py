@@ -58,8 +58,10 @@ def measure(runs=3, out=sys.stdout):
     for kind, rows in results.items():
         secs = statistics.median(r[0] for r in rows)
         rep = rows[-1][1]
-        out.write("  %-12s %6.2f s  %2d of %d files  %7d payload bytes  %7d serial bytes\n"
-                  % (kind, secs, len(rep.sent), rep.files, rep.payload_bytes, rep.wire_bytes))
+        retries = sum(r[1].boot_retries for r in rows)
+        out.write("  %-12s %6.2f s  %2d of %d files  %7d payload bytes  %7d serial bytes%s\n"
+                  % (kind, secs, len(rep.sent), rep.files, rep.payload_bytes, rep.wire_bytes,
+                     ("  (virtual board powered on twice: %d)" % retries) if retries else ""))
     return results
 
 

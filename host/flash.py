@@ -353,6 +353,7 @@ class FlashReport:
         self.seconds = 0.0
         self.info = None          # (name, version, _mpy, free, platform)
         self.ready = None         # READY/hello line after the reset
+        self.boot_retries = 0     # in-process virtual board powered on again
 
 
 class Device:
@@ -424,6 +425,21 @@ class Device:
             self.t.close()
         except Exception:
             pass
+
+
+def _boot_in_process_board(board, power_cycle, rep):
+    """Wait for READY from a virtual board we power ourselves. Its boot
+    sometimes fails for reasons of the virtual board, not of the flash (its
+    pin link refuses the new process: OSError 32 in vmachine, or no output at
+    all; reported to its owner): power it on once more, and count it."""
+    try:
+        board.wait_reboot(10)
+    except transport.TransportError:
+        rep.boot_retries += 1
+        board.close()
+        power_cycle()
+        board.reopen(10)
+        board.wait_ready(30, probe_after=2.0)
 
 
 def _switch(dev):
@@ -588,7 +604,10 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
             board = transport.Board(port)
             board.reopen(timeout=30)
         try:
-            board.wait_reboot(30)
+            if power_cycle is None:
+                board.wait_reboot(30)
+            else:
+                _boot_in_process_board(board, power_cycle, rep)
             rep.ready = board.ready
             say("running: %s" % board.ready)
         finally:
