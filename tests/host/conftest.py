@@ -6,15 +6,8 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-BIN = os.path.dirname(sys.executable)
-MICROPYTHON = os.path.join(BIN, "micropython") if os.path.exists(os.path.join(BIN, "micropython")) \
-    else shutil.which("micropython")
-
-
-def okgin_cmd(*args):
-    return [sys.executable, "-m", "host.cli"] + list(args)
+from hosthelpers import ROOT, MICROPYTHON  # noqa: E402
 
 
 @pytest.fixture

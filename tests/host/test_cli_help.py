@@ -3,7 +3,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, okgin_cmd
+from hosthelpers import ROOT, okgin_cmd
 from host.cli import COMMANDS
 
 

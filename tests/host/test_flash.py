@@ -6,7 +6,7 @@ import os
 import subprocess
 import time
 
-from conftest import ROOT, okgin_cmd
+from hosthelpers import ROOT, okgin_cmd
 from host import transport
 from host.flash import flash_board, JOURNAL, STAGING
 

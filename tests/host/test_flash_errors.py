@@ -1,7 +1,7 @@
 """okgin flash fails with one line that says what to do, and changes nothing."""
 import subprocess
 
-from conftest import ROOT, okgin_cmd
+from hosthelpers import ROOT, okgin_cmd
 
 
 def _flash(*args):
@@ -68,7 +68,7 @@ def test_invalid_board_definition_stops_before_touching_the_board(source_tree, b
 
 def test_filesystem_full_is_detected_before_copying(tmp_path):
     import pytest
-    from conftest import MICROPYTHON
+    from hosthelpers import MICROPYTHON
     from ptyboard import BareBoard
     from host import flash
     from host.errors import CommandError

@@ -2,7 +2,7 @@
 import subprocess
 import xml.etree.ElementTree as ET
 
-from conftest import ROOT, okgin_cmd
+from hosthelpers import ROOT, okgin_cmd
 
 
 def test_okgin_hil_sim_passes_and_writes_junit(tmp_path):
@@ -27,7 +27,7 @@ def test_okgin_hil_sim_passes_and_writes_junit(tmp_path):
 def test_okgin_hil_reports_a_failing_board(tmp_path):
     # A board without the okgin firmware (stock MicroPython at the REPL):
     # the suite runs and fails, and okgin hil exits non-zero.
-    from conftest import MICROPYTHON
+    from hosthelpers import MICROPYTHON
     from ptyboard import BareBoard
     (tmp_path / "d").mkdir()
     b = BareBoard(tmp_path / "d", MICROPYTHON).start()
