@@ -4,16 +4,8 @@ A card is ``suit * 13 + rank`` with suits ``c d h s`` = 0..3 and ranks
 ``A..K`` = 0..12. Hot code works on four 13-bit suit masks (bit ``rank`` set
 when the card is held) so every value stays a small int on a 32-bit board.
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
-
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-NCARDS = const(52)
-FULL_SUIT = const(0x1FFF)
 
 # R2: ace 1, 2..10 face value, J/Q/K 10. Indexed by rank.
 RANK_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -27,44 +19,46 @@ _VLO = b'\x00\x01\x02\x03\x03\x04\x05\x06\x04\x05\x06\x07\x07\x08\t\n\x05\x06\x0
 _VHI = b"\x00\x08\t\x11\n\x12\x13\x1b\n\x12\x13\x1b\x14\x1c\x1d%\n\x12\x13\x1b\x14\x1c\x1d%\x14\x1c\x1d%\x1e&'/\n\x12\x13\x1b\x14\x1c\x1d%\x14\x1c\x1d%\x1e&'/\x14\x1c\x1d%\x1e&'/\x1e&'/(019"
 
 
-def mask_value(m):
-    """Sum of the R2 values of the ranks in a 13-bit suit mask."""
-    return _VLO[m & 127] + _VHI[m >> 7]
-
-
-# The 52 card texts, two characters each, in card order. A tuple of 52 str
-# literals costs about 2.1 KB of device heap (each a 64-byte str object, plus
-# the tuple); this one string and the 52 names interned below about 0.9 KB.
+# The 52 card texts, in card order. As a tuple of 52 str literals they cost
+# about 2.1 KB of device heap (each literal a 64-byte str object, plus the
+# tuple); built here from one string, interned as qstrs, they cost about
+# 1.2 KB: the tuple holds qstrs (no object each) and the 52 short qstrs.
 _CS = "Ac2c3c4c5c6c7c8c9cTcJcQcKcAd2d3d4d5d6d7d8d9dTdJdQdKdAh2h3h4h5h6h7h8h9hThJhQhKhAs2s3s4s5s6s7s8s9sTsJsQsKs"
 
 
+def _texts():
+    out = [None] * 52
+    for c in range(52):
+        # MicroPython interns an attribute name as a qstr; once it exists, a
+        # str built by + with the same text is that qstr, not a new object.
+        # (On CPython this is a harmless no-op.)
+        getattr(None, _CS[2 * c] + _CS[2 * c + 1], None)
+        out[c] = _CS[2 * c] + _CS[2 * c + 1]
+    return tuple(out)
+
+
+CARD_STRS = _texts()
+del _texts
+
+
 def card_str(c):
-    """R14 text form of card int c, e.g. 0 -> 'Ac', 51 -> 'Ks'."""
-    # on MicroPython a str built by + that equals an existing qstr is that
-    # qstr: no allocation once the texts are interned (below)
-    return _CS[2 * c] + _CS[2 * c + 1]
-
-
-# Intern the 52 texts as qstrs: MicroPython turns an attribute name into a
-# qstr, so card_str() never allocates on the device (tests/engine/
-# test_micropython.py checks it). Harmless on CPython.
-for _c in range(52):
-    getattr(None, card_str(_c), None)
-del _c
+    """R14 text form of card int c, e.g. 0 -> 'Ac', 51 -> 'Ks'. Never
+    allocates (tests/engine/test_micropython.py)."""
+    return CARD_STRS[c]
 
 
 def strs(cards):
     """Texts of an iterable of card ints. The one helper every list of card
     texts goes through: on the device each comprehension is a function of its
     own, and each function costs heap while its module loads."""
-    return [card_str(c) for c in cards]
+    return [CARD_STRS[c] for c in cards]
 
 
 def meld_strs(melds):
     """Texts of a list of melds (lists of card ints)."""
     out = []
     for x in melds:
-        out.append([card_str(c) for c in x])
+        out.append([CARD_STRS[c] for c in x])
     return out
 
 

@@ -5,8 +5,16 @@ never holds these strings in RAM.
 """
 from engine.cards import card_str
 from engine.melds import min_deadwood
-from engine.hand import (action_str, TAKE, DRAW, PASS, KNOCK, UPCARD, DRAW_PHASE,
-                         OVER)
+from engine.hand import action_str
+
+# the codes and phases of engine/hand.py (consts there, so not importable)
+KNOCK = 52
+DRAW = 104
+TAKE = 105
+PASS = 106
+UPCARD = 0
+DRAW_PHASE = 1
+OVER = 3
 
 
 def why_unparsable(text):

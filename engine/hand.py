@@ -18,16 +18,19 @@ from engine.prng import Prng
 from engine.showdown import draw_result, knock_result
 
 # Action codes of the fast path. 0..51 discard card c, 52..103 knock with c.
-KNOCK = const(52)
-DRAW = const(104)
-TAKE = const(105)
-PASS = const(106)
+# (Underscored consts are folded into the code by mpy-cross and are no module
+# globals: no dict entries or names in device RAM. engine/explain.py, loaded
+# only on a mistake, has its own copies.)
+_KNOCK = const(52)
+_DRAW = const(104)
+_TAKE = const(105)
+_PASS = const(106)
 
 # Phases (R6-R8).
-UPCARD = const(0)
-DRAW_PHASE = const(1)
-DISCARD = const(2)
-OVER = const(3)
+_UPCARD = const(0)
+_DRAW_PHASE = const(1)
+_DISCARD = const(2)
+_OVER = const(3)
 PHASE_NAMES = ("upcard", "draw", "discard", "over")
 
 
@@ -37,20 +40,20 @@ class IllegalAction(ValueError):
 
 def action_str(code):
     """R14 text form of an action code."""
-    if code < KNOCK:
+    if code < _KNOCK:
         return "discard " + card_str(code)
-    if code < DRAW:
-        return "knock " + card_str(code - KNOCK)
-    if code == DRAW:
+    if code < _DRAW:
+        return "knock " + card_str(code - _KNOCK)
+    if code == _DRAW:
         return "draw"
-    if code == TAKE:
+    if code == _TAKE:
         return "take"
-    if code == PASS:
+    if code == _PASS:
         return "pass"
     raise ValueError("bad action code %r" % (code,))
 
 
-_SIMPLE = {"take": TAKE, "pass": PASS, "draw": DRAW}
+_SIMPLE = {"take": _TAKE, "pass": _PASS, "draw": _DRAW}
 _PLAYER = ("0 ", "1 ")
 
 
@@ -65,7 +68,7 @@ def parse_action(text):
                 c = parse_card(words[1])
             except ValueError as e:
                 raise IllegalAction(str(e))
-            return c if words[0] == "discard" else KNOCK + c
+            return c if words[0] == "discard" else _KNOCK + c
     from engine.explain import why_unparsable
     raise IllegalAction(why_unparsable(text))
 
@@ -136,7 +139,7 @@ class Hand:
         self._stock = deck      # the deal order; the stock is deck[_si:]
         self._si = 21           # index of the stock's top card
         self._to_move = nd      # R6: the non-dealer speaks first
-        self._phase = UPCARD
+        self._phase = _UPCARD
         # public state as plain attributes (kept up to date by apply; cheaper
         # than properties on the device)
         self.to_move = nd
@@ -187,7 +190,7 @@ class Hand:
         return strs(self._stock[self._si:])
 
     def is_over(self):
-        return self._phase == OVER
+        return self._phase == _OVER
 
     # ---- fast path ----
     def knock_cards(self):
@@ -210,18 +213,18 @@ class Hand:
     def legal_codes(self):
         """Legal action codes for the player to move ([] once over)."""
         ph = self._phase
-        if ph == DISCARD:
+        if ph == _DISCARD:
             m = self._hands[self._to_move]
             out = cards_of(m)
             if self._taken >= 0 and not self.rules.discard_taken:
                 out.remove(self._taken)  # R7
             for c in self.knock_cards():
-                out.append(KNOCK + c)
+                out.append(_KNOCK + c)
             return out
-        if ph == DRAW_PHASE:
-            return [DRAW] if self._no_take else [DRAW, TAKE]
-        if ph == UPCARD:
-            return [TAKE, PASS]
+        if ph == _DRAW_PHASE:
+            return [_DRAW] if self._no_take else [_DRAW, _TAKE]
+        if ph == _UPCARD:
+            return [_TAKE, _PASS]
         return []
 
     def apply(self, code):
@@ -229,16 +232,16 @@ class Hand:
         p = self._to_move
         log = self._log
         log.append(code | (p << 7))
-        if code == PASS:
+        if code == _PASS:
             log.append(255)
             if p != self.dealer:
                 self._to_move = self.dealer      # R6: the dealer may take it
             else:
                 self._to_move = 1 - p            # both passed
-                self._phase = DRAW_PHASE
+                self._phase = _DRAW_PHASE
                 self._no_take = True
-        elif code >= DRAW:                       # draw or take (R6, R7)
-            if code == TAKE:
+        elif code >= _DRAW:                       # draw or take (R6, R7)
+            if code == _TAKE:
                 c = self._discard.pop()
                 self._known[p].append(c)
                 self._taken = c
@@ -252,10 +255,10 @@ class Hand:
                 self._no_take = False
             log.append(c)
             self._hands[p][c // 13] |= 1 << (c % 13)
-            self._phase = DISCARD
+            self._phase = _DISCARD
             self._kcache = None
         else:                                    # discard or knock (R7, R8)
-            c = code if code < KNOCK else code - KNOCK
+            c = code if code < _KNOCK else code - _KNOCK
             log.append(c)
             self._hands[p][c // 13] &= ~(1 << (c % 13))
             kn = self._known[p]
@@ -267,18 +270,18 @@ class Hand:
             self._taken = -1
             self._kcache = None
             mt = self.rules.max_turns
-            if code >= KNOCK:
+            if code >= _KNOCK:
                 self.result = knock_result(self, p)     # R10, R11
-                self._phase = OVER
+                self._phase = _OVER
             elif self.stock_count <= 2 or (mt is not None and self._turns >= mt):
                 self.result = draw_result(self)         # R9, or the tournament bound
-                self._phase = OVER
+                self._phase = _OVER
             else:
                 self._to_move = 1 - p
-                self._phase = DRAW_PHASE
+                self._phase = _DRAW_PHASE
         ph = self._phase
         self.phase = PHASE_NAMES[ph]
-        self.to_move = None if ph == OVER else self._to_move
+        self.to_move = None if ph == _OVER else self._to_move
 
     # ---- safe path ----
     def legal_actions(self):
@@ -288,20 +291,15 @@ class Hand:
             out[i] = action_str(out[i])
         return out
 
-    def check(self, code, player=None):
-        """Raise IllegalAction with a clear reason unless code is legal now."""
-        if (player is None or player == self._to_move) and code in self.legal_codes():
-            return
-        # the reasons live in engine/explain.py, loaded only on a mistake
-        from engine.explain import why_illegal
-        raise IllegalAction(why_illegal(self, code, player))
-
     def play(self, action, player=None):
         """Parse, check and apply an R14 action (case-insensitive). Returns
         the action in its exact R14 form. IllegalAction (a ValueError) with
         the reason on bad or illegal input; the state is then unchanged."""
         code = parse_action(action)
-        self.check(code, player)
+        if not ((player is None or player == self._to_move) and code in self.legal_codes()):
+            # the reasons live in engine/explain.py, loaded only on a mistake
+            from engine.explain import why_illegal
+            raise IllegalAction(why_illegal(self, code, player))
         self.apply(code)
         return action_str(code)
 
@@ -315,7 +313,7 @@ class Hand:
         for i in range(2 * len(hist), len(log), 2):
             p = log[i] >> 7
             code = log[i] & 127
-            if code == TAKE:
+            if code == _TAKE:
                 hist.append(_PLAYER[p] + "take " + card_str(log[i + 1]))
             else:
                 hist.append(_PLAYER[p] + action_str(code))
@@ -324,7 +322,7 @@ class Hand:
     def observation(self, p):
         """Plain dict of what player p may know (docs/architecture.md)."""
         m = self._hands[p]
-        over = self._phase == OVER
+        over = self._phase == _OVER
         mine = (not over) and self._to_move == p
         o = 1 - p
         return {

@@ -88,7 +88,9 @@ def discard_deadwoods(m):
     """For suit masks m (usually 11 cards): list of (card, deadwood of the
     rest once that card is discarded), one entry per card held, in card
     order. One pass over the set choices instead of one search per card."""
-    best = {}
+    # best[card]: 1 + the least deadwood seen without that card (0: none
+    # yet); a 52-byte bytearray, not a dict growing entry by entry
+    best = bytearray(52)
     for a, b, c, d, _ in set_choices(m):
         w = (a, b, c, d)
         ds = (_suit_dw(a), _suit_dw(b), _suit_dw(c), _suit_dw(d))
@@ -99,13 +101,16 @@ def discard_deadwoods(m):
             x = ms
             while x:
                 if x & 1:
-                    v = base - ds[s] + _suit_dw(ms ^ (1 << r))
+                    v = base - ds[s] + _suit_dw(ms ^ (1 << r)) + 1
                     card = s * 13 + r
-                    if v < best.get(card, 999):
+                    if best[card] == 0 or v < best[card]:
                         best[card] = v
                 x >>= 1
                 r += 1
-    return [(card, best[card]) for card in cards_of(m)]
+    out = cards_of(m)
+    for i in range(len(out)):
+        out[i] = (out[i], best[out[i]] - 1)
+    return out
 
 
 def _runs_of(s, m, out):
