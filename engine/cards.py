@@ -85,13 +85,20 @@ def parse_card(text):
         if isinstance(text, int) and 0 <= text < 52:
             return text
         raise ValueError("not a card: %r" % (text,))
-    t = text.strip()
-    if len(t) == 3 and t[:2] == "10":  # people write 10h; R14 says Th
-        t = "T" + t[2]
+    t = text
     if len(t) != 2:
-        raise ValueError("not a card: %r (write rank then suit, e.g. 7h, Tc, As)" % (text,))
-    r = RANKS.find(t[0].upper())
-    s = SUITS.find(t[1].lower())
+        t = text.strip()
+        if len(t) == 3 and t[:2] == "10":  # people write 10h; R14 says Th
+            t = "T" + t[2]
+        if len(t) != 2:
+            raise ValueError("not a card: %r (write rank then suit, e.g. 7h, Tc, As)" % (text,))
+    # the R14 form first: no case conversion (each would be a new string)
+    r = RANKS.find(t[0])
+    if r < 0:
+        r = RANKS.find(t[0].upper())
+    s = SUITS.find(t[1])
+    if s < 0:
+        s = SUITS.find(t[1].lower())
     if r < 0 or s < 0:
         raise ValueError("not a card: %r (rank one of A23456789TJQK, suit one of cdhs)" % (text,))
     return s * 13 + r
