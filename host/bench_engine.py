@@ -8,8 +8,9 @@ MicroPython unix port (medians of several runs).
   with the legal actions (knock options included) computed every turn; the
   fast path (action codes) and the safe path (strings, ``play()`` checks);
 - the smallest MicroPython heap (``-X heapsize``, found by bisection) in
-  which the engine compiled by mpy-cross plays a whole hand, with and
-  without building a screen observation after every action.
+  which the engine compiled by mpy-cross imports, and in which it plays a
+  whole hand, with and without building a screen observation after every
+  action.
 """
 import os
 import shutil
@@ -157,6 +158,36 @@ def hand_fits(mp, dest, heap_bytes, seed, redraw):
     return r.returncode == 0 and r.stdout.startswith("ok ")
 
 
+def import_fits(mp, dest, heap_bytes):
+    code = "import sys\nsys.path.insert(0, %r)\nimport engine" % dest
+    r = subprocess.run([mp, "-X", "heapsize=%d" % heap_bytes, "-c", code],
+                       capture_output=True, text=True, timeout=120)
+    return r.returncode == 0
+
+
+def smallest_import_heap(mp, dest, lo=4 * 1024, hi=256 * 1024, step=512):
+    """Smallest -X heapsize in which `import engine` (the .mpy) succeeds: the
+    loader holds every function's record of a module while it loads, so this
+    is well above the code's size once loaded."""
+    if not import_fits(mp, dest, hi):
+        return None
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        if import_fits(mp, dest, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def import_live(mp, dest):
+    """Heap in use (after a collection) once the engine is imported."""
+    code = ("import sys, gc\nsys.path.insert(0, %r)\ngc.collect()\na = gc.mem_alloc()\n"
+            "import engine\ngc.collect()\nprint(gc.mem_alloc() - a)" % dest)
+    r = subprocess.run([mp, "-X", "heapsize=256K", "-c", code], capture_output=True, text=True, timeout=120)
+    return int(r.stdout.split()[-1]) if r.returncode == 0 and r.stdout.strip() else None
+
+
 def smallest_heap(mp, dest, seed, redraw, lo=8 * 1024, hi=256 * 1024, step=512):
     """Smallest -X heapsize (to `step` bytes) that plays the whole hand."""
     if not hand_fits(mp, dest, hi, seed, redraw):
@@ -201,6 +232,11 @@ def run(args):
                   "hands_fast_per_s", "hands_safe_per_s"):
             print("%-44s %12d %12d" % (LABELS[k], cp[k], mpy[k]))
         compile_engine(tmp)
+        imp = smallest_import_heap(mp, tmp)
+        live = import_live(mp, tmp)
+        print("smallest MicroPython heap to import the engine (.mpy): %s; its code once loaded: %s"
+              % ("%.1f KB" % (imp / 1024.0) if imp else "over 256 KB",
+                 "%.1f KB" % (live / 1024.0) if live else "-"))
         seeds = (1, 4, 5) if quick else (1, 4, 5, 8, 11)
         for redraw, label in ((True, "with an observation after every action"),
                               (False, "engine only")):
