@@ -121,7 +121,8 @@ class Panel:
 class App:
     def __init__(self, hw, board):
         self.hw = hw
-        self.board = board
+        # only the name and the timing are kept: main.py frees the rest of
+        # the board definition (~2.8 KB on the unix port, docs/memory.md)
         self.board_name = board.get("name", "okgin")
         t = board.get("timing", {})
         n = t.get("partials_before_full", 8)

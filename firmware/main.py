@@ -33,6 +33,10 @@ def main():
     import app as _app
     import protocol
     a = _app.App(hw, board)
+    # this frame lives as long as the game: let the board definition go
+    # (App and hal keep only what they need, docs/memory.md)
+    board = None
+    gc.collect()
     # buttons keep being polled while a driver waits on BUSY (wake-up)
     for d in hw.displays:
         d.idle = hw.buttons.poll
