@@ -172,7 +172,7 @@ class Hand:
     def from_cards(cls, rules, dealer, hands, upcard, stock=None):
         """An explicit deal. hands: (player 0's 10 cards, player 1's 10 cards);
         stock top first; cards not named follow in card order."""
-        from engine.record import deck_of
+        from engine.record_read import deck_of
         return cls(rules, dealer, deck_of(dealer, hands, upcard, stock))
 
     # ---- public state ----
@@ -362,5 +362,5 @@ class Hand:
     def from_record(cls, text, recover=False):
         """Rebuild a hand from to_record() text; ValueError naming the line on
         bad input. recover=True drops a torn last action line (docs/rules.md)."""
-        from engine.record import hand_from_record
+        from engine.record_read import hand_from_record
         return hand_from_record(text, recover)

@@ -112,5 +112,5 @@ class Match:
     def from_record(cls, text, recover=False):
         """Rebuild a match from to_record() text (ValueError naming the line
         on bad input; recover=True drops a torn last action line)."""
-        from engine.record import match_from_record
+        from engine.record_read import match_from_record
         return match_from_record(cls, text, recover)
