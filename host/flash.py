@@ -379,7 +379,7 @@ class Device:
         quiet = io.StringIO()
         # A board that is still booting (or busy drawing) may miss the first
         # Ctrl-C: try a few times, as a person would.
-        for attempt in range(3):
+        for attempt in range(2):
             try:
                 with contextlib.redirect_stdout(quiet):
                     # soft_reset=False: the unix port (virtual board) cannot soft
@@ -433,7 +433,7 @@ def _boot_in_process_board(board, power_cycle, rep):
     pin link refuses the new process: OSError 32 in vmachine, or no output at
     all; reported to its owner): power it on once more, and count it."""
     try:
-        board.wait_reboot(10)
+        board.wait_reboot(6)        # it boots in well under a second
     except transport.TransportError:
         rep.boot_retries += 1
         board.close()

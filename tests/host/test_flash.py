@@ -27,15 +27,15 @@ def _edit(src, module, n=1):
         f.write("\n_FLASH_TEST_EDIT = %d\n" % n)
 
 
-def _power_on_again(vb):
-    """Power cycle and wait for READY; once more if the virtual board's own
-    boot fails (its pin link sometimes refuses the new process, see
-    host/flash.py _boot_in_process_board)."""
+def _power_on_again(vb, first=None):
+    """Power cycle (or ``first()``) and wait for READY; once more if the
+    virtual board's own boot fails (its pin link sometimes refuses the new
+    process, see host/flash.py _boot_in_process_board)."""
     for attempt in (1, 2):
-        vb.power_cycle()
+        (first if first and attempt == 1 else vb.power_cycle)()
         try:
             with transport.Board(vb.port) as b:
-                b.wait_ready(10)
+                b.wait_ready(6)
             return
         except transport.TransportError:
             if attempt == 2:
@@ -137,7 +137,7 @@ def test_power_lost_mid_switch_boot_py_finishes_the_update(vboard, source_tree):
         flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                     after_stage=lose_power_mid_switch)
     assert "went away" in str(e.value) and "flash again" in str(e.value)
-    vboard.start()                     # power back: boot.py completes the switch
+    _power_on_again(vboard, vboard.start)   # power back: boot.py completes the switch
     hello, _, after = _plays(vboard.port)
     assert after["phase"] == "discard"
     assert not os.path.exists(os.path.join(vboard.flash_dir, JOURNAL))
