@@ -5,7 +5,7 @@ from engine import Rules, Hand, Match, deadwood, best_melds
 from engine.cards import card_str
 from engine.hand import action_str
 from engine.prng import Prng
-from conftest import brute_deadwood
+from engine_helpers import brute_deadwood
 
 RANKS = "A23456789TJQK"
 FAST = settings(max_examples=60, deadline=None,

@@ -3,7 +3,7 @@ import pytest
 
 from engine import Rules, Hand, Match, IllegalAction
 from engine.prng import Prng
-from conftest import deal
+from engine_helpers import deal
 
 
 def played_match(seed=3, n=120, **opts):

@@ -1,4 +1,6 @@
-"""Helpers for the engine tests: deals written as text, scripted play."""
+"""Helpers for the engine tests: deals written as text, scripted play.
+(Not named conftest: every test directory has one, and `from conftest import`
+could find another directory's in a whole-suite run.)"""
 import os
 import sys
 from itertools import combinations
