@@ -11,7 +11,7 @@ import sys
 import time
 
 import engine
-from engine import Rules, Match, IllegalAction
+from engine import IllegalAction
 from layout import arrange, order as _card_order
 import screens
 import store
@@ -28,24 +28,12 @@ _FULL_AT_BOOT = const(1)
 LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
 
 
-def _ticks():
-    return time.ticks_ms()
-
-
-def _since(t0):
-    return time.ticks_diff(time.ticks_ms(), t0)
-
-
 def _show(card):
     """A card in on-screen text: ten as "10" like the big glyphs (R14's
     "T" stays in records and on the serial port)."""
     if card and card[0] == "T":
         return "10" + card[1:]
     return card or "-"
-
-
-def _deadwood(cards):
-    return engine.deadwood(cards)
 
 
 try:
@@ -73,8 +61,6 @@ class Panel:
         self.limit = partials_before_full
         self.timeout = timeout_ms
         self.started = None
-        self.fulls = 0
-        self.partial_count = 0
         self.good = 0
 
     def _sig(self):
@@ -87,7 +73,7 @@ class Panel:
         if self.started is None:
             return False
         if self.d.busy():
-            if _since(self.started) > self.timeout:
+            if time.ticks_diff(time.ticks_ms(), self.started) > self.timeout:
                 self.started = None
                 raise OSError("panel busy for over %d ms" % self.timeout)
             return True
@@ -106,15 +92,13 @@ class Panel:
             return False
         full = self.need_full or self.partials >= self.limit
         self.d.show(full=full)
-        self.started = _ticks()
+        self.started = time.ticks_ms()
         self.shown = sig
         if full:
             self.need_full = False
             self.partials = 0
-            self.fulls += 1
         else:
             self.partials += 1
-            self.partial_count += 1
         return True
 
 
@@ -149,37 +133,11 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
-        self.last_kind = [None, None]
-        self.bot = None
         self.showdown = False
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
 
-    # ----- boot and persistence -----
-    def boot(self):
-        """Resume an interrupted game exactly, or show the menu."""
-        text = store.load_game()
-        if text is None:
-            self.mode = "menu"
-            return
-        g = self.settings.get("game")
-        if not isinstance(g, dict):
-            g = {}
-        self.vs = g.get("vs", "human")
-        self.seed = g.get("seed", 0)
-        if self.vs != "human" and self.vs not in LEVELS:
-            self.vs = "human"
-        try:
-            self.match = Match.from_record(text)
-            self.mode = "game"
-            self._resume_state()
-            return
-        except (ValueError, IllegalAction) as e:
-            err = str(e)
-        import recover   # rare: loaded only for a damaged record
-        recover.repair_record(self, text, err)
-        sys.modules.pop("recover", None)
-
+    # ----- persistence (boot and resume: recover.py) -----
     def save(self, whole=False):
         """After every action: the record on flash gains the action's line
         (store.append_action copies and renames, atomically)."""
@@ -195,35 +153,7 @@ class App:
                 pass   # no game.okg yet, or no action yet: write it whole
         store.save_game(m.to_record())
 
-    def record_text(self):
-        return self.match.to_record() if self.match is not None else ""
-
     # ----- game control -----
-    def new_game(self, vs, seed=None, dealer=None, rules=None):
-        if seed is None:
-            seed = self.hw.entropy() & 0x3FFFFFFF   # entropy from hal
-        if rules is None:
-            rules = self.rule_settings()
-        r = rules if isinstance(rules, Rules) else self.rules_from(rules)
-        if dealer is None:
-            m = Match(r, seed=seed)
-        else:
-            m = Match(r, seed=seed, dealer=dealer)
-        self.match = m
-        self.vs = vs
-        self.seed = seed
-        self.settings["game"] = {"vs": vs, "seed": seed}
-        store.save_settings(self.settings)
-        self.save(True)
-        self.mode = "game"
-        self.showdown = False
-        self.cursor = [0, 0]
-        self.confirm = [False, False]
-        self.msg = ["", ""]
-        self.notice = [None, None]
-        self._hand_boundary()
-        self._drop_menu()
-
     def play(self, p, action):
         """Play one action for player p through the engine's safe path;
         an illegal one becomes a short message on p's screen."""
@@ -255,21 +185,10 @@ class App:
             hand = m.observation(p)["hand"]
             new = [c for c in hand if c not in before]
             if new:
-                order = self._order(hand)
+                order = _card_order(hand)
                 if new[0] in order:
                     self.cursor[p] = order.index(new[0])
         self._touch()
-
-    def _resume_state(self):
-        """After boot: a hand that ended and whose successor has no action
-        yet is still on its showdown screen (the engine deals at once)."""
-        m = self.match
-        self.showdown = m.winner is not None or (
-            m.last_hand is not None and not m.observation(0)["history"])
-        self._hand_boundary()
-
-    def _over(self):
-        return self.showdown
 
     def _hand_boundary(self):
         # ghosting is cleared at hand boundaries (full refresh)
@@ -298,11 +217,11 @@ class App:
         m = self.match
         if self.vs == "human" or self.mode != "game" or m is None:
             return False
-        if self._over():
+        if self.showdown:
+            return False
+        if m.hand.to_move != 1:   # public: no observation built per loop turn
             return False
         obs = m.observation(1)
-        if obs["to_move"] != 1:
-            return False
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
         b = engine.bot(self.vs, seed=(self.seed * 31 + len(obs["history"])) & 0x3FFFFFFF)
@@ -314,12 +233,6 @@ class App:
         return True
 
     # ----- buttons -----
-    def press(self, p, button, kind="short"):
-        """Serial ``press``: queue through the button driver like a real
-        press, then handle everything queued and redraw."""
-        self.buttons.inject(p, button, kind)
-        self.drain()
-
     def drain(self):
         b = self.buttons
         ev = b.get()
@@ -352,7 +265,7 @@ class App:
             return
         if self.vs != "human" and p == 1:
             return   # the computer's seat has no human buttons
-        if self._over():
+        if self.showdown:
             if button == "ok":
                 self.next_hand()
             return
@@ -386,7 +299,7 @@ class App:
                 self.msg[p] = "DRAW from stock or TAKE pile"
             return
         # discard phase: cursor, discard, knock (R7, R8)
-        order = self._order(obs["hand"])
+        order = _card_order(obs["hand"])
         i = self.cursor[p] % len(order)
         c = order[i]
         if button in ("left", "right"):
@@ -407,7 +320,7 @@ class App:
             else:
                 rest = [x for x in obs["hand"] if x != c]
                 self.msg[p] = "Can't knock: deadwood %d > %d" % (
-                    _deadwood(rest), obs["knock_limit"])
+                    engine.deadwood(rest), obs["knock_limit"])
         else:
             self.msg[p] = "Now discard: OK, or KNOCK"
 
@@ -426,9 +339,6 @@ class App:
         d = 1 if button == "right" else -1
         self.cursor[p] = (self.cursor[p] + d) % n
 
-    def _game_won(self):
-        return self.match is not None and self.match.winner is not None
-
     # ----- drawing -----
     def _touch(self):
         self.dirty = [True] * self.nplayers
@@ -438,14 +348,11 @@ class App:
             return ("You", "CPU")[p] if viewer == 0 else ("Human", "CPU")[p]
         return "You" if p == viewer else "P%d" % (p + 1)
 
-    def _order(self, hand):
-        return _card_order(hand)
-
     def kind(self):
         if self.mode != "game":
             return self.mode
-        if self._over():
-            return "over" if self._game_won() else "showdown"
+        if self.showdown:
+            return "over" if self.match.winner is not None else "showdown"
         return "game"
 
     def redraw(self):
@@ -459,14 +366,15 @@ class App:
                 screens.error(fb, note[0], note[1], "any button: continue",
                               self.testmode)
             elif self.mode == "menu":
-                screens.menu(fb, self.view_menu())
+                screens.menu(fb, self._menu().view_menu(self))
             elif self.mode == "error":
                 screens.error(fb, "Something went wrong", [
                     self.error_text or "", "The game is saved."],
                     "OK: back to the game" if self.match is not None else "OK: menu",
                     self.testmode)
-            elif self._over():
-                screens.showdown(fb, self.view_showdown(p))
+            elif self.showdown:
+                import endview
+                screens.showdown(fb, endview.view_showdown(self, p))
             else:
                 screens.game(fb, self.view_game(p))
         self.leds()
@@ -545,7 +453,7 @@ class App:
             cursor = self.cursor[p] % len(order)
             c = order[cursor]
             rest = [x for x in hand if x != c]
-            dw = _deadwood(rest)
+            dw = engine.deadwood(rest)
             if self.confirm[p]:
                 lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % _show(c))
                 hint = "KNOCK/OK:confirm  other:cancel"
@@ -582,31 +490,10 @@ class App:
         }
         return v
 
-    # ----- serial helpers -----
     # ----- parts loaded on demand (menu.py, endview.py) -----
     def _menu(self):
         import menu
         return menu
-
-    def _drop_menu(self):
-        # the menu's code is not needed during play: free its heap
-        sys.modules.pop("menu", None)
-
-    def rules_from(self, opts):
-        return self._menu().rules_from(self, opts)
-
-    def rule_settings(self):
-        return self._menu().rule_settings(self)
-
-    def newgame_from(self, opts):
-        return self._menu().newgame_from(self, opts)
-
-    def view_menu(self):
-        return self._menu().view_menu(self)
-
-    def view_showdown(self, p):
-        import endview
-        return endview.view_showdown(self, p)
 
     def set_testmode(self, on):
         if on != self.testmode:
@@ -629,13 +516,6 @@ class App:
                     o["discard_top"] or "-", o["knock_limit"], o["scores"][0],
                     o["scores"][1], self.vs, 1 if self.testmode else 0))
 
-    def mem(self):
-        gc.collect()
-        a = gc.mem_alloc()
-        if a > self.peak:
-            self.peak = a
-        return "alloc=%d free=%d peak=%d" % (a, gc.mem_free(), self.peak)
-
     def idle(self):
         self.buttons.poll()
         self.drain()
@@ -648,12 +528,9 @@ class App:
             if pn.started is not None or pn.changed():
                 return False
         if self.vs != "human" and self.mode == "game" and self.match is not None \
-                and not self._over() and self.match.observation(1)["to_move"] == 1:
+                and not self.showdown and self.match.hand.to_move == 1:
             return False   # the computer still has a move to make
         return True
-
-    def reset(self):
-        self.hw.reset()
 
     # ----- the main loop -----
     def service_panels(self):
@@ -699,8 +576,8 @@ class App:
         # the turn LED of the player who must act
         m = self.match
         tm = None
-        if m is not None and self.mode == "game" and not self._over():
-            tm = m.observation(0)["to_move"]
+        if m is not None and self.mode == "game" and not self.showdown:
+            tm = m.hand.to_move   # public; no observation per redraw
         for p in range(self.nplayers):
             try:
                 self.hw.leds[p].value(1 if tm == p else 0)
@@ -723,7 +600,9 @@ class App:
     def run(self, proto=None):
         self.proto = proto
         try:
-            self.boot()
+            import recover   # resume or menu: once per boot
+            recover.boot(self)
+            sys.modules.pop("recover", None)
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
         self.redraw()

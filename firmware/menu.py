@@ -1,6 +1,8 @@
 """The menu and the rules options (loaded only while needed: app.py drops
 this module when a game starts, to keep the heap small during play)."""
-from engine import Rules
+import sys
+
+from engine import Rules, Match
 import store
 
 # Rules options offered in the menu: (settings key, label, values). The
@@ -70,7 +72,7 @@ def newgame_from(app, opts):
     except ValueError as e:
         return str(e)
     try:
-        app.new_game(vs, seed, dealer, rules)
+        new_game(app, vs, seed, dealer, rules)
     except (ValueError, TypeError) as e:
         return str(e)
     return None
@@ -79,7 +81,7 @@ def newgame_from(app, opts):
 def menu_items(app):
     items = []
     acts = []
-    if app.match is not None and not app._game_won():
+    if app.match is not None and app.match.winner is None:
         items.append(("Resume game", ""))
         acts.append(("resume", None))
     items.append(("New game: 2 players", ""))
@@ -107,9 +109,9 @@ def menu_button(app, button, kind):
         if act == "resume":
             app.mode = "game"
             app._hand_boundary()
-            app._drop_menu()
+            sys.modules.pop("menu", None)   # not needed during play
         elif act == "new":
-            app.new_game(arg)
+            new_game(app, arg)
         else:
             rs = rule_settings(app)
             for key, _label, values in OPTIONS:
@@ -131,3 +133,31 @@ def view_menu(app):
         "msg": app.menu_msg,
         "hint": "</>:choose  OK:select/change",
     }
+
+
+def new_game(app, vs, seed=None, dealer=None, rules=None):
+    """Start a game (menu or serial newgame); lives here, not in app.py,
+    because it runs only from the menu or the newgame command."""
+    if seed is None:
+        seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
+    if rules is None:
+        rules = rule_settings(app)
+    r = rules if isinstance(rules, Rules) else rules_from(app, rules)
+    if dealer is None:
+        m = Match(r, seed=seed)
+    else:
+        m = Match(r, seed=seed, dealer=dealer)
+    app.match = m
+    app.vs = vs
+    app.seed = seed
+    app.settings["game"] = {"vs": vs, "seed": seed}
+    store.save_settings(app.settings)
+    app.save(True)
+    app.mode = "game"
+    app.showdown = False
+    app.cursor = [0, 0]
+    app.confirm = [False, False]
+    app.msg = ["", ""]
+    app.notice = [None, None]
+    app._hand_boundary()
+    sys.modules.pop("menu", None)   # the menu's code is not needed during play

@@ -1,9 +1,43 @@
-"""Rare recoveries, loaded only when needed (the heap is tight): a damaged
-game record at boot, a panel whose BUSY line never goes low."""
+"""Boot and rare recoveries, loaded only when needed and dropped after (the
+heap is tight): resuming the saved game at boot, a damaged game record, a
+panel whose BUSY line never goes low."""
 import time
 
 from engine import IllegalAction, Match
 import store
+
+
+def boot(app):
+    """Resume an interrupted game exactly, or show the menu."""
+    text = store.load_game()
+    if text is None:
+        app.mode = "menu"
+        return
+    g = app.settings.get("game")
+    if not isinstance(g, dict):
+        g = {}
+    app.vs = g.get("vs", "human")
+    app.seed = g.get("seed", 0)
+    from app import LEVELS
+    if app.vs != "human" and app.vs not in LEVELS:
+        app.vs = "human"
+    try:
+        app.match = Match.from_record(text)
+        app.mode = "game"
+        resume_state(app)
+        return
+    except (ValueError, IllegalAction) as e:
+        err = str(e)
+    repair_record(app, text, err)
+
+
+def resume_state(app):
+    """After boot: a hand that ended and whose successor has no action
+    yet is still on its showdown screen (the engine deals at once)."""
+    m = app.match
+    app.showdown = m.winner is not None or (
+        m.last_hand is not None and not m.observation(0)["history"])
+    app._hand_boundary()
 
 
 def repair_record(app, text, err):
@@ -29,7 +63,7 @@ def repair_record(app, text, err):
         app.match = good
         store.save_game(good.to_record())
         app.mode = "game"
-        app._resume_state()
+        resume_state(app)
         note = ("Saved game repaired", [err, "Resumed at the last valid move.",
                                         "Damaged copy kept as game.bad."])
     app.notice = [note, note]

@@ -1,6 +1,8 @@
 """Test-mode serial commands (docs/protocol.md): press, screen, newgame,
 record, sync, mem, reset. Loaded on the first one while test mode is on and
 dropped when it goes off."""
+import gc
+
 try:
     from binascii import hexlify
 except ImportError:
@@ -17,7 +19,10 @@ def dispatch(proto, cmd, w):
                 or (len(w) == 4 and w[3] != "long"):
             return proto.send(
                 "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
-        app.press(int(w[1]), w[2], "long" if len(w) == 4 else "short")
+        # queued through the button driver like a real press, then
+        # everything queued is handled and redrawn
+        app.buttons.inject(int(w[1]), w[2], "long" if len(w) == 4 else "short")
+        app.drain()
         return proto.send("OK")
     if cmd == "screen":
         if len(w) != 2 or w[1] not in ("0", "1"):
@@ -30,14 +35,14 @@ def dispatch(proto, cmd, w):
             if not sep or not k or not v:
                 return proto.send("ERR expected name=value, got %s" % a[:40])
             opts[k] = v
-        err = app.newgame_from(opts)
+        err = app._menu().newgame_from(app, opts)
         if err:
             return proto.send("ERR " + err)
         return proto.send("OK")
     if cmd == "record":
         if len(w) != 1:
             return proto.send("ERR record takes no arguments")
-        text = app.record_text()
+        text = app.match.to_record() if app.match is not None else ""
         lines = text.split("\n") if text else []
         if lines and lines[-1] == "":
             lines.pop()
@@ -53,10 +58,14 @@ def dispatch(proto, cmd, w):
         proto.waiting_sync = True
         return
     if cmd == "mem":
-        return proto.send("OK " + app.mem())
+        gc.collect()
+        a = gc.mem_alloc()
+        if a > app.peak:
+            app.peak = a
+        return proto.send("OK alloc=%d free=%d peak=%d" % (a, gc.mem_free(), app.peak))
     if cmd == "reset":
         proto.send("OK")
-        app.reset()
+        app.hw.reset()
         return
 
 
