@@ -1,9 +1,9 @@
 # vmachine: machine.Pin / machine.SPI for the okgin virtual board.
 #
 # Runs inside the micropython unix port, whose `machine` has no Pin or SPI.
-# Mirrors what the firmware uses of the rp2 port's API (Pin: constructor,
-# init, value, call, on/off; SPI: constructor with rp2 pin checks, write,
-# deinit; reset, unique_id, freq, reset_cause); the pin levels and SPI bytes
+# Mirrors what the firmware and the host's tools use of the rp2 port's API
+# (Pin(gpio, mode, pull, value=), value, call; SPI: constructor with rp2's pin
+# checks, write; reset, unique_id, freq); the pin levels and SPI bytes
 # go over a socket (OKGIN_VBOARD_LINK) to the host, which emulates the panels
 # and buttons (host/vboard/link.py describes the messages). Never shipped to
 # a real board.
@@ -25,9 +25,6 @@ except ImportError:
         return x
 
 _Y = const(0x59)
-
-PWRON_RESET = const(1)
-WDT_RESET = const(3)
 
 _s = None          # the link socket, opened at first use (and after an error)
 _poll = None
@@ -133,13 +130,6 @@ def _inputs():
 def _pin_id(id):
     if isinstance(id, Pin):
         return id._id
-    if isinstance(id, str):
-        if id == "LED":
-            return 25
-        if id.startswith("GP") and id[2:].isdigit():
-            id = int(id[2:])
-        else:
-            raise ValueError("unknown named pin \"%s\"" % id)
     if not isinstance(id, int) or not 0 <= id <= 29:
         raise ValueError("invalid pin")
     return id
@@ -154,11 +144,7 @@ class Pin:
     PULL_DOWN = const(2)
 
     def __init__(self, id, mode=-1, pull=-1, *, value=None):
-        self._id = _pin_id(id)
-        self.init(mode, pull, value=value)
-
-    def init(self, mode=-1, pull=-1, *, value=None):
-        i = self._id
+        self._id = i = _pin_id(id)
         b = _b
         if value is not None:
             # rp2: the level is set before the pin becomes an output.
@@ -192,21 +178,13 @@ class Pin:
         b[2] = v
         _send(_b3)
 
-    def __call__(self, v=None):
-        return self.value(v)
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
+    __call__ = value
 
 
-# rp2 pin muxing of the two hardware SPI buses: SCK, MOSI, MISO choices.
-_SPI_PINS = (
-    ((2, 6, 18, 22), (3, 7, 19, 23), (0, 4, 16, 20)),
-    ((10, 14, 26), (11, 15, 27), (8, 12, 28)),
-)
+# rp2's pin muxing of the two hardware SPI buses, bit n = GPIO n may be
+# used: SCK, MOSI, MISO of SPI0 ({2,6,18,22}, {3,7,19,23}, {0,4,16,20}),
+# then of SPI1 ({10,14,26}, {11,15,27}, {8,12,28}).
+_SPI_OK = (0x440044, 0x880088, 0x110011, 0x4004400, 0x8008800, 0x10001100)
 
 
 class SPI:
@@ -217,27 +195,21 @@ class SPI:
                  *, sck=None, mosi=None, miso=None):
         if id not in (0, 1):
             raise ValueError("SPI(%s) doesn't exist" % (id,))
-        pins = _SPI_PINS[id]
-        got = []
-        for k, p in enumerate((sck, mosi, miso)):
-            if p is None:
-                p = ((18, 19, 16), (10, 11, 8))[id][k]   # rp2's defaults
-            else:
-                p = _pin_id(p)
-                if p not in pins[k]:
-                    raise ValueError("bad %s pin" % ("SCK", "MOSI", "MISO")[k])
-            got.append(p)
         if bits != 8:
             raise ValueError("vmachine: only 8-bit SPI words are emulated")
+        got = bytearray(b"\x12\x13\x10" if id == 0 else b"\x0a\x0b\x08")  # rp2's defaults
+        k = 0
+        for p in (sck, mosi, miso):
+            if p is not None:
+                p = _pin_id(p)
+                if not (_SPI_OK[id * 3 + k] >> p) & 1:
+                    raise ValueError("bad %s pin" % ("SCK", "MOSI", "MISO")[k])
+                got[k] = p
+            k += 1
         self._id = id
         _send(bytes((0x42, id, got[0], got[1], 1 if firstbit else 0)))
 
-    def deinit(self):
-        self._id = -1
-
     def write(self, buf):
-        if self._id < 0:
-            raise OSError("SPI bus is deinitialised")
         n = len(buf)
         h = _b
         h[0] = 0x53
@@ -257,17 +229,10 @@ def reset():
         _s.readinto(_rx)
 
 
-soft_reset = reset   # the unix port cannot re-run main.py by itself
-
-
-def reset_cause():
-    return PWRON_RESET if os.getenv("OKGIN_VBOARD_CAUSE") != "wdt" else WDT_RESET
-
-
 def unique_id():
     """8 bytes, stable for a given flash directory (like the Pico's flash ID)."""
-    h = os.getenv("OKGIN_VBOARD_UID") or "e661000000000000"
-    return bytes(int(h[i:i + 2], 16) for i in range(0, 16, 2))
+    import binascii
+    return binascii.unhexlify(os.getenv("OKGIN_VBOARD_UID") or "e661000000000000")
 
 
 def freq():
