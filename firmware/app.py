@@ -366,7 +366,8 @@ class App:
                 screens.error(fb, note[0], note[1], "any button: continue",
                               self.testmode)
             elif self.mode == "menu":
-                screens.menu(fb, self._menu().view_menu(self))
+                mn = self._menu()
+                mn.draw(fb, mn.view_menu(self))
             elif self.mode == "error":
                 screens.error(fb, "Something went wrong", [
                     self.error_text or "", "The game is saved."],
@@ -374,7 +375,7 @@ class App:
                     self.testmode)
             elif self.showdown:
                 import endview
-                screens.showdown(fb, endview.view_showdown(self, p))
+                endview.showdown(fb, endview.view_showdown(self, p))
             else:
                 screens.game(fb, self.view_game(p))
         self.leds()

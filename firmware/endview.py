@@ -1,4 +1,14 @@
-"""The showdown screen's content (R10, R11), loaded when a hand ends."""
+"""The showdown screen (R10, R11), loaded when a hand ends and dropped
+when play goes on: its content and its drawing."""
+import framebuf
+
+import font
+from screens import text, bold, header, banner, footer, _rank, _ri, _si
+
+MINI_STEP = 23       # big rank + small suit
+
+_MBUF = bytearray(8)
+_MFB = framebuf.FrameBuffer(_MBUF, 8, 8, framebuf.MONO_HLSB)
 
 
 def _show(card):
@@ -68,3 +78,53 @@ def view_showdown(app, p):
         "lines": lines,
         "hint": hint,
     }
+
+def _mini(i):
+    _MBUF[:] = font.MINI_SUITS[i]
+    return _MFB
+
+
+def mini(fb, x, y, c):
+    """A medium card for the showdown: the big rank glyph with a small suit
+    beside it, so two full hands and the lay-offs fit on one screen."""
+    fb.blit(_rank(_ri(c)), x, y, 0)
+    fb.blit(_mini(_si(c)), x + 13, y + 8, 0)
+    return x + MINI_STEP
+
+
+def mini_groups(fb, x, y, groups):
+    """Draw groups (lists of card strings) of medium cards; melds are
+    underlined so the showdown reads as melds + deadwood (R10)."""
+    for g, is_meld in groups:
+        x0 = x
+        for c in g:
+            x = mini(fb, x, y, c)
+        if is_meld and g:
+            fb.fill_rect(x0, y + 18, x - x0 - 2, 2, 1)
+        x += 5
+    return x
+
+
+def showdown(fb, v):
+    """End of a hand (R10, R11): both hands with melds, the lay-offs and the
+    points, then the scores. ``v``: head, testmode, rows (list of
+    (label, groups, layoffs)), lines (result text), hint."""
+    fb.fill(0)
+    header(fb, v["head"], v["testmode"])
+    banner(fb, v["testmode"])
+    y = 13
+    for label, groups, layoffs in v["rows"]:
+        text(fb, label[:37], 2, y)
+        y += 9
+        x = mini_groups(fb, 2, y, groups)
+        if layoffs:
+            # the defender's cards laid off on the knocker's melds (R10)
+            text(fb, "off:", x, y + 8)
+            x += 34
+            for c in layoffs:
+                x = mini(fb, x, y, c)
+        y += 26
+    for ln in v["lines"]:
+        bold(fb, ln[:36], 2, y)
+        y += 10
+    footer(fb, v["hint"])

@@ -4,6 +4,7 @@ import sys
 
 from engine import Rules, Match
 import store
+from screens import W, H, bold, header, banner, footer
 
 # Rules options offered in the menu: (settings key, label, values). The
 # first value is the default of RULES.md; the engine's Rules takes the key
@@ -161,3 +162,30 @@ def new_game(app, vs, seed=None, dealer=None, rules=None):
     app.notice = [None, None]
     app._hand_boundary()
     sys.modules.pop("menu", None)   # the menu's code is not needed during play
+
+
+def draw(fb, v):
+    """Menu: title, items (label, value) with a selection, hint."""
+    fb.fill(0)
+    header(fb, v["head"], v["testmode"])
+    banner(fb, v["testmode"])
+    items = v["items"]
+    sel = v["sel"]
+    # scroll so the selection is visible: 9 rows of 10 px
+    rows = 9
+    top = 0
+    if sel >= rows:
+        top = sel - rows + 1
+    y = 13
+    for i in range(top, min(len(items), top + rows)):
+        label, value = items[i]
+        if i == sel:
+            fb.fill_rect(0, y - 1, W, 10, 1)
+        c = 0 if i == sel else 1
+        fb.text(label[:24], 4, y, c)
+        if value:
+            fb.text(value[:11], W - 8 * len(value[:11]) - 4, y, c)
+        y += 10
+    if v["msg"]:
+        bold(fb, v["msg"][:36], 2, H - 21)
+    footer(fb, v["hint"])

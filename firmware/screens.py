@@ -15,7 +15,6 @@ CARD_H = 40
 CARD_STEP = 24
 GROUP_GAP = 5        # space between melds / deadwood (hand grouped, R3)
 HAND_Y = 62
-MINI_STEP = 23       # showdown: big rank + small suit
 
 _HLSB = framebuf.MONO_HLSB
 
@@ -26,8 +25,10 @@ _RBUF = bytearray(len(font.RANKS[0]))
 _RFB = framebuf.FrameBuffer(_RBUF, font.RANK_W, font.RANK_H, _HLSB)
 _SBUF = bytearray(len(font.SUITS[0]))
 _SFB = framebuf.FrameBuffer(_SBUF, font.SUIT_W, font.SUIT_H, _HLSB)
-_MBUF = bytearray(8)
-_MFB = framebuf.FrameBuffer(_MBUF, 8, 8, _HLSB)
+
+
+# The showdown's and the menu's drawing live in endview.py and menu.py,
+# loaded only while those screens are up (heap, docs/memory.md).
 
 
 def _rank(i):
@@ -39,10 +40,6 @@ def _suit(i):
     _SBUF[:] = font.SUITS[i]
     return _SFB
 
-
-def _mini(i):
-    _MBUF[:] = font.MINI_SUITS[i]
-    return _MFB
 # Palette for drawing a glyph white on black (selected card): maps ink 1->0.
 _INV = framebuf.FrameBuffer(bytearray(1), 2, 1, _HLSB)
 _INV.pixel(0, 0, 1)
@@ -97,27 +94,6 @@ def card_back(fb, x, y):
 def empty_pile(fb, x, y):
     fb.rect(x, y, CARD_W, CARD_H, 1)
     text(fb, "-", x + 8, y + 16)
-
-
-def mini(fb, x, y, c):
-    """A medium card for the showdown: the big rank glyph with a small suit
-    beside it, so two full hands and the lay-offs fit on one screen."""
-    fb.blit(_rank(_ri(c)), x, y, 0)
-    fb.blit(_mini(_si(c)), x + 13, y + 8, 0)
-    return x + MINI_STEP
-
-
-def mini_groups(fb, x, y, groups):
-    """Draw groups (lists of card strings) of medium cards; melds are
-    underlined so the showdown reads as melds + deadwood (R10)."""
-    for g, is_meld in groups:
-        x0 = x
-        for c in g:
-            x = mini(fb, x, y, c)
-        if is_meld and g:
-            fb.fill_rect(x0, y + 18, x - x0 - 2, 2, 1)
-        x += 5
-    return x
 
 
 def banner(fb, testmode):
@@ -209,58 +185,6 @@ def game(fb, v):
                 fb.pixel(xx, HAND_Y + CARD_H + 2, 1)
     if v["msg"]:
         bold(fb, v["msg"][:36], 2, H - 20)
-    footer(fb, v["hint"])
-
-
-def showdown(fb, v):
-    """End of a hand (R10, R11): both hands with melds, the lay-offs and the
-    points, then the scores. ``v``: head, testmode, rows (list of
-    (label, groups, layoffs)), lines (result text), hint."""
-    fb.fill(0)
-    header(fb, v["head"], v["testmode"])
-    banner(fb, v["testmode"])
-    y = 13
-    for label, groups, layoffs in v["rows"]:
-        text(fb, label[:37], 2, y)
-        y += 9
-        x = mini_groups(fb, 2, y, groups)
-        if layoffs:
-            # the defender's cards laid off on the knocker's melds (R10)
-            text(fb, "off:", x, y + 8)
-            x += 34
-            for c in layoffs:
-                x = mini(fb, x, y, c)
-        y += 26
-    for ln in v["lines"]:
-        bold(fb, ln[:36], 2, y)
-        y += 10
-    footer(fb, v["hint"])
-
-
-def menu(fb, v):
-    """Menu: title, items (label, value) with a selection, hint."""
-    fb.fill(0)
-    header(fb, v["head"], v["testmode"])
-    banner(fb, v["testmode"])
-    items = v["items"]
-    sel = v["sel"]
-    # scroll so the selection is visible: 9 rows of 10 px
-    rows = 9
-    top = 0
-    if sel >= rows:
-        top = sel - rows + 1
-    y = 13
-    for i in range(top, min(len(items), top + rows)):
-        label, value = items[i]
-        if i == sel:
-            fb.fill_rect(0, y - 1, W, 10, 1)
-        c = 0 if i == sel else 1
-        fb.text(label[:24], 4, y, c)
-        if value:
-            fb.text(value[:11], W - 8 * len(value[:11]) - 4, y, c)
-        y += 10
-    if v["msg"]:
-        bold(fb, v["msg"][:36], 2, H - 21)
     footer(fb, v["hint"])
 
 
