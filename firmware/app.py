@@ -11,7 +11,10 @@ import sys
 import time
 
 import engine
-from engine import IllegalAction
+from engine import IllegalAction, Match
+# needed by every game (each action's record line): loaded at boot, before
+# the heap fragments, rather than in the middle of the first new game
+import engine.record  # noqa: F401
 from layout import arrange, order as _card_order
 import screens
 import store
@@ -154,6 +157,31 @@ class App:
         store.save_game(m.to_record())
 
     # ----- game control -----
+    def new_game(self, args):
+        """Start a game from menu.game_args() (vs, seed, dealer, rules).
+        Called once the menu has returned: it is dropped and the heap
+        collected first, so the long-lived match is not laid out between
+        the menu's code and its garbage (fragmentation, docs/memory.md)."""
+        sys.modules.pop("menu", None)
+        gc.collect()
+        vs, seed, dealer, r = args
+        if vs != "human":
+            # the computer's code lives as long as the game: load it first
+            import engine.bots  # noqa: F401
+        self.match = Match(r, seed=seed, dealer=dealer)
+        self.vs = vs
+        self.seed = seed
+        self.settings["game"] = {"vs": vs, "seed": seed}
+        store.save_settings(self.settings)
+        self.save(True)
+        self.mode = "game"
+        self.showdown = False
+        self.cursor = [0, 0]
+        self.confirm = [False, False]
+        self.msg = ["", ""]
+        self.notice = [None, None]
+        self._hand_boundary()
+
     def play(self, p, action):
         """Play one action for player p through the engine's safe path;
         an illegal one becomes a short message on p's screen."""
@@ -251,7 +279,10 @@ class App:
             self.notice[p] = None   # any button closes a notice
             return
         if self.mode == "menu":
-            return self._menu().menu_button(self, button, kind)
+            a = self._menu().menu_button(self, button, kind)
+            if a:
+                self.new_game(a)
+            return
         if self.mode == "error":
             if button == "ok":
                 self.mode = "game" if self.match is not None else "menu"
@@ -603,7 +634,13 @@ class App:
         try:
             import recover   # resume or menu: once per boot
             recover.boot(self)
-            sys.modules.pop("recover", None)
+            # the record parser is needed only to resume (heap)
+            for n in ("recover", "engine.record_read"):
+                sys.modules.pop(n, None)
+            try:
+                del engine.record_read
+            except (AttributeError, KeyError):   # KeyError: MicroPython
+                pass
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
         self.redraw()

@@ -2,7 +2,7 @@
 this module when a game starts, to keep the heap small during play)."""
 import sys
 
-from engine import Rules, Match
+from engine import Rules
 import store
 from screens import W, H, bold, header, banner, footer
 
@@ -48,7 +48,8 @@ def rule_settings(app):
 
 
 def newgame_from(app, opts):
-    """Serial ``newgame``: validate everything before touching the game."""
+    """Serial ``newgame``: validate everything before touching the game.
+    An error text, or game_args() for app.new_game."""
     if "seed" not in opts:
         return "seed=N required"
     try:
@@ -72,11 +73,7 @@ def newgame_from(app, opts):
         rules = Rules.from_options(rules)   # names the bad option
     except ValueError as e:
         return str(e)
-    try:
-        new_game(app, vs, seed, dealer, rules)
-    except (ValueError, TypeError) as e:
-        return str(e)
-    return None
+    return game_args(app, vs, seed, dealer, rules)
 
 
 def menu_items(app):
@@ -112,7 +109,7 @@ def menu_button(app, button, kind):
             app._hand_boundary()
             sys.modules.pop("menu", None)   # not needed during play
         elif act == "new":
-            new_game(app, arg)
+            return game_args(app, arg)   # app.new_game, once this returns
         else:
             rs = rule_settings(app)
             for key, _label, values in OPTIONS:
@@ -136,32 +133,16 @@ def view_menu(app):
     }
 
 
-def new_game(app, vs, seed=None, dealer=None, rules=None):
-    """Start a game (menu or serial newgame); lives here, not in app.py,
-    because it runs only from the menu or the newgame command."""
+def game_args(app, vs, seed=None, dealer=None, rules=None):
+    """What app.new_game needs to start a game: (vs, seed, dealer, Rules).
+    The game itself is made by the app after this module has returned and
+    been dropped, so the match does not land between the menu's code and
+    its garbage (heap fragmentation, docs/memory.md)."""
     if seed is None:
         seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
     if rules is None:
         rules = rule_settings(app)
-    r = rules if isinstance(rules, Rules) else rules_from(app, rules)
-    if dealer is None:
-        m = Match(r, seed=seed)
-    else:
-        m = Match(r, seed=seed, dealer=dealer)
-    app.match = m
-    app.vs = vs
-    app.seed = seed
-    app.settings["game"] = {"vs": vs, "seed": seed}
-    store.save_settings(app.settings)
-    app.save(True)
-    app.mode = "game"
-    app.showdown = False
-    app.cursor = [0, 0]
-    app.confirm = [False, False]
-    app.msg = ["", ""]
-    app.notice = [None, None]
-    app._hand_boundary()
-    sys.modules.pop("menu", None)   # the menu's code is not needed during play
+    return (vs, seed, dealer, rules if isinstance(rules, Rules) else rules_from(app, rules))
 
 
 def draw(fb, v):

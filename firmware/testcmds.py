@@ -35,9 +35,10 @@ def dispatch(proto, cmd, w):
             if not sep or not k or not v:
                 return proto.send("ERR expected name=value, got %s" % a[:40])
             opts[k] = v
-        err = app._menu().newgame_from(app, opts)
-        if err:
-            return proto.send("ERR " + err)
+        got = app._menu().newgame_from(app, opts)
+        if isinstance(got, str):
+            return proto.send("ERR " + got)
+        app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
         return proto.send("OK")
     if cmd == "record":
         if len(w) != 1:
