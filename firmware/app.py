@@ -182,11 +182,12 @@ class App:
         self.notice = [None, None]
         self._hand_boundary()
 
-    def play(self, p, action):
+    def play(self, p, action, before):
         """Play one action for player p through the engine's safe path;
-        an illegal one becomes a short message on p's screen."""
+        an illegal one becomes a short message on p's screen. ``before``:
+        p's hand before it (from the caller's observation: one fewer per
+        move)."""
         m = self.match
-        before = m.observation(p)["hand"]
         hand_no = m.hand_no
         try:
             m.play(action)
@@ -315,17 +316,17 @@ class App:
         phase = obs["phase"]
         if phase == "upcard":            # R6
             if button == "take":
-                self.play(p, "take")
+                self.play(p, "take", obs["hand"])
             elif button == "draw":
-                self.play(p, "pass")
+                self.play(p, "pass", obs["hand"])
             else:
                 self.msg[p] = "TAKE the upcard or DRAW=pass"
             return
         if phase == "draw":              # R7
             if button == "draw":
-                self.play(p, "draw")
+                self.play(p, "draw", obs["hand"])
             elif button == "take":
-                self.play(p, "take")
+                self.play(p, "take", obs["hand"])
             else:
                 self.msg[p] = "DRAW from stock or TAKE pile"
             return
@@ -339,12 +340,12 @@ class App:
         elif self.confirm[p]:
             self.confirm[p] = False
             if button in ("knock", "ok"):
-                self.play(p, "knock " + c)
+                self.play(p, "knock " + c, obs["hand"])
         elif button == "ok":
             if c == self._just_taken(p, obs) and ("discard " + c) not in obs["legal"]:
                 self.msg[p] = "%s was just taken: not now (R7)" % _show(c)
             else:
-                self.play(p, "discard " + c)
+                self.play(p, "discard " + c, obs["hand"])
         elif button == "knock":
             if ("knock " + c) in obs["legal"]:
                 self.confirm[p] = True
