@@ -86,7 +86,7 @@ def render(board, source="hardware/board.json"):
     for p in range(len(board["players"])):
         pl = board["players"][p]
         panel = pl["panel"]
-        w("## Player %d" % p)
+        w("## Player %d (seat %d in board.json and the serial protocol)" % (p + 1, p))
         w("")
         w("Panel: %s %dx%d, rotation %d." % (panel["controller"], panel["width"],
                                                panel["height"], panel["rotation"]))
