@@ -163,12 +163,24 @@ class App:
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
         sys.modules.pop("menu", None)
+        # the game being replaced goes first (it is still on flash): two
+        # matches at once do not fit near the 128K budget
+        had = self.match is not None
+        self.match = None
         gc.collect()
         vs, seed, dealer, r = args
-        if vs != "human":
-            # the computer's code lives as long as the game: load it first
-            import engine.bots  # noqa: F401
-        self.match = Match(r, seed=seed, dealer=dealer)
+        try:
+            if vs != "human":
+                # the computer's code lives as long as the game: load it first
+                import engine.bots  # noqa: F401
+            m = Match(r, seed=seed, dealer=dealer)
+        except Exception:
+            if had:
+                import recover   # the saved game back, then the error
+                recover.boot(self)
+                sys.modules.pop("recover", None)
+            raise
+        self.match = m
         self.vs = vs
         self.seed = seed
         self.settings["game"] = {"vs": vs, "seed": seed}
