@@ -67,11 +67,24 @@ class Console:
         _raw(slave, isig=True)
         os.set_blocking(master, False)
         with self._lock:
-            self._in.clear()
+            # Bytes the client wrote before this reset were for the old
+            # process (a Ctrl-C, a raw-REPL command): never let them reach
+            # the new one at boot. _loop reads master_b under this lock, so
+            # whatever it has not read yet is still in master_b: drop it.
+            self._discard_input()
             self.master_a = master
             self._drained.clear()
         self._wake()
         return slave
+
+    def _discard_input(self):
+        self._in.clear()
+        while True:
+            try:
+                if not os.read(self.master_b, 65536):
+                    return
+            except OSError:     # EAGAIN: nothing more
+                return
 
     def _wake(self):
         try:
@@ -144,14 +157,16 @@ class Console:
                         del self._out[:n]
                         self.dropped += n
             if self.master_b in r:
-                try:
-                    data = os.read(self.master_b, 65536)
-                except (BlockingIOError, InterruptedError):
-                    data = b""
-                except OSError:
-                    data = b""
-                if data and a is not None:
-                    self._in += data      # with no process the bytes are lost
+                # Under the lock: new_slave() (a reset) then knows that every
+                # byte read before it was queued for the old process, and
+                # discards them with everything read after.
+                with self._lock:
+                    try:
+                        data = os.read(self.master_b, 65536)
+                    except OSError:     # EAGAIN, EINTR, EIO: nothing now
+                        data = b""
+                    if data and self.master_a is not None:
+                        self._in += data      # with no process the bytes are lost
             if self.master_b in w and self._out:
                 try:
                     n = os.write(self.master_b, self._out)
@@ -161,11 +176,13 @@ class Console:
                 except OSError as e:
                     if e.errno != errno.EAGAIN:
                         self._out.clear()
-            if a is not None and a in w and self._in:
-                try:
-                    n = os.write(a, self._in)
-                    del self._in[:n]
-                except BlockingIOError:
-                    pass
-                except OSError:
-                    self._in.clear()
+            if a is not None and a in w:
+                with self._lock:
+                    if self._in and self.master_a == a:   # not after a reset
+                        try:
+                            n = os.write(a, self._in)
+                            del self._in[:n]
+                        except BlockingIOError:
+                            pass
+                        except OSError:
+                            self._in.clear()

@@ -35,6 +35,24 @@ import time
 _MSG = struct.Struct("<BII")
 
 
+def _hang_up(sock):
+    """End a socket another thread may be blocked on (accept, select, recv).
+
+    Never close() it from here: close() does not wake that thread on Linux,
+    and it frees the fd number, which the next accept() reuses at once for
+    the new process's connection. The old _serve thread, between reading
+    the number and entering select()/recv(), then ran on the *new*
+    connection: it swallowed the new process's hello, the new connection's
+    own thread saw a stream without one and dropped it, and the new
+    process failed (EPIPE in vmachine._send, or waiting forever for a sync
+    answer: no READY). shutdown() wakes the thread with EOF and keeps the
+    number taken until the owning thread closes the socket."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
 class LinkServer:
     """Accepts the micropython process's connection and serves it."""
 
@@ -67,6 +85,7 @@ class LinkServer:
             self.address = "tcp:127.0.0.1:%d" % self.sock.getsockname()[1]
         self.sock.listen(4)
         pins.on_change = self.push
+        self._serving = []             # the _serve threads, joined by close()
         self._thread = threading.Thread(target=self._accept_loop, name="vboard-link", daemon=True)
         self._thread.start()
 
@@ -77,10 +96,7 @@ class LinkServer:
             self.last_bits = None
             old, self.conn = self.conn, None
         if old is not None:
-            try:
-                old.close()
-            except OSError:
-                pass
+            _hang_up(old)
         with self.seen_cond:
             self.seen = self.seq
             self.polling = True
@@ -89,10 +105,24 @@ class LinkServer:
     def close(self):
         self.closed = True
         self.expect(None)
+        # close() alone does not wake a thread blocked in accept() on Linux:
+        # that thread (and the socket it holds) used to outlive stop().
+        # shutdown() makes the pending accept() fail at once.
+        _hang_up(self.sock)
+        me = threading.current_thread()
+        if self._thread is not me:
+            self._thread.join(2.0)  # then no connection is accepted any more
         try:
             self.sock.close()
         except OSError:
             pass
+        with self.idle_cv:
+            conns = list(self.idle)
+        for conn in conns:          # end the _serve threads too
+            _hang_up(conn)
+        for t in self._serving:
+            if t is not me:
+                t.join(2.0)
 
     def _accept_loop(self):
         while not self.closed:
@@ -100,12 +130,17 @@ class LinkServer:
                 conn, _ = self.sock.accept()
             except OSError:
                 return
+            if self.closed:
+                conn.close()
+                return
             if conn.family == socket.AF_INET:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with self.idle_cv:
                 self.idle[conn] = False      # settle() waits for its first bytes
-            threading.Thread(target=self._serve, args=(conn,), name="vboard-link-conn",
-                             daemon=True).start()
+            t = threading.Thread(target=self._serve, args=(conn,), name="vboard-link-conn",
+                                 daemon=True)
+            self._serving = [x for x in self._serving if x.is_alive()] + [t]
+            t.start()
 
     # -- sending ---------------------------------------------------------------
     def _send(self, conn, kind):
@@ -118,6 +153,8 @@ class LinkServer:
                 self.seq += 1
             self.last_bits = bits
             msg = _MSG.pack(kind, self.seq, bits)
+            if conn is not self.conn:
+                return      # dropped meanwhile: its fd may be closed (and reused)
             try:
                 conn.sendall(msg)
             except OSError:
