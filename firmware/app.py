@@ -170,9 +170,6 @@ class App:
         gc.collect()
         vs, seed, dealer, r = args
         try:
-            if vs != "human":
-                # the computer's code lives as long as the game: load it first
-                import engine.bots  # noqa: F401
             m = Match(r, seed=seed, dealer=dealer)
         except Exception:
             if had:
@@ -267,6 +264,15 @@ class App:
         # game replays the same decisions
         b = engine.bot(self.vs, seed=(self.seed * 31 + len(obs["history"])) & 0x3FFFFFFF)
         act = b.choose(obs)
+        b = obs = None
+        # the computer's code (~11 KB) is not needed during the human's
+        # turns, when the human's moves need the room: loaded per move
+        for n in ("bots", "bots_core"):
+            sys.modules.pop("engine." + n, None)
+            try:
+                delattr(engine, n)
+            except (AttributeError, KeyError):   # KeyError: MicroPython
+                pass
         hand_no = m.hand_no
         m.play(act)
         self.save()
