@@ -1,4 +1,4 @@
-"""The menu (loaded only while needed: app.py drops
+"""The menu and the rules options (loaded only while needed: app.py drops
 this module when a game starts, to keep the heap small during play)."""
 import sys
 
@@ -6,7 +6,17 @@ from engine import Rules
 import store
 from screens import W, H, bold, header, banner, footer
 
-from store import OPTIONS, rule_settings   # also used by testcmds' newgame
+# Rules options offered in the menu: (settings key, label, values). The
+# first value is the default of RULES.md; the engine's Rules takes the key
+# as a keyword argument.
+OPTIONS = (
+    ("gin_bonus", "Gin bonus", (25, 20)),                 # R11
+    ("undercut_bonus", "Undercut bonus", (10, 20, 0)),    # R11
+    ("target", "Target score", (100, 150, 200, 50)),      # R13
+    ("discard_taken", "Discard taken card", (False, True)),   # R7 option
+    ("ace_gin_only", "Ace upcard: gin only", (False, True)),  # R5 option
+)
+
 from app import LEVELS   # computer levels, only when the engine has a bot
 
 
@@ -24,6 +34,46 @@ def rules_from(app, opts):
         v = opts.get(key, values[0])
         kw[key] = v
     return Rules(**kw)
+
+
+def rule_settings(app):
+    r = app.settings.get("rules")
+    if not isinstance(r, dict):
+        r = {}   # a hand-edited settings.json: defaults
+    out = {}
+    for key, _label, values in OPTIONS:
+        v = r.get(key, values[0])
+        out[key] = v if v in values else values[0]
+    return out
+
+
+def newgame_from(app, opts):
+    """Serial ``newgame``: validate everything before touching the game.
+    An error text, or game_args() for app.new_game."""
+    if "seed" not in opts:
+        return "seed=N required"
+    try:
+        seed = int(opts.pop("seed"))
+    except ValueError:
+        return "seed must be an integer"
+    if seed < 0:
+        return "seed must be >= 0"
+    vs = opts.pop("vs", "human")
+    if vs != "human" and vs not in LEVELS:
+        return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
+    dealer = opts.pop("dealer", None)
+    if dealer is not None:
+        if dealer not in ("0", "1"):
+            return "dealer must be 0 or 1"
+        dealer = int(dealer)
+    rules = rule_settings(app)
+    for k in opts:
+        rules[k] = opts[k]
+    try:
+        rules = Rules.from_options(rules)   # names the bad option
+    except ValueError as e:
+        return str(e)
+    return game_args(app, vs, seed, dealer, rules)
 
 
 def menu_items(app):

@@ -159,30 +159,3 @@ def set_panel_failures(n):
         return
     with open(PANELFAIL, "w") as f:
         f.write(str(n))
-
-
-# Rules options offered in the menu: (settings key, label, values). The
-# first value is the default of RULES.md; the engine's Rules takes the key
-# as a keyword argument.
-OPTIONS = (
-    ("gin_bonus", "Gin bonus", (25, 20)),                 # R11
-    ("undercut_bonus", "Undercut bonus", (10, 20, 0)),    # R11
-    ("target", "Target score", (100, 150, 200, 50)),      # R13
-    ("discard_taken", "Discard taken card", (False, True)),   # R7 option
-    ("ace_gin_only", "Ace upcard: gin only", (False, True)),  # R5 option
-)
-
-
-def rule_settings(app):
-    """The rules options saved from the menu, each one offered there (a
-    hand-edited settings.json falls back to the defaults). Here, not in
-    menu.py, so a serial ``newgame`` does not load the menu's drawing code
-    (4.4 KB at the moment the new match is made, docs/memory.md)."""
-    r = app.settings.get("rules")
-    if not isinstance(r, dict):
-        r = {}   # a hand-edited settings.json: defaults
-    out = {}
-    for key, _label, values in OPTIONS:
-        v = r.get(key, values[0])
-        out[key] = v if v in values else values[0]
-    return out

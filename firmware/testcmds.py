@@ -35,7 +35,7 @@ def dispatch(proto, cmd, w):
             if not sep or not k or not v:
                 return proto.send("ERR expected name=value, got %s" % a[:40])
             opts[k] = v
-        got = newgame_from(app, opts)
+        got = app._menu().newgame_from(app, opts)
         if isinstance(got, str):
             return proto.send("ERR " + got)
         app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
@@ -88,36 +88,3 @@ def screen(proto, p):
         proto.band.blit(pn.fb, 0, -y)
         out.write(hexlify(proto.band_buf).decode())
     proto.send("")
-
-
-def newgame_from(app, opts):
-    """Serial ``newgame``: validate everything before touching the game.
-    An error text, or (vs, seed, dealer, Rules) for app.new_game. Here and
-    not in menu.py: the menu's drawing code is not loaded for it."""
-    from app import LEVELS
-    from engine import Rules
-    from store import rule_settings
-    if "seed" not in opts:
-        return "seed=N required"
-    try:
-        seed = int(opts.pop("seed"))
-    except ValueError:
-        return "seed must be an integer"
-    if seed < 0:
-        return "seed must be >= 0"
-    vs = opts.pop("vs", "human")
-    if vs != "human" and vs not in LEVELS:
-        return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
-    dealer = opts.pop("dealer", None)
-    if dealer is not None:
-        if dealer not in ("0", "1"):
-            return "dealer must be 0 or 1"
-        dealer = int(dealer)
-    rules = rule_settings(app)
-    for k in opts:
-        rules[k] = opts[k]
-    try:
-        rules = Rules.from_options(rules)   # names the bad option
-    except ValueError as e:
-        return str(e)
-    return (vs, seed, dealer, rules)
