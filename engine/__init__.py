@@ -11,6 +11,9 @@ MicroPython. Rules: docs/rules.md (R1-R14). Contract: docs/architecture.md.
 from engine.cards import card_str, parse_card
 from engine.melds import deadwood, best_melds
 import engine.prng  # noqa: F401
+# hand.py imports the showdown only when a hand ends, so a device can drop
+# it during play (firmware/app.py); loaded here all the same, while the
+# heap is unfragmented, because the engine alone must play a hand in 32K
 import engine.showdown  # noqa: F401
 from engine.hand import Rules, Hand, IllegalAction, action_str, parse_action
 

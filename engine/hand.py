@@ -13,9 +13,6 @@ except ImportError:  # CPython
 from engine.cards import RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs
 from engine.melds import min_deadwood, discard_deadwoods
 from engine.prng import Prng
-# every hand ends with one of these: imported now, while the heap is still
-# unfragmented, rather than at the end of the first hand (device RAM)
-from engine.showdown import draw_result, knock_result
 
 # Action codes of the fast path. 0..51 discard card c, 52..103 knock with c.
 # (Underscored consts are folded into the code by mpy-cross and are no module
@@ -271,9 +268,14 @@ class Hand:
             self._kcache = None
             mt = self.rules.max_turns
             if code >= _KNOCK:
+                # the showdown's code is needed once per hand: imported here
+                # (engine/__init__.py loads it first), so a device can drop
+                # it during play and have it back at the knock
+                from engine.showdown import knock_result
                 self.result = knock_result(self, p)     # R10, R11
                 self._phase = _OVER
             elif self.stock_count <= 2 or (mt is not None and self._turns >= mt):
+                from engine.showdown import draw_result
                 self.result = draw_result(self)         # R9, or the tournament bound
                 self._phase = _OVER
             else:

@@ -8,38 +8,7 @@ fourth card of a set).
 """
 from engine.cards import RANK_VALUE, cards_of, strs, meld_strs, run_cards, set_cards
 from engine.melds import min_deadwood, best_arrangement
-
-
-class Result:
-    """How a hand ended (R9-R11)."""
-
-    def __init__(self, kind, knocker, winner, points, deadwood, melds, layoffs, hands):
-        self.kind = kind          # "knock", "gin", "undercut" or "draw"
-        self.knocker = knocker    # None for a draw
-        self.winner = winner      # None for a draw
-        self.points = points      # points the winner scores (0 for a draw)
-        self.deadwood = deadwood  # (p0, p1), the defender's after lay-offs
-        self.melds = melds        # (p0, p1), lists of card-string lists
-        self.layoffs = layoffs    # cards the defender laid off
-        self.hands = hands        # (p0, p1) final hands, sorted card strings
-
-    def as_dict(self, observer=None):
-        """Plain dict; for a draw, an observer sees only their own hand."""
-        hands = [list(self.hands[0]), list(self.hands[1])]
-        dw = [self.deadwood[0], self.deadwood[1]]
-        melds = [list(self.melds[0]), list(self.melds[1])]
-        if self.kind == "draw" and observer is not None:
-            o = 1 - observer
-            hands[o] = None   # a draw shows no cards: keep the other hand hidden
-            dw[o] = None
-            melds[o] = None
-        return {"kind": self.kind, "knocker": self.knocker, "winner": self.winner,
-                "points": self.points, "deadwood": dw, "melds": melds,
-                "layoffs": list(self.layoffs), "hands": hands}
-
-    def __repr__(self):
-        return "Result(%s, knocker=%r, winner=%r, points=%r, deadwood=%r)" % (
-            self.kind, self.knocker, self.winner, self.points, self.deadwood)
+from engine.result import Result
 
 
 def _hands_str(hand):
