@@ -31,11 +31,14 @@
 #   full:    0x3C [0x05], counters, 0x24 image, counters, 0x26 image (the base
 #            the next partial refresh compares against), 0x22 [0xF7], 0x20
 #   partial: 0x3C [0x80] (border floats: no border flash), counters, 0x24 new
-#            image, counters, 0x26 image now on the panel, 0x22 [0xFF]
-#            (display mode 2 = differential), 0x20
-#   sleep:   0x10 [0x01] (deep sleep mode 1). BUSY stays high in deep sleep
-#            and only a HW reset wakes the controller, so the next show()
-#            runs the whole wake sequence and rewrites both RAMs.
+#            image, 0x22 [0xFF] (display mode 2 = differential: against 0x26,
+#            which holds the image on the panel), 0x20; once BUSY is low,
+#            counters, 0x26 the new image (the base of the next partial)
+#   sleep:   0x10 [0x01] (deep sleep mode 1, which keeps both RAMs). BUSY
+#            stays high in deep sleep and only a HW reset wakes the
+#            controller, so the next show() runs the whole wake sequence;
+#            neither a HW nor a SW reset touches the RAMs (datasheet), so a
+#            partial refresh still has its base in 0x26 after a sleep.
 # Both updates end with the analog and clock disabled (bits 0x03 of 0x22),
 # so a board that stops mid-game does not leave the panel driven.
 #
@@ -51,13 +54,17 @@
 # RAM bit 1 is white; framebuf colour 1 is black ink, so the image is
 # inverted on the way (XOR 0xFF, in viper where available).
 #
-# Memory (docs/memory.md): two 4736-byte buffers per panel, allocated once
-# in __init__: the frame buffer the app draws in, and a copy of what is on
-# the panel in RAM polarity (sent as 0x26, the base of the next partial
-# refresh). show() turns the frame buffer into RAM polarity in place, sends
-# it, copies it as the new on-panel image and turns it back; the pass is
-# its own inverse (XOR 0xFF; bit reversal + XOR for rotation 270), so no
-# third scratch buffer is needed. The byte stream is the same as with one.
+# Memory (docs/memory.md): one 4736-byte buffer per panel, allocated once
+# in __init__: the frame buffer the app draws in. The image on the panel is
+# kept where a partial refresh needs it, in the controller's RAM 0x26: after
+# each partial update the new image is written there too (as GxEPD2 and
+# other single-buffer drivers do), so the MCU needs no copy of it. Hence the
+# one rule for the caller: do not draw into fb while busy() is True (the
+# frame buffer is still the image being shown). A show() that finds the
+# panel busy cannot know what the panel ends up showing, so it refreshes in
+# full. show() turns the frame buffer into RAM polarity in place, sends it
+# and turns it back; the pass is its own inverse (XOR 0xFF; bit reversal +
+# XOR for rotation 270), so no scratch buffer is needed.
 
 import framebuf
 
@@ -191,11 +198,10 @@ class SSD1680:
         self.auto_sleep = False
         n = width * height // 8
         self._xbytes = height // 8
-        # Two buffers, allocated once (see Memory above): what the app draws
-        # and what is on the panel (RAM polarity) for 0x26.
+        # One buffer, allocated once (see Memory above): what the app draws.
         self.buf = bytearray(n)
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
-        self._shown = bytearray(n)
+        self._base_due = False   # 0x26 still to be given the image just shown
         self._table = _reversed_inverted() if rotation == 270 else None
         self._one = bytearray(1)   # command byte
         self._val = bytearray(1)   # one-byte parameter
@@ -313,7 +319,12 @@ class SSD1680:
                 # out another timeout.
                 self._awake = False
                 self._known = False
+                self._base_due = False
             else:
+                # the frame buffer was drawn into during the update: what
+                # the panel ends up showing is no longer here for 0x26
+                self._base_due = False
+                self._known = False
                 self._wait_ready()
         if not self._awake:
             self._wake()
@@ -322,27 +333,23 @@ class SSD1680:
         img = self.buf
         self._flip()   # img is now the RAM image; flipped back below
         try:
+            self._command1(_BORDER, _BORDER_FULL if full else _BORDER_PARTIAL)
+            self._set_counters()
+            self._command(_WRITE_BW, img)
             if full:
-                self._command1(_BORDER, _BORDER_FULL)
-                self._set_counters()
-                self._command(_WRITE_BW, img)
+                # the base the next partial refresh compares against
                 self._set_counters()
                 self._command(_WRITE_RED, img)
                 self._command1(_UPDATE_CONTROL_2, _SEQ_FULL)
                 self.full_count += 1
             else:
-                self._command1(_BORDER, _BORDER_PARTIAL)
-                self._set_counters()
-                self._command(_WRITE_BW, img)
-                self._set_counters()
-                self._command(_WRITE_RED, self._shown)
+                # 0x26 holds the image on the panel; it gets this one when
+                # the update has ended (_finished)
                 self._command1(_UPDATE_CONTROL_2, _SEQ_PARTIAL)
                 self.partial_count += 1
             self._command(_MASTER_ACTIVATION)
             self._started = ticks_ms()
-            # What was just sent is now what the panel shows (a slice copy
-            # in C: no allocation).
-            self._shown[:] = img
+            self._base_due = not full
             self._known = True
         finally:
             self._flip()
@@ -359,9 +366,19 @@ class SSD1680:
         return False
 
     def _finished(self):
-        # First sight of BUSY low after an update.
+        # First sight of BUSY low after an update: after a partial one, the
+        # image now on the panel (still in the frame buffer: nothing draws
+        # while busy) becomes the base in 0x26 for the next one.
         self.last_update_ms = ticks_diff(ticks_ms(), self._started)
         self._started = 0
+        if self._base_due:
+            self._base_due = False
+            self._flip()
+            try:
+                self._set_counters()
+                self._command(_WRITE_RED, self.buf)
+            finally:
+                self._flip()
         if self.auto_sleep:
             self._command1(_DEEP_SLEEP, 0x01)
             self._awake = False
@@ -382,6 +399,7 @@ class SSD1680:
                 self._awake = False
                 self._known = False
                 self._started = 0
+                self._base_due = False
                 raise EPDTimeout("e-paper panel busy for more than %d ms" % timeout_ms)
             if idle is not None:
                 idle()

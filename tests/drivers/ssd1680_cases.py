@@ -179,9 +179,10 @@ def test_an_spi_error_mid_update_gives_the_drawing_back():
     assert bytes(d.buf) == drawn
 
 
-def test_a_panel_costs_two_frame_buffers_of_heap():
-    # docs/memory.md: the frame buffer and the on-panel copy, nothing more
-    # (objects and small buffers on the 64-bit unix port: about 1 KB).
+def test_a_panel_costs_one_frame_buffer_of_heap():
+    # docs/memory.md: the frame buffer, nothing more (the image on the panel
+    # lives in the controller's RAM 0x26; objects and small buffers on the
+    # 64-bit unix port: about 1 KB).
     import gc
     bus = fakes.Bus()
     pins = bus.panel()
@@ -191,7 +192,7 @@ def test_a_panel_costs_two_frame_buffers_of_heap():
     d = ssd1680.SSD1680(spi, *pins)
     gc.collect()
     cost = gc.mem_alloc() - before
-    assert 2 * N <= cost < 2 * N + 2048, cost
+    assert N <= cost < N + 2048, cost
     d.fb.pixel(0, 0, 1)
 
 
@@ -205,37 +206,52 @@ def test_show_returns_while_the_panel_is_busy_and_wait_calls_idle():
     assert len(calls) >= 10
 
 
-def test_partial_sends_new_image_and_the_one_on_the_panel():
-    bus, d = make()
+def test_partial_sends_the_new_image_then_makes_it_the_base_when_done():
+    bus, d = make(busy_reads=5)
     d.fb.text("A", 0, 0, 1)
     d.show(full=True)
     first = bytes(sent(bus, 0x24)[0])
+    assert sent(bus, 0x26) == [first]             # a full refresh sets the base too
     d.wait()
     d.fb.text("B", 100, 60, 1)
     second_fb = bytes(d.buf)
     start = len(bus.commands[0])
     d.show()
     part = bus.commands[0][start:]
-    assert [c[0] for c in part] == [0x3C, 0x4E, 0x4F, 0x24, 0x4E, 0x4F, 0x26, 0x22, 0x20]
+    # 0x26 still holds the first image: the differential refresh's base
+    assert [c[0] for c in part] == [0x3C, 0x4E, 0x4F, 0x24, 0x22, 0x20]
     assert part[0][1] == bytes([0x80])           # border floats
     assert part[3][1] == bytes([b ^ 0xFF for b in second_fb])
-    assert part[6][1] == first                    # what the panel shows
-    assert part[7][1] == bytes([0xFF])           # display mode 2
+    assert part[4][1] == bytes([0xFF])           # display mode 2
     assert ("reset",) not in part
-    d.wait()
-    # And the next partial compares against the second image.
+    assert d.busy()                               # nothing more while BUSY is high
+    assert len(bus.commands[0]) == start + len(part)
+    while d.busy():                               # the app's way: polling
+        pass
+    # once the update ends, the image shown becomes the base of the next one
+    after = bus.commands[0][start + len(part):]
+    assert [c[0] for c in after] == [0x4E, 0x4F, 0x26]
+    assert after[2][1] == part[3][1]
+    assert bytes(d.buf) == second_fb              # the app's drawing is intact
     d.fb.fill(0)
     start = len(bus.commands[0])
     d.show()
-    assert bus.commands[0][start:][6][1] == part[3][1]
+    d.wait()
+    assert [c[0] for c in bus.commands[0][start:]] == [0x3C, 0x4E, 0x4F, 0x24, 0x22, 0x20,
+                                                       0x4E, 0x4F, 0x26]
     assert d.partial_count == 2 and d.full_count == 1
 
 
-def test_show_while_busy_waits_first():
+def test_show_while_busy_waits_first_then_refreshes_in_full():
     bus, d = make(busy_reads=50)
+    d.show(full=True)
+    d.wait()
     d.show()
+    d.fb.text("x", 0, 0, 1)   # drawn during the update: its base is gone
     d.show()  # the fake raises if a command is sent while BUSY is high
-    assert sent(bus, 0x20) == [b"", b""]
+    assert sent(bus, 0x20) == [b"", b"", b""]
+    assert sent(bus, 0x22) == [bytes([0xF7]), bytes([0xFF]), bytes([0xF7])]
+    assert d.full_count == 2 and d.partial_count == 1
 
 
 def test_sleep_waits_then_deep_sleeps_and_busy_reads_false():
@@ -250,21 +266,26 @@ def test_sleep_waits_then_deep_sleeps_and_busy_reads_false():
     assert bus.commands[0][-1] == (0x10, bytes([0x01]))
 
 
-def test_show_after_sleep_wakes_with_reset_and_restores_both_rams():
+def test_show_after_sleep_wakes_with_reset_and_keeps_the_base_in_ram():
     bus, d = make()
     d.fb.text("old", 0, 0, 1)
     d.show(full=True)
-    before = bytes(sent(bus, 0x24)[0])
+    d.fb.text("mid", 0, 40, 1)
+    d.show()
+    d.wait()
+    base = bytes(sent(bus, 0x26)[-1])     # the partial's image, after it ended
+    assert base == bytes(sent(bus, 0x24)[-1])
     d.sleep()
+    # deep sleep mode 1 keeps both RAMs (mode 2 would not)
+    assert bus.commands[0][-1] == (0x10, bytes([0x01]))
     d.fb.text("new", 0, 20, 1)
     start = len(bus.commands[0])
     d.show()
     after = bus.commands[0][start:]
     assert after[:len(INIT_90)] == INIT_90
     rest = after[len(INIT_90):]
-    assert [c[0] for c in rest] == [0x3C, 0x4E, 0x4F, 0x24, 0x4E, 0x4F, 0x26, 0x22, 0x20]
-    assert rest[6][1] == before       # old image rewritten after the reset
-    assert rest[7][1] == bytes([0xFF])  # still a fast partial
+    assert [c[0] for c in rest] == [0x3C, 0x4E, 0x4F, 0x24, 0x22, 0x20]
+    assert rest[4][1] == bytes([0xFF])  # still a fast partial, against 0x26
 
 
 def test_busy_stuck_high_raises_epdtimeout_then_recovers_with_a_full_reset():
