@@ -39,6 +39,18 @@ def _show(card):
     return card or "-"
 
 
+def _unload(*names):
+    """Forget engine modules loaded on demand (the computer player, the
+    showdown, the record parser) so their code leaves the heap; the engine
+    imports them again when it needs them (docs/memory.md)."""
+    for n in names:
+        sys.modules.pop("engine." + n, None)
+        try:
+            delattr(engine, n)
+        except (AttributeError, KeyError):   # KeyError: MicroPython
+            pass
+
+
 try:
     from hashlib import sha256 as _digest
 except ImportError:  # a port without hashlib: keep a full copy instead
@@ -213,7 +225,9 @@ class App:
         self.msg = ["", ""]
         if m.winner is not None or (hand_no is not None and m.hand_no != hand_no):
             # The engine has already dealt the next hand (or the game is
-            # won): show the showdown of the hand just ended until OK.
+            # won): show the showdown of the hand just ended until OK. Its
+            # result is computed: the engine's showdown code can go (5 KB).
+            _unload("showdown")
             self.showdown = True
             self.cursor = [0, 0]
             self._hand_boundary()
@@ -267,12 +281,7 @@ class App:
         b = obs = None
         # the computer's code (~11 KB) is not needed during the human's
         # turns, when the human's moves need the room: loaded per move
-        for n in ("bots", "bots_core"):
-            sys.modules.pop("engine." + n, None)
-            try:
-                delattr(engine, n)
-            except (AttributeError, KeyError):   # KeyError: MicroPython
-                pass
+        _unload("bots", "bots_core")
         hand_no = m.hand_no
         m.play(act)
         self.save()
@@ -406,11 +415,20 @@ class App:
         return "game"
 
     def redraw(self):
+        """Draw the screens that changed; True if one was drawn. A panel
+        still refreshing keeps its frame buffer (the driver gives it to the
+        controller as the next partial refresh's base when the refresh
+        ends, firmware/ssd1680.py): its screen is drawn on a later turn."""
+        drawn = False
         for p in range(self.nplayers):
             if not self.dirty[p]:
                 continue
+            pn = self.panels[p]
+            if pn.started is not None and pn.d.busy():
+                continue
             self.dirty[p] = False
-            fb = self.panels[p].fb
+            drawn = True
+            fb = pn.fb
             note = self.notice[p]
             if note is not None:
                 screens.error(fb, note[0], note[1], "any button: continue",
@@ -429,6 +447,7 @@ class App:
             else:
                 screens.game(fb, self.view_game(p))
         self.leds()
+        return drawn
 
     def _head(self, p, obs):
         sc = obs["scores"]
@@ -574,6 +593,8 @@ class App:
             pn = self.panels[p]
             if self.dead[p]:
                 continue
+            if self.dirty[p]:
+                return False   # its screen waits for the refresh to end
             # in progress (the main loop's push() polls it and handles a
             # timeout), or drawn but not yet shown
             if pn.started is not None or pn.changed():
@@ -617,8 +638,7 @@ class App:
             self.proto.poll()
         if not busy and self.bot_step():
             busy = True
-        if True in self.dirty:
-            self.redraw()
+        if True in self.dirty and self.redraw():
             busy = True
         self.service_panels()
         return busy
@@ -654,12 +674,8 @@ class App:
             import recover   # resume or menu: once per boot
             recover.boot(self)
             # the record parser is needed only to resume (heap)
-            for n in ("recover", "engine.record_read"):
-                sys.modules.pop(n, None)
-            try:
-                del engine.record_read
-            except (AttributeError, KeyError):   # KeyError: MicroPython
-                pass
+            sys.modules.pop("recover", None)
+            _unload("record_read", "showdown")
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
         self.redraw()

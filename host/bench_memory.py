@@ -113,14 +113,16 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
     is caught there), answers ERR or goes quiet, or if its status differs
     from the oracle's. Returns the ``mem`` fields and ``hands`` played.
 
-    vs=None: two players; the oracle replays the deal locally (not the
-    board's ``record``: that test command builds the whole record text,
-    which the game itself never does). vs="easy"/"normal"/"hard": seat 1 is
-    the computer; its moves are read back with ``sync`` and ``record``."""
+    The oracle replays the deal locally (not the board's ``record``: that
+    test command builds the whole record text, which the game itself never
+    does). vs="easy"/"normal"/"hard": seat 1 is the computer; after ``sync``
+    the oracle makes the computer's moves with the same bot and seed as the
+    firmware (app.py ``bot_step``; the bots decide identically on both
+    runtimes), and ``status`` must agree after each of the human's moves."""
     if os.path.join(ROOT, "firmware") not in sys.path:
         sys.path.insert(0, os.path.join(ROOT, "firmware"))
     import layout                       # firmware/layout.py: the card order on screen
-    from engine import Match, Rules, deadwood
+    from engine import Match, Rules, bot, deadwood
     from host.bench_board import _choose
     b = board
     b.cmd("testmode on")
@@ -145,7 +147,9 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
             if vs:
                 b.cmd("sync")               # the computer has made its moves
                 check("the computer's move")
-                m = Match.from_record(b.record())
+                while m.hand._to_move == 1 and m.hand_no == hand_no and m.winner is None:
+                    o = m.observation(1)    # as app.py bot_step chooses
+                    m.play(bot(vs, seed=(seed * 31 + len(o["history"])) & 0x3FFFFFFF).choose(o))
             if m.hand_no != hand_no or m.winner is not None:
                 break
             p = m.hand._to_move
@@ -169,7 +173,7 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
                     press(p, "knock")       # the confirmation
             m.play(act)
             st = check(repr(act))
-            if not vs:
+            if not vs or m.hand._to_move != 1:   # vs: before the computer has moved
                 o = m.observation(0)
                 want = {"hand_no": str(o["hand_no"]), "scores": "%d,%d" % tuple(o["scores"]),
                         "stock": str(o["stock_count"]), "discard": o["discard_top"] or "-"}

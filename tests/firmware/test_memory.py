@@ -1,0 +1,104 @@
+"""Memory budget (issue 3): a whole game, both displays, runs under
+``micropython -X heapsize=128K`` on the virtual board (64-bit objects: a
+conservative stand-in for the Pico's ~226 KB), compiled with mpy-cross as
+`okgin flash` lays it out. Played through button presses to the target
+score, with the CPython engine as the oracle after every action. A
+MemoryError shows as the app's error screen (``status`` says
+``screen=error``) or as a board that stops answering; both fail here.
+docs/memory.md has the breakdown; ``okgin bench memory`` prints the
+figures (the smallest heap that works, the live heap)."""
+import harness
+from harness import Board, make_flash
+from play import Player
+from engine import bot
+
+BUDGET = "128K"
+SEED = 7
+
+
+def _board(tmp_path, monkeypatch):
+    monkeypatch.setattr(harness, "HEAP", BUDGET)
+    b = Board(make_flash(str(tmp_path / "flash")))
+    b.start()
+    return b
+
+
+def _no_error(b, what):
+    st = b.status()
+    assert st["screen"] != "error", "error screen (MemoryError?) after %s" % what
+    return st
+
+
+def _next_hand(b, pl, hands):
+    """The hand has ended: its showdown is up; OK goes on (or to the menu)."""
+    st = _no_error(b, "the end of hand %d" % hands)
+    assert st["screen"] in ("showdown", "over")
+    assert st["scores"] == "%d,%d" % tuple(pl.m.scores)
+    b.press(0, "ok")
+    st = _no_error(b, "leaving the showdown of hand %d" % hands)
+    return st
+
+
+def test_a_whole_two_player_game_runs_in_128k(tmp_path, monkeypatch):
+    b = _board(tmp_path, monkeypatch)
+    try:
+        b.ok("testmode on")
+        b.ok("newgame seed=%d dealer=0" % SEED)
+        pl = Player(b, SEED, dealer=0, rng_seed=3)
+        n = hands = 0
+        while True:
+            hand_no = pl.m.hand_no
+            act = pl.step()
+            n += 1
+            if pl.m.hand_no != hand_no or pl.m.winner is not None:
+                hands += 1
+                st = _next_hand(b, pl, hands)
+                if pl.m.winner is not None:
+                    assert st["screen"] == "menu"
+                    break
+                assert st["screen"] == "game" and st["hand_no"] == str(pl.m.hand_no)
+                continue
+            st = _no_error(b, "%r (action %d)" % (act, n))
+            exp = pl.expected_status()   # the board played what was pressed
+            assert {k: st[k] for k in exp} == exp, "after %r (action %d)" % (act, n)
+            assert n < 3000
+        assert max(pl.m.scores) >= 100 and hands >= 2
+    finally:
+        b.stop()
+
+
+def test_a_whole_game_against_the_computer_runs_in_128k(tmp_path, monkeypatch):
+    b = _board(tmp_path, monkeypatch)
+    try:
+        b.ok("testmode on")
+        b.ok("newgame seed=%d vs=hard dealer=0" % SEED)
+        pl = Player(b, SEED, dealer=0, rng_seed=5)
+        m = pl.m
+        n = hands = 0
+        while True:
+            hand_no = m.hand_no
+            b.ok("sync")                 # the computer has moved
+            _no_error(b, "the computer's move (action %d)" % n)
+            # the oracle makes the same moves (firmware/app.py bot_step: a
+            # bot seeded from the game's seed and the move number)
+            while m.hand._to_move == 1 and m.hand_no == hand_no and m.winner is None:
+                o = m.observation(1)
+                m.play(bot("hard", seed=(SEED * 31 + len(o["history"])) & 0x3FFFFFFF).choose(o))
+                n += 1
+            if m.hand_no == hand_no and m.winner is None:
+                st = _no_error(b, "the computer's move (action %d)" % n)
+                exp = pl.expected_status()
+                assert {k: st[k] for k in exp} == exp, "after the computer's move %d" % n
+                pl.step()
+                n += 1
+            if m.hand_no != hand_no or m.winner is not None:
+                hands += 1
+                pl.cursor = [0, 0]
+                st = _next_hand(b, pl, hands)
+                if m.winner is not None:
+                    assert st["screen"] == "menu"
+                    break
+            assert n < 3000
+        assert max(m.scores) >= 100 and hands >= 2
+    finally:
+        b.stop()
