@@ -273,6 +273,9 @@ class App:
             return False
         if m.hand.to_move != 1:   # public: no observation built per loop turn
             return False
+        # the computer's code and search need the most room of any moment
+        # in a game: start them in a heap cleared of the last move's garbage
+        gc.collect()
         obs = m.observation(1)
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
