@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
 HANDS = 3
-HEAP = os.environ.get("OKGIN_BENCH_HEAP", "192K")
+HEAP = os.environ.get("OKGIN_BENCH_HEAP", "128K")   # the budget (docs/memory.md)
 
 
 def make_flash(path):
@@ -248,7 +248,7 @@ def run(args):
     print("heap: live after collect %s bytes, largest live seen %s bytes, free %s"
           % (mem.get("alloc"), mem.get("peak"), mem.get("free")))
     if not quick:   # the smallest -X heapsize that boots and plays a hand
-        for heap in ("128K", "144K", "160K", "176K", "192K", "224K", "256K"):
+        for heap in ("96K", "112K", "128K", "144K", "160K", "192K", "256K"):
             ok = _boots_and_plays(heap)
             print("heapsize %s: %s" % (heap, "boots and plays a hand" if ok else "fails"))
             if ok:

@@ -23,10 +23,10 @@ def configure(parser):
                         help="put .py sources on the board instead of .mpy (needs more heap)")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="e-ink timing: 1 = like a real panel, 0 = instant (default 1)")
-    parser.add_argument("--heapsize", default="192K",
-                        help="MicroPython GC heap (default 192K: the Pico's 128K budget, "
-                             "allowing for the 64-bit unix port's bigger objects, as okgin "
-                             "sim and hil do)")
+    parser.add_argument("--heapsize",
+                        help="MicroPython GC heap (default 128K, the firmware's budget "
+                             "(docs/memory.md); 192K with --source, as the board then "
+                             "compiles the sources itself)")
     parser.add_argument("--board", default="hardware/board.json",
                         help="board definition (default hardware/board.json)")
     parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
@@ -52,7 +52,8 @@ def run(args):
             raise CommandError("flash directory %s does not exist (add --populate to create it "
                                "from the sources)" % args.flash_dir)
     vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
-                      heapsize=args.heapsize, compiled=not args.source)
+                      heapsize=args.heapsize or ("192K" if args.source else "128K"),
+                      compiled=not args.source)
 
     def on_event(ev):
         if args.quiet:

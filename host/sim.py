@@ -86,7 +86,7 @@ def configure(parser):
                         "(default with --headless)")
     g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json)")
     g.add_argument("--heapsize", metavar="SIZE",
-                   help="MicroPython heap of the virtual board (default 192K: the 64-bit unix port needs more than the Pico's 128K)")
+                   help="MicroPython heap of the virtual board (default 128K: the firmware's budget, docs/memory.md)")
     u = parser.add_argument_group("front end")
     m = u.add_mutually_exclusive_group()
     m.add_argument("--tui", action="store_true", help="use the terminal, not a window")

@@ -16,12 +16,10 @@ import time
 
 from host.errors import CommandError
 
-# The virtual board's default heap is the Pico's budget (128K), but the
-# unix port is 64-bit: every object is up to twice the size it has on the
-# RP2040, so the same firmware needs more heap here. The firmware's own tests
-# run with 192K for the same reason (tests/firmware/harness.py); --heapsize
-# overrides.
-DEFAULT_HEAPSIZE = "192K"
+# The virtual board's default heap is the firmware's budget (docs/memory.md):
+# 128K on the 64-bit unix port, where objects are up to twice their size on
+# the RP2040 (a Pico leaves ~226 KB to MicroPython). --heapsize overrides.
+DEFAULT_HEAPSIZE = "128K"
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
 

@@ -97,13 +97,13 @@ def measure(runs=5):
 
 
 def _firmware_boot(runs):
-    """The game firmware (compiled like okgin flash, 192K heap): process
+    """The game firmware (compiled like okgin flash, 128K heap): process
     start to its READY line; None if it does not boot."""
     if not os.path.exists(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__)))), "firmware", "main.py")):
         return None
     times = []
-    with VirtualBoard(speed=0.0, heapsize="192K") as vb:
+    with VirtualBoard(speed=0.0, heapsize="128K") as vb:
         s = serial.Serial(vb.port, timeout=20)
         for i in range(runs):
             t = time.monotonic()

@@ -84,8 +84,8 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
     ``compiled`` (default): modules go in as .mpy made by mpy-cross, as
     `okgin flash` puts them on a Pico (main.py and boot.py stay source, as
     MicroPython only runs those). compiled=False copies the .py sources
-    instead: compiling them at import costs heap, and the whole firmware
-    does not boot that way within 192K on the 64-bit unix port.
+    instead: compiling them at import costs heap: the firmware then needs
+    about 192K instead of 128K on the 64-bit unix port.
     ``board``: another board definition file to install as board.json.
     ``main_py``: text of a main.py to use instead of firmware/main.py (the
     board can run before the app exists; without either, no main.py is

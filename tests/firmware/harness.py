@@ -21,8 +21,8 @@ if ROOT not in sys.path:
 
 from host.vboard import VirtualBoard  # noqa: E402
 
-# The virtual board's heap: 192K (see docs/firmware.md "Memory").
-HEAP = os.environ.get("OKGIN_HEAP", "192K")
+# The virtual board's heap: the firmware's budget, 128K (docs/memory.md).
+HEAP = os.environ.get("OKGIN_HEAP", "128K")
 DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
 
 
