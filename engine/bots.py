@@ -13,8 +13,9 @@ Same code on CPython and MicroPython: cards are small ints, the search is in
 ``engine.bots_core``, and the only randomness is ``bots_core.Prng`` seeded by
 the caller, so a seed replays the same decisions on both runtimes.
 """
-from engine.bots_core import (VAL, Prng, card_int, card_str, best, masks_of,
-                             highest_loose, layoff_value, LOOSE, RUNS, SET3)
+from engine.cards import card_str, masks_of
+from engine.bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_value,
+                             LOOSE, RUNS, SET3)
 
 try:
     from micropython import const

@@ -11,8 +11,12 @@ of eleven after a draw, or an opponent's best ten of all they have seen).
 Runs unchanged on CPython and MicroPython; allocates only small lists.
 """
 
-RANKS = "A23456789TJQK"
-SUITS = "cdhs"
+# The engine's card texts, suit masks and suit-mask value tables (value of
+# a mask = _VLO[m & 127] + _VHI[m >> 7]): loaded once on the device, not
+# twice (engine/cards.py; the computer's code is loaded per move, and the
+# heap is tight then: docs/memory.md).
+from engine.cards import RANKS, SUITS, _VLO, _VHI
+
 # R2: ace 1, two..ten face value, J Q K 10 (index = card int).
 VAL = bytes([min(r + 1, 10) for s in range(4) for r in range(13)])
 
@@ -20,10 +24,6 @@ VAL = bytes([min(r + 1, 10) for s in range(4) for r in range(13)])
 def card_int(text):
     """``"7h"`` -> 32 (R14: rank then suit, case-insensitive)."""
     return SUITS.index(text[1].lower()) * 13 + RANKS.index(text[0].upper())
-
-
-def card_str(c):
-    return RANKS[c % 13] + SUITS[c // 13]
 
 
 # ----- suit masks: the fast path -------------------------------------------
@@ -34,22 +34,6 @@ def card_str(c):
 # With ``free`` drops the best arrangement drops its highest loose cards, and
 # maximal runs leave the fewest loose cards, so this stays exact.
 
-
-def _mask_values(lo, n):
-    out = bytearray(1 << n)
-    for m in range(1 << n):
-        t = 0
-        for i in range(n):
-            if (m >> i) & 1:
-                t += min(lo + i + 1, 10)
-        out[m] = t
-    return bytes(out)
-
-
-# Value of a suit mask = _VLO[m & 127] + _VHI[m >> 7]: 192 bytes of tables.
-_VLO = _mask_values(0, 7)
-_VHI = _mask_values(7, 6)
-
 # Best arrangement of the last ``best()`` call: loose masks after drops,
 # run masks, ranks of 3-card sets (they take a fourth card, R10), the
 # ranks of all sets, and the deadwood. Reused lists: nothing allocated.
@@ -58,13 +42,6 @@ RUNS = [0, 0, 0, 0]
 SET3 = [0]
 _B = [0, 0, 0]       # best value, free, keep card
 _T = [0, 0, 0, 0]    # scratch loose masks at a leaf
-
-
-def masks_of(cards):
-    m = [0, 0, 0, 0]
-    for c in cards:
-        m[c // 13] |= 1 << (c % 13)
-    return m
 
 
 def _leaf(a, b, c, d, set3):

@@ -4,7 +4,8 @@ engine does not have, and lays off as R10 says."""
 import itertools
 
 from engine import deadwood
-from engine.bots_core import Prng, best, card_int, card_str, layoff_value, masks_of, LOOSE, RUNS, SET3
+from engine.cards import card_str, masks_of
+from engine.bots_core import Prng, best, card_int, layoff_value, LOOSE, RUNS, SET3
 
 
 def _hands(count, seed):
