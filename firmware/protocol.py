@@ -106,7 +106,11 @@ class Protocol:
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:
             return self.send("ERR test mode required")
-        # the test-mode commands live in testcmds.py, loaded only while
-        # test mode is on (normal play does not pay for them in heap)
+        # the test-mode commands live in testcmds.py, loaded for each one
+        # (normal play does not pay for them in heap, and test mode plays
+        # in the heap a real game has: tests/firmware/test_memory.py)
         import testcmds
-        return testcmds.dispatch(self, cmd, w)
+        try:
+            return testcmds.dispatch(self, cmd, w)
+        finally:
+            sys.modules.pop("testcmds", None)

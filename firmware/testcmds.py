@@ -1,6 +1,6 @@
 """Test-mode serial commands (docs/protocol.md): press, screen, newgame,
-record, sync, mem, reset. Loaded on the first one while test mode is on and
-dropped when it goes off."""
+record, sync, mem, reset. Loaded for each of them and dropped after it
+(protocol.py), so test mode plays in the heap a real game has."""
 import gc
 
 try:
