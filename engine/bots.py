@@ -62,18 +62,19 @@ class View:
     """What one observation tells a bot, as ints (built once per decision)."""
 
     def __init__(self, obs):
+        # Built for every decision of the computer, when the device's heap
+        # is tightest: few attributes (the instance's table stays small) and
+        # cards in bytearrays rather than lists of ints (docs/memory.md).
         self.me = obs["player"]
         self.phase = obs["phase"]
         self.legal = obs["legal"]
-        self.hand = sorted([card_int(c) for c in obs["hand"]])
-        self.hm = masks_of(self.hand)
+        hand = sorted([card_int(c) for c in obs["hand"]])
+        self.hm = masks_of(hand)
         top = obs.get("discard_top")
         self.top = card_int(top) if top else -1
         self.stock = obs.get("stock_count", 31)
-        self.limit = obs.get("knock_limit", 10)
-        self.opp_count = obs.get("opponent_count", 10)
         seen = bytearray(52)
-        for c in self.hand:
+        for c in hand:
             seen[c] = _MINE
         for c in obs.get("discard", ()):
             seen[card_int(c)] = _PILE
@@ -85,11 +86,14 @@ class View:
         # Replay the public history: which cards each player threw or
         # declined (R6 pass, or a stock draw with a card on the pile), and
         # how many stock cards the opponent has looked at.
-        self.my_discards = bytearray(52)
+        mine_thrown = bytearray(52)
         cold = bytearray(52)       # cards the opponent showed no use for
-        self.opp_draws = 0
+        draws = 0
+        pile = bytearray(53)       # the discard pile as a stack, pile[0] cards
         up = obs.get("upcard")
-        pile = [card_int(up)] if up else []
+        if up:
+            pile[0] = 1
+            pile[1] = card_int(up)
         me = str(self.me)
         for entry in obs.get("history", ()):
             parts = entry.split()
@@ -97,31 +101,36 @@ class View:
                 continue
             mine = parts[0] == me
             act = parts[1]
+            n = pile[0]
             if act == "take":
-                if pile:
-                    pile.pop()
+                if n:
+                    pile[0] = n - 1
             elif act == "discard" or act == "knock":
                 c = card_int(parts[2])
-                pile.append(c)
+                pile[0] = n + 1
+                pile[n + 1] = c
                 if mine:
-                    self.my_discards[c] = 1
+                    mine_thrown[c] = 1
                 else:
                     cold[c] = 1
             elif act == "draw" or act == "pass":
                 if not mine:
-                    if pile:
-                        cold[pile[-1]] = 1
+                    if n:
+                        cold[pile[n]] = 1
                     if act == "draw":
-                        self.opp_draws += 1
+                        draws += 1
+        self.my_discards = mine_thrown
+        self.opp_draws = draws
         self.cold = cold
-        unseen = []
+        unseen = bytearray(52)
+        n = 0
         for c in range(52):
             if seen[c] == _UNSEEN:
-                unseen.append(c)
-        self.unseen = unseen
-        self.hidden = self.opp_count - len(known)
-        if self.hidden < 0:
-            self.hidden = 0
+                unseen[n] = c
+                n += 1
+        self.unseen = unseen[:n]
+        hidden = obs.get("opponent_count", 10) - len(known)
+        self.hidden = hidden if hidden > 0 else 0
         self.scores = obs.get("scores")
         self.target = obs.get("target", 100)
 
@@ -400,7 +409,7 @@ class Bot:
         best(kept)
         runs = list(RUNS)
         set3 = SET3[0]
-        unseen = list(v.unseen)
+        unseen = bytearray(v.unseen)   # shuffled in place below
         n = len(unseen)
         hidden = v.hidden
         extra = v.opp_draws if v.opp_draws < 3 else 3

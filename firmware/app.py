@@ -210,6 +210,10 @@ class App:
         move)."""
         m = self.match
         hand_no = m.hand_no
+        if action[0] == "k":
+            # the showdown's code and search come in now (engine/hand.py):
+            # give them a heap cleared of this turn's garbage
+            gc.collect()
         try:
             m.play(action)
         except (IllegalAction, ValueError) as e:
