@@ -185,9 +185,7 @@ class App:
             m = Match(r, seed=seed, dealer=dealer)
         except Exception:
             if had:
-                import recover   # the saved game back, then the error
-                recover.boot(self)
-                sys.modules.pop("recover", None)
+                self.resume()   # the saved game back, then the error
             raise
         self.match = m
         self.vs = vs
@@ -320,8 +318,16 @@ class App:
             return
         if self.mode == "error":
             if button == "ok":
-                self.mode = "game" if self.match is not None else "menu"
                 self.error_text = None
+                if self.match is not None:
+                    # the error may have struck in the middle of an action,
+                    # leaving the game in RAM half-changed: the saved one is
+                    # exact (saved after every completed action)
+                    self.match = None
+                    gc.collect()
+                    self.resume()
+                else:
+                    self.mode = "menu"
                 self._hand_boundary()
             return
         if button == "ok" and kind == "long":
@@ -664,10 +670,19 @@ class App:
 
     proto = None
 
+    def resume(self):
+        """The saved game back from flash (or the menu): at boot, and after
+        an error."""
+        import recover
+        recover.boot(self)
+        # the record parser is needed only to resume (heap)
+        sys.modules.pop("recover", None)
+        _unload("record_read", "showdown")
+
     def fail(self, e):
         """An unexpected error (a bug, MemoryError): show it on both screens
         instead of dying at the REPL; the game on flash is intact, so OK
-        goes back to it."""
+        goes back to it (reloaded from flash: see handle())."""
         self.buttons.get()   # drop the event that may have caused it
         gc.collect()
         self.error_text = "%s: %s" % (type(e).__name__, e)
@@ -678,11 +693,7 @@ class App:
     def run(self, proto=None):
         self.proto = proto
         try:
-            import recover   # resume or menu: once per boot
-            recover.boot(self)
-            # the record parser is needed only to resume (heap)
-            sys.modules.pop("recover", None)
-            _unload("record_read", "showdown")
+            self.resume()   # the saved game, or the menu
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
         self.redraw()

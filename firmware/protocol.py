@@ -78,6 +78,11 @@ class Protocol:
         try:
             self.dispatch(words)
         except Exception as e:   # input must never crash the firmware
+            if isinstance(e, MemoryError):
+                # a test command ran out of heap, maybe in the middle of an
+                # action: the app's error screen, whose OK reloads the game
+                # from flash, as when a button press does
+                self.app.fail(e)
             self.send("ERR %s" % (str(e) or type(e).__name__)[:120])
 
     def dispatch(self, w):
