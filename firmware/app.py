@@ -15,8 +15,9 @@ from engine import IllegalAction, Match
 # needed by every game (each action's record line): loaded at boot, before
 # the heap fragments, rather than in the middle of the first new game
 import engine.record  # noqa: F401
-from layout import arrange, order as _card_order
-import screens
+# layout.py, screens.py (and font.py through it) are imported where they
+# are used, not held here: the computer's move drops them for its own code
+# (bot_step), the next redraw loads them again.
 import store
 
 try:
@@ -49,6 +50,17 @@ def _unload(*names):
             delattr(engine, n)
         except (AttributeError, KeyError):   # KeyError: MicroPython
             pass
+
+
+def _make_room():
+    """Before the two heaviest moments of a game, a knock (the showdown's
+    code and search) and the computer's move (its code and search): the
+    drawing code (screens, font, layout: ~7 KB on the heap) goes, the next
+    redraw imports it again (~3 KB of .mpy), and the heap is cleared of the
+    last move's garbage (docs/memory.md)."""
+    for n in ("screens", "font", "layout"):
+        sys.modules.pop(n, None)
+    gc.collect()
 
 
 try:
@@ -209,9 +221,8 @@ class App:
         m = self.match
         hand_no = m.hand_no
         if action[0] == "k":
-            # the showdown's code and search come in now (engine/hand.py):
-            # give them a heap cleared of this turn's garbage
-            gc.collect()
+            # the showdown's code and search come in now (engine/hand.py)
+            _make_room()
         try:
             m.play(action)
         except (IllegalAction, ValueError) as e:
@@ -239,7 +250,8 @@ class App:
             hand = m.observation(p)["hand"]
             new = [c for c in hand if c not in before]
             if new:
-                order = _card_order(hand)
+                import layout
+                order = layout.order(hand)
                 if new[0] in order:
                     self.cursor[p] = order.index(new[0])
         self._touch()
@@ -276,8 +288,8 @@ class App:
         if m.hand.to_move != 1:   # public: no observation built per loop turn
             return False
         # the computer's code and search need the most room of any moment
-        # in a game: start them in a heap cleared of the last move's garbage
-        gc.collect()
+        # in a game
+        _make_room()
         obs = m.observation(1)
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
@@ -371,7 +383,8 @@ class App:
                 self.msg[p] = "DRAW from stock or TAKE pile"
             return
         # discard phase: cursor, discard, knock (R7, R8)
-        order = _card_order(obs["hand"])
+        import layout
+        order = layout.order(obs["hand"])
         i = self.cursor[p] % len(order)
         c = order[i]
         if button in ("left", "right"):
@@ -442,6 +455,7 @@ class App:
             self.dirty[p] = False
             drawn = True
             fb = pn.fb
+            import screens
             note = self.notice[p]
             if note is not None:
                 screens.error(fb, note[0], note[1], "any button: continue",
@@ -506,7 +520,8 @@ class App:
             # the computer's panel shows only the public side (backs)
             groups = []
         else:
-            groups = arrange(hand)
+            import layout
+            groups = layout.arrange(hand)
         order = []
         for g, _m in groups:
             order.extend(g)
