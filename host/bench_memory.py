@@ -5,8 +5,8 @@ binary, pins and panels emulated) compiled with mpy-cross as `okgin flash`
 lays it out, at speed 0. Games are played through the serial protocol in
 test mode (``press``): two players, with the CPython engine replaying the
 same seed as the oracle that chooses the moves and checks ``status``; then
-against the computer (hard), whose moves are read back with ``record``.
-Printed for each:
+against the computer (hard), whose moves the oracle makes with the same bot
+and seed as the firmware. Printed for each:
 
 - the live heap after the first deal and the largest live heap seen during
   a whole game to the target score (``--quick``: one hand) (the firmware's
@@ -14,7 +14,9 @@ Printed for each:
 - the smallest ``-X heapsize`` in which one hand completes for each of
   three deals (bisection between 64K and 256K, confirmed two sizes up):
   that figure includes the transient allocations and the fragmentation the
-  live figure does not. ``--quick`` only tries the budget.
+  live figure does not. ``--quick`` only tries the budget; ``--games``
+  (python -m host.bench_memory) bisects in 1K steps with whole games to
+  100 instead of one hand (a few minutes).
 
 The issue's budget is 128K on the unix port (64-bit objects are larger than
 the Pico's, whose MicroPython has about 226 KB). docs/memory.md explains
@@ -213,9 +215,10 @@ def try_heap(flash, heap_k, seed=SEED, vs=None, hands=1):
 
 
 def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seeds=SEEDS, report=None,
-                  vs=None):
-    """The smallest heap (KB, a multiple of step) in which a hand completes
-    for every seed in `seeds`, or None if even `high` fails.
+                  vs=None, hands=1):
+    """The smallest heap (KB, a multiple of step) in which `hands` hands
+    (None: a whole game) complete for every seed in `seeds`, or None if
+    even `high` fails.
 
     Near the edge the outcome is not monotonic: the GC does not move
     objects, and when the app collects depends on when serial bytes
@@ -227,9 +230,15 @@ def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seeds=SEEDS, repor
 
     def ok_at(k):
         if k not in results:
-            results[k] = all(try_heap(flash, k, seed, vs)[0] for seed in seeds)
+            why = None
+            for seed in seeds:
+                ok, got = try_heap(flash, k, seed, vs, hands)
+                if not ok:
+                    why = "seed %d: %s" % (seed, got)
+                    break
+            results[k] = why is None
             if report:
-                report(k, results[k])
+                report(k, results[k], why)
         return results[k]
 
     if not ok_at(high):
@@ -264,6 +273,7 @@ def run(args):
         raise CommandError("the virtual board is not available: %s" % e)
     quick = getattr(args, "quick", False)
     heap = getattr(args, "heap", None)   # KB: where and why one size fails
+    games = getattr(args, "games", False)   # the bisection plays whole games
     work = tempfile.mkdtemp(prefix="okgin-bench-mem-")
     try:
         flash = build_flash(os.path.join(work, "flash"))
@@ -291,14 +301,17 @@ def run(args):
                 print("  heapsize %dK: %s" % (
                     BUDGET_K, "boots and completes the hand" if ok else "FAILS (%s)" % why))
             else:
-                def report(k, passed):
+                def report(k, passed, why=None):
                     print("  heapsize %dK: %s" % (k, "every deal completes" if passed
-                                                  else "fails"))
-                best = smallest_heap(flash, report=report, vs=vs)
-                print("  smallest heapsize that boots and completes a hand %s (seeds %s): %sK"
-                      " (resolution %dK): budget %s" % (label, ",".join(map(str, SEEDS)), best, STEP_K,
-                                             "met" if best is not None and best <= BUDGET_K
-                                             else "NOT met"))
+                                                  else "fails (%s)" % why), flush=True)
+                step = 1 if games else STEP_K
+                best = smallest_heap(flash, low=96 if games else LOW_K, step=step,
+                                     report=report, vs=vs, hands=None if games else 1)
+                print("  smallest heapsize that boots and completes %s %s (seeds %s): %sK"
+                      " (resolution %dK): budget %s" % (
+                          "a whole game" if games else "a hand", label,
+                          ",".join(map(str, SEEDS)), best, step,
+                          "met" if best is not None and best <= BUDGET_K else "NOT met"))
         print("(%.0f s)" % (time.monotonic() - t0))
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -311,4 +324,6 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true", help="one hand; only the 128K budget")
     ap.add_argument("--heap", type=int, metavar="KB",
                     help="try this heap size with each deal and say where it fails")
+    ap.add_argument("--games", action="store_true",
+                    help="the smallest heap for whole games to 100 (1K steps; a few minutes)")
     sys.exit(run(ap.parse_args()))

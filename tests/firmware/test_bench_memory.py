@@ -3,7 +3,7 @@ plays a real hand on the virtual board, tells a board that did not boot
 from one that did, and its search for the smallest heap copes with a
 pass/fail that is not monotonic near the edge. (The figures themselves are
 printed by the benchmark, never asserted; the 128K budget test is
-tests/firmware/test_memory.py.wip until the firmware fits.)"""
+tests/firmware/test_memory.py.)"""
 import pytest
 
 from harness import ROOT  # noqa: F401  (puts the repository on sys.path)
@@ -31,7 +31,7 @@ def test_a_heap_too_small_to_boot_is_a_failure_not_a_hang(flash):
 def _fake(monkeypatch, passes):
     tried = []
 
-    def try_heap(flash, k, seed=bm.SEED, vs=None):
+    def try_heap(flash, k, seed=bm.SEED, vs=None, hands=1):
         tried.append((k, seed))
         return passes(k), {}
     monkeypatch.setattr(bm, "try_heap", try_heap)
@@ -47,7 +47,7 @@ def test_bisection_finds_the_threshold(monkeypatch):
 def test_a_size_is_enough_only_if_every_seed_completes(monkeypatch):
     tried = []
 
-    def try_heap(flash, k, seed=bm.SEED, vs=None):
+    def try_heap(flash, k, seed=bm.SEED, vs=None, hands=1):
         tried.append((k, seed))
         return (k >= 150 if seed != bm.SEEDS[-1] else k >= 170), {}
     monkeypatch.setattr(bm, "try_heap", try_heap)
