@@ -246,8 +246,9 @@ class App:
             self._hand_boundary()
             return
         if p is not None and before is not None:
-            # put the cursor on the card just drawn: quick decisions
-            hand = m.observation(p)["hand"]
+            # put the cursor on the card just drawn: quick decisions (p's
+            # own cards; an observation would build history and legal moves)
+            hand = m.hand.hands[p]
             new = [c for c in hand if c not in before]
             if new:
                 import layout
@@ -605,14 +606,16 @@ class App:
             return ("screen=%s hand_no=0 dealer=- to_move=- phase=- stock=0 "
                     "discard=- knock_limit=0 scores=0,0 vs=%s testmode=%d"
                     % (self.kind(), self.vs, 1 if self.testmode else 0))
-        o = m.observation(0)
-        tm = o["to_move"]
+        # the hand's public attributes, not an observation (whose history
+        # and legal moves would be built as text only to be thrown away)
+        h = m.hand
+        tm = h.to_move
         return ("screen=%s hand_no=%d dealer=%d to_move=%s phase=%s stock=%d "
                 "discard=%s knock_limit=%d scores=%d,%d vs=%s testmode=%d" % (
-                    self.kind(), o["hand_no"], o["dealer"],
-                    "-" if tm is None else str(tm), o["phase"], o["stock_count"],
-                    o["discard_top"] or "-", o["knock_limit"], o["scores"][0],
-                    o["scores"][1], self.vs, 1 if self.testmode else 0))
+                    self.kind(), m.hand_no, h.dealer,
+                    "-" if tm is None else str(tm), h.phase, h.stock_count,
+                    h.discard_top or "-", h.knock_limit, m.scores[0],
+                    m.scores[1], self.vs, 1 if self.testmode else 0))
 
     def idle(self):
         self.buttons.poll()
