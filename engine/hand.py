@@ -149,7 +149,6 @@ class Hand:
         # per action two bytes: code | player << 7, and the card moved (255:
         # none); a bytearray, not tuples: a hand of 80 actions costs 160 bytes
         self._log = bytearray()
-        self._hist = []         # history() strings made so far (kept: see history)
         self._turns = 0         # discards made, for max_turns
         self._kcache = None     # knock cards for the current discard phase
         # R5: the upcard's value; with ace_gin_only an ace means gin only
@@ -306,23 +305,29 @@ class Hand:
         return action_str(code)
 
     # ---- what a player may know ----
-    def history(self):
+    def history(self, recent=None):
         """Public moves as '<player> <action>'; a stock draw hides the card.
-        Each entry is made once and kept, so a screen redraw per action does
-        not rebuild (and churn the device heap with) the whole list."""
-        hist = self._hist
+        ``recent=N``: only the last N moves (a device's screen needs no
+        more: the whole list late in a hand is ~80 strings, 5 KB of heap on
+        the 64-bit virtual board, and a growing list needs ever bigger
+        contiguous blocks)."""
         log = self._log
-        for i in range(2 * len(hist), len(log), 2):
+        start = 0
+        if recent is not None and len(log) > 2 * recent:
+            start = len(log) - 2 * recent
+        out = []
+        for i in range(start, len(log), 2):
             p = log[i] >> 7
             code = log[i] & 127
             if code == _TAKE:
-                hist.append(_PLAYER[p] + "take " + card_str(log[i + 1]))
+                out.append(_PLAYER[p] + "take " + card_str(log[i + 1]))
             else:
-                hist.append(_PLAYER[p] + action_str(code))
-        return list(hist)
+                out.append(_PLAYER[p] + action_str(code))
+        return out
 
-    def observation(self, p):
-        """Plain dict of what player p may know (docs/architecture.md)."""
+    def observation(self, p, recent=None):
+        """Plain dict of what player p may know (docs/architecture.md);
+        ``recent=N`` keeps only the last N moves of its history."""
         m = self._hands[p]
         over = self._phase == _OVER
         mine = (not over) and self._to_move == p
@@ -341,7 +346,7 @@ class Hand:
             "legal": self.legal_actions() if mine else [],
             "opponent_known": strs(sorted(self._known[o])),
             "opponent_count": len(cards_of(self._hands[o])),
-            "history": self.history(),
+            "history": self.history(recent),
             "deadwood": min_deadwood(m[0], m[1], m[2], m[3]),
             "result": self.result.as_dict(p) if self.result is not None else None,
         }

@@ -75,8 +75,10 @@ class Match:
         self._after()
         return s
 
-    def observation(self, p):
-        o = self.hand.observation(p)
+    def observation(self, p, recent=None):
+        """The hand's observation for player p (``recent``: see
+        Hand.observation) plus the game's scores, target and last result."""
+        o = self.hand.observation(p, recent)
         if self.winner is not None:
             o["legal"] = []
         o["scores"] = list(self.scores)

@@ -27,6 +27,9 @@ except ImportError:  # CPython (tests, mypy)
         return x
 
 _FULL_AT_BOOT = const(1)
+# history entries a turn screen needs: the opponent's last turn and whether
+# the card under the cursor was just taken (_last_move, _just_taken)
+_RECENT = const(6)
 
 # Computer levels appear in the menu only when the engine has a bot (issue 5).
 LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
@@ -358,7 +361,7 @@ class App:
 
     def _turn_button(self, p, button):
         m = self.match
-        obs = m.observation(p)
+        obs = m.observation(p, _RECENT)
         self.msg[p] = ""
         if obs["to_move"] != p:
             if button in ("left", "right"):
@@ -514,7 +517,7 @@ class App:
         return self._name(p, 1 - p) + " " + ", ".join(words)
 
     def view_game(self, p):
-        obs = self.match.observation(p)
+        obs = self.match.observation(p, _RECENT)
         hand = obs["hand"]
         computer_seat = self.vs != "human" and p == 1
         if computer_seat:
