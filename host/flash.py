@@ -25,7 +25,7 @@ import time
 
 from host.errors import CommandError
 from host import transport
-from host.layout import MPY_FLAGS
+from host.layout import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -211,25 +211,12 @@ def choose_mpy_cross(version, sub):
 
 
 def source_files(src_root):
-    """(device path, host source path, compile?) for the whole firmware."""
-    files = []
-    eng = os.path.join(src_root, "engine")
-    for dirpath, dirnames, filenames in os.walk(eng):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__pycache__")))
-        for fn in sorted(filenames):
-            if fn.endswith(".py"):
-                host = os.path.join(dirpath, fn)
-                rel = os.path.relpath(host, src_root).replace(os.sep, "/")
-                files.append((rel[:-3] + ".mpy", host, True))
-    fw = os.path.join(src_root, "firmware")
-    for fn in sorted(os.listdir(fw)) if os.path.isdir(fw) else []:
-        if not fn.endswith(".py") or fn in ("main.py", "boot.py"):
-            continue
-        files.append((fn[:-3] + ".mpy", os.path.join(fw, fn), True))
-    main = os.path.join(fw, "main.py")
-    if not os.path.exists(main):
+    """(device path, host source path, compile?) for the whole firmware
+    (host/layout.py, shared with the virtual board). The board's boot.py is
+    the flasher's own (BOOT_PY), never the sources'."""
+    files = [f for f in firmware_files(src_root) if f[0] != "boot.py"]
+    if not any(f[0] == "main.py" for f in files):
         raise CommandError("no firmware/main.py under %s: nothing to flash" % src_root)
-    files.append(("main.py", main, False))   # MicroPython runs main.py only as source
     return files
 
 

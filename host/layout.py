@@ -7,3 +7,30 @@ so the board in CI runs exactly what a Pico gets."""
 # (docs/memory.md). A traceback on the device then names the functions, not
 # the lines; the firmware has no asserts.
 MPY_FLAGS = ("-O3",)
+
+
+def firmware_files(src_root):
+    """The firmware's files on a board's flash, in the order they are
+    written: ``(device path, host path, compiled)`` for the engine/ package,
+    then firmware/*.py flat at the root (``x.mpy`` when compiled), main.py
+    last. main.py (and a boot.py, if there is one) stay source: MicroPython
+    runs only those two as files. Missing folders give no entries."""
+    import os
+    files = []
+    eng = os.path.join(src_root, "engine")
+    for dirpath, dirnames, filenames in os.walk(eng):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__pycache__")))
+        for fn in sorted(filenames):
+            if fn.endswith(".py"):
+                host = os.path.join(dirpath, fn)
+                rel = os.path.relpath(host, src_root).replace(os.sep, "/")
+                files.append((rel[:-3] + ".mpy", host, True))
+    fw = os.path.join(src_root, "firmware")
+    names = sorted(os.listdir(fw)) if os.path.isdir(fw) else []
+    for fn in names:
+        if fn.endswith(".py") and fn not in ("main.py", "boot.py"):
+            files.append((fn[:-3] + ".mpy", os.path.join(fw, fn), True))
+    for fn in ("boot.py", "main.py"):
+        if fn in names:
+            files.append((fn, os.path.join(fw, fn), False))
+    return files

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from host.layout import MPY_FLAGS
+from host.layout import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Files the firmware writes at run time: never touched by populate().
@@ -93,23 +93,13 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
     """
     os.makedirs(flash_dir, exist_ok=True)
     mpy_cross = find_mpy_cross() if compiled else None
-    fw = os.path.join(root, "firmware")
-    if os.path.isdir(fw):
-        for name in sorted(os.listdir(fw)):
-            if name.endswith(".py") and not (main_py is not None and name == "main.py"):
-                cc = None if name in ("main.py", "boot.py") else mpy_cross
-                _sync_file(os.path.join(fw, name), os.path.join(flash_dir, name), cc, name)
-    eng = os.path.join(root, "engine")
-    if os.path.isdir(eng):
-        for dirpath, dirnames, filenames in os.walk(eng):
-            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
-            rel = os.path.relpath(dirpath, root)
-            os.makedirs(os.path.join(flash_dir, rel), exist_ok=True)
-            for name in sorted(filenames):
-                if name.endswith(".py"):
-                    r = os.path.join(rel, name).replace(os.sep, "/")
-                    _sync_file(os.path.join(dirpath, name), os.path.join(flash_dir, rel, name),
-                               mpy_cross, r)
+    for dev, src, compile_ in firmware_files(root):   # host/layout.py, as okgin flash
+        if dev == "main.py" and main_py is not None:
+            continue
+        rel = dev[:-4] + ".py" if compile_ else dev   # the source's name on the board
+        dst = os.path.join(flash_dir, *rel.split("/"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        _sync_file(src, dst, mpy_cross if compile_ else None, rel)
     board = board or os.path.join(root, "hardware", "board.json")
     _sync_file(board, os.path.join(flash_dir, "board.json"))
     if main_py is not None:
