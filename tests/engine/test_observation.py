@@ -44,6 +44,22 @@ def test_opponent_known_lists_cards_taken_from_the_pile_still_held():
                                            "1 discard Qd", "0 draw", "0 discard Ks"]
 
 
+def test_recent_history_is_the_tail_of_the_whole_one():
+    # observation(p, recent=N): what a device screen asks for (docs/engine.md)
+    m = Match(Rules(), seed=5, dealer=0)
+    for _ in range(30):
+        m.play(m.legal_actions()[-1])
+        full = m.observation(0)
+        if m.winner is not None or m.hand.is_over():
+            break
+        for n in (0, 1, 6, 500):
+            o = m.observation(0, recent=n)
+            assert o["history"] == (full["history"][-n:] if n else [])
+            assert {k: v for k, v in o.items() if k != "history"} == \
+                {k: v for k, v in full.items() if k != "history"}
+    assert len(full["history"]) > 6
+
+
 def _swap_hidden(h, p, seed):
     """Same public state, but the opponent's unseen cards and the stock
     shuffled among themselves (a deal differing only in hidden cards)."""
