@@ -16,8 +16,8 @@ from engine import IllegalAction, Match
 # the heap fragments, rather than in the middle of the first new game
 import engine.record  # noqa: F401
 # layout.py, screens.py (and font.py through it) are imported where they
-# are used, not held here: the computer's move drops them for its own code
-# (bot_step), the next redraw loads them again.
+# are used, not held here: a knock and the computer's move drop them to make
+# room (_make_room), the next redraw loads them again.
 import store
 
 try:
@@ -242,7 +242,7 @@ class App:
         if m.winner is not None or (hand_no is not None and m.hand_no != hand_no):
             # The engine has already dealt the next hand (or the game is
             # won): show the showdown of the hand just ended until OK. Its
-            # result is computed: the engine's showdown code can go (5 KB).
+            # result is computed: the engine's showdown code can go (~4 KB).
             _unload("showdown")
             self.showdown = True
             self.cursor = [0, 0]
@@ -300,7 +300,7 @@ class App:
         b = engine.bot(self.vs, seed=(self.seed * 31 + len(obs["history"])) & 0x3FFFFFFF)
         act = b.choose(obs)
         b = obs = None
-        # the computer's code (~11 KB) is not needed during the human's
+        # the computer's code (~10 KB) is not needed during the human's
         # turns, when the human's moves need the room: loaded per move
         _unload("bots", "bots_core")
         hand_no = m.hand_no
@@ -335,13 +335,15 @@ class App:
         if self.mode == "error":
             if button == "ok":
                 self.error_text = None
-                if self.match is not None:
+                if self.reload:
                     # the error may have struck in the middle of an action,
                     # leaving the game in RAM half-changed: the saved one is
-                    # exact (saved after every completed action)
+                    # exact (saved after every completed action). If this
+                    # fails too, the next OK tries again.
                     self.match = None
                     gc.collect()
                     self.resume()
+                    self.reload = False
                 else:
                     self.mode = "menu"
                 self._hand_boundary()
@@ -470,7 +472,7 @@ class App:
             elif self.mode == "error":
                 screens.error(fb, "Something went wrong", [
                     self.error_text or "", "The game is saved."],
-                    "OK: back to the game" if self.match is not None else "OK: menu",
+                    "OK: back to the game" if self.reload else "OK: menu",
                     self.testmode)
             elif self.showdown:
                 import endview
@@ -690,6 +692,7 @@ class App:
                 pass
 
     proto = None
+    reload = False   # after an error: OK reloads the saved game
 
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
@@ -705,6 +708,8 @@ class App:
         instead of dying at the REPL; the game on flash is intact, so OK
         goes back to it (reloaded from flash: see handle())."""
         self.buttons.get()   # drop the event that may have caused it
+        if self.match is not None:
+            self.reload = True   # OK brings the game back from flash
         gc.collect()
         self.error_text = "%s: %s" % (type(e).__name__, e)
         self.mode = "error"
