@@ -201,7 +201,7 @@ class SSD1680:
         # One buffer, allocated once (see Memory above): what the app draws.
         self.buf = bytearray(n)
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
-        self._base_due = False   # 0x26 still to be given the image just shown
+        self._base_due = False   # after a partial: 0x26 is to get the image shown
         self._table = _reversed_inverted() if rotation == 270 else None
         self._one = bytearray(1)   # command byte
         self._val = bytearray(1)   # one-byte parameter
@@ -319,11 +319,9 @@ class SSD1680:
                 # out another timeout.
                 self._awake = False
                 self._known = False
-                self._base_due = False
             else:
                 # the frame buffer was drawn into during the update: what
                 # the panel ends up showing is no longer here for 0x26
-                self._base_due = False
                 self._known = False
                 self._wait_ready()
         if not self._awake:
@@ -349,7 +347,7 @@ class SSD1680:
                 self.partial_count += 1
             self._command(_MASTER_ACTIVATION)
             self._started = ticks_ms()
-            self._base_due = not full
+            self._base_due = not full   # 0x26 gets this image when it is shown
             self._known = True
         finally:
             self._flip()
@@ -371,8 +369,7 @@ class SSD1680:
         # while busy) becomes the base in 0x26 for the next one.
         self.last_update_ms = ticks_diff(ticks_ms(), self._started)
         self._started = 0
-        if self._base_due:
-            self._base_due = False
+        if self._base_due and self._known:   # not after a timeout or a redraw
             self._flip()
             try:
                 self._set_counters()
@@ -399,7 +396,6 @@ class SSD1680:
                 self._awake = False
                 self._known = False
                 self._started = 0
-                self._base_due = False
                 raise EPDTimeout("e-paper panel busy for more than %d ms" % timeout_ms)
             if idle is not None:
                 idle()
