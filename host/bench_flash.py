@@ -30,7 +30,6 @@ def _touch_module(src, n):
 def measure(runs=3, out=sys.stdout):
     from host.flash import flash_board
     from host.vboard import VirtualBoard
-    from host.hil import SIM_HEAPSIZE
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results = {"full": [], "incremental": []}
     try:
@@ -39,7 +38,7 @@ def measure(runs=3, out=sys.stdout):
         for i in range(runs):
             flash_dir = os.path.join(work, "flash%d" % i)
             os.makedirs(flash_dir)
-            vb = VirtualBoard(flash_dir=flash_dir, speed=0.0, heapsize=SIM_HEAPSIZE)
+            vb = VirtualBoard(flash_dir=flash_dir, speed=0.0)
             vb.start()
             try:
                 t = time.perf_counter()

@@ -52,8 +52,7 @@ def run(args):
             raise CommandError("flash directory %s does not exist (add --populate to create it "
                                "from the sources)" % args.flash_dir)
     vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
-                      heapsize=args.heapsize or ("192K" if args.source else "128K"),
-                      compiled=not args.source)
+                      heapsize=args.heapsize, compiled=not args.source)
 
     def on_event(ev):
         if args.quiet:

@@ -17,13 +17,6 @@ from host import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "hil")
-# The issue's budget (docs/memory.md): the compiled firmware plays whole games
-# in 128K on the 64-bit unix port. Sources (--no-flash) are compiled on the
-# board, which needs more.
-SIM_HEAPSIZE = "128K"
-SOURCE_HEAPSIZE = "192K"
-
-
 class Target:
     """What the tests are run against. ``power_cycle`` is a callable that
     cuts and restores power (the virtual board can; on real hardware only a
@@ -45,7 +38,7 @@ def _ask_person(port):
     return cycle
 
 
-def start_sim(flash=True, heapsize=SIM_HEAPSIZE):
+def start_sim(flash=True, heapsize=None):
     """A virtual board flashed like a real one; returns (vboard, cleanup)."""
     try:
         from host.vboard import VirtualBoard
@@ -119,18 +112,18 @@ def configure(parser):
     parser.add_argument("--interactive", action="store_true",
                         help="ask a person for what software cannot do (unplug USB)")
     parser.add_argument("--no-flash", action="store_true",
-                        help="with --sim: copy the firmware sources instead of flashing .mpy files")
+                        help="with --sim: put the compiled firmware straight into the board's "
+                             "flash directory instead of flashing it over the serial port")
     parser.add_argument("--heapsize",
-                        help="with --sim: the virtual board's MicroPython heap (default %s, %s "
-                             "with --no-flash)" % (SIM_HEAPSIZE, SOURCE_HEAPSIZE))
+                        help="with --sim: the virtual board's MicroPython heap (default 128K, "
+                             "the firmware's budget)")
     parser.epilog = ("examples:\n  okgin hil --sim\n  okgin hil --port /dev/ttyACM0 --junit hil.xml\n"
                      "  okgin hil --sim -k robustness\n")
 
 
 def run(args):
     if args.sim:
-        heap = args.heapsize or (SOURCE_HEAPSIZE if args.no_flash else SIM_HEAPSIZE)
-        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=heap)
+        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize)
         try:
             target = Target(vb.port, sim=True, power_cycle=vb.power_cycle)
             return run_suite(target, args.junit, args.keyword)

@@ -103,7 +103,6 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
         raise CommandError("%s: the record holds no position to show" % record_path)
     try:
         from host.vboard import VirtualBoard, populate
-        from host.hil import SIM_HEAPSIZE
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     if shots:
@@ -114,7 +113,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     try:
         populate(flash_dir)
         _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
-        vb = VirtualBoard(flash_dir=flash_dir, speed=speed, heapsize=SIM_HEAPSIZE)
+        vb = VirtualBoard(flash_dir=flash_dir, speed=speed)
         vb.start()
         board = transport.Board(vb.port, timeout=20.0).open()
         try:

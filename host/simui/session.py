@@ -16,10 +16,6 @@ import time
 
 from host.errors import CommandError
 
-# The virtual board's default heap is the firmware's budget (docs/memory.md):
-# 128K on the 64-bit unix port, where objects are up to twice their size on
-# the RP2040 (a Pico leaves ~226 KB to MicroPython). --heapsize overrides.
-DEFAULT_HEAPSIZE = "128K"
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
 
@@ -62,7 +58,7 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
     from host.vboard import populate
     kw = {"speed": speed, "flash_dir": flash_dir}
-    kw["heapsize"] = heapsize or DEFAULT_HEAPSIZE
+    kw["heapsize"] = heapsize   # None: the board's default, the firmware's budget
     if board_path:
         kw["board"] = board_path
     # Bring the board's flash up to date with this checkout's firmware, as

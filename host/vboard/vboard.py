@@ -114,6 +114,13 @@ def load_board(board):
     return data
 
 
+# The default MicroPython heap: the firmware's budget (docs/memory.md), met on
+# this 64-bit port although its objects are up to twice their RP2040 size;
+# sources compiled on the board itself (compiled=False) need more.
+HEAPSIZE = "128K"
+SOURCE_HEAPSIZE = "192K"
+
+
 def _heap_arg(heapsize):
     h = str(heapsize).strip().upper()
     num = h[:-1] if h[-1:] in ("K", "M") else h
@@ -127,7 +134,7 @@ class VirtualBoard:
     called from any one thread; on_event is called from the board's threads."""
 
     def __init__(self, flash_dir=None, board="hardware/board.json", speed=0.0,
-                 heapsize="128K", micropython=None, main_py=None, link=None,
+                 heapsize=None, micropython=None, main_py=None, link=None,
                  crash_restarts=3, compiled=True):
         if os.name != "posix":
             raise VBoardError("the virtual board needs POSIX ptys (Linux or macOS); on Windows use WSL")
@@ -136,7 +143,7 @@ class VirtualBoard:
         self.board_path = board if isinstance(board, str) else None
         self.board = load_board(board)
         self.speed = float(speed)
-        self.heapsize = _heap_arg(heapsize)
+        self.heapsize = _heap_arg(heapsize or (HEAPSIZE if compiled else SOURCE_HEAPSIZE))
         self.micropython = find_micropython(micropython)
         self.main_py = main_py
         self.compiled = compiled

@@ -36,10 +36,9 @@ def bare_board(tmp_path):
 def vboard(tmp_path):
     """The project's virtual board with an empty flash (like a fresh Pico)."""
     from host.vboard import VirtualBoard
-    from host.hil import SIM_HEAPSIZE
     flash = tmp_path / "vflash"
     flash.mkdir()
-    vb = VirtualBoard(flash_dir=str(flash), speed=0.0, heapsize=SIM_HEAPSIZE)
+    vb = VirtualBoard(flash_dir=str(flash), speed=0.0)
     vb.start()
     vb.flash_dir = str(flash)
     yield vb
