@@ -1,6 +1,7 @@
 """How the firmware is laid out and compiled for a board's flash: shared by
 `okgin flash` (host/flash.py) and the virtual board (host/vboard/flash.py),
 so the board in CI runs exactly what a Pico gets."""
+import os
 
 # mpy-cross options for every module. -O3 drops line numbers and asserts
 # from the bytecode: about 2 KB less code on the 64-bit virtual board's heap
@@ -15,7 +16,6 @@ def firmware_files(src_root):
     then firmware/*.py flat at the root (``x.mpy`` when compiled), main.py
     last. main.py (and a boot.py, if there is one) stay source: MicroPython
     runs only those two as files. Missing folders give no entries."""
-    import os
     files = []
     eng = os.path.join(src_root, "engine")
     for dirpath, dirnames, filenames in os.walk(eng):
