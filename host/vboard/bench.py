@@ -103,7 +103,7 @@ def _firmware_boot(runs):
             os.path.abspath(__file__)))), "firmware", "main.py")):
         return None
     times = []
-    with VirtualBoard(speed=0.0, heapsize="128K") as vb:
+    with VirtualBoard(speed=0.0) as vb:   # the default heap: the budget, 128K
         s = serial.Serial(vb.port, timeout=20)
         for i in range(runs):
             t = time.monotonic()
