@@ -50,6 +50,15 @@ _UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
 _NEEDED = ("player", "phase", "hand")
 
 
+def move_seed(game_seed, moves):
+    """The seed of the computer's decision after ``moves`` moves of a hand,
+    in a game seeded ``game_seed``. The device makes a fresh bot with it for
+    each move, so a resumed game replays the same decisions, and a host that
+    replays a game (the memory benchmark, the firmware tests) makes the
+    same moves as the board."""
+    return (game_seed * 31 + moves) & 0x3FFFFFFF
+
+
 def bot(level, seed=None):
     """A computer player of ``level`` (one of ``LEVELS``); same seed, same play."""
     if not isinstance(level, str) or level.lower() not in LEVELS:

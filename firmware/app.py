@@ -297,7 +297,8 @@ class App:
         obs = m.observation(1)
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
-        b = engine.bot(self.vs, seed=(self.seed * 31 + len(obs["history"])) & 0x3FFFFFFF)
+        from engine.bots import bot, move_seed
+        b = bot(self.vs, move_seed(self.seed, len(obs["history"])))
         act = b.choose(obs)
         b = obs = None
         # the computer's code (~10 KB) is not needed during the human's

@@ -125,6 +125,7 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
         sys.path.insert(0, os.path.join(ROOT, "firmware"))
     import layout                       # firmware/layout.py: the card order on screen
     from engine import Match, Rules, bot, deadwood
+    from engine.bots import move_seed
     from host.bench_board import _choose
     b = board
     b.cmd("testmode on")
@@ -151,7 +152,7 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
                 check("the computer's move")
                 while m.hand._to_move == 1 and m.hand_no == hand_no and m.winner is None:
                     o = m.observation(1)    # as app.py bot_step chooses
-                    m.play(bot(vs, seed=(seed * 31 + len(o["history"])) & 0x3FFFFFFF).choose(o))
+                    m.play(bot(vs, move_seed(seed, len(o["history"]))).choose(o))
             if m.hand_no != hand_no or m.winner is not None:
                 break
             p = m.hand._to_move

@@ -11,6 +11,7 @@ import harness
 from harness import Board, make_flash
 from play import Player
 from engine import bot
+from engine.bots import move_seed
 
 BUDGET = "128K"
 SEED = 7
@@ -80,10 +81,10 @@ def test_a_whole_game_against_the_computer_runs_in_128k(tmp_path, monkeypatch):
             b.ok("sync")                 # the computer has moved
             _no_error(b, "the computer's move (action %d)" % n)
             # the oracle makes the same moves (firmware/app.py bot_step: a
-            # bot seeded from the game's seed and the move number)
+            # bot seeded by engine.bots.move_seed)
             while m.hand._to_move == 1 and m.hand_no == hand_no and m.winner is None:
                 o = m.observation(1)
-                m.play(bot("hard", seed=(SEED * 31 + len(o["history"])) & 0x3FFFFFFF).choose(o))
+                m.play(bot("hard", move_seed(SEED, len(o["history"]))).choose(o))
                 n += 1
             if m.hand_no == hand_no and m.winner is None:
                 st = _no_error(b, "the computer's move (action %d)" % n)
