@@ -20,7 +20,6 @@ import os
 import re
 import shutil
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -115,13 +114,12 @@ def _choose(obs, deadwood):
 
 def play_hands(s, hands, seed=21):
     """Play with the emulated buttons; returns the measurements."""
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    import layout
     from engine import Match, deadwood
+    from host.presses import Presses
     s.cmd("testmode on")
     s.cmd("newgame seed=%d dealer=0" % seed)
     s.cmd("sync")
-    cursor = [0, 0]
+    keys = Presses()    # always right: each cursor move is one timed press
     waits = []          # e-ink seconds the mover waits per turn
     latencies = []      # (reaction wall s, partial ink s) per cursor move
     per_hand = []
@@ -135,32 +133,23 @@ def play_hands(s, hands, seed=21):
         before_hand = obs["hand"]
         hand_no = m.hand_no
         ink0 = s.ink(p)
-        if act == "take":
-            s.press(p, "take")
-        elif act in ("draw", "pass"):
-            s.press(p, "draw")
-        else:
-            verb, card = act.split()
-            order = layout.order(obs["hand"])
-            want = order.index(card)
-            while cursor[p] % len(order) != want:
-                with s.lock:
-                    n0 = len(s.events)
-                ink_before = s.ink(p)
-                t_press = time.monotonic()   # the finger goes down
-                s.vb.press(p, "right")
-                s.cmd("sync")
-                with s.lock:
-                    evs = s.events[n0:]
-                ref = [(t, e) for t, e in evs if e[0] == "refresh" and e[1] == p]
-                if ref:
-                    t, e = ref[0]
-                    latencies.append((t - t_press, e[2], s.ink(p) - ink_before))
-                cursor[p] += 1
-            cursor[p] = want
-            s.press(p, "ok" if verb == "discard" else "knock")
-            if verb == "knock":
-                s.press(p, "knock")
+        for button in keys.for_action(p, act, before_hand):
+            if button != "right":
+                s.press(p, button)
+                continue
+            # a cursor move: from the finger going down to the ink
+            with s.lock:
+                n0 = len(s.events)
+            ink_before = s.ink(p)
+            t_press = time.monotonic()
+            s.vb.press(p, "right")
+            s.cmd("sync")
+            with s.lock:
+                evs = s.events[n0:]
+            ref = [(t, e) for t, e in evs if e[0] == "refresh" and e[1] == p]
+            if ref:
+                t, e = ref[0]
+                latencies.append((t - t_press, e[2], s.ink(p) - ink_before))
         m.play(act)
         waits.append(s.ink(p) - ink0)
         if m.hand_no != hand_no or m.winner is not None:
@@ -168,17 +157,14 @@ def play_hands(s, hands, seed=21):
             per_hand.append([{k: counts[q][k] - counts0[q][k] for k in ("full", "partial")}
                              for q in (0, 1)])
             played += 1
-            cursor = [0, 0]
+            keys.reset()
             s.press(0, "ok")          # leave the showdown
             if m.winner is not None:
                 s.cmd("newgame seed=%d dealer=0" % (seed + played))
                 m = Match.from_record(s.record())
             counts0 = [dict(s.vb.refresh_counts(q)) for q in (0, 1)]
         else:
-            h = m.observation(p)["hand"]
-            new = [c for c in h if c not in before_hand]
-            if new:
-                cursor[p] = layout.order(h).index(new[0])
+            keys.played(p, before_hand, m.observation(p)["hand"])
     mem = dict(kv.split("=") for kv in s.cmd("mem").split()[1:])
     return waits, latencies, per_hand, mem
 

@@ -121,18 +121,16 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
     the oracle makes the computer's moves with the same bot and seed as the
     firmware (app.py ``bot_step``; the bots decide identically on both
     runtimes), and ``status`` must agree after each of the human's moves."""
-    if os.path.join(ROOT, "firmware") not in sys.path:
-        sys.path.insert(0, os.path.join(ROOT, "firmware"))
-    import layout                       # firmware/layout.py: the card order on screen
     from engine import Match, Rules, bot, deadwood
     from engine.bots import move_seed
     from host.bench_board import _choose
+    from host.presses import Presses
     b = board
     b.cmd("testmode on")
     b.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))
     m = Match(Rules(), seed=seed, dealer=0)
     boot = b.fields(b.cmd("mem"))
-    cursor = [0, 0]
+    keys = Presses()                    # the cursors, as the firmware moves them
     played = 0
 
     def press(p, button):
@@ -159,21 +157,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
             obs = m.observation(p)
             act = _choose(obs, deadwood)
             before = obs["hand"]
-            if act == "take":
-                press(p, "take")
-            elif act in ("draw", "pass"):
-                press(p, "draw")
-            else:
-                verb, card = act.split()
-                order = layout.order(before)
-                want = order.index(card)
-                while cursor[p] % len(order) != want:
-                    press(p, "right")
-                    cursor[p] += 1
-                cursor[p] = want
-                press(p, "ok" if verb == "discard" else "knock")
-                if verb == "knock":
-                    press(p, "knock")       # the confirmation
+            for button in keys.for_action(p, act, before):
+                press(p, button)
             m.play(act)
             st = check(repr(act))
             if not vs or m.hand._to_move != 1:   # vs: before the computer has moved
@@ -184,14 +169,11 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
                 if got != want:
                     raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
             if m.hand_no == hand_no and m.winner is None:
-                h = m.observation(p)["hand"]
-                new = [c for c in h if c not in before]
-                if new:                     # the firmware puts the cursor on it
-                    cursor[p] = layout.order(h).index(new[0])
+                keys.played(p, before, m.observation(p)["hand"])
         press(0, "ok")                  # leave the showdown: the next hand's screens
         check("leaving the showdown")
         played += 1
-        cursor = [0, 0]
+        keys.reset()
         if m.winner is not None or (hands and played >= hands):
             break
     mem = b.fields(b.cmd("mem"))

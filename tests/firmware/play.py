@@ -1,16 +1,11 @@
 """Playing the firmware through its buttons, with the CPython engine as the
 oracle: the same seed replayed here predicts every card, and the cursor
-model (firmware/layout.py, shared) predicts which card a press discards."""
-import os
+model (host/presses.py over firmware/layout.py) predicts which card a press
+discards."""
 import random
-import sys
 
-from harness import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-import layout  # noqa: E402  (firmware/layout.py: pure Python over the engine)
-
-from engine import Match, Rules, deadwood  # noqa: E402
+from engine import Match, Rules, deadwood
+from host.presses import Presses
 
 
 class Player:
@@ -24,7 +19,7 @@ class Player:
         self.pins = pins
         self.m = Match(rules or Rules(), seed=seed, dealer=dealer)
         self.rng = random.Random(rng_seed)
-        self.cursor = [0, 0]
+        self.keys = Presses(shortest=True)   # the short way round, as a player would
 
     def choose(self, obs):
         """Greedy with some noise: knock when allowed, keep the lowest
@@ -62,37 +57,13 @@ class Player:
         act = self.choose(obs)
         hand_before = obs["hand"]
         hand_no = m.hand_no
-        if act == "take":
-            self.press(p, "take")
-        elif act in ("pass", "draw"):
-            self.press(p, "draw")
-        else:
-            verb, card = act.split()
-            order = layout.order(obs["hand"])
-            n = len(order)
-            want = order.index(card)
-            steps = (want - self.cursor[p]) % n
-            # walk the short way round, as a player would
-            if steps <= n // 2:
-                for _ in range(steps):
-                    self.press(p, "right")
-            else:
-                for _ in range(n - steps):
-                    self.press(p, "left")
-            self.cursor[p] = want
-            if verb == "discard":
-                self.press(p, "ok")
-            else:
-                self.press(p, "knock")
-                self.press(p, "knock")   # the confirmation
+        for button in self.keys.for_action(p, act, hand_before):
+            self.press(p, button)
         m.play(act)
         if m.hand_no == hand_no and m.winner is None:
-            hand = m.observation(p)["hand"]
-            new = [c for c in hand if c not in hand_before]
-            if new:   # the firmware puts the cursor on the card drawn
-                self.cursor[p] = layout.order(hand).index(new[0])
+            self.keys.played(p, hand_before, m.observation(p)["hand"])
         else:
-            self.cursor = [0, 0]
+            self.keys.reset()
         return act
 
     def expected_status(self):

@@ -94,7 +94,7 @@ def test_a_whole_game_against_the_computer_runs_in_128k(tmp_path, monkeypatch):
                 n += 1
             if m.hand_no != hand_no or m.winner is not None:
                 hands += 1
-                pl.cursor = [0, 0]
+                pl.keys.reset()
                 st = _next_hand(b, pl, hands)
                 if m.winner is not None:
                     assert st["screen"] == "menu"

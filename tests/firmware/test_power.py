@@ -70,7 +70,7 @@ def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
             assert not os.path.exists(os.path.join(flash, "game.tmp"))
             # continue from what the board resumed (the cursor starts at 0)
             pl.m = m
-            pl.cursor = [0, 0]
+            pl.keys.reset()
             st = b.status()
             exp = pl.expected_status()
             assert {k: st[k] for k in exp} == exp
@@ -84,7 +84,7 @@ def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
 def _cursor_card(pl, p):
     import layout
     order = layout.order(pl.m.observation(p)["hand"])
-    return order[pl.cursor[p] % len(order)]
+    return order[pl.keys.cursor[p] % len(order)]
 
 
 def _boot_with_record(flash, text):
@@ -191,7 +191,7 @@ def _play_vs_computer(b, cut):
         if cut:
             b.power_cut_and_boot()
             b.ok("testmode on")
-            pl.cursor = [0, 0]             # a boot starts the cursor at 0
+            pl.keys.reset()                # a boot starts the cursor at 0
     b.ok("sync")
     return b.record()
 

@@ -67,7 +67,6 @@ def _open():
 def _send(buf, data=None):
     # An exception (Ctrl-C) in the middle of a message leaves the stream out
     # of step: drop the connection and open a new one at the next use.
-    global _s
     if _s is None:
         _open()
     try:
