@@ -249,8 +249,8 @@ class Bot:
         take_score = self._best_discard(v, after, top)[0]
         # A stock card: on average it saves its meld gain plus any swap for
         # the highest loose card, and leaves a hand of similar promise.
-        pot = self._potential(v, hm, now)
-        draw_score = now - self._potential(v, hm, now, True) - self.weight * pot
+        pot, pot_swaps = self._potential(v, hm, now)
+        draw_score = now - pot_swaps - self.weight * pot
         if melded_top:
             # A meld in hand is worth more than its deadwood today: it can
             # not be spoilt, and it frees the next draws for the rest.
@@ -343,27 +343,28 @@ class Bot:
             dw, negv, c, rest = cand[i]
             if i >= _CANDIDATES or dw > limit:
                 break
-            score = dw - self.weight * self._potential(v, rest, dw)
+            score = dw - self.weight * self._potential(v, rest, dw)[0]
             score += self.danger_weight * self._danger(v, c)
             if score < top_score:
                 top_score = score
                 best_c = c
         return top_score, best_c
 
-    def _potential(self, v, hm10, dw, swaps=False):
-        """Expected deadwood saved by one random stock card beyond swapping
-        out the highest loose card (with ``swaps``: including it). Each unseen
-        card is equally likely to come next: the stock is a random part of
-        them."""
+    def _potential(self, v, hm10, dw):
+        """The deadwood one random stock card saves on average, as a pair:
+        beyond swapping out the highest loose card, and with that swap
+        counted in (one pass gives both). Each unseen card is equally likely
+        to come next: the stock is a random part of them."""
         unseen = v.unseen
         n = len(unseen)
         if n == 0 or dw == 0:
-            return 0.0
+            return 0.0, 0.0
         best(hm10)
         high_loose = highest_loose()
         ranks = hm10[0] | hm10[1] | hm10[2] | hm10[3]
         plus = list(hm10)
         total = 0
+        swaps = 0
         for u in unseen:
             r = u % 13
             s = u // 13
@@ -379,15 +380,13 @@ class Bot:
                 plus[s] ^= bit
                 if gain > 0:
                     total += gain
-            if swaps:
-                total += swap
-        return total / n
+            swaps += swap
+        return total / n, (total + swaps) / n
 
     def _danger(self, v, c):
         """Chance the opponent makes a meld with ``c`` if it is thrown
         (two partners for a set or a run, from public information)."""
         r = c % 13
-        base = c - r
         infer = self.infer
         p = v.p_opp_holds
         o = [0.0, 0.0, 0.0]
