@@ -58,7 +58,7 @@ def meld_strs(melds):
     """Texts of a list of melds (lists of card ints)."""
     out = []
     for x in melds:
-        out.append([CARD_STRS[c] for c in x])
+        out.append(strs(x))
     return out
 
 

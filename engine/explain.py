@@ -5,7 +5,7 @@ never holds these strings in RAM.
 """
 from engine.cards import card_str
 from engine.melds import min_deadwood
-from engine.hand import action_str
+from engine.hand import _OPTIONS, action_str
 
 # the codes and phases of engine/hand.py (consts there, so not importable)
 KNOCK = 52
@@ -69,7 +69,7 @@ def why_illegal(hand, code, player):
 
 def rules_problem(opts):
     """The first bad value among Rules' options, as a message."""
-    names = ("gin_bonus", "undercut_bonus", "target", "discard_taken", "ace_gin_only", "max_turns")
+    names = _OPTIONS
     for i in range(6):
         name, v = names[i], opts[i]
         if i < 3:

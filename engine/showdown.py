@@ -6,13 +6,9 @@ can deny lay-offs); for each, the defender's best reply is searched exactly
 over the lay-off choices, which are few (chains at the ends of runs, the
 fourth card of a set).
 """
-from engine.cards import RANK_VALUE, cards_of, strs, meld_strs, run_cards, set_cards
+from engine.cards import RANK_VALUE, strs, meld_strs, run_cards, set_cards
 from engine.melds import min_deadwood, best_arrangement
 from engine.result import Result
-
-
-def _hands_str(hand):
-    return (strs(cards_of(hand._hands[0])), strs(cards_of(hand._hands[1])))
 
 
 def draw_result(hand):
@@ -23,7 +19,7 @@ def draw_result(hand):
         v, ms = best_arrangement(hand._hands[p])
         dws.append(v)
         melds.append(meld_strs(ms))
-    return Result("draw", None, None, 0, tuple(dws), tuple(melds), [], _hands_str(hand))
+    return Result("draw", None, None, 0, tuple(dws), tuple(melds), [], tuple(hand.hands))
 
 
 def _karr(m, dw, limit, melds, ctx):
@@ -193,4 +189,4 @@ def knock_result(hand, k):
     else:
         kind, winner, pts = "undercut", d, dp
     return Result(kind, k, winner, pts, tuple(dw), tuple(ms),
-                  strs(laid), _hands_str(hand))
+                  strs(laid), tuple(hand.hands))
