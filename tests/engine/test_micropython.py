@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from host.layout import MPY_FLAGS
+from host.bench_engine import compile_engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MP_DIR = os.path.join(ROOT, "tests", "mp")
@@ -55,24 +55,12 @@ def test_same_deals_on_cpython_and_micropython():
 
 
 def _compile(dest):
-    """The engine (without the bots) and the probes compiled by mpy-cross
-    as a board's flash gets them (host/layout.py: the same options, source
-    names relative to the flash's root). Each .mpy embeds its source name,
-    which lives on the heap once loaded: an absolute host path would make
-    the heap a hand needs depend on where the checkout is (CI's longer
-    /check/work/main pushed a 32K hand over the edge)."""
-    cross = tool("mpy-cross")
-    os.makedirs(os.path.join(dest, "engine"))
-    for name in sorted(os.listdir(os.path.join(ROOT, "engine"))):
-        if name.endswith(".py") and not name.startswith("bot"):
-            out = os.path.join(dest, "engine", name[:-3] + ".mpy")
-            r = run([cross, *MPY_FLAGS, "-o", out, "-s", "engine/" + name,
-                     os.path.join(ROOT, "engine", name)])
-            assert r.returncode == 0, r.stderr
-    for name in ("run_engine.py", "one_hand.py"):
-        r = run([cross, *MPY_FLAGS, "-o", os.path.join(dest, name[:-3] + ".mpy"), "-s", name,
-                 os.path.join(MP_DIR, name)])
-        assert r.returncode == 0, r.stderr
+    """The engine (without the bots) and the probes, compiled as a board's
+    flash gets them (host/bench_engine.compile_engine: relative source
+    names, so the heap a hand needs does not depend on where the checkout
+    is; CI's longer /check/work/main once pushed a 32K hand over the edge)."""
+    tool("mpy-cross")
+    compile_engine(dest, probes=("run_engine.py", "one_hand.py"))
 
 
 def _run_mpy(dest, heap, code):
