@@ -78,10 +78,7 @@ def match_from_record(cls, text, recover=False):
     for ln, line in lines[3:]:
         if m.winner is not None:
             raise ValueError("line %d: action after the end of the game: %r" % (ln, line))
-        h = m.hand
-        replay_line(h, ln, line, n)
-        m._actions.append(h._log[-2])
-        m._after()
+        replay_line(m, ln, line, n)   # Match.play: logs it, deals the next hand
         n += 1
     return m
 
@@ -171,7 +168,8 @@ def parse_hand_line(ln, line, rules):
 
 
 def replay_line(hand, ln, line, expect_no):
-    """Check and apply one action line 'N P action ;' to hand."""
+    """Check and apply one action line 'N P action ;' to ``hand`` (a Hand,
+    or a Match: its play() also deals the next hand)."""
     words = line[:-1].split()  # drop the ";" end mark
     if len(words) < 3:
         raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
