@@ -245,7 +245,8 @@ class Bot:
         if level == "easy":
             # Sees only a meld made right now.
             return melded_top
-        # normal / hard: compare with what a stock card is worth on average.
+        # hard (normal too with _NORMAL_SIMPLE_TAKE = 0): compare with what a
+        # stock card is worth on average.
         take_score = self._best_discard(v, after, top)[0]
         # A stock card: on average it saves its meld gain plus any swap for
         # the highest loose card, and leaves a hand of similar promise.
