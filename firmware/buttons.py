@@ -35,7 +35,6 @@ except ImportError:  # CPython: the same helpers without wrap-around
 
 NAMES = ("left", "right", "ok", "draw", "take", "knock")
 KINDS = ("short", "long", "repeat")
-REPEATING = ("left", "right")   # NAMES[0] and NAMES[1]: _REP below
 
 try:
     from micropython import const
@@ -50,7 +49,7 @@ except ImportError:
 _DOWN = const(1)    # debounced state
 _HELD = const(2)    # long or repeat already sent for this press
 _INERT = const(4)   # held since start-up: no events until released
-_REP = const(2)     # name indexes below this auto-repeat (left, right)
+_REP = const(2)     # NAMES below this index auto-repeat: left and right
 
 
 class Buttons:

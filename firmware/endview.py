@@ -11,12 +11,6 @@ _MBUF = bytearray(8)
 _MFB = framebuf.FrameBuffer(_MBUF, 8, 8, framebuf.MONO_HLSB)
 
 
-def _show(card):
-    if card and card[0] == "T":
-        return "10" + card[1:]
-    return card or "-"
-
-
 def view_showdown(app, p):
     m = app.match
     obs = m.observation(p)

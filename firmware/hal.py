@@ -23,10 +23,10 @@ from ssd1680 import SSD1680
 
 class Hardware:
     def __init__(self, board):
-        # Only timing is kept: the rest of the board definition (about 3 KB
-        # of dicts on the unix port) can be freed once the app has read it
-        # (docs/memory.md).
-        self.timing = board["timing"]
+        # Nothing of the board definition is kept (about 3 KB of dicts on
+        # the unix port): it is freed once the app has read it
+        # (docs/memory.md); the drivers get the values they need.
+        timing = board["timing"]
         s = board["spi"]
         # polarity/phase 0: the SSD1680 samples SDA on the rising edge of SCL.
         # MISO is named so the pin the rp2 port claims for it is the one
@@ -47,11 +47,11 @@ class Hardware:
                 # EPDTimeout instead of pretending to have drawn.
                 busy=Pin(p["busy"], Pin.IN, Pin.PULL_UP),
                 width=p["width"], height=p["height"], rotation=p["rotation"],
-                busy_timeout_ms=self.timing["busy_timeout_ms"]))
+                busy_timeout_ms=timing["busy_timeout_ms"]))
             pins.append({name: Pin(player["buttons"][name], Pin.IN, Pin.PULL_UP)
                          for name in NAMES})
             self.leds.append(Pin(player["led"], Pin.OUT, value=0))
-        self.buttons = Buttons(pins, self.timing)
+        self.buttons = Buttons(pins, timing)
 
     def entropy(self):
         """A random 30-bit int (a small int on the Pico) to seed a shuffle."""

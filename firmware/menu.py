@@ -28,14 +28,6 @@ def _value_label(v):
     return str(v)
 
 
-def rules_from(app, opts):
-    kw = {}
-    for key, _label, values in OPTIONS:
-        v = opts.get(key, values[0])
-        kw[key] = v
-    return Rules(**kw)
-
-
 def rule_settings(app):
     r = app.settings.get("rules")
     if not isinstance(r, dict):
@@ -141,8 +133,8 @@ def game_args(app, vs, seed=None, dealer=None, rules=None):
     if seed is None:
         seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
     if rules is None:
-        rules = rule_settings(app)
-    return (vs, seed, dealer, rules if isinstance(rules, Rules) else rules_from(app, rules))
+        rules = Rules(**rule_settings(app))   # every option, each a valid value
+    return (vs, seed, dealer, rules)
 
 
 def draw(fb, v):

@@ -103,8 +103,7 @@ class Protocol:
                 return self.send("ERR usage: testmode on|off")
             app.set_testmode(w[1] == "on")
             if not app.testmode:
-                sys.modules.pop("testcmds", None)
-                self.band = self.band_buf = None
+                self.band = self.band_buf = None   # testcmds itself goes after each command
             return self.send("OK testmode=%d" % (1 if app.testmode else 0))
         if cmd not in ("press", "screen", "newgame", "record", "sync",
                        "reset", "mem"):

@@ -36,7 +36,7 @@ def resume_state(app):
     yet is still on its showdown screen (the engine deals at once)."""
     m = app.match
     app.showdown = m.winner is not None or (
-        m.last_hand is not None and not m.observation(0)["history"])
+        m.last_hand is not None and not m.hand.history(1))
     app._hand_boundary()
 
 

@@ -2,13 +2,14 @@
 record, sync, mem, reset. Loaded for each of them and dropped after it
 (protocol.py), so test mode plays in the heap a real game has."""
 import gc
+import sys
 
 try:
     from binascii import hexlify
 except ImportError:
     from ubinascii import hexlify  # type: ignore[no-redef]
 
-BUTTON_NAMES = ("left", "right", "ok", "draw", "take", "knock")
+from buttons import NAMES as BUTTON_NAMES   # loaded with hal: no new module
 
 
 def dispatch(proto, cmd, w):
@@ -37,6 +38,8 @@ def dispatch(proto, cmd, w):
             opts[k] = v
         got = app._menu().newgame_from(app, opts)
         if isinstance(got, str):
+            if app.mode != "menu":
+                sys.modules.pop("menu", None)   # as during play: not loaded
             return proto.send("ERR " + got)
         app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
         return proto.send("OK")
