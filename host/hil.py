@@ -22,11 +22,9 @@ class Target:
     cuts and restores power (the virtual board can; on real hardware only a
     person can, so it is None unless ``--interactive``)."""
 
-    def __init__(self, port, sim=False, power_cycle=None, interactive=False):
+    def __init__(self, port, power_cycle=None):
         self.port = port
-        self.sim = sim
         self.power_cycle = power_cycle
-        self.interactive = interactive
 
 
 def _ask_person(port):
@@ -47,16 +45,15 @@ def start_sim(flash=True, heapsize=None):
     flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
     vb = VirtualBoard(flash_dir=flash_dir, speed=0.0, heapsize=heapsize)
     try:
+        if not flash:
+            from host.vboard import populate
+            populate(flash_dir)   # the compiled firmware in place before the first boot
         vb.start()
         if flash:
             from host.flash import flash_board
             # Powered on again by the host rather than machine.reset(): see
             # the report on the virtual board's reset after a Ctrl-C.
             flash_board(vb.port, quiet=True, power_cycle=vb.power_cycle)
-        else:
-            from host.vboard import populate
-            populate(flash_dir)
-            vb.power_cycle()
     except BaseException:
         _stop(vb)
         shutil.rmtree(flash_dir, ignore_errors=True)
@@ -78,7 +75,7 @@ def _stop(vb):
             pass
 
 
-def run_suite(target, junit=None, keyword=None, extra=()):
+def run_suite(target, junit=None, keyword=None):
     import pytest
 
     class Plugin:
@@ -90,7 +87,6 @@ def run_suite(target, junit=None, keyword=None, extra=()):
         args += ["--junitxml", os.path.abspath(junit)]
     if keyword:
         args += ["-k", keyword]
-    args += list(extra)
     os.environ["OKGIN_HIL_PORT"] = target.port
     return int(pytest.main(args, plugins=[_named(Plugin())]))
 
@@ -125,11 +121,10 @@ def run(args):
     if args.sim:
         vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize)
         try:
-            target = Target(vb.port, sim=True, power_cycle=vb.power_cycle)
+            target = Target(vb.port, power_cycle=vb.power_cycle)
             return run_suite(target, args.junit, args.keyword)
         finally:
             cleanup()
     port = transport.find_board(args.port)
-    target = Target(port, power_cycle=_ask_person(port) if args.interactive else None,
-                    interactive=args.interactive)
+    target = Target(port, power_cycle=_ask_person(port) if args.interactive else None)
     return run_suite(target, args.junit, args.keyword)
