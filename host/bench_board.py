@@ -34,14 +34,6 @@ HANDS = 3
 HEAP = os.environ.get("OKGIN_BENCH_HEAP", "128K")   # the budget (docs/memory.md)
 
 
-def make_flash(path):
-    """firmware + engine compiled with mpy-cross as `okgin flash` does
-    (host.vboard.populate), main.py as source, board.json."""
-    from host.vboard.flash import populate
-    populate(path, root=ROOT, compiled=True)
-    return path
-
-
 class Session:
     def __init__(self, flash, heap, speed=0.0):
         from host.vboard import VirtualBoard
@@ -170,9 +162,10 @@ def play_hands(s, hands, seed=21):
 
 
 def _boots_and_plays(heap):
+    from host.vboard import populate
     work = tempfile.mkdtemp(prefix="okgin-bench-")
     try:
-        make_flash(os.path.join(work, "flash"))
+        populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
         try:
             s = Session(os.path.join(work, "flash"), heap)
         except Exception:
@@ -190,7 +183,7 @@ def _boots_and_plays(heap):
 
 def run(args):
     try:
-        import host.vboard  # noqa: F401  (is the virtual board there?)
+        from host.vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     quick = getattr(args, "quick", False)
@@ -198,7 +191,7 @@ def run(args):
     heap = HEAP
     work = tempfile.mkdtemp(prefix="okgin-bench-")
     try:
-        flash = make_flash(os.path.join(work, "flash"))
+        flash = populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
         s = Session(flash, heap)
         try:
             boot_counts = [dict(s.vb.refresh_counts(p)) for p in (0, 1)]

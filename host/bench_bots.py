@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 
+from host.bench import smallest
 from host.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -141,18 +142,9 @@ def run_micropython(mp, obs_path, levels, reps, heap="1M", timeout=600):
 def smallest_heap(mp, obs_path, level="hard"):
     """Smallest -X heapsize (KB, in steps of 4) in which ``level`` makes
     every collected decision (engine import and observations included)."""
-    lo, hi = 4, 128
-    ok, _ = run_micropython(mp, obs_path, [level], 1, heap="%dK" % hi)
-    if ok is None:
-        return None
-    while hi - lo > 4:
-        mid = (lo + hi) // 2 // 4 * 4
-        ok, _ = run_micropython(mp, obs_path, [level], 1, heap="%dK" % mid)
-        if ok is None:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+    def fits(k):
+        return run_micropython(mp, obs_path, [level], 1, heap="%dK" % k)[0] is not None
+    return smallest(fits, 4, 128, 4)
 
 
 def run(args):

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 
+from host.bench import smallest
 from host.errors import CommandError
 from host.layout import MPY_FLAGS
 
@@ -125,8 +126,8 @@ def _tool(name):
     return found
 
 
-def _run_script(interp, script_path, reps, n_dw, n_hands, extra=()):
-    r = subprocess.run([interp] + list(extra) + [script_path, ROOT, str(reps), str(n_dw), str(n_hands)],
+def _run_script(interp, script_path, reps, n_dw, n_hands):
+    r = subprocess.run([interp, script_path, ROOT, str(reps), str(n_dw), str(n_hands)],
                        capture_output=True, text=True, timeout=900)
     if r.returncode != 0:
         raise CommandError("engine benchmark failed under %s: %s" % (interp, (r.stderr or r.stdout).strip()))
@@ -175,15 +176,7 @@ def smallest_import_heap(mp, dest, lo=4 * 1024, hi=256 * 1024, step=512):
     """Smallest -X heapsize in which `import engine` (the .mpy) succeeds: the
     loader holds every function's record of a module while it loads, so this
     is well above the code's size once loaded."""
-    if not import_fits(mp, dest, hi):
-        return None
-    while hi - lo > step:
-        mid = (lo + hi) // 2 // step * step
-        if import_fits(mp, dest, mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return smallest(lambda size: import_fits(mp, dest, size), lo, hi, step)
 
 
 def import_live(mp, dest):
@@ -196,15 +189,7 @@ def import_live(mp, dest):
 
 def smallest_heap(mp, dest, seed, redraw, lo=8 * 1024, hi=256 * 1024, step=512):
     """Smallest -X heapsize (to `step` bytes) that plays the whole hand."""
-    if not hand_fits(mp, dest, hi, seed, redraw):
-        return None
-    while hi - lo > step:
-        mid = (lo + hi) // 2 // step * step
-        if hand_fits(mp, dest, mid, seed, redraw):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return smallest(lambda size: hand_fits(mp, dest, size, seed, redraw), lo, hi, step)
 
 
 def max_live(mp, dest, seed, redraw):

@@ -44,13 +44,6 @@ class HandFailed(Exception):
     """The firmware did not boot or did not finish the hand in this heap."""
 
 
-def build_flash(path):
-    """The device's flash root, compiled as `okgin flash` does."""
-    from host.vboard.flash import populate
-    populate(path, root=ROOT, compiled=True)
-    return path
-
-
 class Board:
     """The firmware on a virtual board with a given heap, spoken to over its
     pty with pyserial, as the host tool does."""
@@ -251,7 +244,7 @@ MODES = ((None, "two players"), ("hard", "against the computer (hard)"))
 
 def run(args):
     try:
-        import host.vboard  # noqa: F401  (is the virtual board there?)
+        from host.vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e)
     quick = getattr(args, "quick", False)
@@ -259,7 +252,7 @@ def run(args):
     games = getattr(args, "games", False)   # the bisection plays whole games
     work = tempfile.mkdtemp(prefix="okgin-bench-mem-")
     try:
-        flash = build_flash(os.path.join(work, "flash"))
+        flash = populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
         t0 = time.monotonic()
         print("okgin bench memory: firmware compiled with mpy-cross on the virtual board"
               " (64-bit unix port), hands through the serial protocol, speed 0;"

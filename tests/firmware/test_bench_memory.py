@@ -8,11 +8,12 @@ import pytest
 
 from harness import ROOT  # noqa: F401  (puts the repository on sys.path)
 from host import bench_memory as bm
+from host.vboard import populate
 
 
 @pytest.fixture(scope="module")
 def flash(tmp_path_factory):
-    return bm.build_flash(str(tmp_path_factory.mktemp("flash")))
+    return populate(str(tmp_path_factory.mktemp("flash")))
 
 
 def test_a_hand_is_played_and_the_heap_reported(flash):
