@@ -74,25 +74,16 @@ def _panels(vb):
 
 
 def _show_terminal(panels, out):
-    try:
-        from host.simui.render import braille_lines, shrink_half
-    except ImportError:
-        return
+    from host.simui.render import braille_lines, shrink_half
     rows = [braille_lines(shrink_half(p)) for p in panels]
     for a, b in zip(*rows):
         out.write(a + "   " + b + "\n")
 
 
 def _save_shot(panels, path):
-    try:
-        from host.simui.render import side_by_side
-        img = side_by_side(panels, scale=2)
-    except ImportError:
-        from PIL import Image
-        img = Image.new("1", (296 * 2 + 8, 128), 1)
-        img.paste(panels[0], (0, 0))
-        img.paste(panels[1], (296 + 8, 0))
-    img.save(path)
+    # host.simui.render needs only PIL, which the panel images already are
+    from host.simui.render import side_by_side
+    side_by_side(panels, scale=2).save(path)
 
 
 def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True):
