@@ -42,8 +42,10 @@ def _one(args, speed, window):
         if window is None:
             s.start()
             marks["ready"] = time.monotonic() - t0
-            while s.panel(0).getbbox() is None or s.panel(0).convert("L").getextrema()[0] != 0:
+            img = s.panel(0)
+            while img.getbbox() is None or img.convert("L").getextrema()[0] != 0:
                 time.sleep(0.005)
+                img = s.panel(0)
             marks["first frame"] = time.monotonic() - t0
         else:
             from host.simui import tkapp
@@ -72,8 +74,7 @@ def _one(args, speed, window):
                         marks["first frame"] = time.monotonic() - t0
                 time.sleep(0.002)
             th.join()
-            win.closed = True
-            win.worker.stop()
+            win.close()   # its worker and its watcher thread; quit() is a no-op outside mainloop
             for child in root.winfo_children():
                 child.destroy()
         end = time.monotonic() + 10

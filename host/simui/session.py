@@ -15,6 +15,7 @@ import threading
 import time
 
 from host.errors import CommandError
+from host.transport import parse_fields
 
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
@@ -53,12 +54,11 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
     """The real virtual board (host.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
-        from host.vboard import VirtualBoard
+        from host.vboard import VirtualBoard, populate
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
-    from host.vboard import populate
-    kw = {"speed": speed, "flash_dir": flash_dir}
-    kw["heapsize"] = heapsize   # None: the board's default, the firmware's budget
+    # heapsize None: the board's default, the firmware's budget
+    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize}
     if board_path:
         kw["board"] = board_path
     # Bring the board's flash up to date with this checkout's firmware, as
@@ -311,11 +311,6 @@ class Session:
             self._refreshing.clear()
         self.events.put(tuple(event))
 
-    @property
-    def refreshing(self):
-        """Players whose panel is refreshing (BUSY high) right now."""
-        return set(self._refreshing)
-
     def drain_events(self):
         out = []
         while True:
@@ -328,13 +323,11 @@ class Session:
         return self.board.panel_image(player)
 
     def panel_key(self, player):
-        """Cheap fingerprint of what the panel shows, to redraw only on change."""
-        if hasattr(self.board, "panel_bytes"):
-            return bytes(self.board.panel_bytes(player))
+        """Fingerprint of what the panel shows, to redraw only on change."""
         return self.board.panel_image(player).tobytes()
 
     def _computer_thinking(self):
-        st = parse_status(self.send("status"))
+        st = parse_fields(self.send("status"))
         return (st.get("vs", "human") != "human" and st.get("screen") == "game"
                 and st.get("to_move") == "1" and st.get("phase") != "over")
 
@@ -365,13 +358,7 @@ class Session:
 
 def ready_note(session):
     """'board ready, firmware 0.1.0' from `READY okgin fw=0.1.0 proto=1 ...`."""
-    words = dict(w.split("=", 1) for w in (session.ready_line or "").split() if "=" in w)
-    return "board ready, firmware %s" % words.get("fw", "?")
-
-
-def parse_status(reply):
-    """`OK screen=game hand_no=1 ...` -> {"screen": "game", ...}."""
-    return dict(w.split("=", 1) for w in reply.split()[1:] if "=" in w)
+    return "board ready, firmware %s" % parse_fields(session.ready_line or "").get("fw", "?")
 
 
 class Worker:
@@ -426,9 +413,10 @@ class Watcher:
         while not self._stop.is_set():
             try:
                 for p in (0, 1):
-                    key = self.session.panel_key(p)
+                    # one rendering per look: the key is that image's bytes
+                    img = self.session.panel(p)
+                    key = img.tobytes()
                     if key != self._panels[p][0]:
-                        img = self.session.panel(p)
                         with self._lock:
                             self._panels[p] = (key, img)
                 if n % self.slow_every == 0:
