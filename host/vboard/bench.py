@@ -11,13 +11,12 @@ import time
 
 import serial
 
-from host.vboard.flash import populate
+from host.vboard.flash import ROOT, populate
 from host.vboard.vboard import VirtualBoard
 
 _MAIN = r'''
 import sys, time, select
 import boarddef, hal
-from vmachine import Pin
 hw = hal.Hardware(boarddef.load("board.json"))
 print("READY bench")
 poll = select.poll(); poll.register(sys.stdin, select.POLLIN)
@@ -80,8 +79,8 @@ def measure(runs=5):
                 if i:
                     t = time.monotonic()
                     vb.power_cycle()
-                while not s.readline().startswith(b"READY"):
-                    pass
+                if not _wait_ready(s):
+                    raise RuntimeError("the bench firmware printed no READY within 20 s")
                 boot.append(time.monotonic() - t)
                 figs["poll_us"].append(_ask(s, "poll 500") / 1000)
                 figs["sync_us"].append(_ask(s, "sync 200") / 1000)
@@ -96,11 +95,21 @@ def measure(runs=5):
     return out
 
 
+def _wait_ready(s):
+    """Read up to the READY line; False if the port goes quiet first (its
+    read timeout) instead of waiting for ever."""
+    while True:
+        line = s.readline()
+        if not line:
+            return False
+        if line.startswith(b"READY"):
+            return True
+
+
 def _firmware_boot(runs):
     """The game firmware (compiled like okgin flash, 128K heap): process
     start to its READY line; None if it does not boot."""
-    if not os.path.exists(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), "firmware", "main.py")):
+    if not os.path.exists(os.path.join(ROOT, "firmware", "main.py")):
         return None
     times = []
     with VirtualBoard(speed=0.0) as vb:   # the default heap: the budget, 128K
@@ -109,12 +118,8 @@ def _firmware_boot(runs):
             t = time.monotonic()
             if i:
                 vb.power_cycle()
-            while True:
-                line = s.readline()
-                if not line:
-                    return None
-                if line.startswith(b"READY"):
-                    break
+            if not _wait_ready(s):
+                return None
             times.append(time.monotonic() - t)
         s.close()
     return statistics.median(times)
