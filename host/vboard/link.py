@@ -145,6 +145,8 @@ class LinkServer:
     # -- sending ---------------------------------------------------------------
     def _send(self, conn, kind):
         with self.send_lock:
+            if conn is not self.conn:
+                return      # dropped meanwhile: its fd may be closed (and reused)
             # Levels read under the lock: a push can never overtake a newer answer.
             bits = self.pins.input_bits()
             if kind == ord("T"):
@@ -153,8 +155,6 @@ class LinkServer:
                 self.seq += 1
             self.last_bits = bits
             msg = _MSG.pack(kind, self.seq, bits)
-            if conn is not self.conn:
-                return      # dropped meanwhile: its fd may be closed (and reused)
             try:
                 conn.sendall(msg)
             except OSError:

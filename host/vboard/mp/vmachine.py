@@ -126,6 +126,16 @@ def _inputs():
     return _st[0]
 
 
+def _drive(i, v):
+    # An output level: kept for read-back, and sent as "P" <pin> <level>.
+    _V[i] = v
+    b = _b
+    b[0] = 0x50
+    b[1] = i
+    b[2] = v
+    _send(_b3)
+
+
 def _pin_id(id):
     if isinstance(id, Pin):
         return id._id
@@ -147,11 +157,7 @@ class Pin:
         b = _b
         if value is not None:
             # rp2: the level is set before the pin becomes an output.
-            _V[i] = 1 if value else 0
-            b[0] = 0x50
-            b[1] = i
-            b[2] = _V[i]
-            _send(_b3)
+            _drive(i, 1 if value else 0)
         if mode != -1 or pull != -1:
             if mode != -1:
                 _MODE[i] = mode
@@ -169,13 +175,7 @@ class Pin:
             if _MODE[i] == 1:
                 return _V[i]       # an output reads back what it drives
             return (_inputs() >> i) & 1
-        v = 1 if v else 0
-        _V[i] = v
-        b = _b
-        b[0] = 0x50
-        b[1] = i
-        b[2] = v
-        _send(_b3)
+        _drive(i, 1 if v else 0)
 
     __call__ = value
 
