@@ -77,7 +77,7 @@ class View:
         self.me = obs["player"]
         self.phase = obs["phase"]
         self.legal = obs["legal"]
-        hand = sorted([card_int(c) for c in obs["hand"]])
+        hand = [card_int(c) for c in obs["hand"]]   # order does not matter: masks
         self.hm = masks_of(hand)
         top = obs.get("discard_top")
         self.top = card_int(top) if top else -1
