@@ -99,6 +99,14 @@ class Rules:
     discard_taken: bool
     ace_gin_only: bool
     max_turns: "int | None"
+    spades_double: bool
+    spade_boxes_double: bool
+    box_bonus: int
+    gin_extra_boxes: int
+    undercut_extra_boxes: int
+    game_bonus: int
+    shutout_double: bool
+    hollywood: bool
 
     def __init__(self, **options):
         import sys
@@ -109,7 +117,7 @@ class Rules:
         finally:
             if not held:
                 # needed only now: the attributes stay, the table goes
-                # (2.4 KB of heap on the 64-bit port; docs/engine.md)
+                # (2.5 KB of heap on the 64-bit port; docs/engine.md)
                 forget("options")
 
     def __eq__(self, other):
@@ -168,6 +176,8 @@ class Hand:
         # R5: the upcard's value; with ace_gin_only an ace means gin only
         r = deck[20] % 13
         self.knock_limit = 0 if r == 0 and rules.ace_gin_only else RANK_VALUE[r]
+        # R15: a spade upcard doubles every point of the hand
+        self.multiplier = 2 if rules.spades_double and deck[20] >= 39 else 1
         self.result = None
 
     # ---- construction ----
@@ -354,6 +364,7 @@ class Hand:
             "upcard": self.upcard,
             "stock_count": self.stock_count,
             "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
             "dealer": self.dealer,
             "to_move": self.to_move,
             "phase": PHASE_NAMES[self._phase],
@@ -362,7 +373,8 @@ class Hand:
             "opponent_count": len(cards_of(self._hands[o])),
             "history": self.history(recent),
             "deadwood": min_deadwood(m[0], m[1], m[2], m[3]),
-            "result": self.result.as_dict(p) if self.result is not None else None,
+            "result": (self.result.as_dict(p, self.multiplier)
+                       if self.result is not None else None),
         }
 
     # ---- game record (engine/record.py, loaded only when used) ----

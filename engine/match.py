@@ -1,6 +1,17 @@
-"""A game to the target score: hands, scores, dealer rotation (R4, R12, R13)."""
+"""A game to the target score: hands, scores, dealer rotation (R4, R12,
+R13), and the score pad's boxes and games (R16, R17)."""
 from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
+
+
+class Game:
+    """One game's column of the score pad: Hollywood (R17) keeps three."""
+
+    def __init__(self):
+        self.points = [0, 0]   # the hands' points (R11, R15): the running score
+        self.hands = [0, 0]    # hands won that scored in this game
+        self.boxes = [0, 0]    # boxes earned by those hands (R16)
+        self.winner = None     # who reached the target first (R13)
 
 
 class Match:
@@ -19,8 +30,18 @@ class Match:
         # when given, so the hand seeds do not depend on the override)
         self.dealer = first if dealer is None else dealer
         self.first_dealer = self.dealer
-        self.scores = [0, 0]
+        # one game, or three at once (R17); scores are the first game's
+        self.games = [Game()]
+        if rules.hollywood:
+            self.games = [self.games[0], Game(), Game()]
+        self.scores = self.games[0].points
         self.winner = None
+        # the whole match's hands won, gins, undercuts and biggest hand per
+        # player (statistics; shutouts count per game)
+        self.wins = [0, 0]
+        self.gins = [0, 0]
+        self.undercuts = [0, 0]
+        self.best = [0, 0]
         self.hand_no = 1
         self.last_hand = None      # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
@@ -44,17 +65,73 @@ class Match:
         if not h.is_over():
             return
         r = h.result
-        if r.winner is not None:
-            self.scores[r.winner] += r.points
-            if self.scores[r.winner] >= self.rules.target:  # R13
-                self.winner = r.winner
+        w = r.winner
+        if w is not None:
+            self.wins[w] += 1
+            if r.kind == "gin":
+                self.gins[w] += 1
+            elif r.kind == "undercut":
+                self.undercuts[w] += 1
+            if r.points > self.best[w]:
+                self.best[w] = r.points
+            if self._score(w, r, self.boxes_of(h)):
                 self.last_hand = h
                 return
-            self.dealer = r.winner   # R12: who scored deals
+            self.dealer = w          # R12: who scored deals
         # R9/R12: after a draw the same dealer deals again
         self.last_hand = h
         self.hand_no += 1
         self.hand = self._deal()
+
+    def boxes_of(self, hand):
+        """The boxes the winner of an ended hand earns (R16): one, plus the
+        extra boxes of a gin or an undercut, all doubled in a spade-doubled
+        hand when its boxes double too (R15). 0 for a draw."""
+        r = hand.result
+        if r.winner is None:
+            return 0
+        rules = self.rules
+        b = 1
+        if r.kind == "gin":
+            b += rules.gin_extra_boxes
+        elif r.kind == "undercut":
+            b += rules.undercut_extra_boxes
+        if rules.spade_boxes_double:
+            b *= hand.multiplier
+        return b
+
+    def _score(self, w, r, boxes):
+        """Player w won hand result r, earning ``boxes``: they go into the
+        open games with its points (R13, R16, R17); True when that ends the
+        match."""
+        target = self.rules.target
+        opened = False
+        won = [0, 0]
+        for g in self.games:
+            if g.winner is None and (g.hands[w] or not opened):
+                # R17: every open game w has won a hand in, and the first
+                # open game w has not
+                if not g.hands[w]:
+                    opened = True
+                g.points[w] += r.points
+                g.hands[w] += 1
+                g.boxes[w] += boxes
+                if g.points[w] >= target:
+                    g.winner = w             # R13
+        for g in self.games:
+            if g.winner is None:
+                return False
+            won[g.winner] += 1
+        # every game won: the match goes to who won most of them (R17)
+        self.winner = 0 if won[0] > won[1] else 1
+        return True
+
+    def score_pad(self):
+        """The score pad (R16): per game, each player's points, boxes, box
+        points, game bonus, shutout factor and total. engine/scorepad.py,
+        loaded only for this."""
+        from engine.scorepad import score_pad
+        return score_pad(self)
 
     def apply(self, code):
         """Fast path: a legal action code of the current hand, unchecked."""
@@ -82,11 +159,16 @@ class Match:
         if self.winner is not None:
             o["legal"] = []
         o["scores"] = list(self.scores)
+        games = []
+        for g in self.games:
+            games.append({"scores": list(g.points), "hands": list(g.hands),
+                          "boxes": list(g.boxes), "winner": g.winner})
+        o["games"] = games
         o["target"] = self.rules.target
         o["hand_no"] = self.hand_no
         o["game_winner"] = self.winner
         lh = self.last_hand
-        o["last_result"] = lh.result.as_dict(p) if lh is not None else None
+        o["last_result"] = lh.result.as_dict(p, lh.multiplier) if lh is not None else None
         return o
 
     # ---- game record (engine/record.py, loaded only when used) ----

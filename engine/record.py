@@ -13,8 +13,34 @@ RECORD_MAGIC = "okgin-record 1"
 END_MARK = " ;"   # written last on every action line: a torn write lacks it
 
 
-def _value_text(v):
-    # an option's value as records and the serial port write it
+def option_row(line):
+    """One option of engine/options.py's table as values: (name, default,
+    lo, hi, rule, menu values); lo and hi are None for a yes/no option."""
+    from engine.options import value
+    w = line.split()
+    lo = hi = None
+    if w[2] != "yes/no":
+        k = w[2].find(".")
+        lo = int(w[2][:k])
+        hi = int(w[2][k + 2:])
+    menu = []
+    if w[4] != "-":
+        for t in w[4:]:
+            menu.append(value(t))
+    return (w[0], value(w[1]), lo, hi, w[3], tuple(menu))
+
+
+def option_rows():
+    """Every option of the table as option_row() values, in its order."""
+    from engine.options import OPTIONS
+    out = []
+    for line in OPTIONS:
+        out.append(option_row(line))
+    return out
+
+
+def value_text(v):
+    """An option's value as records and the serial port write it."""
     if v is True:
         return "yes"
     if v is False:
@@ -30,16 +56,16 @@ def rules_line(rules):
     reader defaults the options an older record does not name."""
     from engine.options import OPTIONS
     out = ["rules"]
-    for row in OPTIONS:
-        out.append("%s=%s" % (row[0], _value_text(getattr(rules, row[0]))))
+    for line in OPTIONS:
+        name = line.split(None, 1)[0]
+        out.append("%s=%s" % (name, value_text(getattr(rules, name))))
     return " ".join(out)
 
 
 def rules_repr(rules):
     """Rules(...) naming the options that differ from the defaults."""
-    from engine.options import OPTIONS
     out = []
-    for row in OPTIONS:
+    for row in option_rows():
         v = getattr(rules, row[0])
         if v != row[1] or type(v) is not type(row[1]):
             out.append("%s=%r" % (row[0], v))
@@ -56,9 +82,9 @@ def rules_from_options(cls, opts):
     for k in opts:
         v = opts[k]
         row = None
-        for r in OPTIONS:
-            if r[0] == k:
-                row = r
+        for line in OPTIONS:
+            if line.split(None, 1)[0] == k:
+                row = option_row(line)
         if isinstance(v, str) and row is not None:   # (Rules() names an unknown one)
             t = v.strip().lower()
             if row[2] is None:   # yes/no

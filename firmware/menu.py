@@ -1,9 +1,9 @@
 """The menu and the rules options (loaded only while needed: app.py drops
 this module when a game starts, to keep the heap small during play)."""
 from engine import Rules
-# the rules options' table: the menu offers each option that has menu
-# values there (engine/options.py), under its name
-from engine.options import OPTIONS, MENU
+# the rules options' table (engine/options.py) as values: the menu offers
+# each option that has menu values there, under its name
+from engine.record import option_rows
 import store
 from screens import W, H, bold, header, banner, footer
 
@@ -30,8 +30,8 @@ def rule_settings(app):
     if not isinstance(r, dict):
         r = {}
     out = {}
-    for row in OPTIONS:
-        values = row[MENU:]
+    for row in option_rows():
+        values = row[5]
         if values:
             v = r.get(row[0], row[1])
             # 1 == True in Python: a yes/no option must hold a bool
@@ -80,8 +80,8 @@ def menu_items(app):
         items.append(("New game vs computer", lv))
         acts.append(("new", lv))
     rs = rule_settings(app)
-    for row in OPTIONS:
-        if row[MENU:]:
+    for row in option_rows():
+        if row[5]:
             items.append((_label(row[0]), _value_label(rs[row[0]])))
             acts.append(("opt", row))
     return items, acts
@@ -105,7 +105,7 @@ def menu_button(app, button, kind):
             return game_args(app, arg)   # app.new_game, once this returns
         else:
             rs = rule_settings(app)   # every value is one of the row's
-            values = arg[MENU:]
+            values = arg[5]
             rs[arg[0]] = values[(values.index(rs[arg[0]]) + 1) % len(values)]
             app.settings["rules"] = rs
             store.save_settings(app.settings)

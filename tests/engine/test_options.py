@@ -8,7 +8,9 @@ import typing
 import pytest
 
 from engine import Rules, Match, Hand
-from engine.options import OPTIONS, MENU
+from engine.record import option_rows, value_text
+
+OPTIONS = option_rows()
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -27,11 +29,11 @@ def test_every_option_is_a_rules_attribute_with_the_tables_default_and_type():
         assert getattr(r, row[0]) == row[1] and type(getattr(r, row[0])) is type(row[1])
         assert hints[row[0]] == _kind(row), row[0]
         assert row[4].startswith("R") and int(row[4][1:]) >= 1   # the rule it changes
-        for v in row[MENU:]:                  # the menu offers only allowed values
+        for v in row[5]:                  # the menu offers only allowed values
             assert type(v) is type(row[1])
             Rules(**{row[0]: v})
-        if row[MENU:]:
-            assert row[MENU] == row[1], "the menu starts at the default"
+        if row[5]:
+            assert row[5][0] == row[1], "the menu starts at the default"
 
 
 def _bad_values(row):
@@ -54,7 +56,7 @@ def test_each_option_refuses_what_the_table_does_not_allow_naming_it(row):
 
 @pytest.mark.parametrize("row", OPTIONS, ids=[r[0] for r in OPTIONS])
 def test_each_value_round_trips_through_the_record_and_from_options(row):
-    values = list(row[MENU:]) or [row[2], row[3], None]
+    values = list(row[5]) or [row[2], row[3], None]
     for v in values:
         r = Rules(**{row[0]: v})
         m = Match(r, seed=3)
@@ -63,6 +65,13 @@ def test_each_value_round_trips_through_the_record_and_from_options(row):
         assert ("%s=" % row[0]) in text.splitlines()[1]
         assert Match.from_record(text).rules == r
         assert eval(repr(r), {"Rules": Rules}) == r
+
+
+def test_the_table_reads_back_as_values():
+    assert OPTIONS[0] == ("gin_bonus", 25, 0, 10000, "R11", (25, 20))
+    assert OPTIONS[3] == ("discard_taken", False, None, None, "R7", (False, True))
+    assert OPTIONS[5] == ("max_turns", None, 1, 100000, "R9", ())
+    assert len({row[0] for row in OPTIONS}) == len(OPTIONS)
 
 
 def test_rules_drop_the_table_unless_someone_holds_it():
@@ -88,10 +97,11 @@ def test_a_match_record_from_before_the_options_table_still_loads():
     assert m.rules == Rules(gin_bonus=20, undercut_bonus=20, target=150)
     # written again, it names every option of today's table
     again = m.to_record()
-    assert again.splitlines()[1].split()[1:] == ["%s=%s" % (k, v) for k, v in (
-        (row[0], {True: "yes", False: "no", None: "none"}.get(getattr(m.rules, row[0]),
-                                                              getattr(m.rules, row[0])))
-        for row in OPTIONS)]
+    assert again.splitlines()[1].split()[1:] == [
+        "%s=%s" % (row[0], value_text(getattr(m.rules, row[0]))) for row in OPTIONS]
+    assert again.splitlines()[1].endswith(" spades_double=no spade_boxes_double=yes box_bonus=0 "
+                                          "gin_extra_boxes=0 undercut_extra_boxes=0 game_bonus=0 "
+                                          "shutout_double=no hollywood=no")
     assert Match.from_record(again).scores == [153, 60]
     # and a game cut in the middle resumes
     cut = "\n".join(text.splitlines()[:200]) + "\n"

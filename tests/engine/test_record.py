@@ -22,7 +22,9 @@ def test_match_record_is_readable_text_with_headers_and_actions():
     lines = m.to_record().splitlines()
     assert lines[0] == "okgin-record 1"
     assert lines[1] == ("rules gin_bonus=20 undercut_bonus=10 target=100 "
-                        "discard_taken=yes ace_gin_only=no max_turns=none")
+                        "discard_taken=yes ace_gin_only=no max_turns=none "
+                        "spades_double=no spade_boxes_double=yes box_bonus=0 gin_extra_boxes=0 "
+                        "undercut_extra_boxes=0 game_bonus=0 shutout_double=no hollywood=no")
     assert lines[2] == "match seed=3 dealer=%d" % m.first_dealer
     assert len(lines) == 8 and lines[3].startswith("1 ") and lines[-1].endswith(" ;")
 
