@@ -166,11 +166,13 @@ class App:
         self.notice = [None, None]   # (title, lines) over a player's screen
         self.menu_sel = 0
         self.menu_msg = ""
+        self.menu_page = ""   # menu.py: "", "rules", "stats", "reset"
         self.dirty = [True, True]
         self.testmode = False
         self.error_text = None
         self.peak = 0
         self.showdown = False
+        self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
 
@@ -253,6 +255,8 @@ class App:
             _unload("showdown")
             self.showdown = True
             self.cursor = [0, 0]
+            if m.winner is not None:
+                self.count_game()
             self._hand_boundary()
             return
         if p is not None and before is not None:
@@ -273,17 +277,38 @@ class App:
             pn.need_full = True
         self._touch()
 
+    def count_game(self):
+        """The game just won goes into the statistics (once: firmware/
+        stats.py), loaded for it and dropped. A flash that cannot be
+        written loses the statistics' update, never the game."""
+        import stats
+        try:
+            stats.count(self)
+        except OSError:
+            pass
+        sys.modules.pop("stats", None)
+        _unload("scorepad")
+
     def next_hand(self):
         """OK on the showdown: on to the hand the engine has dealt, or, when
-        the game is won, back to the menu."""
+        the game is won, to the score pad (R16, R17) and then the menu."""
         m = self.match
+        if m.winner is not None and not self.pad:
+            r = m.rules
+            if r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood:
+                self.pad = True
+                self._hand_boundary()
+                return
         self.showdown = False
+        self.pad = False
         if m.winner is not None:
             self.match = None
             store.clear_game()
             self.mode = "menu"
             self.menu_sel = 0
+            self.menu_page = ""
         sys.modules.pop("endview", None)   # until the next showdown
+        _unload("scorepad")
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self._hand_boundary()
@@ -359,6 +384,7 @@ class App:
         if button == "ok" and kind == "long":
             self.mode = "menu"
             self.menu_sel = 0
+            self.menu_page = ""
             self._hand_boundary()
             return
         if self.vs != "human" and p == 1:
@@ -450,6 +476,8 @@ class App:
     def kind(self):
         if self.mode != "game":
             return self.mode
+        if self.pad:
+            return "scorepad"
         if self.showdown:
             return "over" if self.match.winner is not None else "showdown"
         return "game"
@@ -475,13 +503,15 @@ class App:
                 screens.error(fb, note[0], note[1], "any button: continue",
                               self.testmode)
             elif self.mode == "menu":
-                mn = self._menu()
-                mn.draw(fb, mn.view_menu(self))
+                self._menu().show(fb, self)
             elif self.mode == "error":
                 screens.error(fb, "Something went wrong", [
                     self.error_text or "", "The game is saved."],
                     "OK: back to the game" if self.reload else "OK: menu",
                     self.testmode)
+            elif self.pad:
+                import endview
+                endview.scorepad(fb, endview.view_pad(self, p))
             elif self.showdown:
                 import endview
                 endview.showdown(fb, endview.view_showdown(self, p))
@@ -491,6 +521,14 @@ class App:
         return drawn
 
     def _head(self, p, obs):
+        games = obs["games"]
+        if len(games) > 1:
+            # Hollywood (R17): each game's score, mine first
+            out = []
+            for g in games:
+                sc = g["scores"]
+                out.append("%d-%d" % (sc[p], sc[1 - p]))
+            return "Hand %d | %s /%d" % (obs["hand_no"], " ".join(out), obs["target"])
         sc = obs["scores"]
         return "Hand %d | %s %d %s %d /%d" % (
             obs["hand_no"], self._name(p, p), sc[p], self._name(p, 1 - p),
@@ -573,7 +611,9 @@ class App:
                 lines.append("Discard or knock")
                 hint = "</>:card OK:discard KNOCK:knock"
         lim = "gin only" if limit == 0 else "<=%d" % limit
-        lines.append("Stock %d  Knock %s" % (obs["stock_count"], lim))
+        doubled = obs["multiplier"] > 1
+        lines.append("Stock %d  Knock %s%s" % (obs["stock_count"], lim,
+                                                "  Spades x2" if doubled else ""))
         if computer_seat:
             lines.append("Holds %d cards" % len(hand))
         elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
@@ -588,7 +628,10 @@ class App:
                 lines.append("Discard %s: deadwood %d" % (_show(c), dw))
         else:
             lines.append("Deadwood %d" % obs["deadwood"])
-        lines.append(self._last_move(p, obs))
+        last = self._last_move(p, obs)
+        if not last and doubled:
+            last = "Spade upcard: this hand counts x2"   # R15, at the deal
+        lines.append(last)
         v = {
             "head": self._head(p, obs),
             "testmode": self.testmode,

@@ -44,24 +44,52 @@ def view_showdown(app, p):
                      groups, lay))
     kind = res.get("kind")
     winner = res.get("winner")
+    x = res.get("multiplier", 1)
     lines = []
     if kind == "draw" or winner is None:
-        lines.append("Draw hand: nobody scores")   # R9
+        lines.append("Draw hand: nobody scores%s" % (" (x2)" if x > 1 else ""))   # R9
     else:
         what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
         who = app._name(p, winner)
-        lines.append("%s %s %d (%s)" % (who, "win" if who == "You" else "wins",
-                                        res["points"], what))
+        # as on a score pad: the points, doubled by a spade upcard (R15)
+        # and the boxes the hand earns (R16)
+        extra = ""
+        if x > 1:
+            extra = " %d x2" % (res["points"] // x)
+        if m.rules.box_bonus:
+            b = m.boxes_of(m.last_hand)
+            extra += ", %d box%s" % (b, "" if b == 1 else "es")
+        lines.append("%s %s %d (%s%s)" % (who, "win" if who == "You" else "wins",
+                                          res["points"], what, extra))
     sc = obs["scores"]
     gw = obs.get("game_winner")
+    games = obs["games"]
+    if len(games) > 1:
+        # Hollywood (R17): each game, mine first, * where it is won
+        out = []
+        for g in games:
+            s = g["scores"]
+            out.append("%d-%d%s" % (s[p], s[1 - p], "" if g["winner"] is None else "*"))
+        score = "Games " + " ".join(out)
+    else:
+        score = "Score %s %d  %s %d" % (app._name(p, p), sc[p], app._name(p, 1 - p), sc[1 - p])
     if gw is not None:
         who = app._name(p, gw)
-        lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
-                                           sc[gw], sc[1 - gw]))
-        hint = "OK: back to the menu"
+        if len(games) > 1:
+            won = 0
+            for g in games:
+                if g["winner"] == gw:
+                    won += 1
+            lines.append("MATCH: %s %s %d games to %d" % (
+                who, "win" if who == "You" else "wins", won, 3 - won))
+        else:
+            lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
+                                               sc[gw], sc[1 - gw]))
+        r = m.rules
+        pad = r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood
+        hint = "OK: the score pad" if pad else "OK: back to the menu"
     else:
-        lines.append("Score %s %d  %s %d" % (app._name(p, p), sc[p],
-                                             app._name(p, 1 - p), sc[1 - p]))
+        lines.append(score)
         hint = "OK: next hand"
     if app.vs != "human" and p == 1:
         hint = "the human continues"
@@ -72,6 +100,68 @@ def view_showdown(app, p):
         "lines": lines,
         "hint": hint,
     }
+
+def view_pad(app, p):
+    """The score pad at the end of a game (R16; three games in Hollywood,
+    R17), from player p's side: one column per game and player."""
+    m = app.match
+    pads = m.score_pad()   # engine/scorepad.py: app.next_hand drops it
+    me = app._name(p, p)
+    them = app._name(p, 1 - p)
+    n = len(pads)
+    w = 5 if n > 1 else 8   # column width
+    rows = []
+    head = "       "
+    for i in range(n):
+        head += ("%" + str(w) + "s%" + str(w) + "s") % (me[:w - 1], them[:w - 1])
+    rows.append(head)
+    labels = (("Points", "points"), ("Boxes", "boxes"), ("Box pts", "box_points"),
+              ("Game", "game_bonus"), ("Shutout", "shutout"), ("Total", "total"))
+    net = 0
+    for label, k in labels:
+        ln = "%-7s" % label
+        for g in pads:
+            for q in (p, 1 - p):
+                v = g[k][q]
+                t = ("x2" if v > 1 else "-") if k == "shutout" else str(v)
+                ln += ("%" + str(w) + "s") % t
+        rows.append(ln)
+    for g in pads:
+        net += g["total"][p] - g["total"][1 - p]
+    if n > 1:
+        won = 0
+        for g in pads:
+            if g["winner"] == p:
+                won += 1
+        who = app._name(p, m.winner)
+        title = "Hollywood: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
+                                           max(won, n - won), min(won, n - won))
+    else:
+        title = "Game over: %s %s" % (app._name(p, m.winner),
+                                      "win" if app._name(p, m.winner) == "You" else "wins")
+    hint = "OK: back to the menu"
+    if app.vs != "human" and p == 1:
+        hint = "the human continues"
+    return {"head": title, "testmode": app.testmode, "rows": rows,
+            "net": "Net: %s %+d" % (me, net), "hint": hint,
+            "games": n}
+
+
+def scorepad(fb, v):
+    """The score pad (R16, R17): a column per game and player, then the net."""
+    fb.fill(0)
+    header(fb, v["head"], v["testmode"])
+    banner(fb, v["testmode"])
+    y = 14
+    if v["games"] > 1:
+        text(fb, "       Game 1    Game 2    Game 3", 0, y)
+        y += 10
+    for ln in v["rows"]:
+        text(fb, ln[:37], 0, y)
+        y += 10
+    bold(fb, v["net"][:36], 2, y + 2)
+    footer(fb, v["hint"])
+
 
 def _mini(i):
     _MBUF[:] = font.MINI_SUITS[i]

@@ -37,8 +37,8 @@ def _remove(path):
         pass
 
 
-def _write_atomic(path, text):
-    with open(TMP, "w") as f:
+def _write_atomic(path, text, tmp=TMP):
+    with open(tmp, "w") as f:
         if slow_ms:
             i = 0
             n = len(text)
@@ -50,10 +50,10 @@ def _write_atomic(path, text):
         else:
             f.write(text)
     try:
-        os.rename(TMP, path)
+        os.rename(tmp, path)
     except OSError:
         _remove(path)
-        os.rename(TMP, path)
+        os.rename(tmp, path)
 
 
 def save_game(record):
@@ -138,6 +138,26 @@ def save_settings(d):
     except OSError:
         _remove(SETTINGS)
         os.rename(tmp, SETTINGS)
+
+
+STATS = "stats.json"
+
+
+def load_stats():
+    """The statistics' text (firmware/stats.py), or None. A leftover
+    stats.tmp is an update a power cut interrupted: stats.json is whole."""
+    _remove(STATS + ".tmp")
+    try:
+        with open(STATS) as f:
+            return f.read()
+    except (OSError, UnicodeError):
+        return None
+
+
+def save_stats(text):
+    # written whole to stats.tmp, then renamed over stats.json: a power
+    # cut leaves the old statistics or the new, never half of them
+    _write_atomic(STATS, text, STATS + ".tmp")
 
 
 PANELFAIL = "panelfail"
