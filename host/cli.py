@@ -21,6 +21,7 @@ COMMANDS = {
     "replay": ("host.replay", "replay a game record on the virtual board"),
     "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory)"),
     "tourney": ("host.tourney", "play computer players against each other"),
+    "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),
 }
 
 EPILOG = """examples:
@@ -30,6 +31,7 @@ EPILOG = """examples:
   okgin flash                   put the firmware on the plugged-in Pico
   okgin hil --sim               run the hardware-in-loop tests on the virtual board
   okgin replay game.okg --shots out/
+  okgin hardware build          render, check and picture the printable case
 """
 
 
