@@ -137,6 +137,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         C.holes(mesh["lid"], mesh["components_b"], layout, params["lid_t"], params["btn_cap_d"]),
         C.walls({"lid": mesh["lid"], "base": mesh["base"], "tray": mesh["tray0"]},
                 layout["print"]["min_wall"]),
+        C.supports(printed),
     ]
     t_checks = time.monotonic() - t0
     for r in results:
@@ -169,7 +170,8 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         "inputs": digest,
         "options": opt,
         "parts": {fname: {"size_mm": [round(b - a, 1) for a, b in zip(*M.bbox(tris))],
-                          "copies": PRINTED[name][2], "triangles": len(tris)}
+                          "copies": PRINTED[name][2], "triangles": len(tris),
+                          "volume_cm3": round(M.volume(tris) / 1000, 1)}
                   for name, (fname, _, _) in PRINTED.items() for tris in [printed[fname]]},
         "checks": [r.as_dict() for r in results],
         "pictures": pictures,

@@ -15,6 +15,9 @@ the numbers that went in:
   position layout.json gives, and each switch cap sits in its hole.
 - walls: no part is thinner than print.min_wall anywhere a ray cast inward
   from its surface can find.
+- supports: laid as printed, no face overhangs more than 45 degrees, and
+  every flat face looking down (above the bed) is a bridge of at most
+  15 mm.
 """
 import math
 
@@ -194,3 +197,33 @@ def walls(parts, min_wall):
                            % (name, t, where[0], where[1], where[2], "" if good else "  TOO THIN"))
     return Result("walls", ok, "no wall thinner than %g mm" % min_wall if ok
                   else "a wall is thinner than %g mm" % min_wall, details)
+
+
+def supports(printed, max_bridge=15.0, max_angle=45.0):
+    """Printable without supports: in each part's printing position, every
+    face that looks down (other than the one on the bed) is either no more
+    than ``max_angle`` degrees past vertical, or flat and part of a bridge
+    spanning at most ``max_bridge`` mm (both ends held, like the top of the
+    USB opening)."""
+    limit = -math.sin(math.radians(max_angle)) - 1e-3
+    details, ok = [], True
+    for name, tris in printed.items():
+        down = [t for t in tris if M.normal(*t)[2] < limit and min(v[2] for v in t) > 0.05]
+        flat = [t for t in down if M.normal(*t)[2] < -0.999]
+        steep = [t for t in down if M.normal(*t)[2] >= -0.999]
+        spans = []
+        for sh in M.shells(flat):
+            # the longer side: a bridge's real span is at most this
+            (x0, y0, _), (x1, y1, _) = M.bbox(sh)
+            spans.append(max(x1 - x0, y1 - y0))
+        too_long = [s for s in spans if s > max_bridge]
+        good = not steep and not too_long
+        ok &= good
+        if good:
+            details.append("%s: %s" % (name, "%d bridge(s), longest %.1f mm" % (len(spans), max(spans))
+                                       if spans else "nothing overhangs"))
+        else:
+            details.append("%s: %d face(s) overhang more than %g degrees, %d bridge(s) longer than %g mm"
+                           % (name, len(steep), max_angle, len(too_long), max_bridge))
+    return Result("supports", ok, "printable without supports (bridges up to %g mm)" % max_bridge if ok
+                  else "a part needs supports", details)

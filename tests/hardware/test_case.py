@@ -3,6 +3,7 @@ OpenSCAD, and its checks measure the exported meshes. These tests build the
 default case once (into a temporary directory, never into the tree), then
 show each check failing on geometry that is wrong."""
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -44,7 +45,7 @@ def built(tmp_path_factory):
 @needs_openscad
 def test_default_case_passes_every_check_and_fits_the_bed(built):
     out, manifest, lines, _ = built
-    assert [c["check"] for c in manifest["checks"]] == ["bed", "fit", "windows", "holes", "walls"]
+    assert [c["check"] for c in manifest["checks"]] == ["bed", "fit", "windows", "holes", "walls", "supports"]
     assert all(c["ok"] for c in manifest["checks"]), manifest["checks"]
     for name, part in manifest["parts"].items():
         w, d, h = part["size_mm"]
@@ -158,6 +159,21 @@ def test_wall_check_finds_a_thin_wall():
     assert C.walls({"plate": box(0, 0, 0, 40, 40, 2.0)}, 1.2).ok
     r = C.walls({"plate": box(0, 0, 0, 40, 40, 0.8)}, 1.2)
     assert not r.ok and "thinnest 0.80 mm" in r.details[0]
+
+
+def test_supports_check_finds_an_overhang():
+    # a bridge (the top of a 12 mm opening) is fine; a 40 mm shelf in the air is not
+    assert C.supports({"ok": box(0, 0, 0, 40, 40, 10) + box(0, 0, 5, 12, 4, 6)}).ok
+    r = C.supports({"shelf": box(0, 0, 0, 10, 10, 10) + box(10, 0, 8, 50, 10, 10)})
+    assert not r.ok and "1 bridge(s) longer than 15 mm" in r.details[0]
+    # a 45 degree chamfer is printable, a 60 degree one is not
+    def wedge(run):
+        a, b, c, d = (0, 0, 5), (20, 0, 5), (20, 20, 5), (0, 20, 5)
+        e, f = (0, 0, 5 + run), (20, 0, 5 + run)
+        # the underside of a ramp rising from (y=20, z=5) to (y=0, z=5+run)
+        return [(e, d, c), (e, c, f)]
+    assert C.supports({"45": wedge(20)}).ok
+    assert not C.supports({"60": wedge(20 * math.tan(math.radians(30)))}).ok
 
 
 @pytest.mark.parametrize("edit, message", [
