@@ -10,8 +10,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _setup_recipe():
     # -n: print the commands without running them; -B: as if .venv were stale.
-    r = subprocess.run(["make", "-n", "-B", ".venv/.installed"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=30)
+    # Run under `make test`, a sub-make would also print "Entering directory".
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    r = subprocess.run(["make", "--no-print-directory", "-n", "-B", ".venv/.installed"],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
     return r.stdout.replace("\\\n", " ").splitlines()
 
