@@ -70,7 +70,7 @@ def why_illegal(hand, code, player):
 def rules_problem(name, v):
     """Why v is not a value of the rules option ``name`` (a row of
     engine/options.py's table says what it allows)."""
-    from engine.record import option_rows
+    from engine.options import option_rows
     for r in option_rows():
         if r[0] == name:
             if r[2] is None:

@@ -70,19 +70,6 @@ def parse_action(text):
     raise IllegalAction(why_unparsable(text))
 
 
-def forget(name):
-    """Drop engine.<name>, a module loaded for a moment, so its code and
-    tables leave the heap; the next import loads it again (device memory,
-    docs/engine.md). Firmware/app.py drops others the same way."""
-    import sys
-    import engine
-    sys.modules.pop("engine." + name, None)
-    try:
-        delattr(engine, name)
-    except (AttributeError, KeyError):   # KeyError: MicroPython
-        pass
-
-
 class Rules:
     """The rules options, one attribute each: ``Rules(target=150,
     gin_bonus=20)``; options not given take the seeds' rules. The
@@ -90,41 +77,50 @@ class Rules:
     one table, engine/options.py (loaded only to make, write or read rules;
     docs/rules.md "Options"). ValueError naming the option on a bad one."""
 
-    # the attributes, for type checkers (no cost at run time: MicroPython
-    # and mpy-cross drop annotations); tests/engine checks them against
-    # the table
-    gin_bonus: int
-    undercut_bonus: int
-    target: int
-    discard_taken: bool
-    ace_gin_only: bool
-    max_turns: "int | None"
-    spades_double: bool
-    spade_boxes_double: bool
-    box_bonus: int
-    gin_extra_boxes: int
-    undercut_extra_boxes: int
-    game_bonus: int
-    shutout_double: bool
-    hollywood: bool
+    # The defaults, as class attributes: a Rules holds only the options that
+    # differ from them (the seeds' rules: nothing), one small dict instead
+    # of fourteen entries per Rules on the device's heap. They repeat the
+    # table's defaults (engine/options.py), which tests/engine/
+    # test_options.py checks, and give type checkers the attributes.
+    gin_bonus: int = 25
+    undercut_bonus: int = 10
+    target: int = 100
+    discard_taken: bool = False
+    ace_gin_only: bool = False
+    max_turns: "int | None" = None
+    spades_double: bool = False
+    spade_boxes_double: bool = True
+    box_bonus: int = 0
+    gin_extra_boxes: int = 0
+    undercut_extra_boxes: int = 0
+    game_bonus: int = 0
+    shutout_double: bool = False
+    hollywood: bool = False
 
     def __init__(self, **options):
+        if not options:
+            return    # the seeds' rules
         import sys
+        import engine
         held = "engine.options" in sys.modules   # by a caller: it stays
         import engine.options
         try:
             engine.options.set_rules(self, options)
         finally:
             if not held:
-                # needed only now: the attributes stay, the table goes
-                # (2.5 KB of heap on the 64-bit port; docs/engine.md)
-                forget("options")
+                # needed only now: the values stay, the table goes (2.5 KB
+                # of heap on the 64-bit port; docs/engine.md, "Memory")
+                del sys.modules["engine.options"]
+                try:
+                    del engine.options
+                except (AttributeError, KeyError):   # KeyError: MicroPython
+                    pass
 
     def __eq__(self, other):
         return isinstance(other, Rules) and self.__dict__ == other.__dict__
 
     def __repr__(self):
-        from engine.record import rules_repr
+        from engine.rulestext import rules_repr
         return rules_repr(self)
 
     @classmethod
@@ -132,7 +128,7 @@ class Rules:
         """Rules from a dict of option names to text (as typed on the serial
         port or found in a record): yes/no/true/false/1/0, ints, none.
         ValueError naming the option on bad input."""
-        from engine.record import rules_from_options
+        from engine.rulestext import rules_from_options
         return rules_from_options(cls, opts)
 
 

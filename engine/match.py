@@ -158,11 +158,13 @@ class Match:
         o = self.hand.observation(p, recent)
         if self.winner is not None:
             o["legal"] = []
-        o["scores"] = list(self.scores)
-        games = []
-        for g in self.games:
-            games.append({"scores": list(g.points), "hands": list(g.hands),
-                          "boxes": list(g.boxes), "winner": g.winner})
+        sc = list(self.scores)
+        o["scores"] = sc
+        # each game's scores and winner (three in Hollywood, R17); a
+        # game's hands and boxes are in match.games (the screens' score pad)
+        games = [{"scores": sc, "winner": self.games[0].winner}]
+        for g in self.games[1:]:
+            games.append({"scores": list(g.points), "winner": g.winner})
         o["games"] = games
         o["target"] = self.rules.target
         o["hand_no"] = self.hand_no

@@ -5,10 +5,9 @@ record's ``rules`` line, the serial ``newgame`` command and the device's
 menu all come from ``OPTIONS`` below; docs/rules.md ("Options") explains
 each with an example. Adding an option: docs/engine.md.
 
-Only the table and the check live here (a device loads them whenever it
-makes rules); reading the table as values, the record's texts and the
-error texts are in record.py and explain.py, the presets in the device's
-menu (firmware/menu.py). Loaded only while rules are
+The table, the check and the table read as values live here (a device
+loads them whenever it makes rules); the texts are in rulestext.py and
+explain.py, the presets in the device's menu (firmware/menu.py). Loaded only while rules are
 made, written or read; ``Rules()`` drops it again, so during play the
 device keeps a Rules' attributes, not this table (docs/engine.md,
 "Memory").
@@ -24,8 +23,8 @@ device keeps a Rules' attributes, not this table (docs/engine.md,
 #   menu      the values the device's menu cycles through, the default
 #             first ("-": not in the menu)
 # A string per option, not a tuple of values: on the device the table
-# costs less while rules are made (docs/engine.md, "Memory");
-# engine.record.option_rows() gives the values.
+# costs less while rules are made (docs/engine.md, "Memory"); option_rows()
+# gives the values.
 OPTIONS = (
     "gin_bonus            25    0..10000   R11  25 20",
     "undercut_bonus       10    0..10000   R11  10 20 0",
@@ -56,19 +55,19 @@ def value(text):
 
 
 def set_rules(rules, given):
-    """Rules.__init__: every option as an attribute, the given values
-    checked, the others their default. ValueError naming a bad option (its
-    text comes from engine/explain.py, loaded only then). One line of the
-    table at a time: nothing is built from the whole table at once."""
+    """Rules.__init__: each given value checked and kept where it differs
+    from the default (the defaults are Rules' class attributes). ValueError
+    naming a bad option (its text comes from engine/explain.py, loaded only
+    then). One line of the table at a time: nothing is built from the whole
+    table at once."""
     n = 0
     for line in OPTIONS:
         w = line.split(None, 3)
         name = w[0]
-        d = value(w[1])
-        v = d
         if name in given:
             n += 1
             v = given[name]
+            d = value(w[1])
             if w[2] == "yes/no":
                 ok = v is True or v is False
             else:
@@ -78,7 +77,32 @@ def set_rules(rules, given):
             if not ok:
                 from engine.explain import rules_problem
                 raise ValueError(rules_problem(name, v))
-        setattr(rules, name, v)
+            if v != d or type(v) is not type(d):
+                setattr(rules, name, v)
     if n != len(given):
         from engine.explain import unknown_option
         raise ValueError(unknown_option(given))
+
+
+def option_row(line):
+    """One line of the table as values: (name, default,
+    lo, hi, rule, menu values); lo and hi are None for a yes/no option."""
+    w = line.split()
+    lo = hi = None
+    if w[2] != "yes/no":
+        k = w[2].find(".")
+        lo = int(w[2][:k])
+        hi = int(w[2][k + 2:])
+    menu = []
+    if w[4] != "-":
+        for t in w[4:]:
+            menu.append(value(t))
+    return (w[0], value(w[1]), lo, hi, w[3], tuple(menu))
+
+
+def option_rows():
+    """Every option of the table as option_row() values, in its order."""
+    out = []
+    for line in OPTIONS:
+        out.append(option_row(line))
+    return out

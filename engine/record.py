@@ -3,106 +3,14 @@ a match on both runtimes. This module writes them; engine/record_read.py
 reads them. Both are kept apart from hand.py so a device playing a hand does
 not hold this code in RAM until it saves, and a device that only saves (every
 action of a game) never loads the reader, which it needs only to restore a
-game at boot or to check an explicit deal. The rules line's words come from
-engine/options.py, loaded only when a header is written.
+game at boot or to check an explicit deal. The rules line comes from
+engine/rulestext.py, loaded only when a header is written.
 """
 from engine.cards import card_str, strs
 from engine.hand import action_str
 
 RECORD_MAGIC = "okgin-record 1"
 END_MARK = " ;"   # written last on every action line: a torn write lacks it
-
-
-def option_row(line):
-    """One option of engine/options.py's table as values: (name, default,
-    lo, hi, rule, menu values); lo and hi are None for a yes/no option."""
-    from engine.options import value
-    w = line.split()
-    lo = hi = None
-    if w[2] != "yes/no":
-        k = w[2].find(".")
-        lo = int(w[2][:k])
-        hi = int(w[2][k + 2:])
-    menu = []
-    if w[4] != "-":
-        for t in w[4:]:
-            menu.append(value(t))
-    return (w[0], value(w[1]), lo, hi, w[3], tuple(menu))
-
-
-def option_rows():
-    """Every option of the table as option_row() values, in its order."""
-    from engine.options import OPTIONS
-    out = []
-    for line in OPTIONS:
-        out.append(option_row(line))
-    return out
-
-
-def value_text(v):
-    """An option's value as records and the serial port write it."""
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    if v is None:
-        return "none"
-    return str(v)
-
-
-def rules_line(rules):
-    """'rules gin_bonus=25 ... hollywood=no': every option of the table
-    (engine/options.py), so a record says exactly what was played; a
-    reader defaults the options an older record does not name."""
-    from engine.options import OPTIONS
-    out = ["rules"]
-    for line in OPTIONS:
-        name = line.split(None, 1)[0]
-        out.append("%s=%s" % (name, value_text(getattr(rules, name))))
-    return " ".join(out)
-
-
-def rules_repr(rules):
-    """Rules(...) naming the options that differ from the defaults."""
-    out = []
-    for row in option_rows():
-        v = getattr(rules, row[0])
-        if v != row[1] or type(v) is not type(row[1]):
-            out.append("%s=%r" % (row[0], v))
-    return "Rules(%s)" % ", ".join(out)
-
-
-def rules_from_options(cls, opts):
-    """Rules from a dict of option names to values or their text (a
-    record, the serial port): yes/no, true/false, on/off, 1/0, a number,
-    none. Options not given take their default: a record written before an
-    option existed reads as the game it was. ValueError naming the option."""
-    from engine.options import OPTIONS
-    kw = {}
-    for k in opts:
-        v = opts[k]
-        row = None
-        for line in OPTIONS:
-            if line.split(None, 1)[0] == k:
-                row = option_row(line)
-        if isinstance(v, str) and row is not None:   # (Rules() names an unknown one)
-            t = v.strip().lower()
-            if row[2] is None:   # yes/no
-                if t in ("yes", "true", "1", "on"):
-                    v = True
-                elif t in ("no", "false", "0", "off"):
-                    v = False
-                else:
-                    raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
-            elif row[1] is None and t in ("none", "off", ""):
-                v = None
-            else:
-                try:
-                    v = int(t)
-                except ValueError:
-                    raise ValueError("rules option %s must be a number, got %r" % (k, v))
-        kw[k] = v
-    return cls(**kw)
 
 
 def _fmt_cards(cards):
@@ -122,6 +30,7 @@ def deal_line(hand):
 
 
 def hand_to_record(hand):
+    from engine.rulestext import rules_line
     lines = [RECORD_MAGIC, rules_line(hand.rules), deal_line(hand)]
     i = 1
     log = hand._log
@@ -141,6 +50,7 @@ def match_to_record(m):
 
 
 def match_header(m):
+    from engine.rulestext import rules_line
     return [RECORD_MAGIC, rules_line(m.rules),
             "match seed=%d dealer=%d" % (m.seed, m.first_dealer)]
 

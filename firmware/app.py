@@ -59,7 +59,7 @@ def _drop_menu():
     """The menu's code and the rules options' table it reads leave the heap
     (both are imported again when the menu is next shown)."""
     sys.modules.pop("menu", None)
-    _unload("options")
+    _unload("options", "rulestext")
 
 
 def _make_room():
@@ -217,6 +217,7 @@ class App:
         self.settings["game"] = {"vs": vs, "seed": seed}
         store.save_settings(self.settings)
         self.save(True)
+        _unload("rulestext", "options")   # the header's rules line is written
         self.mode = "game"
         self.showdown = False
         self.cursor = [0, 0]
@@ -297,6 +298,7 @@ class App:
             r = m.rules
             if r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood:
                 self.pad = True
+                sys.modules.pop("endview", None)   # the pad has its own
                 self._hand_boundary()
                 return
         self.showdown = False
@@ -308,6 +310,7 @@ class App:
             self.menu_sel = 0
             self.menu_page = ""
         sys.modules.pop("endview", None)   # until the next showdown
+        sys.modules.pop("padview", None)
         _unload("scorepad")
         self.cursor = [0, 0]
         self.msg = ["", ""]
@@ -510,8 +513,8 @@ class App:
                     "OK: back to the game" if self.reload else "OK: menu",
                     self.testmode)
             elif self.pad:
-                import endview
-                endview.scorepad(fb, endview.view_pad(self, p))
+                import padview
+                padview.scorepad(fb, padview.view_pad(self, p))
             elif self.showdown:
                 import endview
                 endview.showdown(fb, endview.view_showdown(self, p))
@@ -733,7 +736,7 @@ class App:
         recover.boot(self)
         # the record parser is needed only to resume (heap)
         sys.modules.pop("recover", None)
-        _unload("record_read", "showdown")
+        _unload("record_read", "showdown", "rulestext", "options")
 
     def fail(self, e):
         """An unexpected error (a bug, MemoryError): show it on both screens

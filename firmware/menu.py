@@ -5,37 +5,37 @@ when a game starts, to keep the heap small during play).
 Pages (app.menu_page): "" the main menu, "rules" the switches, "stats" and
 "reset" the statistics (firmware/stats.py)."""
 from engine import Rules
-# the rules options' table (engine/options.py) as values: the menu offers
-# each option that has menu values there, under its name
-from engine.record import option_rows
+# the rules options' table (engine/options.py): the menu offers each option
+# that has menu values there, under its name; read one line at a time
+# (option_row), never all of it as values at once (heap)
+from engine.options import OPTIONS, option_row
 import store
 from screens import W, H, bold, header, banner, footer
 
 from app import LEVELS, _drop_menu   # computer levels: when the engine has a bot
 
 
-# Presets (docs/rules.md "Presets"): a name, then the options that differ
-# from the defaults; every other option of the menu takes its default.
-# The word names it in the serial newgame command (preset=oklahoma).
+# Presets (docs/rules.md "Presets"): the name in the menu, the word the
+# serial newgame command takes (preset=oklahoma), and the options that
+# differ from the defaults, written as in a record's rules line; every
+# other option of the menu takes its default.
 PRESETS = (
-    ("Seeds' rules", "seeds", ()),
+    ("Seeds' rules", "seeds", ""),
     ("Oklahoma, spades x2, 150", "oklahoma",
-     (("target", 150), ("spades_double", True), ("box_bonus", 25),
-      ("game_bonus", 100), ("shutout_double", True))),
+     "target=150 spades_double=yes box_bonus=25 game_bonus=100 shutout_double=yes"),
     ("Hollywood", "hollywood",
-     (("hollywood", True), ("box_bonus", 25), ("game_bonus", 100),
-      ("shutout_double", True))),
+     "hollywood=yes box_bonus=25 game_bonus=100 shutout_double=yes"),
 )
 
 
 def preset_settings(i):
-    """The menu's options as preset i sets them."""
+    """The menu's options as preset i sets them: those that differ from
+    the defaults (as rule_settings gives them)."""
+    from engine.options import value
     out = {}
-    for row in option_rows():
-        if row[5]:
-            out[row[0]] = row[1]
-    for k, v in PRESETS[i][2]:
-        out[k] = v
+    for w in PRESETS[i][2].split():
+        k, v = w.split("=")
+        out[k] = value(v)
     return out
 
 
@@ -61,18 +61,20 @@ def _label(name):
 
 
 def rule_settings(app):
-    """The menu's options from settings.json: each a value the menu offers
-    (anything else, e.g. a hand-edited file: the default)."""
+    """The menu's options from settings.json that differ from the defaults
+    (a small dict: the rest are Rules' defaults), each a value the menu
+    offers (anything else, e.g. a hand-edited file: the default)."""
     r = app.settings.get("rules")
     if not isinstance(r, dict):
         r = {}
     out = {}
-    for row in option_rows():
+    for line in OPTIONS:
+        row = option_row(line)
         values = row[5]
-        if values:
-            v = r.get(row[0], row[1])
-            # 1 == True in Python: a yes/no option must hold a bool
-            out[row[0]] = v if v in values and type(v) is type(row[1]) else row[1]
+        v = r.get(row[0], row[1])
+        # 1 == True in Python: a yes/no option must hold a bool
+        if values and v != row[1] and v in values and type(v) is type(row[1]):
+            out[row[0]] = v
     return out
 
 
@@ -120,9 +122,10 @@ def menu_items(app):
         items.append(("Back", ""))
         acts.append(("back", None))
         rs = rule_settings(app)
-        for row in option_rows():
+        for line in OPTIONS:
+            row = option_row(line)
             if row[5]:
-                items.append((_label(row[0]), _value_label(rs[row[0]])))
+                items.append((_label(row[0]), _value_label(rs.get(row[0], row[1]))))
                 acts.append(("opt", row))
         return items, acts
     if app.match is not None and app.match.winner is None:
@@ -178,7 +181,10 @@ def menu_button(app, button, kind):
             else:
                 rs = rule_settings(app)   # every value is one of the row's
                 values = arg[5]
-                rs[arg[0]] = values[(values.index(rs[arg[0]]) + 1) % len(values)]
+                v = values[(values.index(rs.get(arg[0], arg[1])) + 1) % len(values)]
+                rs[arg[0]] = v
+                if v == arg[1]:
+                    del rs[arg[0]]   # the default: not kept
             app.settings["rules"] = rs
             store.save_settings(app.settings)
     app._touch()
@@ -214,7 +220,7 @@ def game_args(app, vs, seed=None, dealer=None, rules=None):
     if seed is None:
         seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
     if rules is None:
-        rules = Rules(**rule_settings(app))   # every option, each a valid value
+        rules = Rules(**rule_settings(app))   # each a value the menu offers
     return (vs, seed, dealer, rules)
 
 

@@ -26,7 +26,7 @@ def test_match_observation_adds_scores_target_hand_no_winner():
     o = m.observation(0)
     assert MATCH_KEYS <= set(o)
     assert (o["scores"], o["target"], o["hand_no"], o["game_winner"]) == ([0, 0], 50, 1, None)
-    assert o["games"] == [{"scores": [0, 0], "hands": [0, 0], "boxes": [0, 0], "winner": None}]
+    assert o["games"] == [{"scores": [0, 0], "winner": None}]
 
 
 def test_opponent_known_lists_cards_taken_from_the_pile_still_held():

@@ -8,7 +8,8 @@ import typing
 import pytest
 
 from engine import Rules, Match, Hand
-from engine.record import option_rows, value_text
+from engine.options import option_rows
+from engine.rulestext import value_text
 
 OPTIONS = option_rows()
 

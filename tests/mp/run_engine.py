@@ -138,7 +138,7 @@ def rules_options():
     """The options' table (engine/options.py) on this runtime: defaults,
     checks naming the option, the record's rules line both ways, an old
     record, and the table dropped once the rules are made."""
-    from engine.record import option_rows
+    from engine.options import option_rows
     import engine.options   # noqa: F401  (held: Rules() keeps it loaded)
     r = Rules()
     for row in option_rows():
