@@ -4,6 +4,9 @@ from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
 
 
+TALLY = ("wins", "gins", "undercuts", "best")   # Match.tally's order
+
+
 class Game:
     """One game's column of the score pad: Hollywood (R17) keeps three."""
 
@@ -36,12 +39,10 @@ class Match:
             self.games = [self.games[0], Game(), Game()]
         self.scores = self.games[0].points
         self.winner = None
-        # the whole match's hands won, gins, undercuts and biggest hand per
-        # player (statistics; shutouts count per game)
-        self.wins = [0, 0]
-        self.gins = [0, 0]
-        self.undercuts = [0, 0]
-        self.best = [0, 0]
+        # the whole match's statistics, per player p at TALLY.index(name)
+        # * 2 + p: hands won, gins, undercuts, the biggest hand's points
+        # (one list: the device keeps it all game)
+        self.tally = [0, 0, 0, 0, 0, 0, 0, 0]
         self.hand_no = 1
         self.last_hand = None      # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
@@ -67,13 +68,14 @@ class Match:
         r = h.result
         w = r.winner
         if w is not None:
-            self.wins[w] += 1
+            t = self.tally
+            t[w] += 1
             if r.kind == "gin":
-                self.gins[w] += 1
+                t[2 + w] += 1
             elif r.kind == "undercut":
-                self.undercuts[w] += 1
-            if r.points > self.best[w]:
-                self.best[w] = r.points
+                t[4 + w] += 1
+            if r.points > t[6 + w]:
+                t[6 + w] = r.points
             if self._score(w, r, self.boxes_of(h)):
                 self.last_hand = h
                 return

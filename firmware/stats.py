@@ -4,8 +4,8 @@ the longest winning streak and the last games' results.
 
 Kept in stats.json, counted once per finished game (the game's key is in
 the file, so a game counted before a power cut is not counted again when
-the table comes back on its last screen) and written atomically by
-store.save_stats. Loaded when a game ends, for the statistics screen and
+the table comes back on its last screen) and written atomically, as the
+game record is (store.py). Loaded when a game ends, for the statistics screen and
 for the serial ``stats`` command, then dropped (heap, docs/memory.md).
 """
 import json
@@ -29,10 +29,31 @@ def fresh():
             "biggest": None, "last": []}
 
 
+FILE = "stats.json"
+
+
+def _read():
+    """The statistics' text, or None. A leftover stats.tmp is an update a
+    power cut interrupted: stats.json is whole."""
+    store._remove(FILE + ".tmp")
+    try:
+        with open(FILE) as f:
+            return f.read()
+    except (OSError, UnicodeError):
+        return None
+
+
+def _write(d):
+    # written whole to stats.tmp, then renamed over stats.json (as the game
+    # record is, store.py): a power cut leaves the old statistics or the
+    # new ones, never half of them
+    store._write_atomic(FILE, json.dumps(d), FILE + ".tmp")
+
+
 def load():
     """The statistics, or fresh ones (no file, or a file that is not
     statistics: kept as stats.bad and started again)."""
-    text = store.load_stats()
+    text = _read()
     if text is None:
         return fresh()
     try:
@@ -75,13 +96,14 @@ def count(app):
     c["streak"][1 - w] = 0
     if c["streak"][w] > c["best_streak"][w]:
         c["best_streak"][w] = c["streak"][w]
+    t = m.tally   # hands won, gins, undercuts, biggest hand: 2 each
     for p in (0, 1):
-        c["hands"][p] += m.wins[p]
-        c["gins"][p] += m.gins[p]
-        c["undercuts"][p] += m.undercuts[p]
+        c["hands"][p] += t[p]
+        c["gins"][p] += t[2 + p]
+        c["undercuts"][p] += t[4 + p]
         b = d.get("biggest")
-        if m.best[p] and (b is None or m.best[p] > b[0]):
-            d["biggest"] = [m.best[p], p, vs]
+        if t[6 + p] and (b is None or t[6 + p] > b[0]):
+            d["biggest"] = [t[6 + p], p, vs]
     # the result as the score pad totals it (R16, R17: summed over games)
     tot = [0, 0]
     for g in m.score_pad():
@@ -92,12 +114,12 @@ def count(app):
     del last[LAST:]
     d["games"] += 1
     d["counted"] = k
-    store.save_stats(json.dumps(d))
+    _write(d)
     return True
 
 
 def reset():
-    store.save_stats(json.dumps(fresh()))
+    _write(fresh())
 
 
 def text():

@@ -140,26 +140,6 @@ def save_settings(d):
         os.rename(tmp, SETTINGS)
 
 
-STATS = "stats.json"
-
-
-def load_stats():
-    """The statistics' text (firmware/stats.py), or None. A leftover
-    stats.tmp is an update a power cut interrupted: stats.json is whole."""
-    _remove(STATS + ".tmp")
-    try:
-        with open(STATS) as f:
-            return f.read()
-    except (OSError, UnicodeError):
-        return None
-
-
-def save_stats(text):
-    # written whole to stats.tmp, then renamed over stats.json: a power
-    # cut leaves the old statistics or the new, never half of them
-    _write_atomic(STATS, text, STATS + ".tmp")
-
-
 PANELFAIL = "panelfail"
 
 

@@ -107,6 +107,10 @@ def test_R16_worked_example_boxes_game_bonus_and_kisses():
     assert pad["box_points"] == [125, 50] and pad["game_bonus"] == [100, 0]
     assert pad["shutout"] == [1, 1] and pad["total"] == [328, 61]
     assert pad["total"][0] - pad["total"][1] == 267
+    # the match's statistics: hands won, gins, undercuts, biggest hand
+    from engine.match import TALLY
+    assert dict(zip(TALLY, zip(m.tally[0::2], m.tally[1::2]))) == {
+        "wins": (3, 1), "gins": (1, 0), "undercuts": (0, 1), "best": (53, 11)}
 
 
 def test_R16_a_shutout_doubles_the_winners_total():

@@ -113,7 +113,7 @@ def test_the_oklahoma_preset_plays_a_whole_game_with_the_score_pads_totals(tboar
     w = pl.m.winner
     assert s["games"] == 1 and s["by"]["human"]["games"][w] == 1
     assert s["last"][0] == ["human", w, want[0][0], want[0][1], 1]
-    assert s["by"]["human"]["hands"] == pl.m.wins
+    assert s["by"]["human"]["hands"] == pl.m.tally[0:2]
     print("oklahoma: %d hands, totals %s" % (len(hands), want[0]))
 
 
