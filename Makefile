@@ -5,7 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test board bench clean
+WEBDEPS := host/web/node_modules/.package-lock.json
+
+.PHONY: sim web test board bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -13,10 +15,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# MicroPython's WebAssembly port for the web page, pinned by
+# host/web/package-lock.json (okgin web also installs it when missing)
+# (without npm the web page's tests say so and are skipped; never in CI)
+$(WEBDEPS): host/web/package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm not found (apt-get install npm): skipping the web page's set-up"; exit 0; }; \
+	cd host/web && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
+
 sim: $(STAMP)
 	$(BIN)/okgin sim
 
-test: $(STAMP)
+web: $(STAMP) $(WEBDEPS)
+	$(BIN)/okgin web
+
+test: $(STAMP) $(WEBDEPS)
 	$(BIN)/python -m pytest -q
 
 board: $(STAMP)
@@ -26,4 +38,4 @@ bench: $(STAMP)
 	$(BIN)/okgin bench engine
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache host/web/node_modules

@@ -19,8 +19,9 @@ COMMANDS = {
     "flash": ("host.flash", "compile and copy the firmware onto a board"),
     "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("host.replay", "replay a game record on the virtual board"),
-    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory)"),
+    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web)"),
     "tourney": ("host.tourney", "play computer players against each other"),
+    "web": ("host.web", "play in a browser: build the static page and serve it here"),
 }
 
 EPILOG = """examples:
@@ -30,6 +31,7 @@ EPILOG = """examples:
   okgin flash                   put the firmware on the plugged-in Pico
   okgin hil --sim               run the hardware-in-loop tests on the virtual board
   okgin replay game.okg --shots out/
+  okgin web                     play in a browser (http://127.0.0.1:8000/)
 """
 
 
