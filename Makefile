@@ -7,13 +7,19 @@ STAMP := $(VENV)/.installed
 
 WEBDEPS := host/web/node_modules/.package-lock.json
 
-.PHONY: sim web test board bench clean
+.PHONY: sim web test board bench case clean
 
+# The first run downloads about 40 MB: pip's own lines and bars show it
+# moving. setuptools' "Editable installation" notice (mind same-named folders
+# in the working directory) is filtered: this checkout is the package.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "okgin: setting up $(VENV) (first run, or pyproject.toml changed: about a minute)"
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --upgrade pip
+	@PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install \
+	    --progress-bar on -e '.[dev]'
+	@touch $(STAMP)
+	@echo "okgin: $(VENV) is ready"
 
 # MicroPython's WebAssembly port for the web page, pinned by
 # host/web/package-lock.json (okgin web also installs it when missing)
@@ -36,6 +42,11 @@ board: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/okgin bench engine
+
+# Re-render the printable case into hardware/case (needs openscad; about a
+# minute). make test builds it too, into a temporary directory.
+case: $(STAMP)
+	$(BIN)/okgin hardware build
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache host/web/node_modules
