@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test board bench clean
+.PHONY: sim test board bench case clean
 
 # The first run downloads about 40 MB: pip's own lines and bars show it
 # moving. setuptools' "Editable installation" notice (mind same-named folders
@@ -30,6 +30,11 @@ board: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/okgin bench engine
+
+# Re-render the printable case into hardware/case (needs openscad; about a
+# minute). make test builds it too, into a temporary directory.
+case: $(STAMP)
+	$(BIN)/okgin hardware build
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
