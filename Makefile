@@ -25,7 +25,8 @@ $(STAMP): pyproject.toml
 # host/web/package-lock.json (okgin web also installs it when missing)
 # (without npm the web page's tests say so and are skipped; never in CI)
 $(WEBDEPS): host/web/package-lock.json
-	@command -v npm >/dev/null || { echo "make: npm not found (apt-get install npm): skipping the web page's set-up"; exit 0; }; \
+	@command -v npm >/dev/null || { echo "okgin: npm not found (apt-get install npm): skipping the web page's set-up"; exit 0; }; \
+	echo "okgin: installing MicroPython for the web page (npm ci in host/web)"; \
 	cd host/web && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
 
 sim: $(STAMP)
