@@ -14,6 +14,7 @@ import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,8 @@ def run(args):
         out = build(args.build)
         print("okgin web: built %s (%s)" % (out, _size_note(out)))
         return 0
+    # a kill ends the server as Ctrl-C does, so the build's folder goes too
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with tempfile.TemporaryDirectory(prefix="okgin-web-") as tmp:
         site = build(os.path.join(tmp, "site"))
         server = make_server(site, args.host, args.port)
@@ -231,7 +234,8 @@ def make_server(site, host="127.0.0.1", port=8000):
     try:
         server = http.server.ThreadingHTTPServer((host, port), handler)
     except OSError as e:
-        raise CommandError("cannot serve on %s:%d: %s" % (host, port, e.strerror or e))
+        raise CommandError("cannot serve on %s:%d: %s (--port 0 takes any free port)"
+                           % (host, port, e.strerror or e))
     server.daemon_threads = True
     return server
 

@@ -257,3 +257,25 @@ def test_a_javascript_error_is_caught(browser, server):
     assert any("deliberate" in e for e in browser.console_errors())
     assert "deliberate" in d.find_element("id", "status").text
     d.get("about:blank")
+
+
+def test_the_site_works_from_a_sub_folder(browser, site, tmp_path):
+    """Relative URLs only: the same build served from a folder deep in
+    another site (a project page) boots and plays."""
+    from host.web import serve_in_thread
+    root = tmp_path / "www"
+    os.makedirs(root / "games" / "cards")
+    os.symlink(site, root / "games" / "cards" / "okgin")
+    httpd = serve_in_thread(str(root))
+    d = browser.driver
+    try:
+        browser.console_errors()
+        open_page(d, "http://127.0.0.1:%d/games/cards/okgin/?speed=0&seed=%d"
+                  % (httpd.server_address[1], SEED))
+        press(d, 0, "ok", "key")
+        assert stored(d, "game.okg") == Match(Rules(), seed=SEED).to_record()
+        assert not browser.console_errors() and not d.execute_script("return okgin.errors")
+    finally:
+        d.get("about:blank")
+        httpd.shutdown()
+        httpd.server_close()
