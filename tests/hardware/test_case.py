@@ -133,6 +133,34 @@ def test_a_window_off_its_panel_fails(built):
     assert not r.ok and "must be 0..1.5" in " ".join(r.details)
 
 
+@needs_openscad
+def test_a_panel_pushed_into_the_lid_fails_the_fit_check(built):
+    """The real lid and the real panels: lift the glass 0.3 mm (it has
+    0.2 mm under the lid) and the fit check names the place."""
+    out, _, _, _ = built
+    layout = L.load_layout()
+    work = os.path.join(out, "work")
+    parts = {"lid": M.read_stl(os.path.join(work, "lid.stl"))}
+    tops = M.read_stl(os.path.join(work, "components_b.stl"))
+    assert C.fit(parts, {"tops": tops}, [], layout).ok
+    lifted = M.transform(tops, lambda v: (v[0], v[1], v[2] + 0.3))
+    r = C.fit(parts, {"tops": lifted}, [], layout)
+    assert not r.ok
+    assert any("lid cuts into a bought part" in d and "panel" in d for d in r.details), r.details
+
+
+@needs_openscad
+def test_committed_stls_are_what_the_build_makes(built):
+    out, _, _, _ = built
+    for fname, _, _ in B.PRINTED.values():
+        fresh = M.read_stl(os.path.join(out, "stl", fname))
+        committed = M.read_stl(os.path.join(B.CASE_DIR, "stl", fname))
+        assert len(fresh) == len(committed), fname
+        assert abs(M.volume(fresh) - M.volume(committed)) < 1.0, fname
+        for a, b in zip(M.bbox(fresh), M.bbox(committed)):
+            assert all(abs(x - y) < 0.01 for x, y in zip(a, b)), fname
+
+
 def test_bed_check_fails_for_a_part_too_big():
     assert C.bed({"small": box(0, 0, 0, 100, 200, 10)}, [220, 220]).ok
     r = C.bed({"big": box(0, 0, 0, 230, 100, 10)}, [220, 220])
