@@ -69,8 +69,13 @@ def test_committed_case_is_current():
     for name in B.PRINTED.values():
         with open(os.path.join(B.CASE_DIR, "stl", name[0]), "rb") as f:
             assert committed["inputs"].encode() in f.read(80), name[0]
+    from PIL import Image
     for pic in committed["pictures"]:
-        assert os.path.getsize(os.path.join(B.CASE_DIR, "img", pic)) > 5000, pic
+        # not blank: a good part of it is not the background colour
+        img = Image.open(os.path.join(B.CASE_DIR, "img", pic)).convert("RGB")
+        bg = img.getpixel((0, 0))
+        drawn = sum(n for n, c in img.getcolors(maxcolors=1 << 20) if c != bg)
+        assert drawn > 0.03 * img.size[0] * img.size[1], pic
     with open(os.path.join(B.CASE_DIR, "params.scad")) as f:
         assert f.read() == L.params_scad(L.params(layout, parts, opt), opt)
 
