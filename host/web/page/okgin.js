@@ -10,7 +10,6 @@ import { loadMicroPython } from "./mp/micropython.mjs";
 const params = new URLSearchParams(location.search);
 const W = 296, H = 128;
 const STORE = "okgin:";                       // localStorage key prefix
-const SAVED = ["game.okg", "settings.json"];  // what the firmware keeps on its flash
 const IDLE_MS = 10;                            // between turns when nothing happens
 
 // For people and tests: errors, timings, and whether the page has settled.
@@ -125,10 +124,11 @@ function greyed(old, next, mid) {
 
 // ------------------------------------------------------------ the table
 class Table {
-  constructor(site, web, FS) {
+  constructor(site, web, FS, saved) {
     this.site = site;
     this.web = web;
     this.FS = FS;
+    this.saved = saved;
     this.seating = localStorage.getItem(STORE + "seating") || "table";
     this.showComputer = false;
     this.revealed = null;         // pass the device: whose panel is uncovered
@@ -301,7 +301,7 @@ class Table {
   // so a new node or a new mtime means a new save.
   save() {
     this.seen = this.seen || {};
-    for (const name of SAVED) {
+    for (const name of this.saved) {
       const found = this.FS.analyzePath("/flash/" + name);
       const node = found.exists ? found.object : null;
       const was = this.seen[name];
@@ -340,13 +340,14 @@ async function main() {
     if (!FS.analyzePath("/flash").exists) FS.mkdirTree("/flash");
     FS.writeFile("/flash/" + path, data);
   }
-  for (const name of SAVED) {
+  mp.runPython("import os, sys\nos.chdir('/flash')\nsys.path.insert(0, '/flash')");
+  const web = mp.pyimport("webmain");
+  const saved = JSON.parse(web.saved_files());   // the game record, the settings
+  for (const name of saved) {
     const text = localStorage.getItem(STORE + name);
     if (text !== null) FS.writeFile("/flash/" + name, text);
   }
-  mp.runPython("import os, sys\nos.chdir('/flash')\nsys.path.insert(0, '/flash')");
-  const web = mp.pyimport("webmain");
-  const table = new Table(site, web, FS);
+  const table = new Table(site, web, FS, saved);
   const speed = params.has("speed") ? Number(params.get("speed")) : 1;
   const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
   const random = crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
