@@ -465,8 +465,12 @@ class App:
             if not self.dirty[p]:
                 continue
             pn = self.panels[p]
-            if pn.started is not None:
-                continue   # still refreshing: service_panels() polls it
+            try:
+                if pn.refreshing():
+                    continue
+            except OSError as e:   # the driver's EPDTimeout
+                self.panel_failed(p, e)
+                continue
             self.dirty[p] = False
             drawn = True
             fb = pn.fb
