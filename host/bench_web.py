@@ -144,18 +144,27 @@ def run(args):
                 for vs, seed in (("easy", 7), ("human", 11)):
                     g0 = time.monotonic()
                     hands, presses = _game(d, vs, seed, 600)
-                    ks = d.execute_script("return okgin.keyToScreen")
+                    ks, turns = d.execute_script("return [okgin.keyToScreen, okgin.busyTurns]")
                     print("a whole game %s: %d hands, %d presses by key events in %.0f s; "
-                          "key to screen median %.1f ms, 90th percentile %.1f ms (%d screens)"
+                          "key to screen median %.1f ms, 90th percentile %.1f ms (%d screens); "
+                          "the firmware's turn that handles a key (App.step and the canvas): "
+                          "median %.1f ms"
                           % ("against the computer (easy)" if vs != "human" else "between two people",
-                             hands, presses, time.monotonic() - g0, _median(ks), _p90(ks), len(ks)))
+                             hands, presses, time.monotonic() - g0, _median(ks), _p90(ks), len(ks),
+                             _median(turns)))
                 cursor = []
                 for _ in range(30 if quick else 60):
                     d.execute_script("okgin.keyToScreen.length = 0")
                     press(d, 0, "right", "key")
                     cursor += d.execute_script("return okgin.keyToScreen")
-                print("key to screen, menu cursor moves: median %.1f ms, 90th percentile %.1f ms (%d)"
+                print("key to screen, menu cursor moves (their event comes on the press): "
+                      "median %.1f ms, 90th percentile %.1f ms (%d)"
                       % (_median(cursor), _p90(cursor), len(cursor)))
+                idle = []
+                for _ in range(20):
+                    time.sleep(0.02)
+                    idle.append(d.execute_script("return okgin.idleTurnMs"))
+                print("an idle turn (every %d ms): median %.2f ms" % (10, _median(idle)))
                 reps, n_hands = (3, 10) if quick else (5, 40)
                 page = _engine_in_page(d, reps, 300, n_hands)
             finally:
