@@ -29,7 +29,7 @@ def fresh():
             "biggest": None, "last": []}
 
 
-FILE = "stats.json"
+FILE = store.STATS
 
 
 def _read():

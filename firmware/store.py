@@ -15,6 +15,7 @@ import time
 GAME = "game.okg"
 TMP = "game.tmp"
 SETTINGS = "settings.json"
+STATS = "stats.json"      # firmware/stats.py reads and writes it
 BAD = "game.bad"
 
 # Test hook: settings "slow_save_ms" makes each 64-byte chunk of a save wait
