@@ -66,73 +66,24 @@ class Match:
         if not h.is_over():
             return
         r = h.result
-        w = r.winner
-        if w is not None:
-            t = self.tally
-            t[w] += 1
-            if r.kind == "gin":
-                t[2 + w] += 1
-            elif r.kind == "undercut":
-                t[4 + w] += 1
-            if r.points > t[6 + w]:
-                t[6 + w] = r.points
-            if self._score(w, r, self.boxes_of(h)):
+        if r.winner is not None:
+            # R11-R13, R15-R17: the hand's points, boxes and statistics into
+            # the games (engine/scoring.py: loaded as the hand ends, with the
+            # showdown, and droppable with it)
+            from engine.scoring import score_hand
+            if score_hand(self, h):
                 self.last_hand = h
                 return
-            self.dealer = w          # R12: who scored deals
+            self.dealer = r.winner   # R12: who scored deals
         # R9/R12: after a draw the same dealer deals again
         self.last_hand = h
         self.hand_no += 1
         self.hand = self._deal()
 
-    def boxes_of(self, hand):
-        """The boxes the winner of an ended hand earns (R16): one, plus the
-        extra boxes of a gin or an undercut, all doubled in a spade-doubled
-        hand when its boxes double too (R15). 0 for a draw."""
-        r = hand.result
-        if r.winner is None:
-            return 0
-        rules = self.rules
-        b = 1
-        if r.kind == "gin":
-            b += rules.gin_extra_boxes
-        elif r.kind == "undercut":
-            b += rules.undercut_extra_boxes
-        if rules.spade_boxes_double:
-            b *= hand.multiplier
-        return b
-
-    def _score(self, w, r, boxes):
-        """Player w won hand result r, earning ``boxes``: they go into the
-        open games with its points (R13, R16, R17); True when that ends the
-        match."""
-        target = self.rules.target
-        opened = False
-        won = [0, 0]
-        for g in self.games:
-            if g.winner is None and (g.hands[w] or not opened):
-                # R17: every open game w has won a hand in, and the first
-                # open game w has not
-                if not g.hands[w]:
-                    opened = True
-                g.points[w] += r.points
-                g.hands[w] += 1
-                g.boxes[w] += boxes
-                if g.points[w] >= target:
-                    g.winner = w             # R13
-        for g in self.games:
-            if g.winner is None:
-                return False
-            won[g.winner] += 1
-        # every game won: the match goes to who won most of them (R17)
-        self.winner = 0 if won[0] > won[1] else 1
-        return True
-
     def score_pad(self):
         """The score pad (R16): per game, each player's points, boxes, box
-        points, game bonus, shutout factor and total. engine/scorepad.py,
-        loaded only for this."""
-        from engine.scorepad import score_pad
+        points, game bonus, shutout factor and total (engine/scoring.py)."""
+        from engine.scoring import score_pad
         return score_pad(self)
 
     def apply(self, code):

@@ -254,7 +254,7 @@ class App:
             # The engine has already dealt the next hand (or the game is
             # won): show the showdown of the hand just ended until OK. Its
             # result is computed: the engine's showdown code can go (~4 KB).
-            _unload("showdown")
+            _unload("showdown", "scoring")
             self.showdown = True
             self.cursor = [0, 0]
             if m.winner is not None:
@@ -289,7 +289,7 @@ class App:
         except OSError:
             pass
         sys.modules.pop("stats", None)
-        _unload("scorepad")
+        _unload("scoring")
 
     def next_hand(self):
         """OK on the showdown: on to the hand the engine has dealt, or, when
@@ -312,7 +312,7 @@ class App:
             self.menu_page = ""
         sys.modules.pop("endview", None)   # until the next showdown
         sys.modules.pop("padview", None)
-        _unload("scorepad")
+        _unload("scoring")
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self._hand_boundary()
@@ -741,7 +741,7 @@ class App:
         recover.boot(self)
         # the record parser is needed only to resume (heap)
         sys.modules.pop("recover", None)
-        _unload("record_read", "showdown", "rulestext", "options")
+        _unload("record_read", "showdown", "scoring", "rulestext", "options")
 
     def fail(self, e):
         """An unexpected error (a bug, MemoryError): show it on both screens

@@ -57,7 +57,8 @@ def view_showdown(app, p):
         if x > 1:
             extra = " %d x2" % (res["points"] // x)
         if m.rules.box_bonus:
-            b = m.boxes_of(m.last_hand)
+            from engine.scoring import boxes_of   # loaded as the hand ended
+            b = boxes_of(m, m.last_hand)
             extra += ", %d box%s" % (b, "" if b == 1 else "es")
         lines.append("%s %s %d (%s%s)" % (who, "win" if who == "You" else "wins",
                                           res["points"], what, extra))

@@ -7,7 +7,7 @@ def view_pad(app, p):
     """The score pad at the end of a game (R16; three games in Hollywood,
     R17), from player p's side: one column per game and player."""
     m = app.match
-    pads = m.score_pad()   # engine/scorepad.py: app.next_hand drops it
+    pads = m.score_pad()   # engine/scoring.py: app.next_hand drops it
     me = app._name(p, p)
     them = app._name(p, 1 - p)
     n = len(pads)
