@@ -87,3 +87,23 @@ def test_filesystem_full_is_detected_before_copying(tmp_path):
         b.stop()
     assert "filesystem is full" in str(e.value) and "KB are free" in str(e.value)
     assert left == "[]"          # nothing was copied
+
+
+def test_an_error_on_the_board_reaches_the_user_in_its_own_words(tmp_path):
+    """A board whose filesystem is mounted read-only: the write fails on the
+    board, and the user reads the board's error (EROFS), not "went away"
+    (the TransportError branch used to catch TransportExecError first)."""
+    from ptyboard import BareBoard
+    from hosthelpers import MICROPYTHON
+    (tmp_path / "d").mkdir()
+    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=256, readonly=True).start()
+    try:
+        rc, out, err = _flash("--port", b.port, "--no-reset")
+    finally:
+        b.stop()
+    assert rc == 1
+    # The board's own line (its errno), then what it means.
+    assert "the board reported an error while copying: OSError: 30 (EROFS: " \
+           "its filesystem is mounted read-only" in err
+    assert "went away" not in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
