@@ -7,11 +7,17 @@ STAMP := $(VENV)/.installed
 
 .PHONY: sim test board bench clean
 
+# The first run downloads about 40 MB: pip's own lines and bars show it
+# moving. setuptools' "Editable installation" notice (mind same-named folders
+# in the working directory) is filtered: this checkout is the package.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "okgin: setting up $(VENV) (first run, or pyproject.toml changed: about a minute)"
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --upgrade pip
+	@PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install \
+	    --progress-bar on -e '.[dev]'
+	@touch $(STAMP)
+	@echo "okgin: $(VENV) is ready"
 
 sim: $(STAMP)
 	$(BIN)/okgin sim

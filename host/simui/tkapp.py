@@ -314,6 +314,8 @@ class SimWindow:
             self._refresh[ev[1]] = (ev[2], float(ev[3]), now)
         elif ev[0] == "reset":
             self._status_note = "reset: the firmware restarts"
+        elif ev[0] == "ready":
+            self._status_note = ready_note(self.session)
         elif ev[0] == "exit":
             self._status_note = "the firmware stopped (exit code %s)" % (ev[1] if len(ev) > 1 else "?")
 
