@@ -143,13 +143,22 @@ def clear_game():
     _remove(GAME)
 
 
+_SETTINGS_MAX = 2048   # bytes: the menu's few options fit in 200
+
+
 def load_settings():
+    """The menu's preferences, or {} when settings.json is missing or
+    unusable: too big, not JSON, JSON the parser cannot hold ("[" * 5000
+    ran it out of heap: MemoryError at boot, found by okgin faults).
+    Nothing in it can stop the boot."""
     try:
+        if os.stat(SETTINGS)[6] > _SETTINGS_MAX:
+            return {}
         with open(SETTINGS) as f:
             d = json.load(f)
         if isinstance(d, dict):
             return d
-    except (OSError, ValueError, UnicodeError):
+    except Exception:   # noqa: BLE001 - OSError, ValueError, MemoryError, RuntimeError...
         pass
     return {}
 
