@@ -5,7 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test board bench clean
+WEBDEPS := host/web/node_modules/.package-lock.json
+
+.PHONY: sim web test board bench case clean
 
 # The first run downloads about 40 MB: pip's own lines and bars show it
 # moving. setuptools' "Editable installation" notice (mind same-named folders
@@ -19,10 +21,21 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 	@echo "okgin: $(VENV) is ready"
 
+# MicroPython's WebAssembly port for the web page, pinned by
+# host/web/package-lock.json (okgin web also installs it when missing)
+# (without npm the web page's tests say so and are skipped; never in CI)
+$(WEBDEPS): host/web/package-lock.json
+	@command -v npm >/dev/null || { echo "okgin: npm not found (apt-get install npm): skipping the web page's set-up"; exit 0; }; \
+	echo "okgin: installing MicroPython for the web page (npm ci in host/web)"; \
+	cd host/web && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
+
 sim: $(STAMP)
 	$(BIN)/okgin sim
 
-test: $(STAMP)
+web: $(STAMP) $(WEBDEPS)
+	$(BIN)/okgin web
+
+test: $(STAMP) $(WEBDEPS)
 	$(BIN)/python -m pytest -q
 
 board: $(STAMP)
@@ -31,5 +44,10 @@ board: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/okgin bench engine
 
+# Re-render the printable case into hardware/case (needs openscad; about a
+# minute). make test builds it too, into a temporary directory.
+case: $(STAMP)
+	$(BIN)/okgin hardware build
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache host/web/node_modules

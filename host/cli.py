@@ -21,9 +21,10 @@ COMMANDS = {
     "flash": ("host.flash", "compile and copy the firmware onto a board"),
     "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("host.replay", "replay a game record on the virtual board"),
-    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory)"),
+    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web)"),
     "tourney": ("host.tourney", "play computer players against each other"),
     "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),
+    "web": ("host.web", "play in a browser: build the static page and serve it here"),
 }
 
 EPILOG = """examples:
@@ -34,7 +35,8 @@ EPILOG = """examples:
   okgin hil --sim                        run the hardware-in-loop tests on the virtual board
   okgin replay game.okg --shots out/     replay a saved game, a picture per action
   okgin tourney hard greedy --games 200  computer players against each other
-  okgin bench engine                     performance figures (also board, flash, bots, memory)
+  okgin web                              play in a browser (http://127.0.0.1:8000/)
+  okgin bench engine                     performance figures (also board, flash, bots, memory, web)
   okgin hardware build                   render, check and picture the printable case
 """
 

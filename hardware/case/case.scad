@@ -272,8 +272,8 @@ module assembly(e = 0) {
     the_pico();
 }
 
-if (part == "lid") lid_shape();
-else if (part == "base") base_shape();
+if (part == "lid") color("#e8e4da") lid_shape();
+else if (part == "base") color("#5a6270") base_shape();
 else if (part == "tray0") seat(0) tray();
 else if (part == "tray1") seat(1) tray();
 else if (part == "components") components();

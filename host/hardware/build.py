@@ -39,7 +39,7 @@ RENDERS = {
     "lid": ("lid", 38, 0, 18, (800, 560), 0, "the lid, top side"),
     "lid-underside": ("lid", 140, 0, 18, (800, 560), 0, "the lid from below: panel pegs, tray posts, LED collars"),
     "base": ("base", 45, 0, 30, (800, 560), 0, "the base: Pico standoffs, USB opening, cable-tie bridges"),
-    "tray": ("tray_picture", 45, 0, 20, (800, 420), 0, "a button tray"),
+    "tray": ("tray_picture", 50, 0, 12, (800, 300), 0, "a button tray"),
     "step-pico": ("step_pico", 50, 0, 30, (800, 560), 0, "step: the Pico on its standoffs"),
     "step-panels": ("step_panels", 140, 0, 18, (800, 560), 0, "step: panels and LEDs in the lid (seen from below)"),
     "step-buttons": ("step_buttons", 140, 0, 18, (800, 560), 0, "step: switches in their trays, trays on the lid"),

@@ -260,7 +260,11 @@ def options(layout, panel=None, buttons=None, wall=None, tolerance=None):
            "buttons": d["buttons"] if buttons is None else buttons,
            "wall": d["wall"] if wall is None else wall,
            "tolerance": d["tolerance"] if tolerance is None else tolerance}
-    check_options(_Checker("option"), "--", opt["panel"], opt["buttons"], opt["wall"], opt["tolerance"])
+    c = _Checker("option")
+    check_options(c, "--", opt["panel"], opt["buttons"], opt["wall"], opt["tolerance"])
+    if opt["wall"] < layout["print"]["min_wall"]:
+        c.fail("--wall", "%g mm is thinner than print.min_wall in layout.json (%g mm)"
+               % (opt["wall"], layout["print"]["min_wall"]))
     return opt
 
 

@@ -349,7 +349,7 @@ class SimWindow:
                     frames.append((t, img))
                 self._anim[p] = frames
             else:
-                self._anim[p] = [(now + 0.6 * secs, render.partial_frame(old, new, s)),
+                self._anim[p] = [(now + render.PARTIAL_GREY * secs, render.partial_frame(old, new, s)),
                                  (now + secs, render.to_rgb(new, s))]
         else:
             self._anim[p] = [(now, render.to_rgb(new, s))]

@@ -69,8 +69,13 @@ def test_committed_case_is_current():
     for name in B.PRINTED.values():
         with open(os.path.join(B.CASE_DIR, "stl", name[0]), "rb") as f:
             assert committed["inputs"].encode() in f.read(80), name[0]
+    from PIL import Image
     for pic in committed["pictures"]:
-        assert os.path.getsize(os.path.join(B.CASE_DIR, "img", pic)) > 5000, pic
+        # not blank: a good part of it is not the background colour
+        img = Image.open(os.path.join(B.CASE_DIR, "img", pic)).convert("RGB")
+        bg = img.getpixel((0, 0))
+        drawn = sum(n for n, c in img.getcolors(maxcolors=1 << 20) if c != bg)
+        assert drawn > 0.03 * img.size[0] * img.size[1], pic
     with open(os.path.join(B.CASE_DIR, "params.scad")) as f:
         assert f.read() == L.params_scad(L.params(layout, parts, opt), opt)
 
@@ -92,30 +97,32 @@ def test_pictures_show_the_table(built):
 
 
 @needs_openscad
-def test_a_moved_button_moves_its_hole(built, tmp_path):
-    """The case follows layout.json: move player 1's ok button 4 mm and the
-    lid's hole moves with it (and the old lid no longer matches)."""
+def test_other_panel_and_button_size_pass_and_a_moved_button_moves_its_hole(built, tmp_path):
+    """WeAct panels with 6 mm switches pass every check too, and the case
+    follows layout.json: move player 1's ok button 4 mm and its hole moves
+    with it (the default build's lid no longer matches)."""
     out, _, _, _ = built
     lay = json.load(open(os.path.join(ROOT, "hardware", "layout.json")))
     lay["seat"]["buttons"]["ok"] = [-14, 21]
     path = tmp_path / "layout.json"
     path.write_text(json.dumps(lay))
-    board, layout, parts, opt = B.load_inputs({}, layout_path=str(path))
+    variant = str(tmp_path / "variant")
+    m = B.build(variant, {"panel": "weact", "buttons": 6}, renders=False, layout_path=str(path), keep_work=True)
+    assert all(c["ok"] for c in m["checks"]), m["checks"]
+    assert m["options"] == {"panel": "weact", "buttons": 6, "wall": 2.4, "tolerance": 0.3}
+    _, layout, parts, opt = B.load_inputs({}, layout_path=str(path))
     p = L.params(layout, parts, opt)
-    work = tmp_path / "work"
-    work.mkdir()
-    shutil.copy(B.CASE_SCAD, work / "case.scad")
-    (work / "params.scad").write_text(L.params_scad(p, opt))
-    from host.hardware import scad
-    scad.run_all([(n, str(work / "case.scad"), str(work / (n + ".stl")), {"part": n}, (), None)
-                  for n in ("lid", "components_b")])
-    new_lid, new_caps = M.read_stl(str(work / "lid.stl")), M.read_stl(str(work / "components_b.stl"))
-    assert C.holes(new_lid, new_caps, layout, p["lid_t"], p["btn_cap_d"]).ok
     old_lid = M.read_stl(os.path.join(out, "work", "lid.stl"))
     old_caps = M.read_stl(os.path.join(out, "work", "components_b.stl"))
     r = C.holes(old_lid, old_caps, layout, p["lid_t"], p["btn_cap_d"])
     assert not r.ok
     assert any("player 1's ok button: no hole" in d for d in r.details), r.details
+    # the variant's own lid has it, 4 mm further from the player
+    new_lid = M.read_stl(os.path.join(variant, "work", "lid.stl"))
+    near = [lp for lp in M.slice_z(new_lid, 36 - 1.2) if max(M.loop_box(lp)[1][i] - M.loop_box(lp)[0][i]
+                                                             for i in (0, 1)) < 30]
+    centres = [M.loop_centre(lp) for lp in near]
+    assert any(abs(x + 14) < 0.05 and abs(y - (21 - 75)) < 0.05 for x, y in centres), centres
 
 
 @needs_openscad
@@ -129,6 +136,34 @@ def test_a_window_off_its_panel_fails(built):
     shifted = M.transform(ink, lambda v: (v[0] + 1.2, v[1], v[2]))
     r = C.windows(lid, shifted, layout, 2.4)
     assert not r.ok and "must be 0..1.5" in " ".join(r.details)
+
+
+@needs_openscad
+def test_a_panel_pushed_into_the_lid_fails_the_fit_check(built):
+    """The real lid and the real panels: lift the glass 0.3 mm (it has
+    0.2 mm under the lid) and the fit check names the place."""
+    out, _, _, _ = built
+    layout = L.load_layout()
+    work = os.path.join(out, "work")
+    parts = {"lid": M.read_stl(os.path.join(work, "lid.stl"))}
+    tops = M.read_stl(os.path.join(work, "components_b.stl"))
+    assert C.fit(parts, {"tops": tops}, [], layout).ok
+    lifted = M.transform(tops, lambda v: (v[0], v[1], v[2] + 0.3))
+    r = C.fit(parts, {"tops": lifted}, [], layout)
+    assert not r.ok
+    assert any("lid cuts into a bought part" in d and "panel" in d for d in r.details), r.details
+
+
+@needs_openscad
+def test_committed_stls_are_what_the_build_makes(built):
+    out, _, _, _ = built
+    for fname, _, _ in B.PRINTED.values():
+        fresh = M.read_stl(os.path.join(out, "stl", fname))
+        committed = M.read_stl(os.path.join(B.CASE_DIR, "stl", fname))
+        assert len(fresh) == len(committed), fname
+        assert abs(M.volume(fresh) - M.volume(committed)) < 1.0, fname
+        for a, b in zip(M.bbox(fresh), M.bbox(committed)):
+            assert all(abs(x - y) < 0.01 for x, y in zip(a, b)), fname
 
 
 def test_bed_check_fails_for_a_part_too_big():
@@ -217,6 +252,9 @@ def _okgin(*args, env=None):
 def test_command_line_errors_are_one_line():
     p = _okgin("hardware", "build", "--wall", "0.1", "--out", "/tmp/okgin-never-written")
     assert p.returncode == 1 and p.stderr == "okgin: option: --wall: 0.1 is out of range 0.4..10\n"
+    p = _okgin("hardware", "build", "--wall", "1.0", "--out", "/tmp/okgin-never-written")
+    assert p.returncode == 1 and p.stderr == ("okgin: option: --wall: 1 mm is thinner than print.min_wall "
+                                              "in layout.json (1.2 mm)\n")
     p = _okgin("hardware", "build", "--no-renders", "--out", "/tmp/okgin-never-written",
                env={"OKGIN_OPENSCAD": "/nonexistent/openscad"})
     assert p.returncode == 1 and p.stderr == "okgin: openscad is not installed (apt install openscad)\n"
