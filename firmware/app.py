@@ -87,8 +87,8 @@ class Panel:
     What is on the panel is remembered as a SHA-256 of the framebuffer
     (32 bytes instead of a 4.7 KB copy per panel: the heap is tight)."""
 
-    def __init__(self, disp, partials_before_full, timeout_ms):
-        self.d = disp
+    def __init__(self, disp, partials_before_full):
+        self.d = disp             # a display driver (firmware/display.py)
         self.fb = disp.fb
         self.w = disp.width
         self.h = disp.height
@@ -96,7 +96,6 @@ class Panel:
         self.need_full = True
         self.partials = 0
         self.limit = partials_before_full
-        self.timeout = timeout_ms
         self.started = None
         self.good = 0
 
@@ -107,13 +106,16 @@ class Panel:
         return _digest(mv).digest()
 
     def refreshing(self):
+        """True while the last push is on its way to the ink. The driver
+        raises EPDTimeout (an OSError) when it takes too long."""
         if self.started is None:
             return False
-        if self.d.busy():
-            if time.ticks_diff(time.ticks_ms(), self.started) > self.timeout:
-                self.started = None
-                raise OSError("panel busy for over %d ms" % self.timeout)
-            return True
+        try:
+            if self.d.busy():
+                return True
+        except OSError:
+            self.started = None
+            raise
         self.started = None
         self.good += 1          # BUSY went low: this panel works
         return False
@@ -129,7 +131,7 @@ class Panel:
             return False
         full = self.need_full or self.partials >= self.limit
         self.d.show(full=full)
-        self.started = time.ticks_ms()
+        self.started = True   # until refreshing() sees BUSY end
         self.shown = sig
         if full:
             self.need_full = False
@@ -147,8 +149,7 @@ class App:
         self.board_name = board.get("name", "okgin")
         t = board.get("timing", {})
         n = t.get("partials_before_full", 8)
-        to = t.get("busy_timeout_ms", 10000)
-        self.panels = [Panel(d, n, to) for d in hw.displays]
+        self.panels = [Panel(d, n) for d in hw.displays]
         self.buttons = hw.buttons
         self.nplayers = 2
         self.settings = store.load_settings()
@@ -466,7 +467,11 @@ class App:
             if not self.dirty[p]:
                 continue
             pn = self.panels[p]
-            if pn.started is not None and pn.d.busy():
+            try:
+                if pn.refreshing():
+                    continue
+            except OSError as e:   # the driver's EPDTimeout
+                self.panel_failed(p, e)
                 continue
             self.dirty[p] = False
             drawn = True

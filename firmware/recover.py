@@ -115,17 +115,24 @@ def panel_failed(app, p, e):
                            if again else
                            "Reset did not help: check its cable. Playing on."])
     app.dirty[other] = True
-    app.redraw()
+    pn = app.panels[other]
     try:
-        pn = app.panels[other]
+        # the other panel may still be showing the last move: redraw()
+        # draws into a panel only once its refresh has ended
+        _wait_refresh(pn)
+        app.redraw()
         pn.need_full = True
         if not app.dead[other]:
             pn.push()
-            t0 = time.ticks_ms()
-            while pn.refreshing() and time.ticks_diff(time.ticks_ms(), t0) < 5000:
-                time.sleep_ms(10)
+            _wait_refresh(pn)
     except OSError:
         pass
     if again:
         app.hw.reset()
     app.dead[p] = True
+
+
+def _wait_refresh(pn, ms=5000):
+    t0 = time.ticks_ms()
+    while pn.refreshing() and time.ticks_diff(time.ticks_ms(), t0) < ms:
+        time.sleep_ms(10)

@@ -228,11 +228,18 @@ def validate_board(path):
         fw_boarddef = os.path.join(ROOT, "firmware", "boarddef.py")
     spec = importlib.util.spec_from_file_location("_okgin_boarddef", fw_boarddef)
     mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    # boarddef imports the tree's own display.py (its list of controllers);
+    # drop whichever one is loaded, so it is that tree's.
+    sys.path.insert(0, os.path.dirname(fw_boarddef))
+    sys.modules.pop("display", None)
     try:
+        spec.loader.exec_module(mod)
         mod.load(path)
     except (ValueError, OSError) as e:
         raise CommandError("board definition %s is invalid: %s" % (path, e))
+    finally:
+        sys.path.remove(os.path.dirname(fw_boarddef))
+        sys.modules.pop("display", None)
 
 
 def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
