@@ -280,3 +280,15 @@ def test_the_site_works_from_a_sub_folder(browser, site, tmp_path):
         d.get("about:blank")
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_opened_from_a_file_it_says_to_serve_it(browser, site):
+    """Browsers run neither modules nor WebAssembly from file://: instead of
+    'Loading...' for ever, the page says what to do."""
+    d = browser.driver
+    try:
+        d.get("file://" + os.path.join(site, "index.html"))
+        assert "through a web server" in d.find_element("id", "status").text
+    finally:
+        browser.console_errors()   # the browser's own refusal to load the module
+        d.get("about:blank")

@@ -164,6 +164,8 @@ class Table {
   seat(p) {
     const led = el("span", { className: "led", textContent: "\u25cf", title: "turn light" });
     const canvas = el("canvas", { width: W, height: H });
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", `player ${p + 1}'s e-paper panel`);
     const cover = el("button", { className: "cover", type: "button", hidden: true });
     cover.addEventListener("click", () => { this.revealed = p; this.layout(); });
     const buttons = el("div", { className: "buttons" });
