@@ -2,7 +2,8 @@
 computer level and between two people, gins, undercuts, the biggest hand,
 the longest winning streak and the last games' results.
 
-Kept in stats.json, counted once per finished game (the game's key is in
+Kept in stats.json (teststats.json in test mode, whose games are its own:
+store.sandbox), counted once per finished game (the game's key is in
 the file, so a game counted before a power cut is not counted again when
 the table comes back on its last screen) and written atomically, as the
 game record is (store.py). Loaded when a game ends, for the statistics screen and
@@ -29,25 +30,28 @@ def fresh():
             "biggest": None, "last": []}
 
 
-FILE = store.STATS
-
-
 def _read():
-    """The statistics' text, or None. A leftover stats.tmp is an update a
-    power cut interrupted: stats.json is whole."""
-    store._remove(FILE + ".tmp")
+    """The statistics' text, or None. A leftover tmp file is an update a
+    power cut interrupted: the statistics' file is whole."""
+    store._remove(store.STATS + ".tmp")
     try:
-        with open(FILE) as f:
+        with open(store.STATS) as f:
             return f.read()
     except (OSError, UnicodeError):
         return None
 
 
 def _write(d):
-    # written whole to stats.tmp, then renamed over stats.json (as the game
-    # record is, store.py): a power cut leaves the old statistics or the
-    # new ones, never half of them
-    store._write_atomic(FILE, json.dumps(d), FILE + ".tmp")
+    # written whole to a tmp file, then renamed over the statistics (as the
+    # game record is, store.py): a power cut leaves the old statistics or
+    # the new ones, never half of them
+    text = json.dumps(d)
+    tmp = store.STATS + ".tmp"
+    with open(tmp, "w") as f:
+        for i in range(0, len(text), 64):
+            f.write(text[i:i + 64])
+            store._pause(f)   # the power-loss tests' slow save
+    store._replace(tmp, store.STATS)
 
 
 def load():
@@ -66,7 +70,7 @@ def load():
     except ValueError:
         pass
     try:
-        with open("stats.bad", "w") as f:
+        with open(store.STATS + ".bad", "w") as f:
             f.write(text)
     except OSError:
         pass

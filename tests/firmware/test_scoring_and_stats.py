@@ -230,10 +230,12 @@ def test_statistics_survive_power_cuts_at_random_points_of_their_update(flash):
     """A power cut while the game's last action and the statistics are
     saved (both slowed down): after the reboot stats.json is whole and the
     game is counted exactly once, or not at all when the cut came before
-    the winning action was saved (the game then resumes before it)."""
+    the winning action was saved (the game then resumes before it). Played
+    as a person plays, not in test mode (whose games are its own): the
+    buttons' pins, the public `sync`, `status` and `stats`."""
     rules = Rules(target=20, box_bonus=25)
     before, p, act, hand, done = _near_the_end(rules, 9)
-    opts = {"slow_save_ms": 12, "game": {"vs": "human", "seed": 9}}
+    opts = {"slow_save_ms": 12}
     prior = {"v": 1, "games": 3, "counted": "x", "biggest": [40, 1, "human"], "last": [],
              "by": {k: {c: [1, 2] for c in ("games", "hands", "gins", "undercuts",
                                            "streak", "best_streak")}
@@ -251,24 +253,28 @@ def test_statistics_survive_power_cuts_at_random_points_of_their_update(flash):
                 b.start()
             else:
                 b.power_cut_and_boot()
-            b.ok("testmode on")
             buttons = Presses(shortest=True).for_action(p, act, hand)
             for button in buttons[:-1]:
-                b.press(p, button)
-            b.write(("press %d %s\n" % (p, buttons[-1])).encode())
-            time.sleep(rng.uniform(0.0, 0.5))
+                b.vb.press(p, button)
+            b.ok("sync")
+            b.vb.hold(p, buttons[-1])            # the knock's last press, and the cut
+            time.sleep(0.08)
+            b.vb.release(p, buttons[-1])
+            time.sleep(rng.uniform(0.0, 0.45))
             b.power_cut_and_boot()
             with open(os.path.join(flash, "stats.json")) as f:
                 on_flash = json.load(f)             # never half a file
-            b.ok("testmode on")
             s = _stats(b)
             assert s == on_flash
+            with open(os.path.join(flash, "game.okg")) as f:
+                rec = f.read()
             if b.status()["screen"] == "over":     # the knock was saved
+                assert Match.from_record(rec).winner == done.winner
                 assert s["games"] == 4 and s["counted"] != "x"
                 assert s["by"]["human"]["games"][done.winner] == 1 + (1 if done.winner == 0 else 2)
                 outcomes["counted"] += 1
             else:
-                assert s == prior and b.record() == before
+                assert s == prior and Match.from_record(rec).winner is None
                 outcomes["before"] += 1
         print("power cuts: %s" % outcomes)
         assert outcomes["counted"] >= 1
