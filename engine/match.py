@@ -150,9 +150,11 @@ class Match:
 
     def record_lines(self):
         """The record one line at a time (no newlines): what to write or
-        send without building the whole text (a device's heap)."""
-        from engine.record import match_lines
-        return match_lines(self)
+        send without building the whole text (a device's heap). Its header
+        is the one later record_line() calls chain to."""
+        from engine.record import record_lines
+        head = self.header()
+        return record_lines(head, self._key, self._actions, 1)
 
     def to_record(self):
         """Game record: header lines then one numbered line per action."""

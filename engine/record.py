@@ -77,11 +77,6 @@ def hand_lines(hand):
     return record_lines(head, key, hand._log, 2)
 
 
-def match_lines(m):
-    head, key = match_header(m)
-    return record_lines(head, key, m._actions, 1)
-
-
 def joined(lines):
     return "\n".join(lines) + "\n"
 

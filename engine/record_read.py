@@ -92,6 +92,11 @@ class Reader:
                 self.game = parse_hand_line(ln, body, self.rules)
             else:
                 self.game = parse_match_line(ln, body, self.rules, self.cls)
+                if self.version == 2:
+                    # the actions appended to this record chain to its own
+                    # header, which may name fewer options than this engine
+                    # writes (a record from before an option existed)
+                    self.game._key = self.key
         else:
             replay_line(self.game, ln, body, n - 2)
             if self.kind == "match" and self.game.winner is not None:

@@ -112,6 +112,35 @@ def test_a_match_record_from_before_the_options_table_still_loads():
     assert m2.winner is None and len(m2._actions) == 197
 
 
+def test_a_sealed_record_naming_fewer_options_resumes_and_takes_new_actions():
+    """A version-2 record (each line sealed, docs/rules.md "Game record")
+    written before the house scoring options: its rules line names six.
+    Resumed, the actions appended chain to its own header, so the file
+    still reads whole afterwards (a device upgraded in the middle of a
+    game)."""
+    from engine.record import magic_key, seal
+    m = Match(Rules(target=150), seed=11, dealer=0)
+    for _ in range(6):
+        m.play(m.legal_actions()[0])
+    lines = [ln.rsplit(" ;", 1)[0] for ln in m.to_record().splitlines()]
+    lines[1] = ("rules gin_bonus=25 undercut_bonus=10 target=150 discard_taken=no "
+                "ace_gin_only=no max_turns=none")
+    out = [lines[0]]
+    key = magic_key()
+    for i, body in enumerate(lines[1:]):
+        line, c = seal(body, key)
+        out.append(line)
+        if i < 2:
+            key = c
+    old = "\n".join(out) + "\n"
+    g = Match.from_record(old)
+    assert g.rules == Rules(target=150) and len(g._actions) == 6
+    g.play(g.legal_actions()[0])
+    text = old + g.record_line() + "\n"
+    again = Match.from_record(text)
+    assert len(again._actions) == 7 and again.hand.history() == g.hand.history()
+
+
 def test_a_hand_record_from_before_the_options_table_still_loads():
     with open(os.path.join(FIXTURES, "hand_before_options.okg")) as f:
         h = Hand.from_record(f.read())
