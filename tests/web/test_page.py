@@ -140,15 +140,16 @@ def test_a_game_against_the_computer_hides_its_panel_and_plays_the_engines_moves
 
 
 def test_pass_the_device_shows_a_panel_only_to_its_player(page, server):
-    """Two people, one phone: each panel is covered until its player taps
-    it, and covered again when the turn passes."""
+    """Two people, one phone: during play each panel is covered until its
+    player taps it, and covered again when the turn passes (the menu hides
+    nothing)."""
     from selenium.webdriver.common.by import By
     open_page(page, server.url + "?speed=0&seed=%d" % SEED)
     page.find_element(By.CSS_SELECTOR, "input[value=pass]").click()
     covers = page.find_elements(By.CSS_SELECTOR, ".cover")
-    assert [c.is_displayed() for c in covers] == [True, True]
+    assert [c.is_displayed() for c in covers] == [False, False]   # the menu
     press(page, 0, "ok", "click")
-    settle(page)
+    assert [c.is_displayed() for c in covers] == [True, True]
     m = Match(Rules(), seed=SEED)
     p = m.hand.to_move
     assert "Player %d's turn" % (p + 1) in covers[p].text
@@ -283,3 +284,15 @@ def test_the_site_works_from_a_sub_folder(browser, site, tmp_path):
         d.get("about:blank")
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_opened_from_a_file_it_says_to_serve_it(browser, site):
+    """Browsers run neither modules nor WebAssembly from file://: instead of
+    'Loading...' for ever, the page says what to do."""
+    d = browser.driver
+    try:
+        d.get("file://" + os.path.join(site, "index.html"))
+        assert "through a web server" in d.find_element("id", "status").text
+    finally:
+        browser.console_errors()   # the browser's own refusal to load the module
+        d.get("about:blank")
