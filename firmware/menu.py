@@ -143,6 +143,9 @@ def menu_items(app):
     acts.append(("page", "rules"))
     items.append(("Statistics", ""))
     acts.append(("page", "stats"))
+    # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
+    items.append(("Owner lock", _value_label(app.settings.get("owner_lock") is True)))
+    acts.append(("lock", None))
     return items, acts
 
 
@@ -174,7 +177,10 @@ def menu_button(app, button, kind):
         elif act == "back":
             app.menu_page = ""
             items, acts = menu_items(app)
-            app.menu_sel = len(items) - 2   # on "Rule switches"
+            app.menu_sel = acts.index(("page", "rules"))   # on "Rule switches"
+        elif act == "lock":
+            app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
+            store.save_settings(app.settings)
         else:
             if act == "preset":   # the next preset (from Custom: the first)
                 rs = preset_settings(0 if arg is None else (arg + 1) % len(PRESETS))

@@ -115,6 +115,9 @@ class Protocol:
         if cmd == "testmode":
             if len(w) != 2 or w[1] not in ("on", "off"):
                 return self.send("ERR usage: testmode on|off")
+            if w[1] == "on" and app.locked():
+                return self.send("ERR the owner's lock is on: no test mode during a game "
+                                 "(docs/reliability.md)")
             app.set_testmode(w[1] == "on")
             if not app.testmode:
                 self.band = self.band_buf = None   # testcmds itself goes after each command
@@ -131,7 +134,7 @@ class Protocol:
                 return self.send("OK lines=1\n" + stats.text())
             finally:
                 sys.modules.pop("stats", None)
-        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem"):
+        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem", "entropy"):
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:
             return self.send("ERR test mode required")
