@@ -71,6 +71,7 @@ def _game(d, vs, seed, limit_s):
         if time.monotonic() - t0 > limit_s:
             raise CommandError("the game took over %d s" % limit_s)
         p = m.hand.to_move
+        assert p is not None    # the game goes on, so a hand is being played
         obs = m.observation(p)
         hand_no = m.hand_no
         if vs != "human" and p == 1:   # the page's computer plays this one
