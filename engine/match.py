@@ -3,22 +3,38 @@ from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
-    from typing import Optional
+    from typing import Iterator, Optional, Sequence
     from engine.views import MatchObservation
+
+
+def _name_ok(x: object) -> bool:
+    return isinstance(x, str) and 0 < len(x) <= 12 and x.isalpha() and x == x.lower()
 
 
 class Match:
     """m = Match(rules, seed=7): the first dealer and every hand's deal come
-    from the seeded PRNG; dealer=0|1 overrides the first dealer only."""
+    from the seeded PRNG; dealer=0|1 overrides the first dealer only.
+    ``players``: who plays each seat, "human" or a computer level (the
+    record carries it; the engine does not play for anyone)."""
 
     def __init__(self, rules: "Optional[Rules]" = None, seed: int = 0,
-                 dealer: "Optional[int]" = None) -> None:
+                 dealer: "Optional[int]" = None,
+                 players: "Optional[Sequence[str]]" = None) -> None:
         if rules is None:
             rules = Rules()
         if dealer is not None and dealer not in (0, 1):
             raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
+        if players is None:
+            players = ("human", "human")
+        else:
+            players = tuple(players)
+            if len(players) != 2 or not all(_name_ok(x) for x in players):
+                raise ValueError("players must be two names such as human,hard; got %r"
+                                 % (players,))
         self.rules = rules
         self.seed = seed
+        self.players = players
+        self._key = None           # the record's action-line key (record.py)
         self._rng = Prng(seed)
         first = self._rng.below(2)  # R4: first dealer at random (drawn even
         # when given, so the hand seeds do not depend on the override)
@@ -98,12 +114,19 @@ class Match:
     def header(self) -> str:
         """The record's header lines (start of a saved record)."""
         from engine.record import match_header
-        return match_header(self)
+        head, self._key = match_header(self)
+        return head
+
+    def record_lines(self) -> "Iterator[str]":
+        """The record one line at a time (no newlines): what to write or
+        send without building the whole text (a device's heap)."""
+        from engine.record import match_lines
+        return match_lines(self)
 
     def to_record(self) -> str:
         """Game record: header lines then one numbered line per action."""
-        from engine.record import match_to_record
-        return match_to_record(self)
+        from engine.record import joined
+        return joined(self.record_lines())
 
     def record_line(self) -> str:
         """The record line of the last action: append it (with a newline) to
@@ -112,8 +135,10 @@ class Match:
         n = len(self._actions)
         if not n:
             raise ValueError("no action played yet")
+        if self._key is None:
+            self.header()
         a = self._actions[-1]
-        return record_line(n, a >> 7, a & 127)
+        return record_line(n, a >> 7, a & 127, self._key)
 
     @classmethod
     def from_record(cls, text: str, recover: bool = False) -> "Match":

@@ -157,9 +157,11 @@ class App:
             store.slow_ms = int(self.settings.get("slow_save_ms", 0) or 0)
         except (TypeError, ValueError):
             store.slow_ms = 0   # a hand-edited settings.json must not stop the boot
+        # host hook (okgin replay): the computer does not move, so a
+        # position is shown as saved
+        self.hold = self.settings.get("hold_computer") is True
         self.match = None
-        self.vs = "human"
-        self.seed = 0
+        self.vs = "human"       # who plays seat 1: the saved game says (recover.py)
         self.mode = "menu"
         self.cursor = [0, 0]
         self.confirm = [False, False]
@@ -189,7 +191,7 @@ class App:
                 return
             except (OSError, ValueError):
                 pass   # no game.okg yet, or no action yet: write it whole
-        store.save_game(m.to_record())
+        store.save_lines(m.record_lines())
 
     # ----- game control -----
     def new_game(self, args):
@@ -205,16 +207,16 @@ class App:
         gc.collect()
         vs, seed, dealer, r = args
         try:
-            m = Match(r, seed=seed, dealer=dealer)
+            # the record says who plays each seat: nothing about the game
+            # lives anywhere else (a power cut here keeps the old game or
+            # starts the new one, never a mix)
+            m = Match(r, seed=seed, dealer=dealer, players=("human", vs))
         except Exception:
             if had:
                 self.resume()   # the saved game back, then the error
             raise
         self.match = m
         self.vs = vs
-        self.seed = seed
-        self.settings["game"] = {"vs": vs, "seed": seed}
-        store.save_settings(self.settings)
         self.save(True)
         self.mode = "game"
         self.showdown = False
@@ -293,7 +295,7 @@ class App:
         """The computer (seat 1) plays one action; one per loop turn so the
         human's panel shows each move."""
         m = self.match
-        if self.vs == "human" or self.mode != "game" or m is None:
+        if self.vs == "human" or self.mode != "game" or m is None or self.hold:
             return False
         if self.showdown:
             return False
@@ -306,7 +308,7 @@ class App:
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
         from engine.bots import bot, move_seed
-        b = bot(self.vs, move_seed(self.seed, len(obs["history"])))
+        b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
         act = b.choose(obs)
         b = obs = None
         # the computer's code (~10 KB) is not needed during the human's
@@ -613,10 +615,46 @@ class App:
         return menu
 
     def set_testmode(self, on):
-        if on != self.testmode:
-            self.testmode = on
-            self._touch()
-            self.redraw()
+        """Test mode plays its own game (store.sandbox: test.okg): the game
+        in progress leaves RAM (it is on flash, saved after every action)
+        and comes back from flash when test mode ends, so nothing a test
+        command shows (screens, record) is ever of the real game."""
+        if on == self.testmode:
+            return
+        self.testmode = on
+        # where each player's cursor was in the real game, for its return
+        cur = self.cursor
+        self.cursor = self._real_cursor or [0, 0]
+        self._real_cursor = cur if on else None
+        self.match = None
+        self.mode = "menu"
+        self.showdown = False
+        self.error_text = None
+        self.reload = False
+        self.notice = [None, None]
+        self.msg = ["", ""]
+        self.confirm = [False, False]
+        self.menu_sel = 0
+        gc.collect()
+        store.sandbox(on)
+        try:
+            self.resume()
+        except Exception as e:   # as at boot: never stuck
+            self.fail(e)
+        self._hand_boundary()
+        self.redraw()
+
+    def shown(self):
+        """Every working panel shows what was last drawn for it (the ink
+        has settled): `testmode on` answers only then, so its banner is
+        on both panels before any test command can be sent."""
+        for p in range(self.nplayers):
+            pn = self.panels[p]
+            if self.dead[p]:
+                continue
+            if self.dirty[p] or pn.started is not None or pn.changed():
+                return False
+        return True
 
     def status(self):
         m = self.match
@@ -687,6 +725,7 @@ class App:
 
     proto = None
     reload = False   # after an error: OK reloads the saved game
+    _real_cursor = None   # the real game's cursors while test mode is on
 
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after

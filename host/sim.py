@@ -177,11 +177,11 @@ def open_session(args, flash_dir, speed):
     timing = sess.load_timing(board_path or _default_board())
     board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
                             heapsize=getattr(args, "heapsize", None))
+    if args.seed is not None or args.vs:
+        sess.new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
     s = sess.Session(board, timing=timing)
     try:
         s.start()
-        if args.seed is not None or args.vs:
-            s.start_game(seed=args.seed, vs=args.vs)
     except BaseException:
         s.close()
         raise

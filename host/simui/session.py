@@ -42,6 +42,29 @@ def clear_saved_state(flash_dir):
     return removed
 
 
+def new_game_on_flash(flash_dir, seed=None, vs=None):
+    """Put a new game on the board's flash before it boots, as the table's
+    menu would start it: the record says who plays each seat (the computer
+    plays seat 1), the rules are the menu's settings. Test mode cannot do
+    this any more: its games are its own (docs/reliability.md)."""
+    from engine import Match, Rules
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 30)
+    rules = Rules()
+    try:
+        with open(os.path.join(flash_dir, "settings.json")) as f:
+            opts = json.load(f).get("rules")
+        rules = Rules(**opts)
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass   # no settings, or not usable: the defaults, as the menu does
+    m = Match(rules, seed=seed, players=("human", vs or "human"))
+    tmp = os.path.join(flash_dir, "game.tmp")
+    with open(tmp, "w") as f:
+        f.write(m.to_record())
+    os.replace(tmp, os.path.join(flash_dir, "game.okg"))
+    return seed
+
+
 def load_timing(board_path):
     try:
         with open(board_path) as f:
@@ -257,22 +280,6 @@ class Session:
         if reply.startswith("ERR"):
             raise CommandError("the board refused %r: %s" % (line, reply))
         return reply
-
-    def start_game(self, seed=None, vs=None):
-        """Start a new game directly. Version 1 of the protocol offers
-        `newgame` only in test mode, so switch it on just for that command
-        (the TEST MODE banner goes away again with `testmode off`)."""
-        if seed is None:
-            seed = random.SystemRandom().randrange(1 << 30)
-        req = "newgame seed=%d" % seed
-        if vs:
-            req += " vs=%s" % vs
-        self.command("testmode on")
-        try:
-            self.command(req)
-        finally:
-            self.command("testmode off")
-        return seed
 
     # -- buttons ------------------------------------------------------------
     def _note_press(self, player, button, kind):

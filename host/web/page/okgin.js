@@ -134,6 +134,7 @@ class Table {
     this.revealed = null;         // pass the device: whose panel is uncovered
     this.leds = [0, 0];
     this.vs = "human";
+    this.mode = "menu";           // the firmware's screen: menu, game, showdown, over, error
     this.keys = new Map();        // KeyboardEvent.key -> [player, button]
     site.keys.forEach((map, p) => {
       for (const [button, keys] of Object.entries(map)) {
@@ -163,6 +164,8 @@ class Table {
   seat(p) {
     const led = el("span", { className: "led", textContent: "\u25cf", title: "turn light" });
     const canvas = el("canvas", { width: W, height: H });
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", `player ${p + 1}'s e-paper panel`);
     const cover = el("button", { className: "cover", type: "button", hidden: true });
     cover.addEventListener("click", () => { this.revealed = p; this.layout(); });
     const buttons = el("div", { className: "buttons" });
@@ -234,14 +237,15 @@ class Table {
   }
 
   // Who sees what: against the computer its panel is hidden (a toggle
-  // shows it); passing the device, a panel shows only after its player
-  // taps it, and the turn passing covers it again.
+  // shows it); passing the device, during play a panel shows only after its
+  // player taps it, and the turn passing covers it again (the menu and the
+  // showdown hide nothing).
   layout() {
     const computer = this.vs !== "human";
     this.computerButton.hidden = !computer;
     this.computerButton.textContent = (this.showComputer ? "Hide" : "Show") + " the computer's panel";
     this.players[1].section.hidden = computer && !this.showComputer;
-    const passing = this.seating === "pass" && !computer;
+    const passing = this.seating === "pass" && !computer && this.mode === "game";
     this.players.forEach((s, p) => {
       s.cover.hidden = !passing || this.revealed === p;
       s.cover.textContent = this.leds[p]
@@ -267,8 +271,10 @@ class Table {
   }
 
   update(state) {
-    let relayout = state.vs !== this.vs;
+    let relayout = state.vs !== this.vs || state.mode !== this.mode;
+    if (state.mode !== this.mode && state.mode === "game") this.revealed = null;   // play (again)
     this.vs = state.vs;
+    this.mode = state.mode;
     for (const [what, p, ...rest] of state.events) {
       if (what === "refresh") {
         const [kind, ms] = rest;
