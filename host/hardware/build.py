@@ -104,8 +104,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
 
     _say(progress, "rendering %d solids with OpenSCAD (CGAL; the lid takes longest)" % len(EXPORTS))
     t0 = time.monotonic()
-    jobs: "list[tuple]" = [(name, model, os.path.join(work, name + ".stl"), {"part": name}, (), None)
-                           for name in EXPORTS]
+    jobs = [(name, model, os.path.join(work, name + ".stl"), {"part": name}, (), None) for name in EXPORTS]
     times = scad.run_all(jobs, parallel=2, progress=lambda m: _say(progress, "  " + m))
     t_scad = time.monotonic() - t0
 

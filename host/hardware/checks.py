@@ -43,7 +43,7 @@ def seat_to_world(p, x, y, D):
 def describe(point, layout):
     """Name the nearest layout feature, for messages."""
     D = layout["box"]["depth"]
-    best: "tuple[float, str]" = (float("inf"), "nothing")
+    best = None
     seat = layout["seat"]
     feats = [("the panel", (seat["panel"]["x"], seat["panel"]["y"])), ("the LED", tuple(seat["led"]))]
     feats += [("the %s button" % n, tuple(v)) for n, v in seat["buttons"].items()]
@@ -51,7 +51,7 @@ def describe(point, layout):
         for name, (x, y) in feats:
             wx, wy = seat_to_world(p, x, y, D)
             d = math.hypot(point[0] - wx, point[1] - wy)
-            if d < best[0]:
+            if best is None or d < best[0]:
                 best = (d, "player %d's %s" % (p + 1, name[4:]))
     px, py = layout["pico"]["x"], layout["pico"]["y"]
     if math.hypot(point[0] - px, point[1] - py) < best[0]:
@@ -169,7 +169,6 @@ def holes(lid, caps, layout, lid_t, cap_d):
                                % (p + 1, name, HOLE_TOLERANCE, wx, wy,
                                   "" if near is None else "; nearest is %.2f mm away" % off))
                 continue
-            assert near is not None   # the distance to it is finite
             worst = max(worst, off)
             if is_button:
                 cap = min(cap_centres, key=lambda c: math.hypot(c[0] - wx, c[1] - wy), default=None)

@@ -15,15 +15,15 @@ import struct
 def read_stl(path):
     with open(path, "rb") as f:
         data = f.read()
-    tris: "list[tuple]" = []
     if len(data) >= 84:
         n = struct.unpack_from("<I", data, 80)[0]
         if 84 + 50 * n == len(data):
+            tris = []
             for i in range(n):
                 v = struct.unpack_from("<12f", data, 84 + 50 * i)
                 tris.append(((v[3], v[4], v[5]), (v[6], v[7], v[8]), (v[9], v[10], v[11])))
             return tris
-    cur: "list[tuple[float, float, float]]" = []
+    tris, cur = [], []
     for line in data.decode("ascii", "replace").splitlines():
         parts = line.split()
         if parts and parts[0] == "vertex":
@@ -108,7 +108,7 @@ def shells(tris, digits=4):
             parent[i] = parent[parent[i]]
             i = parent[i]
         return i
-    first: "dict[tuple, int]" = {}
+    first = {}
     for i, t in enumerate(tris):
         for v in t:
             k = (round(v[0], digits), round(v[1], digits), round(v[2], digits))
@@ -117,7 +117,7 @@ def shells(tris, digits=4):
                 a, b = find(i), find(j)
                 if a != b:
                     parent[a] = b
-    groups: "dict[int, list]" = {}
+    groups = {}
     for i in range(len(tris)):
         groups.setdefault(find(i), []).append(tris[i])
     return list(groups.values())
@@ -129,7 +129,7 @@ class Grid:
     def __init__(self, tris, cell=4.0):
         self.tris = tris
         self.cell = cell
-        self.cells: "dict[tuple, list]" = {}
+        self.cells = {}
         self.box = bbox(tris) if tris else ((0, 0, 0), (0, 0, 0))
         for i, t in enumerate(tris):
             for key in self._keys(_tri_box(t)):
@@ -144,7 +144,7 @@ class Grid:
                     yield (i, j, k)
 
     def near(self, box):
-        found: "set[int]" = set()
+        found = set()
         for key in self._keys(box):
             found.update(self.cells.get(key, ()))
         return found
@@ -307,7 +307,7 @@ def slice_z(tris, z):
         if len(pts) == 2:
             segs.append(pts)
     key = lambda p: (round(p[0], 3), round(p[1], 3))  # noqa: E731
-    ends: "dict[tuple, list[int]]" = {}
+    ends = {}
     for i, (a, b) in enumerate(segs):
         ends.setdefault(key(a), []).append(i)
         ends.setdefault(key(b), []).append(i)
