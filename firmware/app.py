@@ -176,6 +176,17 @@ class App:
         self.showdown = False
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
+        # The owner's lock (docs/reliability.md): during a game, no test
+        # mode and no Ctrl-C on the USB port. Player 1 holding OK while the
+        # table powers on lifts it (the way back in, in plain sight).
+        self.kbd_locked = False
+        if self.settings.get("owner_lock") is True and hw.buttons.held(0, "ok"):
+            self.settings["owner_lock"] = False
+            store.save_settings(self.settings)
+            note = ("Owner lock lifted", ["Player 1 held OK at power-up.",
+                                          "Test mode and Ctrl-C work again;",
+                                          "the menu turns the lock on."])
+            self.notice = [note, note]
 
     # ----- persistence (boot and resume: recover.py) -----
     def save(self, whole=False):
@@ -644,6 +655,22 @@ class App:
         self._hand_boundary()
         self.redraw()
 
+    def locked(self):
+        """The owner's lock holds: a game is in progress (on its screens or
+        behind the menu; not test mode's)."""
+        m = self.match
+        return m is not None and m.winner is None and not self.testmode and \
+            self.settings.get("owner_lock") is True
+
+    def _lock_repl(self):
+        # Ctrl-C off while the lock holds, on again at the menu (hal)
+        lk = self.locked()
+        if lk != self.kbd_locked:
+            self.kbd_locked = lk
+            f = getattr(self.hw, "lock_repl", None)
+            if f is not None:
+                f(lk)
+
     def shown(self):
         """Every working panel shows what was last drawn for it (the ink
         has settled): `testmode on` answers only then, so its banner is
@@ -761,6 +788,7 @@ class App:
             self.resume()   # the saved game, or the menu
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
+        self._lock_repl()
         self.redraw()
         self.service_panels()
         if proto is not None:
@@ -775,6 +803,7 @@ class App:
         the caller may rest a few ms (buttons are debounced over 20 ms)."""
         busy = False
         try:
+            self._lock_repl()
             b = self.buttons
             b.poll()
             ev = b.get()

@@ -72,6 +72,17 @@ class Hardware:
                 n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
         return n & 0x3FFFFFFF
 
+    def lock_repl(self, on):
+        """The owner's lock: Ctrl-C on the USB port is a plain byte (no
+        REPL) while ``on``. micropython.kbd_intr on a board; the virtual
+        board's vmachine stands in for it (the unix port's own would make
+        Ctrl-C end the process)."""
+        f = getattr(_board, "kbd_intr", None)
+        if f is None:
+            import micropython
+            f = micropython.kbd_intr
+        f(-1 if on else 3)
+
     def busy(self):
         """True while any panel is updating."""
         for d in self.displays:

@@ -84,6 +84,9 @@ def menu_items(app):
         if row[MENU:]:
             items.append((_label(row[0]), _value_label(rs[row[0]])))
             acts.append(("opt", row))
+    # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
+    items.append(("Owner lock", _value_label(app.settings.get("owner_lock") is True)))
+    acts.append(("lock", None))
     return items, acts
 
 
@@ -103,6 +106,9 @@ def menu_button(app, button, kind):
             _drop_menu()   # not needed during play
         elif act == "new":
             return game_args(app, arg)   # app.new_game, once this returns
+        elif act == "lock":
+            app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
+            store.save_settings(app.settings)
         else:
             rs = rule_settings(app)   # every value is one of the row's
             values = arg[MENU:]

@@ -115,6 +115,9 @@ class Protocol:
         if cmd == "testmode":
             if len(w) != 2 or w[1] not in ("on", "off"):
                 return self.send("ERR usage: testmode on|off")
+            if w[1] == "on" and app.locked():
+                return self.send("ERR the owner's lock is on: no test mode during a game "
+                                 "(docs/reliability.md)")
             app.set_testmode(w[1] == "on")
             if not app.testmode:
                 self.band = self.band_buf = None   # testcmds itself goes after each command
@@ -122,7 +125,7 @@ class Protocol:
             # answered once the TEST MODE banner is on both panels (poll)
             self.waiting = "testmode"
             return
-        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem"):
+        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem", "entropy"):
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:
             return self.send("ERR test mode required")

@@ -1,5 +1,5 @@
 """Test-mode serial commands (docs/protocol.md): press, screen, newgame,
-record, mem, reset. Loaded for each of them and dropped after it
+record, mem, entropy, reset. Loaded for each of them and dropped after it
 (protocol.py), so test mode plays in the heap a real game has."""
 import gc
 
@@ -65,6 +65,16 @@ def dispatch(proto, cmd, w):
         if a > app.peak:
             app.peak = a
         return proto.send("OK alloc=%d free=%d peak=%d" % (a, gc.mem_free(), app.peak))
+    if cmd == "entropy":
+        # seeds as the menu draws them (hal.entropy), for the shuffle's
+        # fairness check (okgin faults, row "shuffle")
+        if len(w) != 2 or not w[1].isdigit() or not 1 <= int(w[1]) <= 1000:
+            return proto.send("ERR usage: entropy 1..1000")
+        n = int(w[1])
+        proto.send("OK lines=%d" % n)
+        for _ in range(n):
+            proto.send("%08x" % app.hw.entropy())
+        return
     if cmd == "reset":
         if len(w) != 1:
             return proto.send("ERR reset takes no arguments")

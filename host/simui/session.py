@@ -73,7 +73,7 @@ def load_timing(board_path):
         return {}
 
 
-def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
+def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None, lock=None):
     """The real virtual board (host.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
@@ -81,7 +81,7 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
     # heapsize None: the board's default, the firmware's budget
-    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize}
+    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize, "lock": lock}
     if board_path:
         kw["board"] = board_path
     # Bring the board's flash up to date with this checkout's firmware, as
@@ -120,11 +120,8 @@ class Session:
     def start(self, ready_timeout=READY_TIMEOUT):
         """Boot the board, open its port, wait for the firmware's READY."""
         self.board.start()
-        import serial  # pyserial, a declared dependency; loaded only when needed
-        try:
-            self._serial = serial.serial_for_url(self.board.port, baudrate=115200, timeout=0.05)
-        except (serial.SerialException, OSError) as e:
-            raise CommandError("cannot open the virtual board's port %s: %s" % (self.board.port, e))
+        from host.transport import open_serial   # exclusive, as every okgin tool
+        self._serial = open_serial(self.board.port)
         self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
         self._reader.start()
         if not self.wait_ready(ready_timeout):

@@ -67,3 +67,36 @@ def test_test_mode_keeps_its_own_game_and_a_power_cut_ends_it(flash):
         assert saved(flash) == real
     finally:
         b.stop()
+
+
+def test_the_owners_lock_refuses_test_mode_and_ctrl_c_while_a_game_is_on(flash):
+    """docs/reliability.md: with the lock on (a menu item), a laptop on the
+    port gets neither test mode nor the REPL while a game is in progress;
+    player 1 holding OK while the table powers on lifts it."""
+    import json
+    from test_saved_game import put
+    put(flash, "settings.json", json.dumps({"owner_lock": True}))
+    b = boot(flash)
+    try:
+        assert b.cmd("testmode on") == "OK testmode=1"     # no game yet: allowed
+        b.ok("testmode off")
+        new_real_game(b, flash)
+        st = b.status()
+        assert b.cmd("testmode on").startswith("ERR the owner's lock is on")
+        # Ctrl-C is a plain byte now: no KeyboardInterrupt, no REPL
+        b.write(b"\r\x03\r\x03\n")
+        assert b.readline(10).startswith("ERR not ASCII")
+        assert b.status() == st
+        b.vb.press(0, "ok", long=True)                    # the menu: the game is still on
+        assert b.cmd("testmode on").startswith("ERR the owner's lock is on")
+        # the way back in: player 1 holds OK while the table powers on
+        b.vb.hold(0, "ok")
+        b.power_cut_and_boot()
+        b.vb.release(0, "ok")
+        b.ok("sync")
+        assert json.loads(saved(flash, "settings.json"))["owner_lock"] is False
+        title = b.vb.panel_image(1).crop((0, 0, 296, 12)).tobytes().count(0)
+        assert title > 100                                # "Owner lock lifted" on both panels
+        assert b.cmd("testmode on") == "OK testmode=1"
+    finally:
+        b.stop()
