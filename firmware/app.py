@@ -55,6 +55,13 @@ def _unload(*names):
             pass
 
 
+def _drop_menu():
+    """The menu's code and the rules options' table it reads leave the heap
+    (both are imported again when the menu is next shown)."""
+    sys.modules.pop("menu", None)
+    _unload("options")
+
+
 def _make_room():
     """Before the two heaviest moments of a game, a knock (the showdown's
     code and search) and the computer's move (its code and search): the
@@ -194,7 +201,7 @@ class App:
         Called once the menu has returned: it is dropped and the heap
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
-        sys.modules.pop("menu", None)
+        _drop_menu()
         # the game being replaced goes first (it is still on flash): two
         # matches at once do not fit near the 128K budget
         had = self.match is not None

@@ -360,9 +360,19 @@ class Device:
                 # in_waiting, and a silent port would block it forever.
                 self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except (TransportError, OSError, ValueError) as e:
-            raise transport.BoardNotFound("cannot open %s: %s" % (port, transport._short(e)))
+            raise self._open_failure(e)
         self.ser = _CountingSerial(self.t.serial)
         self.t.serial = self.ser
+
+    def _open_failure(self, e):
+        """mpremote says "failed to access PORT" whatever went wrong: open
+        the port with pyserial ourselves to learn and name the cause."""
+        import serial
+        try:
+            serial.serial_for_url(self.port, exclusive=True).close()
+        except (serial.SerialException, OSError, ValueError) as cause:
+            return transport.open_failure(self.port, cause)
+        return transport.BoardNotFound("cannot open %s: %s" % (self.port, transport._short(e)))
 
     def enter(self):
         quiet = io.StringIO()
@@ -712,7 +722,20 @@ def configure(parser):
                      "  okgin board &  okgin flash --port /dev/pts/5   (the virtual board)\n")
 
 
+def check_inputs(src_root, board_json=None):
+    """The firmware tree and board definition exist and are valid: checked
+    before looking for a board, so a wrong path is named as such."""
+    if not os.path.isdir(src_root):
+        raise CommandError("--source %s: no such directory" % src_root)
+    source_files(src_root)
+    board_json = board_json or os.path.join(src_root, "hardware", "board.json")
+    if not os.path.isfile(board_json):
+        raise CommandError("board definition %s not found" % board_json)
+    validate_board(board_json)
+
+
 def run(args):
+    check_inputs(args.source, args.board)
     port = transport.find_board(args.port)
     flash_board(port, src_root=args.source, reset=not args.no_reset, board_json=args.board)
     return 0

@@ -23,6 +23,8 @@ from host import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "hil")
+
+
 class Target:
     """What the tests are run against. ``power_cycle`` is a callable that
     cuts and restores power (the virtual board can; on real hardware only a
@@ -53,8 +55,13 @@ def _ask_person(port):
     return cycle
 
 
-def start_sim(flash=True, heapsize=None):
-    """A virtual board flashed like a real one; returns (vboard, cleanup)."""
+def start_sim(flash=True, heapsize=None, out=None):
+    """A virtual board flashed like a real one; returns (vboard, cleanup).
+    ``out``: where to say what it is doing (it takes a few seconds)."""
+    def say(text):
+        if out is not None:
+            out.write(text + "\n")
+            out.flush()
     try:
         from host.vboard import VirtualBoard
     except ImportError as e:
@@ -65,12 +72,15 @@ def start_sim(flash=True, heapsize=None):
         if not flash:
             from host.vboard import populate
             populate(flash_dir)   # the compiled firmware in place before the first boot
+        say("starting a virtual board (flash: %s)" % flash_dir)
         vb.start()
         if flash:
             from host.flash import flash_board
+            say("flashing it on %s, as okgin flash does a Pico" % vb.port)
             # Powered on again by the host rather than machine.reset(): see
             # the report on the virtual board's reset after a Ctrl-C.
-            flash_board(vb.port, quiet=True, power_cycle=vb.power_cycle)
+            flash_board(vb.port, quiet=out is None, out=out or sys.stdout,
+                        power_cycle=vb.power_cycle)
     except BaseException:
         _stop(vb)
         shutil.rmtree(flash_dir, ignore_errors=True)
@@ -119,9 +129,10 @@ def _save_cutter(vb):
     return arm
 
 
-def start_chip(flash=True, firmware=None):
+def start_chip(flash=True, firmware=None, out=None):
     """An emulated Pico (temporary flash, stock MicroPython) flashed by okgin
-    flash over its USB serial port; returns (chip, cleanup)."""
+    flash over its USB serial port; returns (chip, cleanup). ``out``: where
+    to say what it is doing (a minute or so)."""
     from host.chip import ChipBoard
     # e-ink refreshes at 1/50 of a real panel's time (the virtual board's
     # suite runs them instantly): the suite tests behaviour; the real
@@ -129,11 +140,14 @@ def start_chip(flash=True, firmware=None):
     chip = ChipBoard(firmware=firmware, realtime=False, eink=0.02)
     try:
         chip.start()
-        chip.console_line("MicroPython v", 120)       # booted to its REPL
+        banner = chip.console_line("MicroPython v", 120)       # booted to its REPL
+        if out is not None:
+            out.write("started an emulated Pico on %s: %s\n" % (chip.port, banner.strip()))
+            out.flush()
         if flash:
             from host.flash import flash_board
             # the real path: raw REPL over USB serial, then machine.reset()
-            flash_board(chip.port, quiet=True)
+            flash_board(chip.port, quiet=out is None, out=out or sys.stdout)
     except BaseException:
         chip.stop()
         raise
@@ -148,6 +162,17 @@ def _stop(vb):
             vb.kill()
         except Exception:
             pass
+
+
+def check_board(port):
+    """Stop with one line, before the suite, when the port does not open or
+    the okgin firmware does not answer there (else every test would fail
+    with the same traceback)."""
+    try:
+        with transport.Board(port) as b:
+            b.wait_ready(15, probe_after=0.0)   # it booted long ago: ask at once
+    except transport.BoardTimeout as e:
+        raise CommandError("%s; is the okgin firmware on it? okgin flash --port %s" % (e, port))
 
 
 def run_suite(target, junit=None, keyword=None):
@@ -206,22 +231,26 @@ def run(args):
         if args.no_flash or args.heapsize:
             raise CommandError("--no-flash and --heapsize are for --sim; the emulated Pico is "
                                "always flashed by okgin flash and has the rp2 port's heap")
-        chip, cleanup = start_chip(firmware=args.firmware)
+        chip, cleanup = start_chip(firmware=args.firmware, out=sys.stdout)
         try:
             target = Target(chip.port, power_cycle=chip.power_cycle, press=chip.press,
                             cut_power_during_save=lambda: chip.cut_power_after_flash_writes(2),
                             board=chip, slow=10.0)
+            print("running the hardware-in-loop suite (tests/hil) against it", flush=True)
             return run_suite(target, args.junit, args.keyword)
         finally:
             cleanup()
     if args.sim:
-        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize)
+        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize,
+                                out=sys.stdout)
         try:
             target = Target(vb.port, power_cycle=vb.power_cycle, press=vb.press,
                             cut_power_during_save=_save_cutter(vb), board=vb)
+            print("running the hardware-in-loop suite (tests/hil) against it", flush=True)
             return run_suite(target, args.junit, args.keyword)
         finally:
             cleanup()
     port = transport.find_board(args.port)
+    check_board(port)
     target = Target(port, power_cycle=_ask_person(port) if args.interactive else None)
     return run_suite(target, args.junit, args.keyword)

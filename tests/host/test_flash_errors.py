@@ -13,8 +13,30 @@ def _flash(*args):
 def test_bogus_port_is_a_one_line_error():
     rc, out, err = _flash("--port", "/dev/does-not-exist")
     assert rc == 1
-    assert err.startswith("okgin: cannot open /dev/does-not-exist")
+    assert err.startswith("okgin: cannot open /dev/does-not-exist: no such port")
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_port_that_does_not_open_names_its_own_cause(tmp_path):
+    # mpremote says "failed to access X" for every cause; each is told apart.
+    not_a_tty = tmp_path / "ttyFILE"
+    not_a_tty.write_text("")
+    rc, out, err = _flash("--port", str(not_a_tty))
+    assert rc == 1 and err.strip() == "okgin: cannot open %s: not a serial port" % not_a_tty
+    rc, out, err = _flash("--port", "socket://127.0.0.1:9")     # nothing listens there
+    assert rc == 1 and "Connection refused" in err and "failed to access" not in err
+
+
+def test_a_wrong_source_or_board_path_is_named_before_looking_for_a_board(tmp_path):
+    cases = {
+        ("--source", str(tmp_path / "nope")): "--source %s: no such directory" % (tmp_path / "nope"),
+        ("--source", str(tmp_path)): "no firmware/main.py under %s" % tmp_path,
+        ("--board", str(tmp_path / "b.json")): "board definition %s not found" % (tmp_path / "b.json"),
+    }
+    for args, message in cases.items():
+        rc, out, err = _flash(*args)
+        assert rc == 1 and err.startswith("okgin: " + message), (args, err)
+        assert "no MicroPython board found" not in err
 
 
 def test_no_board_plugged_in_lists_the_ports_seen():
