@@ -21,7 +21,8 @@ def test_okgin_hil_chip_flashes_and_passes_the_whole_suite(rp2_images, tmp_path)
     # presses checked against the engine, golden screens, reset, power cut
     # mid-game and mid-save (between two flash writes), robustness
     for name in ("test_hello_names_firmware_protocol_and_board", "test_scripted_hand_by_button_presses",
-                 "test_screens_equal_the_golden_images", "test_reset_resumes_the_saved_game",
+                 "test_screens_equal_the_golden_images",
+                 "test_a_bouncing_contact_moves_the_cursor_once", "test_reset_resumes_the_saved_game",
                  "test_power_cut_resumes_the_saved_game",
                  "test_power_cut_during_a_save_keeps_a_whole_record", "test_binary_bytes_get_err",
                  "test_test_mode_commands_are_locked_outside_test_mode"):

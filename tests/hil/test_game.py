@@ -2,6 +2,7 @@
 record) follows the engine's rules, and the screens show it."""
 import os
 
+import pytest
 from PIL import Image
 
 from engine import Match
@@ -115,6 +116,23 @@ def test_screen_changes_when_the_opponent_moves(testboard, target):
     b.press(1, "draw")                           # pass: player 0 is now asked
     b.sync(30 * target.slow)
     assert b.screen(0).tobytes() != s0.tobytes()
+
+
+def test_a_bouncing_contact_moves_the_cursor_once(testboard, target):
+    # A worn switch chatters for a few ms at each edge: the firmware's
+    # debounce must make one press of it (the same screen as one clean press).
+    if target.press is None:
+        pytest.skip("real hardware: the host cannot make a button bounce")
+    b = testboard
+    start = b.screen(1).tobytes()
+    target.press(1, "right", bounce_ms=8)
+    b.sync(30 * target.slow)
+    bounced = b.screen(1).tobytes()
+    b.newgame(7, vs="human", dealer=0)           # the same deal again
+    b.sync(30 * target.slow)
+    target.press(1, "right")
+    b.sync(30 * target.slow)
+    assert bounced != start and bounced == b.screen(1).tobytes()
 
 
 def test_screens_equal_the_golden_images(board, target):
