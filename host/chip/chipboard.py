@@ -589,9 +589,10 @@ class ChipBoard:
         """The chip's clock (ns since it was powered on), as of its last report."""
         return self._t
 
-    def speed(self):
-        """Emulated seconds per wall second while the chip runs (not sleeping),
-        over its last few dozen slices: ~0.3 on a PC (a real Pico: 1.0)."""
+    def emulation_speed(self):
+        """Emulated seconds per wall second while the chip computes (whole
+        slices of running, the last 200): ~0.2-0.3 on an idle PC core (a
+        real Pico: 1.0), much less on a loaded machine."""
         s = list(self._speed)
         wall = sum(w for w, _ in s)
         return sum(e for _, e in s) / 1e9 / wall if wall > 0.05 else None
@@ -601,14 +602,15 @@ class ChipBoard:
         realtime)."""
         self._script([], (ns, 0), timeout)
 
-    def console_line(self, text, timeout=30.0):
-        """The first line the chip printed (since power-on) that contains
-        text; waits for it. Raises ChipError on timeout."""
+    def console_line(self, text, timeout=30.0, since=0):
+        """The first line the chip printed (at emulated ns >= since, among
+        the last 200) that contains text; waits for it. Raises ChipError
+        on timeout."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                for _t, line in self._console:
-                    if text in line:
+                for t, line in self._console:
+                    if text in line and t >= since:
                         return line
                 left = deadline - time.monotonic()
                 if left <= 0 or self._closed or (self._started and self._proc is None):

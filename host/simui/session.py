@@ -357,6 +357,16 @@ class Session:
         raise CommandError("the board did not settle within %d s" % timeout)
 
 
+def speed_note(session):
+    """On the emulated Pico: how fast it computes here, against a real Pico
+    ('emulated Pico: 0.25x a real Pico's speed'); None on other boards."""
+    measure = getattr(session.board, "emulation_speed", None) if session is not None else None
+    if measure is None:
+        return None
+    v = measure()
+    return "emulated Pico: %s a real Pico's speed" % ("%.2f\u00d7" % v if v else "measuring")
+
+
 def ready_note(session):
     """'board ready, firmware 0.1.0' from `READY okgin fw=0.1.0 proto=1 ...`."""
     return "board ready, firmware %s" % parse_fields(session.ready_line or "").get("fw", "?")
