@@ -368,16 +368,16 @@ class Hand:
     # ---- game record (engine/record.py, loaded only when used) ----
     def to_record(self):
         """Game record text: header lines, then one line per action."""
-        from engine.record import hand_to_record
-        return hand_to_record(self)
+        from engine.record import hand_lines, joined
+        return joined(hand_lines(self))
 
     def record_line(self):
         """The record line of the last action (append it to a saved record)."""
-        from engine.record import record_line
+        from engine.record import record_line, hand_header
         if not self._log:
             raise ValueError("no action played yet")
         a = self._log[-2]
-        return record_line(len(self._log) // 2, a >> 7, a & 127)
+        return record_line(len(self._log) // 2, a >> 7, a & 127, hand_header(self)[1])
 
     @classmethod
     def from_record(cls, text, recover=False):

@@ -3,17 +3,32 @@ from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
 
 
+def _name_ok(x):
+    return isinstance(x, str) and 0 < len(x) <= 12 and x.isalpha() and x == x.lower()
+
+
 class Match:
     """m = Match(rules, seed=7): the first dealer and every hand's deal come
-    from the seeded PRNG; dealer=0|1 overrides the first dealer only."""
+    from the seeded PRNG; dealer=0|1 overrides the first dealer only.
+    ``players``: who plays each seat, "human" or a computer level (the
+    record carries it; the engine does not play for anyone)."""
 
-    def __init__(self, rules=None, seed=0, dealer=None):
+    def __init__(self, rules=None, seed=0, dealer=None, players=None):
         if rules is None:
             rules = Rules()
         if dealer is not None and dealer not in (0, 1):
             raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
+        if players is None:
+            players = ("human", "human")
+        else:
+            players = tuple(players)
+            if len(players) != 2 or not all(_name_ok(x) for x in players):
+                raise ValueError("players must be two names such as human,hard; got %r"
+                                 % (players,))
         self.rules = rules
         self.seed = seed
+        self.players = players
+        self._key = None           # the record's action-line key (record.py)
         self._rng = Prng(seed)
         first = self._rng.below(2)  # R4: first dealer at random (drawn even
         # when given, so the hand seeds do not depend on the override)
@@ -93,12 +108,19 @@ class Match:
     def header(self):
         """The record's header lines (start of a saved record)."""
         from engine.record import match_header
-        return match_header(self)
+        head, self._key = match_header(self)
+        return head
+
+    def record_lines(self):
+        """The record one line at a time (no newlines): what to write or
+        send without building the whole text (a device's heap)."""
+        from engine.record import match_lines
+        return match_lines(self)
 
     def to_record(self):
         """Game record: header lines then one numbered line per action."""
-        from engine.record import match_to_record
-        return match_to_record(self)
+        from engine.record import joined
+        return joined(self.record_lines())
 
     def record_line(self):
         """The record line of the last action: append it (with a newline) to
@@ -107,8 +129,10 @@ class Match:
         n = len(self._actions)
         if not n:
             raise ValueError("no action played yet")
+        if self._key is None:
+            self.header()
         a = self._actions[-1]
-        return record_line(n, a >> 7, a & 127)
+        return record_line(n, a >> 7, a & 127, self._key)
 
     @classmethod
     def from_record(cls, text, recover=False):

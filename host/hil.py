@@ -96,7 +96,7 @@ def _save_cutter(vb):
     """The virtual board's power cut in the middle of its next save: its
     flash is a host directory, so the firmware's test hook slows each
     64-byte chunk of a save (settings.json "slow_save_ms", read at boot)
-    and the board is killed while game.tmp exists. The settings are put
+    and the board is killed while its .tmp exists. The settings are put
     back once the cut has happened."""
     def arm():
         path = os.path.join(vb.flash_dir, "settings.json")
@@ -115,9 +115,10 @@ def _save_cutter(vb):
         vb.power_cycle()            # the firmware reads its settings at boot
 
         def watch():
-            tmp = os.path.join(vb.flash_dir, "game.tmp")
+            # game.tmp, or test.tmp for test mode's own game (store.sandbox)
+            tmps = [os.path.join(vb.flash_dir, n) for n in ("game.tmp", "test.tmp")]
             deadline = time.monotonic() + 300
-            while time.monotonic() < deadline and not os.path.exists(tmp):
+            while time.monotonic() < deadline and not any(os.path.exists(t) for t in tmps):
                 time.sleep(0.002)
             vb.kill()
             if old is None:

@@ -32,6 +32,10 @@ class BoardNotFound(TransportError):
     pass
 
 
+class PortBusy(TransportError):
+    """Another program holds the port (host/locks.py names it)."""
+
+
 class Disconnected(TransportError):
     """The port went away (board unplugged, reset, process died)."""
 
@@ -86,11 +90,13 @@ def find_board(port=None):
 
 
 def open_serial(url, timeout=0.05):
-    """Open ``url`` with pyserial; a clear one-line error if it cannot be."""
+    """Open ``url`` with pyserial, exclusively (as mpremote does: two
+    programs on one port get each other's answers); a clear one-line error
+    if it cannot be, naming the program that holds it."""
     import serial
     try:
         ser = serial.serial_for_url(url, baudrate=115200, timeout=timeout,
-                                    write_timeout=5, exclusive=False)
+                                    write_timeout=5, exclusive=True)
     except (serial.SerialException, OSError, ValueError) as e:
         raise open_failure(url, e)
     return ser
@@ -100,6 +106,10 @@ def open_failure(url, e):
     """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
     with the fix when the cause is a common one."""
     import errno
+    from host.locks import port_busy
+    busy = port_busy(url, e)
+    if busy is not None:
+        return PortBusy(str(busy))   # another program has it: named
     text = _short(e)
     code = getattr(e, "errno", None)
     if code == errno.ENOENT:

@@ -191,3 +191,57 @@ def test_import_fallbacks_are_exempt_and_nothing_else(typeshed, tmp_path):
     code, out = mypy(typeshed, ["snippet.py"], str(tmp_path))
     errors = [e for e in real_errors(out, str(tmp_path)) if ": error:" in e]
     assert len(errors) == 1 and "snippet.py:13:" in errors[0], (errors, out)
+
+
+def _contract_snippet(drivers):
+    """Every driver module built as hal.py builds it, into a variable of
+    the contract's type (firmware/display.pyi's Display protocol)."""
+    lines = ["import machine", "import display"]
+    lines += ["import %s" % mod for mod in sorted(set(drivers.values()))]
+    lines.append("spi = machine.SPI(0)")
+    for n, mod in enumerate(sorted(set(drivers.values()))):
+        lines.append("d%d: display.Display = %s.Display(spi, machine.Pin(1), machine.Pin(2), "
+                     "machine.Pin(3), machine.Pin(4), width=296, height=128, rotation=90, "
+                     "busy_timeout_ms=10000)" % (n, mod))
+    return "\n".join(lines) + "\n"
+
+
+def _drivers():
+    sys.path.insert(0, FIRMWARE)
+    try:
+        import display
+        return dict(display.DRIVERS)
+    finally:
+        sys.path.pop(0)
+
+
+def test_every_display_driver_meets_the_contract(typeshed, tmp_path):
+    # A driver missing a method, with another signature, or whose fb is
+    # not a FrameBuffer fails here, not on a board with that panel.
+    drivers = _drivers()
+    assert len(drivers) >= 2
+    (tmp_path / "contract.py").write_text(_contract_snippet(drivers))
+    code, out = mypy(typeshed, ["contract.py"], str(tmp_path))
+    assert code == 0, out
+
+
+def test_a_driver_that_breaks_the_contract_is_reported(typeshed, tmp_path):
+    (tmp_path / "halfdriver.py").write_text(
+        "import framebuf\n"
+        "class Display:\n"
+        "    BUSY_ACTIVE = 1\n"
+        "    def __init__(self, spi, cs, dc, rst, busy, width=296, height=128,\n"
+        "                 rotation=90, timeout_ms=10000):\n"        # not busy_timeout_ms
+        "        self.width, self.height, self.rotation = width, height, rotation\n"
+        "        self.busy_timeout_ms = timeout_ms\n"
+        "        self.idle = None\n"
+        "        self.fb = framebuf.FrameBuffer(bytearray(4736), width, height, framebuf.MONO_VLSB)\n"
+        "    def show(self, full=False):\n"
+        "        pass\n"
+        "    def busy(self):\n"
+        "        return False\n")                                # no wait(), no sleep()
+    (tmp_path / "contract.py").write_text(_contract_snippet({"HALF": "halfdriver"}))
+    code, out = mypy(typeshed, ["contract.py"], str(tmp_path))
+    assert code != 0
+    assert 'Unexpected keyword argument "busy_timeout_ms"' in out, out
+    assert "missing following \"Display\" protocol members" in out and "sleep" in out, out

@@ -28,9 +28,12 @@ FORGET = "import os\nfor _f in ('game.okg', 'game.tmp', 'settings.json'):\n" \
          "    try:\n        os.remove(_f)\n    except OSError:\n        pass\n"
 
 
-def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=True, out=None):
+def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=True, seed=None,
+                 vs=None, out=None):
     """A started ChipBoard running this checkout's firmware, its READY
-    printed. ``fresh``: forget the saved game and settings first."""
+    printed. ``fresh``: forget the saved game and settings first; ``seed``
+    or ``vs``: a new game on its flash (as okgin sim puts one on the
+    virtual board's), which it resumes when it boots."""
     from host.chip.chipboard import ChipBoard, default_flash
     from host.flash import flash_board
     out = sys.stderr if out is None else out
@@ -41,8 +44,8 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
         out.flush()
         chip.start()
         wait_at_rest(chip)
-        if fresh:
-            _forget_game(chip)
+        if fresh or seed is not None or vs:
+            _on_the_chip(chip, fresh, seed, vs)
         out.write("okgin: bringing its firmware up to date with okgin flash (the first time "
                   "takes a minute or more: the emulator is slower than a Pico)\n")
         out.flush()
@@ -53,7 +56,9 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     return chip
 
 
-def _forget_game(chip):
+def _on_the_chip(chip, fresh, seed, vs):
+    """Through the chip's REPL (before okgin flash resets it): forget the
+    saved game and settings, and/or write a new game's record."""
     from mpremote.transport_serial import SerialTransport
     import contextlib
     import io
@@ -61,7 +66,18 @@ def _forget_game(chip):
         t = SerialTransport(chip.port, baudrate=115200, timeout=5)
         try:
             t.enter_raw_repl(soft_reset=False, timeout_overall=30)
-            t.exec_raw(FORGET, timeout=60)
+            if fresh:
+                t.exec_raw(FORGET, timeout=60)
+            if seed is not None or vs:
+                from host.simui.session import new_game_record
+                out, _err = t.exec_raw(READ_SETTINGS, timeout=60)
+                settings = out.decode("utf-8", "replace").strip() or None
+                _seed, record = new_game_record(settings, seed, vs)
+                t.exec_raw(WRITE_GAME % (record,), timeout=60)
             t.exit_raw_repl()
         finally:
             t.close()
+
+
+READ_SETTINGS = "try:\n    print(open('settings.json').read())\nexcept OSError:\n    pass\n"
+WRITE_GAME = "with open('game.tmp', 'w') as _f:\n    _f.write(%r)\nimport os\nos.rename('game.tmp', 'game.okg')\n"

@@ -42,6 +42,39 @@ def clear_saved_state(flash_dir):
     return removed
 
 
+def new_game_on_flash(flash_dir, seed=None, vs=None):
+    """Put a new game on the board's flash before it boots, as the table's
+    menu would start it: the record says who plays each seat (the computer
+    plays seat 1), the rules are the menu's settings. Test mode cannot do
+    this any more: its games are its own (docs/reliability.md)."""
+    try:
+        with open(os.path.join(flash_dir, "settings.json")) as f:
+            settings = f.read()
+    except OSError:
+        settings = None
+    seed, record = new_game_record(settings, seed, vs)
+    tmp = os.path.join(flash_dir, "game.tmp")
+    with open(tmp, "w") as f:
+        f.write(record)
+    os.replace(tmp, os.path.join(flash_dir, "game.okg"))
+    return seed
+
+
+def new_game_record(settings, seed=None, vs=None):
+    """(seed, the saved-game text of a new game) with the rules of the
+    settings.json text ``settings`` (None: no settings), as the menu
+    starts one (new_game_on_flash; the emulated Pico's okgin sim --chip)."""
+    from engine import Match, Rules
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 30)
+    rules = Rules()
+    try:
+        rules = Rules(**json.loads(settings).get("rules"))
+    except (TypeError, ValueError, AttributeError):
+        pass   # no settings, or not usable: the defaults, as the menu does
+    return seed, Match(rules, seed=seed, players=("human", vs or "human")).to_record()
+
+
 def load_timing(board_path):
     try:
         with open(board_path) as f:
@@ -50,7 +83,7 @@ def load_timing(board_path):
         return {}
 
 
-def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
+def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None, lock=None):
     """The real virtual board (host.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
@@ -58,7 +91,7 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
     # heapsize None: the board's default, the firmware's budget
-    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize}
+    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize, "lock": lock}
     if board_path:
         kw["board"] = board_path
     # Bring the board's flash up to date with this checkout's firmware, as
@@ -97,11 +130,8 @@ class Session:
     def start(self, ready_timeout=READY_TIMEOUT):
         """Boot the board, open its port, wait for the firmware's READY."""
         self.board.start()
-        import serial  # pyserial, a declared dependency; loaded only when needed
-        try:
-            self._serial = serial.serial_for_url(self.board.port, baudrate=115200, timeout=0.05)
-        except (serial.SerialException, OSError) as e:
-            raise CommandError("cannot open the virtual board's port %s: %s" % (self.board.port, e))
+        from host.transport import open_serial   # exclusive, as every okgin tool
+        self._serial = open_serial(self.board.port)
         self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
         self._reader.start()
         if not self.wait_ready(ready_timeout):
@@ -251,22 +281,6 @@ class Session:
         if reply.startswith("ERR"):
             raise CommandError("the board refused %r: %s" % (line, reply))
         return reply
-
-    def start_game(self, seed=None, vs=None):
-        """Start a new game directly. Version 1 of the protocol offers
-        `newgame` only in test mode, so switch it on just for that command
-        (the TEST MODE banner goes away again with `testmode off`)."""
-        if seed is None:
-            seed = random.SystemRandom().randrange(1 << 30)
-        req = "newgame seed=%d" % seed
-        if vs:
-            req += " vs=%s" % vs
-        self.command("testmode on")
-        try:
-            self.command(req)
-        finally:
-            self.command("testmode off")
-        return seed
 
     # -- buttons ------------------------------------------------------------
     def _note_press(self, player, button, kind):

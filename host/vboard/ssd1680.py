@@ -77,6 +77,8 @@ class SSD1680:
     after it. ``busy_stuck = True`` injects a fault: BUSY never falls.
     """
 
+    BUSY_ACTIVE = 1      # the BUSY pin's level while busy() (UC8151: 0)
+
     def __init__(self, sources=128, gates=296, rotation=90, speed=0.0,
                  clock=time.monotonic, seed=0x1680, name="panel"):
         if rotation not in (0, 90, 180, 270):

@@ -67,6 +67,18 @@ class VBoardError(CommandError):
     """A virtual-board problem with a one-line explanation."""
 
 
+def lock_flash(flash_dir):
+    """One program at a time on a flash directory (two boards saving one
+    game interleave their writes): a held lock, or VBoardError naming the
+    program that has it."""
+    from host.locks import DirLock
+    try:
+        return DirLock(flash_dir, "the flash directory %s",
+                       "close it, or use another flash directory")
+    except CommandError as e:
+        raise VBoardError(str(e)) from None
+
+
 def find_micropython(explicit=None):
     """The unix-port binary: explicit path, $OKGIN_MICROPYTHON, the one next
     to this Python (the venv), or `micropython` on PATH."""
@@ -135,7 +147,7 @@ class VirtualBoard:
 
     def __init__(self, flash_dir=None, board="hardware/board.json", speed=0.0,
                  heapsize=None, micropython=None, main_py=None, link=None,
-                 crash_restarts=3, compiled=True):
+                 crash_restarts=3, compiled=True, lock=None):
         if os.name != "posix":
             raise VBoardError("the virtual board needs POSIX ptys (Linux or macOS); on Windows use WSL")
         if speed < 0:
@@ -149,6 +161,10 @@ class VirtualBoard:
         self.compiled = compiled
         self.flash_dir = os.path.abspath(flash_dir) if flash_dir else None
         self._own_flash = flash_dir is None
+        # one board per flash directory (host/locks.py): ``lock`` is one the
+        # caller took already (before populating it), else start() takes it
+        self._lock = lock
+        self._own_lock = lock is None
         self._link_kind = link
         self.crash_restarts = crash_restarts
         self.on_event = None
@@ -186,6 +202,8 @@ class VirtualBoard:
         if self.flash_dir is not None and not os.path.isdir(self.flash_dir):
             raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
                               "wants a directory laid out like the Pico's flash)" % self.flash_dir)
+        if self.flash_dir is not None and self._lock is None:
+            self._lock = lock_flash(self.flash_dir)
         self._work = tempfile.mkdtemp(prefix="okgin-vboard-")
         if self.flash_dir is None:
             self.flash_dir = os.path.join(self._work, "flash")
@@ -197,6 +215,7 @@ class VirtualBoard:
         self.link = LinkServer(self.pins, self._work, use_unix=use_unix)
         self.pins.on_change = self._inputs_changed
         self.link.on_reset = self._reset_requested
+        self.link.on_kbd = self._kbd_intr
         self.console = Console()
         self.port = self.console.port
         self._clock = threading.Thread(target=self._clock_loop, name="vboard-clock", daemon=True)
@@ -284,6 +303,11 @@ class VirtualBoard:
         except subprocess.TimeoutExpired:
             pass
 
+    def _kbd_intr(self, token, on):
+        # the firmware's kbd_intr (vmachine): only for the running process
+        if token == self._token:
+            self.console.set_interrupt(bool(on))
+
     def _reset_requested(self, token):
         # machine.reset() from the firmware (from the link thread): restart in
         # another thread so the link can let go of the old connection.
@@ -334,6 +358,9 @@ class VirtualBoard:
                 self._clock.join(2.0)
         if self._work:
             shutil.rmtree(self._work, ignore_errors=True)   # includes a temporary flash dir
+        if self._own_lock and self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     close = stop
 

@@ -228,6 +228,13 @@ def reset():
         _s.readinto(_rx)
 
 
+def kbd_intr(c):
+    """micropython.kbd_intr for the virtual board: Ctrl-C on its port
+    interrupts (c == 3) or is a plain byte (-1). The host switches the pty's
+    ISIG, as the Pico's USB stack would stop looking for it."""
+    _send(bytes((0x4B, 1 if c == 3 else 0)))
+
+
 def unique_id():
     """8 bytes, stable for a given flash directory (like the Pico's flash ID)."""
     import binascii
