@@ -240,7 +240,7 @@ def _lowest_free(mem):
 
 def bench_heap(chip, fw, hands, in_a_row):
     from host.bench_memory import play_hand
-    out = {}
+    out: dict = {}
     for name, vs in (("two players", None), ("vs hard", "hard")):
         _reboot(chip, fw)               # a fresh boot: peak counts from here
         mem = play_hand(fw, seed=51, vs=vs, hands=hands)

@@ -135,7 +135,8 @@ def run_chip(args):
         elif ev[0] == "reset":
             print("chip reset", flush=True)
         elif ev[0] == "exit":
-            print("the emulated chip stopped (status %s): %s" % (ev[1], chip.last_exit[1]), flush=True)
+            print("the emulated chip stopped (status %s): %s"
+                  % (ev[1], (chip.last_exit or (None, ""))[1]), flush=True)
 
     chip.on_event = on_event
     signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))

@@ -40,6 +40,7 @@ import threading
 import time
 import tty
 import weakref
+from typing import Any, Optional
 
 from host.errors import CommandError
 from host.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
@@ -106,28 +107,31 @@ class ChipBoard:
         if eink < 0:
             raise ChipError("eink must be >= 0 (1 = a real panel's refresh times)")
         self.eink = float(eink)
-        self.flash_path = os.path.abspath(flash) if flash else None
+        self.flash_path = os.path.abspath(flash) if flash else ""   # "": a temporary one
         self._firmware = firmware
         self._bootrom = bootrom
         self._download = download
         self._out = sys.stderr if out is None else out
         self.on_event = None        # ("refresh", p, kind, s), ("ended", p), ("led", p, on), ("reset",), ("exit", code)
         self.on_trace = None        # every raw chip event, for benches: (kind, t_ns, ...)
-        self.port = None
-        self.pins = None
+        self.port: Optional[str] = None
+        self.firmware_path: Optional[str] = None
+        self._t = 0                 # emulated ns, as of the last report
+        # the board around the chip: pins, panels (their time is the chip's)
+        self.pins = BoardPins(self.board, speed=self.eink, clock=self._clock)
+        self.pins.on_event = self._emit
         self.boots = 0
         self.resets = 0
         self.power_cuts = 0
-        self.last_exit = None
-        self.flash_ops = collections.Counter()
-        self.reports = collections.Counter()     # chip reports by why (for benches)
+        self.last_exit: Optional[tuple] = None   # (exit status, the emulator's last message)
+        self.flash_ops: "collections.Counter[str]" = collections.Counter()
+        self.reports: "collections.Counter[str]" = collections.Counter()   # chip reports by why
         self.running_ns = 0         # emulated time the core spent awake (not in WFI)
-        self._t = 0                 # emulated ns, as of the last report
         self._reads = 0             # GPIO_IN reads by the firmware, as of the last report
-        self._proc = None
-        self._sock = None
+        self._proc: Optional[subprocess.Popen] = None
+        self._sock: Any = None
         self._engine = None
-        self._work = None
+        self._work = ""
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
         self._life = threading.RLock()
@@ -135,10 +139,10 @@ class ChipBoard:
         self._closed = False
         self._pending = []          # scripts not finished
         self._usb_out = bytearray()
-        self._console = collections.deque(maxlen=200)   # (t_ns, line) the chip printed
+        self._console: "collections.deque[tuple[int, str]]" = collections.deque(maxlen=200)
         self._line = bytearray()
         self._cut_after = None      # power cut after this many more flash operations
-        self._speed = collections.deque(maxlen=200)     # (wall s, emulated ns) while running
+        self._speed: "collections.deque[tuple[float, int]]" = collections.deque(maxlen=200)
         self._sent = None
         self.dropped = 0
 
@@ -163,7 +167,7 @@ class ChipBoard:
         else:
             fw = self._firmware
         self._work = tempfile.mkdtemp(prefix="okgin-chip-")
-        if self.flash_path is None:
+        if not self.flash_path:
             self.flash_path = os.path.join(self._work, "flash.bin")
         self._lock_flash()
         if fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
@@ -172,8 +176,6 @@ class ChipBoard:
         if not images.has_firmware(self.flash_path):
             raise ChipError("the flash file %s holds no firmware" % self.flash_path)
         self.firmware_path = fw
-        self.pins = BoardPins(self.board, speed=self.eink, clock=self._clock)
-        self.pins.on_event = self._emit
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         tty.setraw(self._master)
@@ -323,7 +325,7 @@ class ChipBoard:
         return p is not None and p.poll() is None
 
     # -- the exchange with the chip ------------------------------------------------
-    def _serve(self, proc, sock):
+    def _serve(self, proc: subprocess.Popen, sock: socket.socket) -> None:
         rf = sock.makefile("rb")
         why = None
         try:
@@ -633,7 +635,7 @@ class ChipBoard:
             raise ValueError("player must be 0..%d, not %r" % (len(self.board["players"]) - 1, player))
 
     def _need_pins(self):
-        if self.pins is None:
+        if not self._started:
             raise ChipError("the emulated Pico has not been started")
 
     def _script(self, steps, end, timeout=60.0):

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import urllib.error
 import urllib.request
+from typing import Optional
 
 from host.errors import CommandError
 
@@ -145,8 +146,8 @@ def bootrom_from_elf(elf):
 # -- finding them -----------------------------------------------------------------
 def _in_dir(folder):
     """(firmware, bootrom) paths in a folder like ../shared/rp2 or the cache."""
-    fw = os.path.join(folder, FIRMWARE_FILE)
-    if not os.path.exists(fw):
+    fw: Optional[str] = os.path.join(folder, FIRMWARE_FILE)
+    if not os.path.exists(fw or ""):
         # the official file name carries the build date
         cands = sorted(n for n in os.listdir(folder)
                        if n.startswith("RPI_PICO-") and n.endswith("-v%s.uf2" % FIRMWARE_VERSION))
