@@ -93,10 +93,11 @@ class Display:
         self.env = dict(os.environ)
         if os.environ.get("DISPLAY"):
             return
-        self.xvfb = shutil.which("Xvfb")
-        if not self.xvfb:
+        xvfb = shutil.which("Xvfb")
+        if not xvfb:
             raise CommandError("the pictures need an X display or Xvfb (apt install xvfb); "
                                "--no-renders builds without them")
+        self.xvfb = xvfb
         self._start()
         _OWN[id(self.env)] = self
 
