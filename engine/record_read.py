@@ -8,7 +8,7 @@ the reading there with the game as it was after the line before.
 """
 from engine.cards import parse_card, to_ints
 from engine.hand import Hand, Rules, IllegalAction
-from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, END_MARK, magic_key, seal
+from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, magic_key, seal
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any

@@ -779,7 +779,7 @@ class App:
                 self.panels[p].push()
             except OSError as e:
                 self.panel_failed(p, e)
-        if self.failures and not (True in self.dead) and \
+        if self.failures and True not in self.dead and \
                 self.panels[0].good and self.panels[1].good:
             # the panels work again after a reset: forget the failures
             self.failures = 0

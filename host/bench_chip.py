@@ -314,7 +314,7 @@ def run(args):
         _say("emulator speed on this PC: %.2fx a real Pico while computing; bench took %.0f s"
              % (chip.emulation_speed() or 0, time.monotonic() - t_start))
     except ChipError as e:
-        raise CommandError(str(e))
+        raise CommandError(str(e)) from e
     finally:
         chip.stop()
     return 0

@@ -17,13 +17,11 @@ import json
 import math
 import os
 import random
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from host.errors import CommandError
@@ -269,7 +267,6 @@ def row_power(n, rng, work, log):
     must be ``before`` or ``before`` plus what was started (the human's
     action and the computer's answers, or the whole new game), and the
     board's status must match it."""
-    from engine import Match
     r = Row("power")
     # slow saves and a slowish panel widen the windows a cut can fall in
     t = Table(work, "power", speed=0.15, settings={"slow_save_ms": 4})
@@ -356,7 +353,6 @@ def _menu_new_game_fresh(t, row):
 
 def _judge_power(before, after, expect):
     """("ok"|"lost"|"wrong", why) for a power cut."""
-    from engine import Match
     if after is None:
         return "lost", "no saved game after the boot"
     ma = parse(after)
@@ -462,7 +458,6 @@ def _good_prefix(orig, damaged):
 def row_damage(n, rng, work, log):
     """Damage game.okg and settings.json while the power is off, boot,
     and compare with the record's lines before the first damaged one."""
-    from engine import Match
     r = Row("damage")
     t = Table(work, "damage")
     t.on()
@@ -647,7 +642,7 @@ def row_serial(n, rng, work, log):
             got = _answers(t, owed)
             sent += lines
             batch += 1
-            bad = [a for a in got if not (a.startswith("ERR") or a.startswith("OK"))]
+            bad = [a for a in got if not a.startswith(("ERR", "OK"))]
             if len(got) != owed or bad:
                 for _ in range(lines):
                     r.bad("wrong", "batch %d (%s): %d answers for %d lines; %r"
@@ -656,7 +651,7 @@ def row_serial(n, rng, work, log):
             if batch % 20 == 0 or sent >= n:
                 now = snapshot()
                 if now != ref:
-                    what = [k for k, a, b in zip(("flash", "status", "panels"), ref, now) if a != b]
+                    what = [k for k, a, b in zip(("flash", "status", "panels"), ref, now, strict=True) if a != b]
                     for _ in range(lines):
                         r.bad("wrong", "batch %d changed the %s" % (batch, ", ".join(what)))
                     break
@@ -722,7 +717,7 @@ def _same_below_banner(a, b):
     banner): the same screen of the same game."""
     a = a.crop((0, 12, 296, 128)).tobytes()
     b = b.crop((0, 12, 296, 128)).tobytes()
-    return sum(bin(x ^ y).count("1") for x, y in zip(a, b)) < 150
+    return sum(bin(x ^ y).count("1") for x, y in zip(a, b, strict=True)) < 150
 
 
 def row_hidden(n, rng, work, log):

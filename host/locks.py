@@ -81,7 +81,7 @@ class DirLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise CommandError(busy_message(what % directory, self.path, advice))
+            raise CommandError(busy_message(what % directory, self.path, advice)) from None
         os.ftruncate(fd, 0)
         os.write(fd, ("%s\n" % command_of(os.getpid())).encode())
         self.fd = fd

@@ -49,7 +49,7 @@ def _rules(max_turns, target):
     try:
         return Rules(**kw)
     except (TypeError, ValueError) as e:
-        raise CommandError("bad rules option: %s" % e)
+        raise CommandError("bad rules option: %s" % e) from e
 
 
 def _bots(a, b, seed, swap):
@@ -145,7 +145,7 @@ def ratio_ci(xs, hs):
     if n < 2:
         return r, float("inf")
     hbar = tot_h / n
-    var = sum((x - r * h) ** 2 for x, h in zip(xs, hs)) / (n - 1)
+    var = sum((x - r * h) ** 2 for x, h in zip(xs, hs, strict=True)) / (n - 1)
     return r, 1.96 * math.sqrt(var / n) / hbar
 
 

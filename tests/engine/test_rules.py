@@ -27,7 +27,7 @@ def test_R1_a_deal_uses_one_52_card_deck():
 
 
 @pytest.mark.parametrize("card,value", [("A" + "h", 1)] + [
-    (r + "s", v) for r, v in zip("23456789TJQK", (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10))])
+    (r + "s", v) for r, v in zip("23456789TJQK", (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10), strict=True)])
 def test_R2_card_values(card, value):
     assert deadwood([card]) == value
 

@@ -181,7 +181,7 @@ def test_reset_reboots_and_resumes(tboard):
 def test_ctrl_c_reaches_the_repl(board):
     import time
     end = time.monotonic() + 20
-    for attempt in range(2):
+    for _attempt in range(2):
         board.write(b"\r\x03")
         seen = b""
         while b">>> " not in seen and b"READY" not in seen.split(b"FATAL", 1)[-1] \
