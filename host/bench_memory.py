@@ -18,7 +18,7 @@ and seed as the firmware. Printed for each:
   (python -m host.bench_memory) bisects in 1K steps with whole games to
   100 instead of one hand (a few minutes).
 
-The issue's budget is 128K on the unix port (64-bit objects are larger than
+The budget is 128K on the unix port (docs/memory.md) (64-bit objects are larger than
 the Pico's, whose MicroPython has about 226 KB). docs/memory.md explains
 where the heap goes.
 """

@@ -25,7 +25,7 @@ import time
 
 from host.errors import CommandError
 from host import transport
-from host.layout import MPY_FLAGS, firmware_files
+from host.firmware_files import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -220,7 +220,7 @@ def choose_mpy_cross(version, sub):
 
 def source_files(src_root):
     """(device path, host source path, compile?) for the whole firmware
-    (host/layout.py, shared with the virtual board). The board's boot.py is
+    (host/firmware_files.py, shared with the virtual board). The board's boot.py is
     the flasher's own (BOOT_PY), never the sources'."""
     files = [f for f in firmware_files(src_root) if f[0] != "boot.py"]
     if not any(f[0] == "main.py" for f in files):

@@ -44,7 +44,7 @@ def test_R2_ace_is_always_low(hand, expected):
 
 @pytest.mark.parametrize("hand,expected", [
     ("", 0),
-    ("7h 7d 7c 5h 6h", 11),                 # the example
+    ("7h 7d 7c 5h 6h", 11),                 # a set, and 5 + 6 loose
     ("7h 7d 7c", 0),                        # set of 3
     ("7h 7d 7c 7s", 0),                     # set of 4
     ("7h 7d", 14),                          # two are not a set

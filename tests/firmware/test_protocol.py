@@ -114,7 +114,7 @@ def test_mem_reports_heap(shared):
     ("screen 5", "ERR usage: screen 0|1"),
     ("newgame", "ERR seed=N required"),
     ("newgame seed=x", "ERR seed must be a whole number"),
-    # protocol edges found by fuzzing (issue 10, item 8): a seed is digits
+    # protocol edges found by fuzzing the port: a seed is digits
     # only and at most 30 bits (2**30 and 2**32 dealt like 0), and the
     # commands without arguments take none
     ("newgame seed=+1", "ERR seed must be a whole number"),
