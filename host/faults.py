@@ -973,8 +973,8 @@ def row_buttons(n, rng, work, log):
             worst = 0.0
             if o["phase"] != "discard":
                 act = "draw" if "draw" in o["legal"] else "pass"
-                # every other time held past the long press: still one action
-                worst = chatter(p, "draw", 0.9 if done % 2 else 0.06)
+                # held past the long press, or very long: still one action
+                worst = chatter(p, "draw", (0.06, 0.9, 3.0)[done % 3])
             else:
                 order = layout.order(o["hand"])
                 q = 1 - p
