@@ -17,13 +17,11 @@ import json
 import math
 import os
 import random
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 from host.errors import CommandError
@@ -297,7 +295,6 @@ def row_power(n, rng, work, log):
     must be ``before`` or ``before`` plus what was started (the human's
     action and the computer's answers, or the whole new game), and the
     board's status must match it."""
-    from engine import Match
     r = Row("power")
     # slow saves and a slowish panel widen the windows a cut can fall in
     t = Table(work, "power", speed=0.15, settings={"slow_save_ms": 4})
@@ -388,7 +385,6 @@ def _menu_new_game_fresh(t, row):
 
 def _judge_power(before, after, expect):
     """("ok"|"lost"|"wrong", why) for a power cut."""
-    from engine import Match
     if after is None:
         return "lost", "no saved game after the boot"
     ma = parse(after)
@@ -494,7 +490,6 @@ def _good_prefix(orig, damaged):
 def row_damage(n, rng, work, log):
     """Damage game.okg and settings.json while the power is off, boot,
     and compare with the record's lines before the first damaged one."""
-    from engine import Match
     r = Row("damage")
     t = Table(work, "damage")
     t.on()
