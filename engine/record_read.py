@@ -10,6 +10,9 @@ from engine.cards import parse_card, to_ints
 from engine.hand import Hand, Rules, IllegalAction
 from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, END_MARK, magic_key, seal
 
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any
+
 
 def deck_of(dealer, hands, upcard, stock):
     """The 52-card deal order of Hand.from_cards (R4): non-dealer's 10,
@@ -51,7 +54,7 @@ class Reader:
         self.n = 0              # meaningful lines taken
         self.version = 0
         self.rules = None
-        self.game = None
+        self.game: "Any" = None      # the Hand or Match once its line is read
         self.key = 0            # the check chain (version 2)
         self.over = False       # a won match takes no more actions
 

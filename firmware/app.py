@@ -31,7 +31,7 @@ _FULL_AT_BOOT = const(1)
 # the card under the cursor was just taken (_last_move, _just_taken)
 _RECENT = const(6)
 
-# Computer levels appear in the menu only when the engine has a bot (issue 5).
+# Computer levels appear in the menu only when the engine has a bot (docs/bots.md).
 LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
 
 

@@ -25,8 +25,7 @@
 # The one timeout path: an update that keeps BUSY active for longer than
 # busy_timeout_ms raises EPDTimeout from busy(), wait() or show(), and the
 # next show() resets the controller and refreshes in full. The app catches
-# it (recover.py) and has no deadline of its own. epaper.EPaper implements
-# the BUSY side, the bus and the frame buffer once for every driver.
+# it (recover.py) and has no deadline of its own.
 
 DRIVERS = {"SSD1680": "ssd1680", "UC8151": "uc8151"}
 

@@ -18,7 +18,6 @@ except ImportError:
 import time
 
 from buttons import NAMES, Buttons
-from display import DRIVERS
 
 
 class Hardware:
@@ -36,6 +35,7 @@ class Hardware:
         self.displays = []
         self.leds = []
         pins = []
+        from display import DRIVERS
         for player in board["players"]:
             p = player["panel"]
             # The controller's driver module (display.py: the seam); both
@@ -56,6 +56,10 @@ class Hardware:
                          for name in NAMES})
             self.leds.append(Pin(player["led"], Pin.OUT, value=0))
         self.buttons = Buttons(pins, timing)
+        # The map is needed only now (boarddef loaded it): let it go. The
+        # drivers keep what they use of it (EPDTimeout).
+        import sys
+        sys.modules.pop("display", None)
 
     def entropy(self):
         """A random 30-bit int (a small int on the Pico) to seed a shuffle."""

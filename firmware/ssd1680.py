@@ -66,13 +66,29 @@
 # and turns it back; the pass is its own inverse (XOR 0xFF; bit reversal +
 # XOR for rotation 270), so no scratch buffer is needed.
 
-from epaper import EPaper, EPDTimeout, sleep_ms, ticks_ms, WAKE_TIMEOUT_MS
+import framebuf
+
+from display import EPDTimeout  # the one timeout of every driver (display.py)
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+try:
+    from time import sleep_ms, ticks_diff, ticks_ms
+except ImportError:  # CPython (docs tooling): same names, same meaning
+    import time as _time
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
 
 _DRIVER_OUTPUT = const(0x01)
 _DEEP_SLEEP = const(0x10)
@@ -92,6 +108,9 @@ _RAM_Y_COUNTER = const(0x4F)
 
 _SEQ_FULL = const(0xF7)     # clock, analog, temp, LUT, mode 1, display, off
 _SEQ_PARTIAL = const(0xFF)  # the same with display mode 2 (differential)
+# BUSY after a HW or SW reset lasts milliseconds; a panel still busy after
+# this long is missing or dead, and show() should say so soon.
+_WAKE_TIMEOUT_MS = const(1000)
 _BORDER_FULL = const(0x05)
 _BORDER_PARTIAL = const(0x80)
 
@@ -148,20 +167,68 @@ def _reversed_inverted():
     return t
 
 
-class SSD1680(EPaper):
+class SSD1680:
     BUSY_ACTIVE = 1     # BUSY is high while the controller works
 
     def __init__(self, spi, cs, dc, rst, busy, width=296, height=128, rotation=90,
                  busy_timeout_ms=10000):
+        if rotation not in (90, 270):
+            raise ValueError("rotation must be 90 or 270, not %r" % (rotation,))
         if height % 8 or not 8 <= height <= 176 or not 8 <= width <= 296:
             raise ValueError("panel size %dx%d is not possible on an SSD1680" % (width, height))
-        EPaper.__init__(self, spi, cs, dc, rst, busy, width, height, rotation, busy_timeout_ms)
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+        self.busy_timeout_ms = busy_timeout_ms
+        # Called while an internal wait (wake-up, a show() that finds the panel
+        # still busy) spins, so the app can keep polling buttons there too.
+        self.idle = None
+        self.full_count = 0
+        self.partial_count = 0
+        self.last_update_ms = 0   # how long the last update kept BUSY high
+        # Deep sleep (0x10 01) as soon as an update is seen to end, in busy()
+        # or wait(); the next show() wakes the controller (HW reset, init,
+        # both RAMs rewritten), which costs ~25 ms per update. Off by
+        # default; the app may call sleep() itself when idle instead.
+        self.auto_sleep = False
+        n = width * height // 8
+        self._xbytes = height // 8
+        # One buffer, allocated once (see Memory above): what the app draws.
+        self.buf = bytearray(n)
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
         self._base_due = False   # after a partial: 0x26 is to get the image shown
         self._table = _reversed_inverted() if rotation == 270 else None
+        self._one = bytearray(1)   # command byte
+        self._val = bytearray(1)   # one-byte parameter
         self._four = bytearray(4)
         self._two = memoryview(self._four)[:2]     # views made once: no
         self._three = memoryview(self._four)[:3]   # allocation per update
+        self._awake = False      # False: the next show() starts with a HW reset
         self._known = False      # False: panel content unknown, next show is full
+        self._started = 0
+        cs.value(1)
+        dc.value(0)
+        rst.value(1)
+
+    # -- low level ------------------------------------------------------
+    def _command(self, cmd, data=None):
+        self._one[0] = cmd
+        self.dc.value(0)
+        self.cs.value(0)
+        self.spi.write(self._one)
+        if data is not None:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def _command1(self, cmd, value):
+        self._val[0] = value
+        self._command(cmd, self._val)
 
     def _set_counters(self):
         # Address counters back to the start of the window before each RAM
@@ -179,8 +246,12 @@ class SSD1680(EPaper):
         self._command(_RAM_Y_COUNTER, self._two)
 
     def _wake(self):
-        self._hw_reset()
-        wake_ms = min(WAKE_TIMEOUT_MS, self.busy_timeout_ms)
+        self.rst.value(0)
+        sleep_ms(10)
+        self.rst.value(1)
+        sleep_ms(10)
+        wake_ms = min(_WAKE_TIMEOUT_MS, self.busy_timeout_ms)
+        self._wait_busy(self.idle, wake_ms)
         self._command(_SW_RESET)
         sleep_ms(2)
         self._wait_busy(self.idle, wake_ms)
@@ -219,6 +290,9 @@ class SSD1680(EPaper):
         self._wait_busy(self.idle, wake_ms)
         self._awake = True
 
+    def _wait_ready(self):
+        self._wait_busy(self.idle, self.busy_timeout_ms)
+
     def _flip(self):
         # Frame buffer <-> RAM image, in place: inverted (RAM 1 = white), and
         # bit-reversed for rotation 270. Its own inverse, so a second call
@@ -245,7 +319,7 @@ class SSD1680(EPaper):
             # the frame buffer was drawn into during the update: what the
             # panel ends up showing is no longer here for 0x26
             self._known = False
-            self._wait_busy(self.idle, self.busy_timeout_ms)
+            self._wait_ready()
         if not self._awake:
             self._wake()
         if not self._known:
@@ -274,10 +348,27 @@ class SSD1680(EPaper):
         finally:
             self._flip()
 
+    def busy(self):
+        """True while the panel is updating (never while in deep sleep).
+        Raises EPDTimeout once an update has kept BUSY high for longer than
+        busy_timeout_ms; the next show() then resets the controller."""
+        # In deep sleep the SSD1680 holds BUSY high; that is not "updating".
+        if not self._awake:
+            return False
+        if self.busy_pin.value() == 1:
+            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
+                self._timed_out(self.busy_timeout_ms)
+            return True
+        if self._started:
+            self._finished()
+        return False
+
     def _finished(self):
         # First sight of BUSY low after an update: after a partial one, the
         # image now on the panel (still in the frame buffer: nothing draws
         # while busy) becomes the base in 0x26 for the next one.
+        self.last_update_ms = ticks_diff(ticks_ms(), self._started)
+        self._started = 0
         if self._base_due and self._known:   # not after a timeout or a redraw
             self._flip()
             try:
@@ -285,16 +376,46 @@ class SSD1680(EPaper):
                 self._command(_WRITE_RED, self.buf)
             finally:
                 self._flip()
+        if self.auto_sleep:
+            self._command1(_DEEP_SLEEP, 0x01)
+            self._awake = False
+
+    def wait(self, idle=None):
+        """Block until BUSY is low, calling idle() meanwhile.
+
+        Raises EPDTimeout after busy_timeout_ms; the panel is then re-reset
+        and fully redrawn by the next show().
+        """
+        if self._awake:  # asleep or never woken: nothing is running
+            self._wait_busy(idle, self.busy_timeout_ms)
+
+    def _wait_busy(self, idle, timeout_ms):
+        start = ticks_ms()
+        while self.busy_pin.value() == 1:
+            if ticks_diff(ticks_ms(), start) > timeout_ms:
+                self._timed_out(timeout_ms)
+            if idle is not None:
+                idle()
+            sleep_ms(1)
+        if self._started:
+            self._finished()
 
     def _timed_out(self, ms):
-        # forget what the panel shows too: the next show() is a full one
+        # The controller is hung (or gone): forget what it shows, so the
+        # next show() resets it and refreshes in full.
+        self._awake = False
         self._known = False
-        EPaper._timed_out(self, ms)
+        self._started = 0
+        raise EPDTimeout("e-paper panel busy for more than %d ms" % ms)
 
-    def _deep_sleep(self):
-        # In deep sleep the SSD1680 holds BUSY high; busy() reports False
-        # (not awake) rather than "updating".
-        self._command1(_DEEP_SLEEP, 0x01)
+    def sleep(self):
+        """Finish the running update, then put the controller in deep sleep."""
+        if not self._awake:
+            return
+        self._wait_ready()
+        if self._awake:  # auto_sleep may have done it when the update ended
+            self._command1(_DEEP_SLEEP, 0x01)
+            self._awake = False
 
 
 Display = SSD1680   # the name hal.py builds every driver by (display.py)

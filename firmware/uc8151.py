@@ -37,13 +37,29 @@
 # no second frame buffer). Rotation 270 sends the same rows with both scans reversed
 # (PSR), so it costs nothing.
 
-from epaper import EPaper, EPDTimeout, ticks_ms, WAKE_TIMEOUT_MS
+import framebuf
+
+from display import EPDTimeout  # the one timeout of every driver (display.py)
 
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
+
+try:
+    from time import sleep_ms, ticks_diff, ticks_ms
+except ImportError:  # CPython (docs tooling): same names, same meaning
+    import time as _time
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
 
 _PSR = const(0x00)
 _POF = const(0x02)
@@ -59,24 +75,90 @@ _PSR_90 = const(0x9F)     # RES 128x296 | B/W | UD scan up | SHL shift right | b
 _PSR_270 = const(0x93)    # the same with UD and SHL cleared: both scans reversed
 _CDI_WHITE = const(0x97)  # border white, DDX=1 (1 = white), interval 10 hsync
 _SLEEP_CHECK = const(0xA5)
+_WAKE_TIMEOUT_MS = const(1000)   # a reset or power-on takes ms: else the panel is missing
 _ROWS = const(8)          # gate rows per SPI write: 128 bytes of scratch
 
 
-class UC8151(EPaper):
+# The bus and BUSY handling below is the SSD1680 driver's, written again
+# rather than shared through a base class: a board loads one driver, and a
+# base module cost every board about 1.4 KB of heap (docs/memory.md).
+class UC8151:
     BUSY_ACTIVE = 0     # BUSY_N is low while the controller works
 
     def __init__(self, spi, cs, dc, rst, busy, width=296, height=128, rotation=90,
                  busy_timeout_ms=10000):
+        if rotation not in (90, 270):
+            raise ValueError("rotation must be 90 or 270, not %r" % (rotation,))
         if (width, height) != (296, 128):
             raise ValueError("panel size %dx%d: the UC8151 driver drives 296x128 panels"
                              % (width, height))
-        EPaper.__init__(self, spi, cs, dc, rst, busy, width, height, rotation, busy_timeout_ms)
+        self.spi = spi
+        self.cs = cs
+        self.dc = dc
+        self.rst = rst
+        self.busy_pin = busy
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+        self.busy_timeout_ms = busy_timeout_ms
+        self.idle = None          # run while an internal wait spins
+        self.full_count = 0
+        self.partial_count = 0    # stays 0: every update is a full one
+        self.last_update_ms = 0
+        self.auto_sleep = False   # deep sleep as soon as an update ends
+        self._xbytes = height // 8
+        self.buf = bytearray(width * height // 8)
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
         # _ROWS gate rows on their way out (no second frame buffer)
         self._rows = bytearray(_ROWS * self._xbytes)
+        self._one = bytearray(1)
+        self._val = bytearray(1)
         self._three = bytearray(3)
+        self._awake = False       # False: the next show() starts with a HW reset
+        self._started = 0
+        cs.value(1)
+        dc.value(0)
+        rst.value(1)
 
+    # -- the bus and BUSY (as in ssd1680.py) --------------------------------
+    def _command(self, cmd, data=None):
+        self._one[0] = cmd
+        self.dc.value(0)
+        self.cs.value(0)
+        self.spi.write(self._one)
+        if data is not None:
+            self.dc.value(1)
+            self.spi.write(data)
+        self.cs.value(1)
+
+    def _command1(self, cmd, value):
+        self._val[0] = value
+        self._command(cmd, self._val)
+
+    def _wait_busy(self, idle, timeout_ms):
+        start = ticks_ms()
+        while self.busy_pin.value() == 0:
+            if ticks_diff(ticks_ms(), start) > timeout_ms:
+                self._timed_out(timeout_ms)
+            if idle is not None:
+                idle()
+            sleep_ms(1)
+        if self._started:
+            self._finished()
+
+    def _timed_out(self, ms):
+        # Hung or missing: the next show() resets the controller.
+        self._awake = False
+        self._started = 0
+        raise EPDTimeout("e-paper panel busy for more than %d ms" % ms)
+
+    # -- the UC8151's own commands ------------------------------------------
     def _wake(self):
-        self._hw_reset()
+        self.rst.value(0)
+        sleep_ms(10)
+        self.rst.value(1)
+        sleep_ms(10)
+        self._wait_busy(self.idle, min(_WAKE_TIMEOUT_MS, self.busy_timeout_ms))
         self._command1(_PSR, _PSR_90 if self.rotation == 90 else _PSR_270)
         t = self._three
         t[0] = self.height          # sources
@@ -87,7 +169,6 @@ class UC8151(EPaper):
         t[0] = t[1] = t[2] = 0x17
         self._command(_BTST, t)
         self._awake = True
-
     def _send_image(self):
         # Gate rows in order, each gathered from the landscape MONO_VLSB
         # buffer (row x, byte j = buf[(15 - j) * 296 + x]) and inverted,
@@ -113,6 +194,7 @@ class UC8151(EPaper):
             self.spi.write(memoryview(rows)[:k])
         self.cs.value(1)
 
+    # -- public API (display.py) ------------------------------------------
     def show(self, full=False):
         """Start a (full) refresh from fb and return; busy() until done."""
         try:
@@ -124,17 +206,48 @@ class UC8151(EPaper):
         if not self._awake:
             self._wake()
         self._command(_PON)
-        self._wait_busy(self.idle, min(WAKE_TIMEOUT_MS, self.busy_timeout_ms))
+        self._wait_busy(self.idle, min(_WAKE_TIMEOUT_MS, self.busy_timeout_ms))
         self._send_image()
         self._command(_DRF)
         self._started = ticks_ms()
         self.full_count += 1
 
-    def _finished(self):
-        self._command(_POF)   # the booster off: the panel is not left driven
+    def busy(self):
+        """True while the panel is updating. Raises EPDTimeout once an
+        update has kept BUSY_N low for longer than busy_timeout_ms."""
+        if not self._awake:
+            return False
+        if self.busy_pin.value() == 0:
+            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
+                self._timed_out(self.busy_timeout_ms)
+            return True
+        if self._started:
+            self._finished()
+        return False
 
-    def _deep_sleep(self):
-        self._command1(_DSLP, _SLEEP_CHECK)
+    def _finished(self):
+        # first sight of BUSY_N high after an update
+        self.last_update_ms = ticks_diff(ticks_ms(), self._started)
+        self._started = 0
+        self._command(_POF)   # the booster off: the panel is not left driven
+        if self.auto_sleep:
+            self._command1(_DSLP, _SLEEP_CHECK)
+            self._awake = False
+
+    def wait(self, idle=None):
+        """Block until BUSY_N is high, calling idle() meanwhile; raises
+        EPDTimeout after busy_timeout_ms."""
+        if self._awake:
+            self._wait_busy(idle, self.busy_timeout_ms)
+
+    def sleep(self):
+        """Finish the running update, then put the controller in deep sleep."""
+        if not self._awake:
+            return
+        self.wait()         # ends with POF once an update has run
+        if self._awake:
+            self._command1(_DSLP, _SLEEP_CHECK)
+            self._awake = False
 
 
 Display = UC8151   # the name hal.py builds every driver by (display.py)

@@ -71,6 +71,7 @@ def _game(d, vs, seed, limit_s):
         if time.monotonic() - t0 > limit_s:
             raise CommandError("the game took over %d s" % limit_s)
         p = m.hand.to_move
+        assert p is not None    # the game goes on, so a hand is being played
         obs = m.observation(p)
         hand_no = m.hand_no
         if vs != "human" and p == 1:   # the page's computer plays this one
@@ -172,7 +173,7 @@ def run(args):
                     f.write(BENCH_SCRIPT)
                 rounds, n_hands = (3, 10) if quick else (7, 30)
                 keys = ("hands_fast_per_s", "hands_safe_per_s")
-                got = {k: ([], [], []) for k in keys}   # page, unix, ratio
+                got: "dict[str, tuple[list, list, list]]" = {k: ([], [], []) for k in keys}   # page, unix, ratio
                 for _ in range(rounds):
                     page = _engine_in_page(d, 1, 100, n_hands)
                     unix = _run_script(_tool("micropython"), script, 1, 100, n_hands)

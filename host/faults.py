@@ -303,6 +303,7 @@ def row_power(n, rng, work, log):
     kinds = ("save", "refresh", "newgame", "computer")
     outcomes = {}
     newgames = 0
+    midsave = [0]
     try:
         _menu_new_game_fresh(t, 0)
         for i in range(n):
@@ -343,7 +344,10 @@ def row_power(n, rng, work, log):
                 window = {"save": 0.12, "refresh": 0.9, "computer": 1.5}[kind]
                 time.sleep(rng.uniform(0.0, window))
                 expect = ("action", act, p)
-            t.cycle()
+            t.cut()
+            if t.saved("game.tmp") is not None:
+                midsave[0] += 1      # the power went while a save was being written
+            t.on()
             t.sync()
             after = t.saved()
             outcomes[kind, after == before] = outcomes.get((kind, after == before), 0) + 1
@@ -362,6 +366,8 @@ def row_power(n, rng, work, log):
                       "as it was / with what was started: %s" % ", ".join(
                           "%s %d/%d" % (k, outcomes.get((k, True), 0), outcomes.get((k, False), 0))
                           for k in kinds))
+        r.info.append("%d cuts fell while a save was being written (game.tmp on the flash)"
+                      % midsave[0])
     finally:
         t.stop()
     return r
@@ -517,6 +523,7 @@ def row_damage(n, rng, work, log):
             bases.append((t.saved(), t.saved("settings.json")))
         r.info.append("base games: %s" % ", ".join(
             "%d lines (%s)" % (b.count(b"\n"), parse(b).players[1]) for b, _ in bases))
+        kinds = {"header": 0, "part": 0, "whole": 0}
         for i in range(n):
             base, settings = bases[i % len(bases)]
             t.cut()
@@ -540,12 +547,18 @@ def row_damage(n, rng, work, log):
                     t.put("settings.json", settings)
             t.on()
             t.sync()
+            kinds[("header" if good.count(b"\n") < 3 else "whole" if good == base
+                   else "part")] += 1
             verdict, why = _judge_damage(t, base, data, good)
             if verdict == "ok":
                 r.ok()
             else:
                 r.bad(verdict, "%s: %s" % (what, why))
             log("damage", r)
+        r.info.append("damage in the header (the menu, game.bad kept): %d; in the actions "
+                      "(their good part resumed): %d; the record whole (settings damaged, "
+                      "or only a last newline lost): %d"
+                      % (kinds["header"], kinds["part"], kinds["whole"]))
     finally:
         t.stop()
     return r

@@ -227,6 +227,7 @@ def validate_board(path):
     if not os.path.exists(fw_boarddef):
         fw_boarddef = os.path.join(ROOT, "firmware", "boarddef.py")
     spec = importlib.util.spec_from_file_location("_okgin_boarddef", fw_boarddef)
+    assert spec is not None and spec.loader is not None    # a .py file's spec
     mod = importlib.util.module_from_spec(spec)
     # boarddef imports the tree's own display.py (its list of controllers);
     # drop whichever one is loaded, so it is that tree's.

@@ -104,9 +104,11 @@ def play_deal(a, b, seed, swap, max_turns=80, target=None):
     a_seat = 1 if swap else 0
     while not h.is_over():
         p = h.to_move
+        assert p is not None    # someone is to move until the hand is over
         h.play(seats[p].choose(h.observation(p)))
     # The result as the contract's dict (Hand.result may be an object).
     r = h.observation(0)["result"]
+    assert r is not None        # the hand is over
     winner = r["winner"]
     pts = r["points"] or 0
     if winner is None:

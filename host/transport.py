@@ -155,6 +155,12 @@ class Board:
             self.wait_ready(wait_ready)
         return self
 
+    def _port(self):
+        """The open pyserial port (Disconnected when there is none)."""
+        if self.ser is None:
+            raise Disconnected("lost the connection to %s: the port is not open" % self.url)
+        return self.ser
+
     def close(self):
         if self.ser is not None:
             try:
@@ -241,9 +247,10 @@ class Board:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
+            ser = self._port()
             try:
-                n = self.ser.in_waiting
-                chunk = self.ser.read(n if n > 0 else 1)
+                n = ser.in_waiting
+                chunk = ser.read(n if n > 0 else 1)
             except (serial.SerialException, OSError, TypeError, AttributeError) as e:
                 raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
             if chunk:
@@ -255,9 +262,10 @@ class Board:
 
     def write(self, data):
         import serial
+        ser = self._port()
         try:
-            self.ser.write(data)
-            self.ser.flush()
+            ser.write(data)
+            ser.flush()
         except (serial.SerialException, OSError, AttributeError) as e:
             raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
         self.sent_bytes += len(data)
@@ -324,7 +332,7 @@ class Board:
         if "lines" not in fields:
             raise TransportError("expected a block answer to %r, got %r" % (line, head))
         n = int(fields["lines"])
-        out = []
+        out: "list[str]" = []
         timeout = self.timeout if timeout is None else timeout
         for _ in range(n):
             got = self._readline(timeout)

@@ -97,11 +97,11 @@ class Session:
     def __init__(self, board, timing=None, log_size=2000):
         self.board = board
         self.timing = timing or {}
-        self.events = queue.Queue()
-        self.log = collections.deque(maxlen=log_size)  # (seq, "<"|">"|"!", text)
+        self.events: "queue.Queue[tuple]" = queue.Queue()
+        self.log: "collections.deque[tuple[int, str, str]]" = collections.deque(maxlen=log_size)  # (seq, "<"|">"|"!", text)
         self.log_seq = 0
         self._log_lock = threading.Lock()
-        self._replies = queue.Queue()
+        self._replies: "queue.Queue[str]" = queue.Queue()
         self._send_lock = threading.Lock()
         self._ready = threading.Event()
         self._stop = threading.Event()
@@ -148,7 +148,7 @@ class Session:
         """The error line of a traceback followed by the REPL prompt (the
         firmware died and MicroPython's -i left the REPL), else None."""
         with self._log_lock:
-            lines = []
+            lines: "list[str]" = []
             for _, d, t in self.log:
                 if d == "!":   # a power cycle: what came before is history
                     lines = []
@@ -204,7 +204,7 @@ class Session:
         buf = b""
         while not self._stop.is_set():
             try:
-                chunk = self._serial.read(512)
+                chunk = self._port().read(512)
             except Exception:
                 if self._stop.is_set():
                     return
@@ -230,11 +230,17 @@ class Session:
                 self._add_log("<", buf.decode("ascii", "replace"))
                 buf = b""
 
+    def _port(self):
+        if self._serial is None:
+            raise CommandError("the simulator's serial port is not open (start() first)")
+        return self._serial
+
     def write_line(self, line):
         """Send a line without waiting (the console's input line)."""
         self._add_log(">", line)
-        self._serial.write(line.encode("ascii", "replace") + b"\n")
-        self._serial.flush()
+        port = self._port()
+        port.write(line.encode("ascii", "replace") + b"\n")
+        port.flush()
 
     def send(self, line, timeout=REPLY_TIMEOUT):
         """One request, one reply (block answers joined by newlines)."""
@@ -371,7 +377,7 @@ class Worker:
     for emulated milliseconds; a power cycle restarts a process)."""
 
     def __init__(self, on_error):
-        self.q = queue.Queue()
+        self.q: "queue.Queue[tuple | None]" = queue.Queue()   # None: stop
         self.on_error = on_error
         self.t = threading.Thread(target=self._loop, name="okgin-sim-worker", daemon=True)
         self.t.start()
@@ -405,8 +411,8 @@ class Watcher:
         self.slow_every = slow_every   # counts and LEDs: every 5th round (100 ms)
         self._lock = threading.Lock()
         self._panels = [(None, None), (None, None)]   # (key, image)
-        self._counts = [{}, {}]
-        self._leds = [None, None]
+        self._counts: "list[dict[str, int]]" = [{}, {}]
+        self._leds: "list[bool | None]" = [None, None]
         self._stop = threading.Event()
         self.error = None
         self._t = threading.Thread(target=self._loop, name="okgin-sim-watch", daemon=True)

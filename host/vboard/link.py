@@ -145,7 +145,7 @@ class LinkServer:
             t.start()
 
     # -- sending ---------------------------------------------------------------
-    def _send(self, conn, kind):
+    def _send(self, conn: socket.socket, kind: int) -> None:
         with self.send_lock:
             if conn is not self.conn:
                 return      # dropped meanwhile: its fd may be closed (and reused)

@@ -199,7 +199,7 @@ class SSD1680:
     # -- the SPI byte stream -------------------------------------------------
     def feed(self, data, dc):
         """Bytes clocked in with CS low; dc = level of the DC pin."""
-        events = []
+        events: "list[tuple]" = []
         with self.lock:
             if self.rst_low or self.asleep or self.busy():
                 self.stats["ignored"] += len(data)
@@ -333,6 +333,8 @@ class SSD1680:
         xs, xe, ys, ye = self.xstart, self.xend, self.ystart, self.yend
         x, y = self.xc, self.yc
         ram = self._ram
+        if ram is None:
+            return
         for b in data:
             if 0 <= x < RAM_XBYTES and 0 <= y < RAM_GATES:
                 ram[y * RAM_XBYTES + x] = b

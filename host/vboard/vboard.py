@@ -159,7 +159,7 @@ class VirtualBoard:
         self.micropython = find_micropython(micropython)
         self.main_py = main_py
         self.compiled = compiled
-        self.flash_dir = os.path.abspath(flash_dir) if flash_dir else None
+        self.flash_dir: "str | None" = os.path.abspath(flash_dir) if flash_dir else None
         self._own_flash = flash_dir is None
         # one board per flash directory (host/locks.py): ``lock`` is one the
         # caller took already (before populating it), else start() takes it
@@ -169,7 +169,7 @@ class VirtualBoard:
         self.crash_restarts = crash_restarts
         self.on_event = None
         self.port = None
-        self.pins = None
+        self.pins: "BoardPins | None" = None
         self.proc = None
         self.boots = 0
         self.last_exit = None
@@ -207,13 +207,13 @@ class VirtualBoard:
         self._work = tempfile.mkdtemp(prefix="okgin-vboard-")
         if self.flash_dir is None:
             self.flash_dir = os.path.join(self._work, "flash")
-            populate(self.flash_dir, board=self._board_file(), main_py=self.main_py,
+            populate(self.flash_dir, board=self._board_file(self._work), main_py=self.main_py,
                      compiled=self.compiled)
-        self.pins = BoardPins(self.board, speed=self.speed)
-        self.pins.on_event = self._emit
+        pins = self.pins = BoardPins(self.board, speed=self.speed)
+        pins.on_event = self._emit
         use_unix = None if self._link_kind is None else self._link_kind == "unix"
-        self.link = LinkServer(self.pins, self._work, use_unix=use_unix)
-        self.pins.on_change = self._inputs_changed
+        self.link = LinkServer(pins, self._work, use_unix=use_unix)
+        pins.on_change = self._inputs_changed
         self.link.on_reset = self._reset_requested
         self.link.on_kbd = self._kbd_intr
         self.console = Console()
@@ -222,11 +222,11 @@ class VirtualBoard:
         self._clock.start()
         self._started = True
 
-    def _board_file(self):
+    def _board_file(self, work):
         if self.board_path:
             p = self.board_path
             return p if os.path.exists(p) else os.path.join(ROOT, p)
-        path = os.path.join(self._work, "board.json")
+        path = os.path.join(work, "board.json")
         with open(path, "w") as f:
             json.dump(self.board, f)
         return path
@@ -235,14 +235,15 @@ class VirtualBoard:
         self._token += 1
         token = self._token
         self.link.expect(token)
-        uid = hashlib.sha256(self.flash_dir.encode()).hexdigest()[:16]
+        flash_dir = self._flash_dir()
+        uid = hashlib.sha256(flash_dir.encode()).hexdigest()[:16]
         env = dict(os.environ)
         env.update({
             "OKGIN_VBOARD_LINK": self.link.address,
             "OKGIN_VBOARD_TOKEN": str(token),
             "OKGIN_VBOARD_UID": uid,
             # flash root first (like the Pico's '' entry), then /lib, then the shim
-            "MICROPYPATH": os.pathsep.join((self.flash_dir, os.path.join(self.flash_dir, "lib"),
+            "MICROPYPATH": os.pathsep.join((flash_dir, os.path.join(flash_dir, "lib"),
                                             ".frozen", SHIM_DIR)),
         })
         slave = self.console.new_slave()
@@ -250,7 +251,7 @@ class VirtualBoard:
                 "-X", "heapsize=" + self.heapsize, "-i", "-c", BOOT]
         try:
             proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
-                                    cwd=self.flash_dir, env=env, close_fds=True,
+                                    cwd=flash_dir, env=env, close_fds=True,
                                     start_new_session=True)
         except OSError as e:
             raise VBoardError("cannot start %s: %s" % (self.micropython, e)) from None
@@ -282,7 +283,7 @@ class VirtualBoard:
                 return
             if not again:
                 return      # stays off: .alive is False, last_exit says why
-            self.pins.mcu_reset()
+            self._need_pins().mcu_reset()
             self._spawn()
 
     def _end_process(self):
@@ -316,7 +317,7 @@ class VirtualBoard:
                 if token != self._token or self._closed:
                     return
                 self._end_process()
-                self.pins.mcu_reset()
+                self._need_pins().mcu_reset()
                 self._spawn()
             self._emit(("reset",))
         threading.Thread(target=do, name="vboard-reset", daemon=True).start()
@@ -330,8 +331,8 @@ class VirtualBoard:
                 return
             self._end_process()
             self.link.expect(None)
-            self.pins.mcu_reset()
-            for panel in self.pins.panels:
+            self._need_pins().mcu_reset()
+            for panel in self._need_pins().panels:
                 panel.power_on()
 
     def power_cycle(self):
@@ -404,7 +405,7 @@ class VirtualBoard:
         while not self._closed:
             now = time.monotonic()
             nxt = None
-            for panel in self.pins.panels:
+            for panel in self._need_pins().panels:
                 panel.poll_ended()
                 end = panel.busy_end()
                 if end is not None and end > now:
@@ -425,20 +426,19 @@ class VirtualBoard:
     def _wait_seen(self, player, button):
         # Only when the firmware reads that pin: wait until it has seen the
         # new level, so a press is not lost while it is busy elsewhere.
-        g = self.pins.button_gpio(player, button)
-        if self.alive and self.pins.mode[g] == IN:
+        pins = self._need_pins()
+        g = pins.button_gpio(player, button)
+        if self.alive and pins.mode[g] == IN:
             self.link.wait_seen(1.0)
 
     def hold(self, player, button):
         """Press and keep holding (until release()); returns at once."""
         self._check_player(player)
-        self._need_pins()
-        self.pins.set_button(player, button, True)
+        self._need_pins().set_button(player, button, True)
 
     def release(self, player, button):
         self._check_player(player)
-        self._need_pins()
-        self.pins.set_button(player, button, False)
+        self._need_pins().set_button(player, button, False)
 
     def press(self, player, button, long=False):
         """Press and release, held long enough for the firmware's debounce
@@ -463,20 +463,26 @@ class VirtualBoard:
     def led(self, player):
         """Is the player's LED lit?"""
         self._check_player(player)
-        self._need_pins()
+        pins = self._need_pins()
         self.settle()
-        return self.pins.led(player)
+        return pins.led(player)
 
     def panel(self, player):
         """The SSD1680 emulation of that player's panel (stats, log, faults)."""
         self._check_player(player)
-        self._need_pins()
+        pins = self._need_pins()
         self.settle()
-        return self.pins.panels[player]
+        return pins.panels[player]
 
-    def _need_pins(self):
+    def _need_pins(self) -> BoardPins:
         if self.pins is None:
             raise VBoardError("the virtual board has not been started")
+        return self.pins
+
+    def _flash_dir(self) -> str:
+        if self.flash_dir is None:
+            raise VBoardError("the virtual board has not been started")
+        return self.flash_dir
 
     def panel_image(self, player):
         """PIL.Image mode "1", logical orientation (296x128), what the ink shows."""
@@ -498,8 +504,7 @@ class VirtualBoard:
         return dict(self.panel(player).stats)
 
     def reset_stats(self):
-        self._need_pins()
-        for panel in self.pins.panels:
+        for panel in self._need_pins().panels:
             panel.reset_stats()
 
     def set_fault(self, player, busy_stuck=True):

@@ -6,6 +6,7 @@ import framebuf
 
 import fakes
 import ssd1680
+from display import EPDTimeout
 
 W = 296
 H = 128
@@ -294,7 +295,7 @@ def test_busy_stuck_high_raises_epdtimeout_then_recovers_with_a_full_reset():
     try:
         d.wait()
         raise AssertionError("wait() returned while BUSY stayed high")
-    except ssd1680.EPDTimeout as e:
+    except EPDTimeout as e:
         assert isinstance(e, OSError)
         assert "busy" in str(e)
     bus.busy_reads = 3
@@ -312,7 +313,7 @@ def test_missing_panel_times_out_at_wake_instead_of_hanging():
     try:
         d.show()
         raise AssertionError("show() drew on a missing panel")
-    except ssd1680.EPDTimeout:
+    except EPDTimeout:
         pass
 
 
@@ -389,7 +390,7 @@ def test_busy_times_out_then_show_resets_at_once():
     while time.ticks_diff(time.ticks_ms(), t) < 200:
         try:
             assert d.busy()
-        except ssd1680.EPDTimeout as e:
+        except EPDTimeout as e:
             timed_out = time.ticks_diff(time.ticks_ms(), t)
             assert "40 ms" in str(e)
             break
@@ -413,7 +414,7 @@ def test_wake_gives_up_quickly_even_with_a_long_busy_timeout():
     try:
         d.show()
         raise AssertionError("show() drew on a missing panel")
-    except ssd1680.EPDTimeout as e:
+    except EPDTimeout as e:
         assert "1000 ms" in str(e)
     assert time.ticks_diff(time.ticks_ms(), t) < 5000
 
