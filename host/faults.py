@@ -70,6 +70,7 @@ class Row:
         self.notes = []
         self.info = []          # figures for the report (not failures)
         self.seconds = 0.0
+        self.deals = 0          # the shuffle row's
 
     def ok(self):
         self.injected += 1
@@ -111,35 +112,39 @@ class Table:
         if settings is not None:
             self.put("settings.json", json.dumps(settings))
         self.vb = VirtualBoard(flash_dir=self.flash, speed=speed, board=board)
-        self.b = None
+        # powered on here, and the port opened before the firmware prints
+        # READY; on() waits for it
+        self.vb.start()
+        self.b = transport.Board(str(self.vb.port), timeout=30.0)
+        self.b.open()
+        self._fresh = True
 
     # power
     def on(self, timeout=60):
-        self.vb.start()
-        if self.b is None:
-            self.b = transport.Board(self.vb.port, timeout=30.0)
-            self.b.open()
+        if self._fresh:
+            self._fresh = False
         else:
+            self.vb.start()
             self.b.reopen()
         # a megabyte line takes the firmware (one byte per read) longer
         # than the transport's 5 s to take in
-        self.b.ser.write_timeout = 300
+        ser = self.b.ser
+        assert ser is not None
+        ser.write_timeout = 300
         self.b.wait_ready(timeout, probe_after=2.0)
         return self
 
     def cut(self):
         """Power loss: the process is SIGKILLed wherever it is."""
         self.vb.kill()
-        if self.b is not None:
-            self.b.close()
+        self.b.close()
 
     def cycle(self):
         self.cut()
         return self.on()
 
     def stop(self):
-        if self.b is not None:
-            self.b.close()
+        self.b.close()
         self.vb.stop()
 
     # port
@@ -148,6 +153,21 @@ class Table:
 
     def status(self):
         return self.b.status()
+
+    def resync(self, timeout=60):
+        """Skip answers a caller left unread: ask hello, read up to its
+        answer. The lines skipped are returned."""
+        self.b.send_raw(b"hello\n")
+        skipped = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.b._readline(max(0.1, deadline - time.monotonic()))
+            if line is None:
+                break
+            if line.startswith("OK okgin"):
+                return skipped
+            skipped.append(line)
+        raise transport.BoardTimeout("no answer to hello within %d s" % timeout)
 
     def sync(self, timeout=60):
         self.b.request("sync", timeout=timeout)
@@ -301,7 +321,7 @@ def row_power(n, rng, work, log):
     t.on()
     pl = Player(t, rng)
     kinds = ("save", "refresh", "newgame", "computer")
-    outcomes = {}
+    outcomes: "dict[tuple[str, bool], int]" = {}
     newgames = 0
     midsave = [0]
     try:
@@ -733,7 +753,7 @@ def _alloc(t):
 
 def _answers(t, count, timeout=60):
     """Up to ``count`` answer lines (OK/ERR...), skipping nothing else."""
-    out = []
+    out: "list[str]" = []
     deadline = time.monotonic() + timeout
     while len(out) < count and time.monotonic() < deadline:
         line = t.b._readline(max(0.05, deadline - time.monotonic()))
@@ -779,8 +799,12 @@ def row_hidden(n, rng, work, log):
     shown = []          # (time, panel, banner?) at each refresh start
 
     def on_event(ev):
+        # on the board's own thread: the emulated panel directly (panel_image
+        # would wait for that thread to settle the link)
         if ev[0] == "refresh":
-            shown.append((time.monotonic(), ev[1], _banner(t.vb.panel_image(ev[1]))))
+            pins = t.vb.pins
+            assert pins is not None
+            shown.append((time.monotonic(), ev[1], _banner(pins.panels[ev[1]].image())))
     try:
         _menu_new_game_fresh(t, 0)
         real = t.saved()
@@ -811,6 +835,8 @@ def row_hidden(n, rng, work, log):
                     t.b.wait_ready(30, probe_after=2.0)
                     break
                 line = t.b._readline(30)
+                while line is not None and line.startswith("READY"):
+                    line = t.b._readline(30)     # unsolicited (a reset's boot)
                 if line is None:
                     leak.append("no answer to %r" % cmd)
                     break
@@ -832,6 +858,9 @@ def row_hidden(n, rng, work, log):
                         k, _, v = w.partition("=")
                         if k != "discard" and (v in hands[0] or v in hands[1]):
                             leak.append("a card in status: %s" % w)
+            late = [x for x in t.resync() if not x.startswith("READY")]
+            if late:
+                leak.append("%d answer(s) came late: %r" % (len(late), late[:2]))
             t.req("testmode off")
             t.sync()
             if t.saved() != real:
@@ -1078,11 +1107,12 @@ def row_flash(n, rng, work, log):
                 with open(os.path.join(src, "firmware", mod), "a") as f:
                     f.write("\n_FAULTS_FLASH = %d\n" % i)
             kind = kinds[i % len(kinds)]
-            p = subprocess.Popen([sys.executable, "-m", "host.cli", "flash", "--port", t.vb.port,
-                                  "--source", src], cwd=ROOT, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True)
+            p = subprocess.Popen([sys.executable, "-m", "host.cli", "flash", "--port",
+                                  str(t.vb.port), "--source", src], cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             t.b.close()
             out = ""
+            assert p.stdout is not None
             for line in p.stdout:
                 out += line
                 if line.startswith("board: "):
@@ -1169,7 +1199,7 @@ def row_shuffle(n, rng, work, log):
     t.on()
     try:
         t.req("testmode on")
-        seeds = []
+        seeds: "list[int]" = []
         while len(seeds) < n:
             k = min(1000, n - len(seeds))
             seeds += [int(x, 16) for x in t.b.request_block("entropy %d" % k)]
@@ -1224,7 +1254,7 @@ def table(rows, target="virtual board"):
     for r in rows:
         label = r.name
         if r.name == "shuffle":
-            label = "shuffle (%d deals; per card position)" % getattr(r, "deals", 0)
+            label = "shuffle (%d deals; per card position)" % r.deals
         elif r.name == "serial":
             label = "serial (inputs)"
         out.append("| %s | %d | %d | %d | %d |" % (label, r.injected, r.survived, r.lost, r.wrong))
