@@ -158,7 +158,7 @@ class Table:
         """Skip answers a caller left unread: ask hello, read up to its
         answer. The lines skipped are returned."""
         self.b.send_raw(b"hello\n")
-        skipped = []
+        skipped: "list[str]" = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             line = self.b._readline(max(0.1, deadline - time.monotonic()))
