@@ -140,8 +140,18 @@ class View:
         self.unseen = unseen[:n]
         hidden = obs.get("opponent_count", 10) - len(known)
         self.hidden = hidden if hidden > 0 else 0
-        self.scores = obs.get("scores")
+        # the scores that decide a game (R13): in Hollywood (R17) the first
+        # game still open, the one the next hand won or lost can close
+        scores = obs.get("scores")
+        games = obs.get("games")
+        if games and len(games) > 1:
+            for g in games:
+                if g["winner"] is None:
+                    scores = g["scores"]
+                    break
+        self.scores = scores
         self.target = obs.get("target", 100)
+        self.mult = obs.get("multiplier", 1)   # 2: a spade-doubled hand (R15)
 
     def p_opp_holds(self, c, infer):
         """Chance the opponent holds card ``c``, from public information."""
@@ -452,9 +462,10 @@ class Bot:
             me = v.me
             mine = v.scores[me]
             theirs = v.scores[1 - me]
-            if mine + points / _SAMPLES >= v.target and undercuts * 4 <= _SAMPLES * 3:
+            x = v.mult            # a doubled hand doubles both sides (R15)
+            if mine + x * points / _SAMPLES >= v.target and undercuts * 4 <= _SAMPLES * 3:
                 return True       # likely wins the game now (R13)
-            if theirs + 10 >= v.target and undercuts:
+            if theirs + 10 * x >= v.target and undercuts:
                 return False      # an undercut would hand them the game
         if v.stock <= 6:
             return points > 0     # little time left to improve (R9 draw)
