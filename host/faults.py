@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 from host.errors import CommandError
 from host import transport
@@ -94,6 +95,9 @@ class Row:
 class Table:
     """One virtual board with its own flash directory: power, the port
     (``transport.Board``), the buttons (pins) and the files on its flash."""
+
+    cheap_files = True      # its flash is a host directory
+    vb: "Any"               # VirtualBoard, or ChipBoard (the same API)
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None):
         from host.vboard import VirtualBoard, populate
@@ -228,6 +232,202 @@ class Table:
             pass
 
 
+class ChipTable(Table):
+    """The emulated Pico (host/chip: the stock rp2 MicroPython on rp2040js)
+    with this checkout's firmware put on it by ``okgin flash``, driven like
+    a Table. Its flash is a file in littlefs, read here through the chip's
+    REPL (slow: a Ctrl-C, then a reset), so the rows that run on it look at
+    test mode's own game (``record``, the same store code and files) and
+    read the real game's file only where they must."""
+
+    cheap_files = False
+
+    def __init__(self, work, name, speed=0.02, settings=None, timing=None):
+        from host.chip import ChipBoard
+        if timing:
+            raise CommandError("board timing overrides are not done on the emulated Pico")
+        # one flash (a minute or two on the emulator) for the whole run: a
+        # copy of the flashed chip's image for each row
+        template = os.path.join(work, "chip-flashed.bin")
+        if not os.path.exists(template):
+            from host.flash import flash_board
+            import io
+            first = ChipBoard(flash=template + ".new", realtime=False, eink=0.02)
+            try:
+                first.start()
+                first.console_line("MicroPython v", 300)
+                flash_board(str(first.port), quiet=True, out=io.StringIO())
+            finally:
+                first.stop()
+            os.replace(template + ".new", template)
+        image = os.path.join(work, name + ".bin")
+        shutil.copy(template, image)
+        self.chip = ChipBoard(flash=image, realtime=False, eink=0.02)
+        self.chip.start()
+        self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
+        self.flash = None
+        self.b = transport.Board(str(self.chip.port), timeout=120.0)
+        self.b.open()
+        self._fresh = True
+        if settings is not None:
+            self.put("settings.json", json.dumps(settings))
+
+    def on(self, timeout=300):
+        if self._fresh:
+            self._fresh = False
+            self.b.wait_ready(timeout, probe_after=1.0)
+            return self
+        self.chip.start()
+        self.b.reopen(60)
+        self.b.wait_ready(timeout, probe_after=5.0)
+        return self
+
+    def cut(self):
+        self.chip.kill()
+        self.b.close()
+
+    def stop(self):
+        self.b.close()
+        self.chip.stop()
+
+    def sync(self, timeout=300):
+        self.b.request("sync", timeout=timeout)
+
+    def press(self, p, button, long=False):
+        self.chip.press(p, button, long=long)   # in the chip's time, until polled
+
+    def hold(self, p, button):
+        self.chip.hold(p, button)
+
+    def release(self, p, button):
+        self.chip.release(p, button)
+
+    def seen(self):
+        pass
+
+    def _repl(self, code):
+        """Run ``code`` at the chip's raw REPL (the firmware stops), return
+        its output, then reset the chip into the firmware again."""
+        import contextlib
+        import io
+        from mpremote.transport_serial import SerialTransport
+        self.b.close()
+        with contextlib.redirect_stdout(io.StringIO()):
+            tr = SerialTransport(str(self.chip.port), baudrate=115200, timeout=5)
+            try:
+                tr.enter_raw_repl(soft_reset=False, timeout_overall=60)
+                out, _err = tr.exec_raw(code, timeout=120)
+                tr.exec_raw_no_follow("import machine\nmachine.reset()")
+            finally:
+                tr.close()
+        self.b.reopen(60)
+        self.b.wait_ready(300, probe_after=5.0)
+        return out
+
+    def saved(self, name="game.okg"):
+        out = self._repl("import binascii\ntry:\n print(binascii.hexlify(open(%r,'rb').read()).decode())\n"
+                         "except OSError:\n print('-')\n" % name).decode().strip()
+        return None if out == "-" else bytes.fromhex(out)
+
+    def put(self, name, data):
+        if isinstance(data, str):
+            data = data.encode()
+        self._repl("import binascii\nwith open('x.tmp','wb') as f:\n f.write(binascii.unhexlify(%r))\n"
+                   "import os\nos.rename('x.tmp', %r)\n" % (data.hex(), name))
+
+    def remove(self, name):
+        self._repl("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\n" % name)
+
+
+def row_power_chip(n, rng, work, log):
+    """The power row on the emulated Pico, in test mode's own game (the
+    same store code, test.okg; read back with ``record``): half the cuts
+    fall between two of the chip's flash erase/program operations during
+    the save a press starts (``cut_power_after_flash_writes``), half at a
+    random instant after the press. littlefs must keep the last completed
+    action: after the boot the record is the one before the press, or it
+    plus the action (and the computer's answers)."""
+    from engine import Match
+    r = Row("power")
+    t = ChipTable(work, "power")
+    t.on()
+    ops: "dict[tuple[str, bool], int]" = {}
+    try:
+        t.req("testmode on", timeout=300)
+
+        def record():
+            return ("\n".join(t.b.request_block("record", timeout=300)) + "\n").encode()
+
+        def fresh():
+            vs = rng.choice(("human", "hard"))
+            t.req("newgame seed=%d vs=%s" % (rng.randrange(1 << 30), vs), timeout=300)
+            t.sync()
+        fresh()
+        i = 0
+        while r.injected < n and i < 3 * n:
+            i += 1
+            t.sync()
+            before = record()
+            m = Match.from_record(before.decode())
+            if m.winner is not None or m.hand_no > 2:
+                fresh()
+                continue
+            p = m.hand.to_move
+            assert p is not None       # (the hand is not over: the engine dealt the next)
+            if m.players[1] != "human" and p == 1:
+                continue
+            legal = m.observation(p)["legal"]
+            act = rng.choice(legal)
+            kind = "between flash writes" if r.injected % 2 == 0 else "at a random instant"
+            if kind == "between flash writes":
+                k = rng.randint(1, 6)
+                t.chip.cut_power_after_flash_writes(k)
+            # the action through the protocol's press (test mode), the last
+            # button without waiting for its answer
+            # every iteration starts after a boot: both cursors at the left
+            from host.presses import Presses
+            buttons = Presses().for_action(p, act, m.observation(p)["hand"])
+            for bt in buttons[:-1]:
+                t.req("press %d %s" % (p, bt), timeout=300)
+            t.b.send_raw(b"press %d %s\n" % (p, buttons[-1].encode()))
+            if kind == "at a random instant":
+                time.sleep(rng.uniform(0.0, 3.0))
+                t.cut()
+            else:
+                deadline = time.monotonic() + 120
+                while t.chip.alive and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if t.chip.alive:
+                    t.cut()      # fewer flash writes than armed: cut now
+                    kind = "after the writes"
+                t.b.close()
+            t.on()         # (a boot disarms a cut that did not happen)
+            t.req("testmode on", timeout=300)
+            t.sync()
+            after = record()
+            ops[kind, after == before] = ops.get((kind, after == before), 0) + 1
+            verdict = _judge_power(before, after, ("action", act, p))
+            if verdict[0] == "ok" and not verdict[1]:
+                why = agrees(t, parse(after))
+                verdict = ("ok", "") if not why else ("wrong", why)
+            if verdict[0] == "ok":
+                r.ok()
+            else:
+                r.bad(verdict[0], "%s cut %d: %s" % (kind, i, verdict[1]))
+            # a boot starts every cursor at the left: new presses from there
+            log("power", r)
+        r.info.append("emulated Pico; cuts that kept the record as it was / with the action: %s"
+                      % ", ".join("%s %d/%d" % (k, ops.get((k, True), 0), ops.get((k, False), 0))
+                                  for k in ("between flash writes", "at a random instant",
+                                            "after the writes")))
+    finally:
+        t.stop()
+    return r
+
+
+TABLE = [Table]     # what the rows run on: Table, or ChipTable (--chip)
+
+
 def public(m):
     """What ``status`` says of match ``m`` (public fields)."""
     if m is None:
@@ -320,7 +520,7 @@ def row_power(n, rng, work, log):
     board's status must match it."""
     r = Row("power")
     # slow saves and a slowish panel widen the windows a cut can fall in
-    t = Table(work, "power", speed=0.15, settings={"slow_save_ms": 4})
+    t = TABLE[0](work, "power", speed=0.15, settings={"slow_save_ms": 4})
     t.on()
     pl = Player(t, rng)
     kinds = ("save", "refresh", "newgame", "computer")
@@ -533,7 +733,7 @@ def row_damage(n, rng, work, log):
     """Damage game.okg and settings.json while the power is off, boot,
     and compare with the record's lines before the first damaged one."""
     r = Row("damage")
-    t = Table(work, "damage")
+    t = TABLE[0](work, "damage")
     t.on()
     try:
         # the base games: one against the computer, one of two players, both
@@ -685,16 +885,19 @@ def row_serial(n, rng, work, log):
     change, the board keeps answering. Then megabyte lines and floods.
     The heap (``mem``, test mode) before and after the junk."""
     r = Row("serial")
-    t = Table(work, "serial")
+    t = TABLE[0](work, "serial")
     t.on()
     try:
         _menu_new_game_fresh(t, 0)
-        t.press(0 if parse(t.saved()).hand.to_move == 0 else 1, "draw")
+        t.press(int(t.status()["to_move"]), "draw")
         t.sync()
 
         def snapshot():
             t.sync()
-            return (t.saved(), t.status(), [t.vb.panel_image(p).tobytes() for p in (0, 1)])
+            # (the emulated Pico's flash is read through its REPL, which
+            # stops the firmware: there status and panels say it)
+            return (t.saved() if t.cheap_files else None, t.status(),
+                    [t.vb.panel_image(p).tobytes() for p in (0, 1)])
 
         t.req("testmode on")
         t.sync()
@@ -810,7 +1013,7 @@ def row_hidden(n, rng, work, log):
     a card of a hand; or a test command answered before the TEST MODE
     banner was on both panels."""
     r = Row("hidden")
-    t = Table(work, "hidden", speed=0.1)
+    t = TABLE[0](work, "hidden", speed=0.1)
     t.on()
     shown = []          # (time, panel, banner?) at each refresh start
 
@@ -828,6 +1031,7 @@ def row_hidden(n, rng, work, log):
         secret = set(real.decode().splitlines()[2:])     # the deal line and the actions
         t.sync()
         ink = [t.vb.panel_image(p) for p in (0, 1)]
+        st_real = t.status()
         hands = [set(m.observation(p)["hand"]) for p in (0, 1)]
         t.vb.on_event = on_event
         other_seed = (m.seed + 1) % (1 << 30)
@@ -879,8 +1083,10 @@ def row_hidden(n, rng, work, log):
                 leak.append("%d answer(s) came late: %r" % (len(late), late[:2]))
             t.req("testmode off")
             t.sync()
-            if t.saved() != real:
+            if t.cheap_files and t.saved() != real:
                 leak.append("the real game changed")
+            if t.status() != st_real:
+                leak.append("the real game's status changed")
             if [t.vb.panel_image(p).tobytes() for p in (0, 1)] != [x.tobytes() for x in ink]:
                 leak.append("the real game's panels did not come back")
             if leak:
@@ -909,7 +1115,7 @@ def row_panels(n, rng, work, log):
     on with the panel that works."""
     r = Row("panels")
     for i in range(n):
-        t = Table(work, "panels%d" % i, timing={"busy_timeout_ms": 600})
+        t = TABLE[0](work, "panels%d" % i, timing={"busy_timeout_ms": 600})
         try:
             t.on()
             _menu_new_game_fresh(t, 0)
@@ -982,7 +1188,7 @@ def row_buttons(n, rng, work, log):
     from host.presses import Presses, layout
     from engine import Match
     r = Row("buttons")
-    t = Table(work, "buttons", speed=0.2)
+    t = TABLE[0](work, "buttons", speed=0.2)
     t.on()
     deb = t.vb._timing("debounce_ms", 20)   # seconds
     skipped = 0
@@ -1094,7 +1300,7 @@ def row_flash(n, rng, work, log):
     for d in ("engine", "firmware", "hardware"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    t = Table(work, "flash")
+    t = TABLE[0](work, "flash")
     t.on()
     try:
         _menu_new_game_fresh(t, 0)
@@ -1211,7 +1417,7 @@ def row_shuffle(n, rng, work, log):
     10,000 runs of this row)."""
     from engine import Match
     r = Row("shuffle")
-    t = Table(work, "shuffle")
+    t = TABLE[0](work, "shuffle")
     t.on()
     try:
         t.req("testmode on")
@@ -1255,6 +1461,10 @@ def row_shuffle(n, rng, work, log):
     return r
 
 
+CHIP_ROWS = ("power", "serial", "hidden", "shuffle")
+CHIP_QUICK = {"power": 2, "serial": 100, "hidden": 2, "shuffle": 1000}
+CHIP_LONG = {"power": 40, "serial": 2000, "hidden": 14, "shuffle": 100000}
+
 RUNNERS = {"power": row_power, "damage": row_damage, "serial": row_serial,
            "buttons": row_buttons, "panels": row_panels, "flash": row_flash,
            "hidden": row_hidden, "shuffle": row_shuffle}
@@ -1277,8 +1487,10 @@ def table(rows, target="virtual board"):
     return "\n".join(out)
 
 
-def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
+def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, chip=False):
     rng = random.Random(seed)
+    TABLE[0] = ChipTable if chip else Table
+    runners = dict(RUNNERS, power=row_power_chip) if chip else RUNNERS
     results = []
     work = tempfile.mkdtemp(prefix="okgin-faults-")
     last = [0.0]
@@ -1293,7 +1505,7 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
             t0 = time.monotonic()
             out.write("%s: %s\n" % (name, GOALS[name]))
             out.flush()
-            r = RUNNERS[name](sizes[name], random.Random(rng.randrange(1 << 30)), work, log)
+            r = runners[name](sizes[name], random.Random(rng.randrange(1 << 30)), work, log)
             r.seconds = time.monotonic() - t0
             results.append(r)
             out.write("  %s: %d injected, %d survived, %d lost, %d wrong (%.0f s)\n"
@@ -1304,6 +1516,7 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
                 out.write("    %s\n" % note)
             out.flush()
     finally:
+        TABLE[0] = Table
         shutil.rmtree(work, ignore_errors=True)
     return results
 
@@ -1311,8 +1524,12 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
 def configure(parser):
     parser.add_argument("--quick", action="store_true",
                         help="the short run (make test does it): a few cases per row")
-    parser.add_argument("--rows", default=",".join(ROWS),
-                        help="rows to run, comma-separated (default: all: %s)" % ",".join(ROWS))
+    parser.add_argument("--rows", default=None,
+                        help="rows to run, comma-separated (default: all: %s; with --chip: %s)"
+                        % (",".join(ROWS), ",".join(CHIP_ROWS)))
+    parser.add_argument("--chip", action="store_true",
+                        help="on the emulated Pico (host/chip) instead of the virtual board: "
+                             "rows %s, fewer cases (it is ~10x slower)" % ",".join(CHIP_ROWS))
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random, printed)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every row's number of cases")
@@ -1322,23 +1539,33 @@ def configure(parser):
 
 
 def run(args):
-    rows = [x.strip() for x in args.rows.split(",") if x.strip()]
+    chip = getattr(args, "chip", False)
+    rows = [x.strip() for x in (args.rows or ",".join(CHIP_ROWS if chip else ROWS)).split(",")
+            if x.strip()]
     for x in rows:
         if x not in ROWS:
             raise CommandError("unknown row %r (rows: %s)" % (x, ", ".join(ROWS)))
-    base = QUICK if args.quick else LONG
+        if chip and x not in CHIP_ROWS:
+            raise CommandError("row %r runs on the virtual board only (on the emulated Pico: %s)"
+                               % (x, ", ".join(CHIP_ROWS)))
+    if chip:
+        base = CHIP_QUICK if args.quick else CHIP_LONG
+    else:
+        base = QUICK if args.quick else LONG
     if args.scale <= 0:
         raise CommandError("--scale must be > 0")
     sizes = {k: max(1, int(round(v * args.scale))) for k, v in base.items()}
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
-    print("okgin faults (%s run, seed %d) on the virtual board" % ("short" if args.quick else "long", seed))
+    where = "the emulated Pico" if chip else "the virtual board"
+    print("okgin faults (%s run, seed %d) on %s" % ("short" if args.quick else "long", seed, where))
     t0 = time.monotonic()
-    results = run_campaign(rows, sizes, seed)
+    results = run_campaign(rows, sizes, seed, chip=chip)
     print()
-    print(table(results))
+    print(table(results, "emulated Pico" if chip else "virtual board"))
     print()
-    print("%.0f s in all; rerun with: okgin faults%s --rows %s --seed %d%s"
-          % (time.monotonic() - t0, " --quick" if args.quick else "", ",".join(rows), seed,
+    print("%.0f s in all; rerun with: okgin faults%s%s --rows %s --seed %d%s"
+          % (time.monotonic() - t0, " --quick" if args.quick else "", " --chip" if chip else "",
+             ",".join(rows), seed,
              " --scale %g" % args.scale if args.scale != 1.0 else ""))
     failed = [r.name for r in results if not r.passed()]
     if failed:
