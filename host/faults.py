@@ -1,4 +1,4 @@
-"""``okgin faults``: the fault campaign (issue 10, docs/reliability.md).
+"""``okgin faults``: the fault campaign (docs/reliability.md).
 
 Each row injects one kind of fault into the real firmware on the virtual
 board, many times, and sorts every injection into survived, lost (a
