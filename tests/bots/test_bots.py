@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import play_script  # noqa: E402  (shared with the micropython run)
+from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
 
 
 def micropython():
@@ -130,44 +131,9 @@ def test_a_bot_sees_a_plain_dict_of_public_data_and_needs_nothing_else():
         assert b1.choose(obs) == b2.choose(json.loads(json.dumps(obs)))
 
 
-def _twin_with_other_hidden_cards(seed, moves):
-    """Play ``moves`` actions of a seeded hand, then build a second hand whose
-    only difference is which cards the opponent of the player to move holds
-    in secret (swapped with cards deep in the stock), with the same public
-    history. Returns (hand, twin, player to move)."""
-    rules = Rules()
-    h = Hand.deal(rules, dealer=seed % 2, seed=seed)
-    hands0 = [list(x) for x in h.hands]
-    stock0 = list(h.stock)
-    upcard = h.observation(0)["upcard"]
-    actions = []
-    players = (bot("greedy", 1), bot("greedy", 2))
-    for _ in range(moves):
-        p = h.to_move
-        a = players[p].choose(h.observation(p))
-        h.play(a)
-        actions.append(a)
-    p = h.to_move
-    o = 1 - p
-    known = set(h.observation(p)["opponent_known"])
-    secret = [c for c in hands0[o] if c in h.hands[o] and c not in known]
-    drawn = len(stock0) - h.stock_count
-    deep = stock0[drawn:][-len(secret):]
-    assert secret and len(deep) == len(secret)
-    swap = dict(zip(secret, deep))
-    swap.update(zip(deep, secret))
-    hands1 = [list(x) for x in hands0]
-    hands1[o] = [swap.get(c, c) for c in hands0[o]]
-    stock1 = [swap.get(c, c) for c in stock0]
-    twin = Hand.from_cards(rules, h.dealer, hands1, upcard, stock1)
-    for a in actions:
-        twin.play(a)
-    return h, twin, p
-
-
 @pytest.mark.parametrize("seed,moves", [(11, 4), (12, 7), (13, 10), (14, 13), (15, 8)])
 def test_a_bot_decides_the_same_whatever_the_opponent_hides(seed, moves):
-    h, twin, p = _twin_with_other_hidden_cards(seed, moves)
+    h, twin, p = twin_with_other_hidden_cards(seed, moves)
     assert h.hands[1 - p] != twin.hands[1 - p]
     assert h.observation(p) == twin.observation(p)
     for level in LEVELS:
@@ -223,16 +189,6 @@ def test_unknown_level_and_a_turn_that_is_not_ours_are_clear_errors():
 
 
 # ----- judgment ----------------------------------------------------------------
-
-def _obs(hand, phase, legal, discard=("2c",), known=(), history=(), stock=20, limit=10):
-    return {
-        "player": 0, "hand": sorted(hand), "discard": list(discard),
-        "discard_top": discard[-1] if discard else None, "upcard": discard[0] if discard else "2c",
-        "stock_count": stock, "knock_limit": limit, "dealer": 1, "to_move": 0, "phase": phase,
-        "legal": legal, "opponent_known": list(known), "opponent_count": 10,
-        "history": list(history), "deadwood": 0, "result": None,
-    }
-
 
 def test_normal_and_hard_take_a_discard_that_completes_a_run():
     hand = ["7h", "8h", "Kc", "Qd", "Js", "4c", "4d", "9s", "2h", "3s"]
