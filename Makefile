@@ -5,18 +5,37 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: sim test board bench clean
+WEBDEPS := host/web/node_modules/.package-lock.json
 
+.PHONY: sim web test board bench case clean
+
+# The first run downloads about 40 MB: pip's own lines and bars show it
+# moving. setuptools' "Editable installation" notice (mind same-named folders
+# in the working directory) is filtered: this checkout is the package.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "okgin: setting up $(VENV) (first run, or pyproject.toml changed: about a minute)"
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --upgrade pip
+	@PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install \
+	    --progress-bar on -e '.[dev]'
+	@touch $(STAMP)
+	@echo "okgin: $(VENV) is ready"
+
+# MicroPython's WebAssembly port for the web page, pinned by
+# host/web/package-lock.json (okgin web also installs it when missing)
+# (without npm the web page's tests say so and are skipped; never in CI)
+$(WEBDEPS): host/web/package-lock.json
+	@command -v npm >/dev/null || { echo "okgin: npm not found (apt-get install npm): skipping the web page's set-up"; exit 0; }; \
+	echo "okgin: installing MicroPython for the web page (npm ci in host/web)"; \
+	cd host/web && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
 
 sim: $(STAMP)
 	$(BIN)/okgin sim
 
-test: $(STAMP)
+web: $(STAMP) $(WEBDEPS)
+	$(BIN)/okgin web
+
+test: $(STAMP) $(WEBDEPS)
 	$(BIN)/python -m pytest -q
 
 board: $(STAMP)
@@ -25,5 +44,10 @@ board: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/okgin bench engine
 
+# Re-render the printable case into hardware/case (needs openscad; about a
+# minute). make test builds it too, into a temporary directory.
+case: $(STAMP)
+	$(BIN)/okgin hardware build
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache host/web/node_modules

@@ -5,7 +5,7 @@ never holds these strings in RAM.
 """
 from engine.cards import card_str
 from engine.melds import min_deadwood
-from engine.hand import _OPTIONS, action_str
+from engine.hand import action_str
 
 # the codes and phases of engine/hand.py (consts there, so not importable)
 KNOCK = 52
@@ -67,18 +67,22 @@ def why_illegal(hand, code, player):
             % (card_str(c), v, hand.knock_limit))
 
 
-def rules_problem(opts):
-    """The first bad value among Rules' options, as a message."""
-    names = _OPTIONS
-    for i in range(6):
-        name, v = names[i], opts[i]
-        if i < 3:
-            lo = 1 if i == 2 else 0
-            if type(v) is not int or not lo <= v <= 10000:
-                return "rules option %s must be an int %d..10000, got %r" % (name, lo, v)
-        elif i < 5:
-            if v not in (True, False):
-                return "rules option %s must be true or false, got %r" % (name, v)
-        elif v is not None and (type(v) is not int or v < 1):
-            return "rules option max_turns must be None or an int >= 1, got %r" % (v,)
-    return "bad rules options %r" % (opts,)
+def rules_problem(row, v):
+    """Why v is not a value of the rules option of ``row`` (a row of
+    engine/options.py's table)."""
+    name, lo, hi = row[0], row[2], row[3]
+    if lo is None:
+        return "rules option %s must be yes or no, got %r" % (name, v)
+    return "rules option %s must be %s%d..%d, got %r" % (
+        name, "none or " if row[1] is None else "", lo, hi, v)
+
+
+def unknown_option(given):
+    from engine.options import OPTIONS
+    known = []
+    for row in OPTIONS:
+        known.append(row[0])
+    for k in given:
+        if k not in known:
+            return "unknown rules option %r (known: %s)" % (k, ", ".join(known))
+    return "bad rules options %r" % (given,)

@@ -70,36 +70,50 @@ def parse_action(text):
     raise IllegalAction(why_unparsable(text))
 
 
-_OPTIONS = ("gin_bonus", "undercut_bonus", "target", "discard_taken", "ace_gin_only", "max_turns")
+def forget(name):
+    """Drop engine.<name>, a module loaded for a moment, so its code and
+    tables leave the heap; the next import loads it again (device memory,
+    docs/engine.md). Firmware/app.py drops others the same way."""
+    import sys
+    import engine
+    sys.modules.pop("engine." + name, None)
+    try:
+        delattr(engine, name)
+    except (AttributeError, KeyError):   # KeyError: MicroPython
+        pass
 
 
 class Rules:
-    """Rules options (RULES.md defaults). See docs/rules.md."""
+    """The rules options, one attribute each: ``Rules(target=150,
+    gin_bonus=20)``; options not given take the seeds' rules. The
+    options, their defaults, allowed values and the rule each changes are
+    one table, engine/options.py (loaded only to make, write or read rules;
+    docs/rules.md "Options"). ValueError naming the option on a bad one."""
 
-    def __init__(self, gin_bonus=25, undercut_bonus=10, target=100,
-                 discard_taken=False, ace_gin_only=False, max_turns=None):
-        opts = (gin_bonus, undercut_bonus, target, discard_taken, ace_gin_only, max_turns)
-        if not (type(gin_bonus) is int and type(undercut_bonus) is int and type(target) is int
-                and 0 <= gin_bonus <= 10000 and 0 <= undercut_bonus <= 10000
-                and 1 <= target <= 10000 and discard_taken in (True, False)
-                and ace_gin_only in (True, False)
-                and (max_turns is None or (type(max_turns) is int and max_turns >= 1))):
-            from engine.explain import rules_problem
-            raise ValueError(rules_problem(opts))
-        self.gin_bonus = gin_bonus
-        self.undercut_bonus = undercut_bonus
-        self.target = target
-        self.discard_taken = bool(discard_taken)
-        self.ace_gin_only = bool(ace_gin_only)
-        self.max_turns = max_turns
+    # the attributes, for type checkers (no cost at run time: MicroPython
+    # and mpy-cross drop annotations); tests/engine checks them against
+    # the table
+    gin_bonus: int
+    undercut_bonus: int
+    target: int
+    discard_taken: bool
+    ace_gin_only: bool
+    max_turns: "int | None"
+
+    def __init__(self, **options):
+        import sys
+        held = "engine.options" in sys.modules   # by a caller: it stays
+        import engine.options
+        try:
+            engine.options.set_rules(self, options)
+        finally:
+            if not held:
+                # needed only now: the attributes stay, the table goes
+                # (2.4 KB of heap on the 64-bit port; docs/engine.md)
+                forget("options")
 
     def __eq__(self, other):
-        if not isinstance(other, Rules):
-            return False
-        for k in _OPTIONS:
-            if getattr(self, k) != getattr(other, k):
-                return False
-        return True
+        return isinstance(other, Rules) and self.__dict__ == other.__dict__
 
     def __repr__(self):
         from engine.record import rules_repr

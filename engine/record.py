@@ -2,55 +2,73 @@
 a match on both runtimes. This module writes them; engine/record_read.py
 reads them. Both are kept apart from hand.py so a device playing a hand does
 not hold this code in RAM until it saves, and a device that only saves (every
-action of a game) and sets rules (``Rules.from_options``, here too) never
-loads the reader, which it needs only to restore a game at boot or to check
-an explicit deal.
+action of a game) never loads the reader, which it needs only to restore a
+game at boot or to check an explicit deal. The rules line's words come from
+engine/options.py, loaded only when a header is written.
 """
 from engine.cards import card_str, strs
-from engine.hand import action_str, _OPTIONS
+from engine.hand import action_str
 
 RECORD_MAGIC = "okgin-record 1"
 END_MARK = " ;"   # written last on every action line: a torn write lacks it
 
 
-def rules_to_text(rules):
-    """'gin_bonus=25 ... max_turns=none' (the body of the 'rules' line)."""
-    out = []
-    for k in _OPTIONS:
-        v = getattr(rules, k)
-        if v is True:
-            v = "yes"
-        elif v is False:
-            v = "no"
-        elif v is None:
-            v = "none"
-        out.append("%s=%s" % (k, v))
+def _value_text(v):
+    # an option's value as records and the serial port write it
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if v is None:
+        return "none"
+    return str(v)
+
+
+def rules_line(rules):
+    """'rules gin_bonus=25 ... hollywood=no': every option of the table
+    (engine/options.py), so a record says exactly what was played; a
+    reader defaults the options an older record does not name."""
+    from engine.options import OPTIONS
+    out = ["rules"]
+    for row in OPTIONS:
+        out.append("%s=%s" % (row[0], _value_text(getattr(rules, row[0]))))
     return " ".join(out)
 
 
 def rules_repr(rules):
+    """Rules(...) naming the options that differ from the defaults."""
+    from engine.options import OPTIONS
     out = []
-    for k in _OPTIONS:
-        out.append("%s=%r" % (k, getattr(rules, k)))
+    for row in OPTIONS:
+        v = getattr(rules, row[0])
+        if v != row[1] or type(v) is not type(row[1]):
+            out.append("%s=%r" % (row[0], v))
     return "Rules(%s)" % ", ".join(out)
 
 
 def rules_from_options(cls, opts):
+    """Rules from a dict of option names to values or their text (a
+    record, the serial port): yes/no, true/false, on/off, 1/0, a number,
+    none. Options not given take their default: a record written before an
+    option existed reads as the game it was. ValueError naming the option."""
+    from engine.options import OPTIONS
     kw = {}
     for k in opts:
         v = opts[k]
-        if k not in _OPTIONS:
-            raise ValueError("unknown rules option %r (known: %s)" % (k, ", ".join(_OPTIONS)))
-        if isinstance(v, str):
+        row = None
+        for r in OPTIONS:
+            if r[0] == k:
+                row = r
+        if isinstance(v, str) and row is not None:   # (Rules() names an unknown one)
             t = v.strip().lower()
-            if k in ("discard_taken", "ace_gin_only"):
+            if row[2] is None:   # yes/no
                 if t in ("yes", "true", "1", "on"):
                     v = True
                 elif t in ("no", "false", "0", "off"):
                     v = False
                 else:
                     raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
-            elif k == "max_turns" and t in ("none", "off", ""):
+            elif row[1] is None and t in ("none", "off", ""):
                 v = None
             else:
                 try:
@@ -78,7 +96,7 @@ def deal_line(hand):
 
 
 def hand_to_record(hand):
-    lines = [RECORD_MAGIC, "rules " + rules_to_text(hand.rules), deal_line(hand)]
+    lines = [RECORD_MAGIC, rules_line(hand.rules), deal_line(hand)]
     i = 1
     log = hand._log
     for j in range(0, len(log), 2):
@@ -97,7 +115,7 @@ def match_to_record(m):
 
 
 def match_header(m):
-    return [RECORD_MAGIC, "rules " + rules_to_text(m.rules),
+    return [RECORD_MAGIC, rules_line(m.rules),
             "match seed=%d dealer=%d" % (m.seed, m.first_dealer)]
 
 

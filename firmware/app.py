@@ -55,6 +55,13 @@ def _unload(*names):
             pass
 
 
+def _drop_menu():
+    """The menu's code and the rules options' table it reads leave the heap
+    (both are imported again when the menu is next shown)."""
+    sys.modules.pop("menu", None)
+    _unload("options")
+
+
 def _make_room():
     """Before the two heaviest moments of a game, a knock (the showdown's
     code and search) and the computer's move (its code and search): the
@@ -189,7 +196,7 @@ class App:
         Called once the menu has returned: it is dropped and the heap
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
-        sys.modules.pop("menu", None)
+        _drop_menu()
         # the game being replaced goes first (it is still on flash): two
         # matches at once do not fit near the 128K budget
         had = self.match is not None
@@ -661,25 +668,6 @@ class App:
         recover.panel_failed(self, p, e)
         sys.modules.pop("recover", None)
 
-    def step(self):
-        """One turn of the main loop; returns True when something happened."""
-        b = self.buttons
-        b.poll()
-        busy = False
-        ev = b.get()
-        while ev is not None:
-            self.handle(ev[0], ev[1], ev[2])
-            busy = True
-            ev = b.get()
-        if self.proto is not None:
-            self.proto.poll()
-        if not busy and self.bot_step():
-            busy = True
-        if True in self.dirty and self.redraw():
-            busy = True
-        self.service_panels()
-        return busy
-
     def leds(self):
         # the turn LED of the player who must act
         m = self.match
@@ -717,7 +705,13 @@ class App:
         self.notice = [None, None]
         self._hand_boundary()
 
-    def run(self, proto=None):
+    # ----- the main loop, as steps a host can take -----
+    # The device calls step() in run()'s endless loop; a browser calls it
+    # from its event loop (an endless loop would freeze the page), tests
+    # call it directly. Everything a turn does lives here, not in the host.
+    def start(self, proto=None):
+        """Boot: the saved game (or the menu) on the panels, then READY on
+        the serial port, if there is one. step() from then on."""
         self.proto = proto
         try:
             self.resume()   # the saved game, or the menu
@@ -727,22 +721,48 @@ class App:
         self.service_panels()
         if proto is not None:
             proto.ready()
-        dirty_heap = True
-        while True:
-            try:
-                busy = self.step()
-            except Exception as e:
-                self.fail(e)
+
+    calm = False   # nothing has happened since the last collection
+
+    def step(self):
+        """One turn of the main loop: buttons, the serial port, the
+        computer's move, redraws and panel updates. Never raises: an error
+        becomes the error screen. True when something happened; when not,
+        the caller may rest a few ms (buttons are debounced over 20 ms)."""
+        busy = False
+        try:
+            b = self.buttons
+            b.poll()
+            ev = b.get()
+            while ev is not None:
+                self.handle(ev[0], ev[1], ev[2])
                 busy = True
-            if busy:
-                dirty_heap = True
-            else:
-                if dirty_heap:
-                    # a calm point after some work: collect once, not on
-                    # every idle turn (a full collection costs CPU time)
-                    dirty_heap = False
-                    gc.collect()
-                    a = gc.mem_alloc()
-                    if a > self.peak:
-                        self.peak = a   # the largest live heap seen (``mem``)
-                time.sleep_ms(4)   # buttons still polled every few ms (debounce 20 ms)
+                ev = b.get()
+            if self.proto is not None:
+                self.proto.poll()
+            if not busy and self.bot_step():
+                busy = True
+            if True in self.dirty and self.redraw():
+                busy = True
+            self.service_panels()
+        except Exception as e:
+            self.fail(e)
+            busy = True
+        if busy:
+            self.calm = False
+        elif not self.calm:
+            # a calm point after some work: collect once, not on every idle
+            # turn (a full collection costs CPU time)
+            self.calm = True
+            gc.collect()
+            a = gc.mem_alloc()
+            if a > self.peak:
+                self.peak = a   # the largest live heap seen (``mem``)
+        return busy
+
+    def run(self, proto=None):
+        """The device's main loop: never returns."""
+        self.start(proto)
+        while True:
+            if not self.step():
+                time.sleep_ms(4)

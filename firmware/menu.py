@@ -1,23 +1,13 @@
 """The menu and the rules options (loaded only while needed: app.py drops
 this module when a game starts, to keep the heap small during play)."""
-import sys
-
 from engine import Rules
+# the rules options' table: the menu offers each option that has menu
+# values there (engine/options.py), under its name
+from engine.options import OPTIONS, MENU
 import store
 from screens import W, H, bold, header, banner, footer
 
-# Rules options offered in the menu: (settings key, label, values). The
-# first value is the default of RULES.md; the engine's Rules takes the key
-# as a keyword argument.
-OPTIONS = (
-    ("gin_bonus", "Gin bonus", (25, 20)),                 # R11
-    ("undercut_bonus", "Undercut bonus", (10, 20, 0)),    # R11
-    ("target", "Target score", (100, 150, 200, 50)),      # R13
-    ("discard_taken", "Discard taken card", (False, True)),   # R7 option
-    ("ace_gin_only", "Ace upcard: gin only", (False, True)),  # R5 option
-)
-
-from app import LEVELS   # computer levels, only when the engine has a bot
+from app import LEVELS, _drop_menu   # computer levels: when the engine has a bot
 
 
 def _value_label(v):
@@ -28,14 +18,24 @@ def _value_label(v):
     return str(v)
 
 
+def _label(name):
+    # "gin_bonus" -> "Gin bonus"
+    return name[0].upper() + name[1:].replace("_", " ")
+
+
 def rule_settings(app):
+    """The menu's options from settings.json: each a value the menu offers
+    (anything else, e.g. a hand-edited file: the default)."""
     r = app.settings.get("rules")
     if not isinstance(r, dict):
-        r = {}   # a hand-edited settings.json: defaults
+        r = {}
     out = {}
-    for key, _label, values in OPTIONS:
-        v = r.get(key, values[0])
-        out[key] = v if v in values else values[0]
+    for row in OPTIONS:
+        values = row[MENU:]
+        if values:
+            v = r.get(row[0], row[1])
+            # 1 == True in Python: a yes/no option must hold a bool
+            out[row[0]] = v if v in values and type(v) is type(row[1]) else row[1]
     return out
 
 
@@ -80,9 +80,10 @@ def menu_items(app):
         items.append(("New game vs computer", lv))
         acts.append(("new", lv))
     rs = rule_settings(app)
-    for key, label, _values in OPTIONS:
-        items.append((label, _value_label(rs[key])))
-        acts.append(("opt", key))
+    for row in OPTIONS:
+        if row[MENU:]:
+            items.append((_label(row[0]), _value_label(rs[row[0]])))
+            acts.append(("opt", row))
     return items, acts
 
 
@@ -99,15 +100,13 @@ def menu_button(app, button, kind):
         if act == "resume":
             app.mode = "game"
             app._hand_boundary()
-            sys.modules.pop("menu", None)   # not needed during play
+            _drop_menu()   # not needed during play
         elif act == "new":
             return game_args(app, arg)   # app.new_game, once this returns
         else:
-            rs = rule_settings(app)
-            for key, _label, values in OPTIONS:
-                if key == arg:
-                    i = values.index(rs[key]) if rs[key] in values else 0
-                    rs[key] = values[(i + 1) % len(values)]
+            rs = rule_settings(app)   # every value is one of the row's
+            values = arg[MENU:]
+            rs[arg[0]] = values[(values.index(rs[arg[0]]) + 1) % len(values)]
             app.settings["rules"] = rs
             store.save_settings(app.settings)
     app._touch()

@@ -2,7 +2,6 @@
 record, sync, mem, reset. Loaded for each of them and dropped after it
 (protocol.py), so test mode plays in the heap a real game has."""
 import gc
-import sys
 
 try:
     from binascii import hexlify
@@ -39,7 +38,8 @@ def dispatch(proto, cmd, w):
         got = app._menu().newgame_from(app, opts)
         if isinstance(got, str):
             if app.mode != "menu":
-                sys.modules.pop("menu", None)   # as during play: not loaded
+                from app import _drop_menu
+                _drop_menu()   # as during play: not loaded
             return proto.send("ERR " + got)
         app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
         return proto.send("OK")

@@ -11,6 +11,7 @@ SUITES = {
     "flash": "host.bench_flash",     # full and incremental flash: bytes and seconds
     "bots": "host.bench_bots",       # decision times of the computer players
     "memory": "host.bench_memory",   # firmware peak heap and smallest heap a game runs in
+    "web": "host.bench_web",         # the web page: size, first screen, ms per key, hands/s
 }
 
 

@@ -55,15 +55,19 @@ def run(args):
                       heapsize=args.heapsize, compiled=not args.source)
 
     def on_event(ev):
+        if ev[0] == "exit" and not ev[2]:
+            # Said even with --quiet: the board is of no use until restarted.
+            print("okgin board: micropython exited with status %s %d times in a row at "
+                  "boot, so the board stays off (Ctrl-C, fix the firmware, start again)"
+                  % (ev[1], vb.crash_restarts), file=sys.stderr, flush=True)
         if args.quiet:
             return
         if ev[0] == "refresh":
             print("panel %d: %s refresh (%.1f s)" % (ev[1], ev[2], ev[3]), flush=True)
         elif ev[0] == "reset":
             print("board reset", flush=True)
-        elif ev[0] == "exit":
-            print("micropython exited with status %s%s" % (
-                ev[1], "" if vb.alive else "; it keeps failing, so the board stays off"), flush=True)
+        elif ev[0] == "exit" and ev[2]:
+            print("micropython exited with status %s; the board boots again" % ev[1], flush=True)
 
     vb.on_event = on_event
     # SIGTERM ends the board as cleanly as Ctrl-C.

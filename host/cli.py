@@ -1,8 +1,10 @@
 """``okgin``: the command table (after mpremote's).
 
 Each command lives in its own module ``host/<module>.py`` exposing
-``configure(parser)`` (adds its arguments; the parser's description is the
-module docstring's help text) and ``run(args) -> int``. Modules are imported
+``configure(parser)`` (adds its arguments and an ``examples:`` epilog; the
+parser's description is the one-line help in ``COMMANDS`` below, which a
+module may replace) and ``run(args) -> int``; adding a command is one row
+here and one module. Modules are imported
 only when their command runs, so ``okgin --help`` stays fast and a command's
 dependencies (Tk, pyserial, mpremote) load only when needed.
 """
@@ -19,17 +21,23 @@ COMMANDS = {
     "flash": ("host.flash", "compile and copy the firmware onto a board"),
     "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("host.replay", "replay a game record on the virtual board"),
-    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory)"),
+    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web)"),
     "tourney": ("host.tourney", "play computer players against each other"),
+    "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),
+    "web": ("host.web", "play in a browser: build the static page and serve it here"),
 }
 
 EPILOG = """examples:
-  okgin sim                     play both seats in a window
-  okgin sim --vs hard           play against the computer
-  okgin board                   start the virtual board, print its port
-  okgin flash                   put the firmware on the plugged-in Pico
-  okgin hil --sim               run the hardware-in-loop tests on the virtual board
-  okgin replay game.okg --shots out/
+  okgin sim                              play both seats in a window
+  okgin sim --vs hard                    play against the computer
+  okgin board                            start the virtual board, print its port
+  okgin flash                            put the firmware on the plugged-in Pico
+  okgin hil --sim                        run the hardware-in-loop tests on the virtual board
+  okgin replay game.okg --shots out/     replay a saved game, a picture per action
+  okgin tourney hard greedy --games 200  computer players against each other
+  okgin web                              play in a browser (http://127.0.0.1:8000/)
+  okgin bench engine                     performance figures (also board, flash, bots, memory, web)
+  okgin hardware build                   render, check and picture the printable case
 """
 
 

@@ -108,8 +108,9 @@ def _okmk(p):
         q = q + '/' + part if q else part
         try:
             os.mkdir(q)
-        except OSError:
-            pass
+        except OSError as e:
+            if e.args[0] != 17:
+                raise
 def _okrm(p):
     try:
         os.remove(p)
@@ -359,9 +360,19 @@ class Device:
                 # in_waiting, and a silent port would block it forever.
                 self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except (TransportError, OSError, ValueError) as e:
-            raise transport.BoardNotFound("cannot open %s: %s" % (port, transport._short(e)))
+            raise self._open_failure(e)
         self.ser = _CountingSerial(self.t.serial)
         self.t.serial = self.ser
+
+    def _open_failure(self, e):
+        """mpremote says "failed to access PORT" whatever went wrong: open
+        the port with pyserial ourselves to learn and name the cause."""
+        import serial
+        try:
+            serial.serial_for_url(self.port, exclusive=True).close()
+        except (serial.SerialException, OSError, ValueError) as cause:
+            return transport.open_failure(self.port, cause)
+        return transport.BoardNotFound("cannot open %s: %s" % (self.port, transport._short(e)))
 
     def enter(self):
         quiet = io.StringIO()
@@ -444,37 +455,83 @@ def _disconnected(port, what):
         "flash again" % (port, what))
 
 
-def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
-                board_json=None, after_stage=None, power_cycle=None):
-    """Flash the firmware in ``src_root`` onto the board at ``port``.
-    ``after_stage(device)`` is a test hook run after staging, before the switch.
-    ``power_cycle``: for a board whose power we control (an in-process
-    VirtualBoard), restart it that way instead of ``machine.reset()``."""
-    import serial
-    from mpremote.transport import TransportError, TransportExecError
-    rep = FlashReport()
-    t0 = time.monotonic()
-    say = (lambda *a: None) if quiet else (lambda s: (out.write(s + "\n"), out.flush()))
-    dev = Device(port)
-    stage = "connecting"
-    copied = 0
-    try:
-        dev.enter()
-        stage = "while reading its version"
+# What the board's OSError numbers (MicroPython's MP_E*, the POSIX values)
+# mean for someone flashing it; its traceback may show only the number.
+BOARD_ERRNO_HINTS = {
+    30: "EROFS: its filesystem is mounted read-only (see its boot.py)",
+    28: "ENOSPC: its filesystem is full (remove files with mpremote fs rm)",
+    12: "ENOMEM: it ran out of memory (reset it and run okgin flash again)",
+}
+
+
+def _board_error(text):
+    """The last line of the traceback the board printed (``OSError: 30``),
+    the board's own words, with what it means when we know."""
+    lines = [ln.strip() for ln in (text or "").strip().splitlines() if ln.strip()]
+    last = lines[-1] if lines else "no message"
+    m = re.match(r"OSError: (?:\[Errno )?(\d+)", last)
+    hint = BOARD_ERRNO_HINTS.get(int(m.group(1))) if m else None
+    return "%s (%s)" % (last, hint) if hint else last
+
+
+class Plan:
+    """What one flash will do, from comparing the build with the board."""
+
+    def __init__(self, files, free, old, have, stale_present):
+        self.files = files                        # [(device path, bytes)], switch order
+        self.paths = [p for p, _ in files]
+        self.want = {p: hashlib.sha256(d).hexdigest() for p, d in files}
+        self.todo = [(p, d) for p, d in files if have[p] != self.want[p]]
+        self.need = sum(len(d) for _, d in self.todo)
+        self.free = free                          # bytes free on the board, -1 unknown
+        self.old = old                            # the previous flash's manifest
+        self.stale_present = stale_present        # files to delete after the switch
+
+
+class Flash:
+    """One run of ``okgin flash`` against an open ``Device``, as steps:
+    ``plan``, ``stage`` (copy into .staging/ and verify), ``switch``,
+    ``clean_up`` (stale files, manifest, staging; verify all), ``reset``.
+    ``self.step`` says where a failure happened, for the error message."""
+
+    def __init__(self, dev, port, out, quiet, rep):
+        self.dev = dev
+        self.port = port
+        self.out = out
+        self.quiet = quiet
+        self.rep = rep
+        self.step = "connecting"
+        self.copied = 0
+
+    def say(self, text):
+        if not self.quiet:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def board_info(self):
+        """(version, _mpy, free bytes) of a supported MicroPython board."""
+        from mpremote.transport import TransportExecError
+        self.step = "while reading its version"
         try:
-            info = dev.eval(INFO_CODE)
+            info = self.dev.eval(INFO_CODE)
         except (TransportExecError, ValueError, SyntaxError) as e:
-            raise CommandError("%s is not a usable MicroPython board: %s" % (port, transport._short(e)))
-        rep.info = info
+            raise CommandError("%s is not a usable MicroPython board: %s"
+                               % (self.port, transport._short(e)))
+        self.rep.info = info
         name, version, mpy, free, platform = info
         if name != "micropython":
-            raise CommandError("%s runs %s, not MicroPython" % (port, name))
+            raise CommandError("%s runs %s, not MicroPython" % (self.port, name))
         check_supported(version, mpy)
         ver, sub, arch = mpy_abi(mpy)
-        say("board: MicroPython %s on %s, .mpy v%d.%d arch=%s"
-            % (".".join(str(v) for v in version), platform, ver, sub, ARCHS.get(arch, arch)))
+        self.say("board: MicroPython %s on %s, .mpy v%d.%d arch=%s"
+                 % (".".join(str(v) for v in version), platform, ver, sub, ARCHS.get(arch, arch)))
+        return version, mpy, free
 
-        # build
+    def plan(self, src_root, board_json):
+        """Build for this board's ABI and compare with what it holds."""
+        from mpremote.transport import TransportExecError
+        version, mpy, free = self.board_info()
+        ver, sub, arch = mpy_abi(mpy)
         cross = choose_mpy_cross(ver, sub)
         if arch not in ARCHS:
             raise CommandError("the board's .mpy arch %d is unknown to mpy-cross" % arch)
@@ -483,10 +540,10 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
             files = build(src_root, build_dir, cross, ARCHS[arch], board_json)
         finally:
             shutil.rmtree(build_dir, ignore_errors=True)
-        rep.files = len(files)
-        want = {p: hashlib.sha256(d).hexdigest() for p, d in files}
+        self.rep.files = len(files)
 
-        stage = "while comparing files"
+        self.step = "while comparing files"
+        dev = self.dev
         dev.exec(DEVICE_HELPERS)
         # An earlier flash interrupted mid-switch: finish it first (its staged
         # files were verified before the journal was written).
@@ -497,111 +554,160 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
             old = []
         paths = [p for p, _ in files]
         have = dict(zip(paths, dev.hashes(paths)))
-        todo = [(p, d) for p, d in files if have[p] != want[p]]
         shadow = [p[:-4] + ".py" for p in paths if p.endswith(".mpy")]
-        stale = [p for p in old if p not in want and p not in KEEP] + shadow
-        stale_present = [p for p, h in zip(stale, dev.hashes(stale)) if h is not None] if stale else []
-
-        need = sum(len(d) for _, d in todo)
-        if todo and free >= 0 and need + SLACK > free:
+        stale = [p for p in old if p not in paths and p not in KEEP] + shadow
+        present = [p for p, h in zip(stale, dev.hashes(stale)) if h is not None] if stale else []
+        plan = Plan(files, free, old, have, present)
+        if plan.todo and free >= 0 and plan.need + SLACK > free:
             raise CommandError(
                 "the board's filesystem is full: the update needs %d KB, %d KB are free; "
                 "remove files you do not need (mpremote fs ls / fs rm) and run okgin flash again"
-                % ((need + SLACK + 1023) // 1024, free // 1024))
-
-        if not todo:
-            say("up to date: %d files match" % len(files))
+                % ((plan.need + SLACK + 1023) // 1024, free // 1024))
+        if plan.todo:
+            self.say("sending %d of %d files (%d bytes)" % (len(plan.todo), len(files), plan.need))
         else:
-            say("sending %d of %d files (%d bytes)" % (len(todo), len(files), need))
-            stage = "while copying"
-            dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING))
-            bar = Progress(out, len(todo), need, quiet)
-            for p, d in todo:
-                if "/" in p:
-                    dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
-                bar.start(p, len(d))
-                dev.write_file(STAGING + "/" + p, d, bar.update)
-                bar.finish()
-                copied += 1
-                rep.sent.append(p)
-                rep.payload_bytes += len(d)
-            staged = dev.hashes([STAGING + "/" + p for p, _ in todo])
-            bad = [p for (p, _), h in zip(todo, staged) if h != want[p]]
-            if bad:
-                raise CommandError("verification of the staged copy failed for %s; "
-                                   "nothing was changed on the board; run okgin flash again"
-                                   % ", ".join(bad))
-            if after_stage:
-                after_stage(dev)
-            stage = "while switching to the new files"
-            # The journal appears atomically (rename), and only once every
-            # staged file is verified: from here on the switch can be
-            # completed by anyone (this run, boot.py, the next flash).
-            journal = "\n".join(p for p, _ in todo) + "\n"
-            dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
-                     % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL))
-            _switch(dev)
+            self.say("up to date: %d files match" % len(files))
+        return plan
 
-        stage = "while cleaning up"
-        for p in stale_present:
+    def stage(self, plan):
+        """Copy what differs into .staging/ and verify it; the live files are
+        untouched, so a failure here changes nothing the board runs."""
+        self.step = "while copying"
+        dev = self.dev
+        dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING))
+        bar = Progress(self.out, len(plan.todo), plan.need, self.quiet)
+        for p, d in plan.todo:
+            if "/" in p:
+                dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
+            bar.start(p, len(d))
+            dev.write_file(STAGING + "/" + p, d, bar.update)
+            bar.finish()
+            self.copied += 1
+            self.rep.sent.append(p)
+            self.rep.payload_bytes += len(d)
+        staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo])
+        bad = [p for (p, _), h in zip(plan.todo, staged) if h != plan.want[p]]
+        if bad:
+            raise CommandError("verification of the staged copy failed for %s; "
+                               "nothing was changed on the board; run okgin flash again"
+                               % ", ".join(bad))
+
+    def switch(self, plan):
+        """Move the staged files into place. The journal appears atomically
+        (rename), and only once every staged file is verified: from then on
+        the switch can be completed by anyone (this run, boot.py, the next
+        flash)."""
+        self.step = "while switching to the new files"
+        journal = "\n".join(p for p, _ in plan.todo) + "\n"
+        self.dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
+                      % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL))
+        _switch(self.dev)
+
+    def clean_up(self, plan):
+        """Delete stale files (never the player's), write the manifest, drop
+        .staging/, then verify every file of the firmware."""
+        self.step = "while cleaning up"
+        dev = self.dev
+        for p in plan.stale_present:
             if p not in KEEP and dev.eval("print(_okrm(%r))" % p):
-                rep.removed.append(p)
-        new_manifest = json.dumps(paths)
-        if old != paths:
+                self.rep.removed.append(p)
+        if plan.old != plan.paths:
             dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
-                     % (MANIFEST + ".tmp", new_manifest, MANIFEST + ".tmp", MANIFEST))
+                     % (MANIFEST + ".tmp", json.dumps(plan.paths), MANIFEST + ".tmp", MANIFEST))
         dev.exec("_okrmtree(%r)" % STAGING)
 
-        stage = "while verifying"
-        got = dict(zip(paths, dev.hashes(paths)))
-        bad = [p for p in paths if got[p] != want[p]]
+        self.step = "while verifying"
+        got = dict(zip(plan.paths, dev.hashes(plan.paths)))
+        bad = [p for p in plan.paths if got[p] != plan.want[p]]
         if bad:
             raise CommandError("verification failed on the board for %s; run okgin flash again"
                                % ", ".join(bad))
-        say("verified %d files on the board" % len(paths))
-        rep.wire_bytes = dev.ser.written
+        self.say("verified %d files on the board" % len(plan.paths))
+        self.rep.wire_bytes = self.dev.ser.written
 
-        if reset:
-            stage = "while resetting"
-            try:
-                if power_cycle is not None:
-                    dev.t.exit_raw_repl()
-                    power_cycle()
-                else:
-                    dev.t.exec_raw_no_follow(RESET_CODE)
-                # Keep the port open and read on: re-opening would drop the
-                # READY the new boot prints (pyserial flushes input on open).
-                board = transport.Board(port)
-                board.ser = dev.ser._ser
-                board.ser.timeout = 0.05
-                dev.t.serial = None
-            except (TransportError, serial.SerialException, OSError):
-                board = None    # the port may vanish as the board resets: expected
-    except (serial.SerialException, OSError) as e:
-        raise _disconnected(port, "%s (%d files copied): %s" % (stage, copied, transport._short(e)))
-    except TransportError as e:
-        raise _disconnected(port, "%s (%d files copied): %s" % (stage, copied, transport._short(e)))
-    except TransportExecError as e:
-        raise CommandError("the board reported an error %s: %s"
-                           % (stage, (e.error_output or "").strip().splitlines()[-1:]))
-    finally:
-        dev.close()
+    def reset(self, power_cycle=None):
+        """Restart the board into the game; return a ``transport.Board`` on
+        the still-open port (re-opening would drop the READY the new boot
+        prints: pyserial flushes input on open), or None if the port went
+        away as the board reset (expected of a real board's USB)."""
+        import serial
+        from mpremote.transport import TransportError
+        self.step = "while resetting"
+        dev = self.dev
+        try:
+            if power_cycle is not None:
+                dev.t.exit_raw_repl()
+                power_cycle()
+            else:
+                dev.t.exec_raw_no_follow(RESET_CODE)
+            board = transport.Board(self.port)
+            board.ser = dev.ser._ser
+            board.ser.timeout = 0.05
+            dev.t.serial = None
+            return board
+        except (TransportError, serial.SerialException, OSError):
+            return None
 
-    if reset:
+    def wait_for_game(self, board, power_cycle=None):
+        """Wait until the reset board prints READY (the port is closed then)."""
         if board is None:
-            board = transport.Board(port)
+            board = transport.Board(self.port)
             board.reopen(timeout=30)
         try:
             if power_cycle is None:
                 board.wait_reboot(30)
             else:
-                _boot_in_process_board(board, power_cycle, rep)
-            rep.ready = board.ready
-            say("running: %s" % board.ready)
+                _boot_in_process_board(board, power_cycle, self.rep)
+            self.rep.ready = board.ready
+            self.say("running: %s" % board.ready)
         finally:
             board.close()
+
+    def board_error(self, e):
+        return CommandError("the board reported an error %s: %s"
+                            % (self.step, _board_error(e.error_output)))
+
+    def went_away(self, e):
+        return _disconnected(self.port, "%s (%d files copied): %s"
+                             % (self.step, self.copied, transport._short(e)))
+
+
+def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
+                board_json=None, after_stage=None, power_cycle=None):
+    """Flash the firmware in ``src_root`` onto the board at ``port``; return
+    a ``FlashReport``. ``after_stage(device)`` is a test hook run after
+    staging, before the switch. ``power_cycle``: for a board whose power we
+    control (an in-process VirtualBoard), restart it that way instead of
+    ``machine.reset()``."""
+    import serial
+    from mpremote.transport import TransportError, TransportExecError
+    rep = FlashReport()
+    t0 = time.monotonic()
+    dev = Device(port)
+    run = Flash(dev, port, out, quiet, rep)
+    board = None
+    try:
+        dev.enter()
+        plan = run.plan(src_root, board_json)
+        if plan.todo:
+            run.stage(plan)
+            if after_stage:
+                after_stage(dev)
+            run.switch(plan)
+        run.clean_up(plan)
+        if reset:
+            board = run.reset(power_cycle)
+    # The board's own error first: TransportExecError is a TransportError.
+    except TransportExecError as e:
+        raise run.board_error(e) from e
+    except (TransportError, serial.SerialException, OSError) as e:
+        raise run.went_away(e) from e
+    finally:
+        dev.close()
+    if reset:
+        run.wait_for_game(board, power_cycle)
     rep.seconds = time.monotonic() - t0
-    say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
+    run.say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
     return rep
 
 
@@ -616,7 +722,20 @@ def configure(parser):
                      "  okgin board &  okgin flash --port /dev/pts/5   (the virtual board)\n")
 
 
+def check_inputs(src_root, board_json=None):
+    """The firmware tree and board definition exist and are valid: checked
+    before looking for a board, so a wrong path is named as such."""
+    if not os.path.isdir(src_root):
+        raise CommandError("--source %s: no such directory" % src_root)
+    source_files(src_root)
+    board_json = board_json or os.path.join(src_root, "hardware", "board.json")
+    if not os.path.isfile(board_json):
+        raise CommandError("board definition %s not found" % board_json)
+    validate_board(board_json)
+
+
 def run(args):
+    check_inputs(args.source, args.board)
     port = transport.find_board(args.port)
     flash_board(port, src_root=args.source, reset=not args.no_reset, board_json=args.board)
     return 0

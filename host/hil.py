@@ -17,6 +17,8 @@ from host import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "hil")
+
+
 class Target:
     """What the tests are run against. ``power_cycle`` is a callable that
     cuts and restores power (the virtual board can; on real hardware only a
@@ -36,8 +38,13 @@ def _ask_person(port):
     return cycle
 
 
-def start_sim(flash=True, heapsize=None):
-    """A virtual board flashed like a real one; returns (vboard, cleanup)."""
+def start_sim(flash=True, heapsize=None, out=None):
+    """A virtual board flashed like a real one; returns (vboard, cleanup).
+    ``out``: where to say what it is doing (it takes a few seconds)."""
+    def say(text):
+        if out is not None:
+            out.write(text + "\n")
+            out.flush()
     try:
         from host.vboard import VirtualBoard
     except ImportError as e:
@@ -48,12 +55,15 @@ def start_sim(flash=True, heapsize=None):
         if not flash:
             from host.vboard import populate
             populate(flash_dir)   # the compiled firmware in place before the first boot
+        say("starting a virtual board (flash: %s)" % flash_dir)
         vb.start()
         if flash:
             from host.flash import flash_board
+            say("flashing it on %s, as okgin flash does a Pico" % vb.port)
             # Powered on again by the host rather than machine.reset(): see
             # the report on the virtual board's reset after a Ctrl-C.
-            flash_board(vb.port, quiet=True, power_cycle=vb.power_cycle)
+            flash_board(vb.port, quiet=out is None, out=out or sys.stdout,
+                        power_cycle=vb.power_cycle)
     except BaseException:
         _stop(vb)
         shutil.rmtree(flash_dir, ignore_errors=True)
@@ -73,6 +83,17 @@ def _stop(vb):
             vb.kill()
         except Exception:
             pass
+
+
+def check_board(port):
+    """Stop with one line, before the suite, when the port does not open or
+    the okgin firmware does not answer there (else every test would fail
+    with the same traceback)."""
+    try:
+        with transport.Board(port) as b:
+            b.wait_ready(15, probe_after=0.0)   # it booted long ago: ask at once
+    except transport.BoardTimeout as e:
+        raise CommandError("%s; is the okgin firmware on it? okgin flash --port %s" % (e, port))
 
 
 def run_suite(target, junit=None, keyword=None):
@@ -119,12 +140,15 @@ def configure(parser):
 
 def run(args):
     if args.sim:
-        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize)
+        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize,
+                                out=sys.stdout)
         try:
             target = Target(vb.port, power_cycle=vb.power_cycle)
+            print("running the hardware-in-loop suite (tests/hil) against it", flush=True)
             return run_suite(target, args.junit, args.keyword)
         finally:
             cleanup()
     port = transport.find_board(args.port)
+    check_board(port)
     target = Target(port, power_cycle=_ask_person(port) if args.interactive else None)
     return run_suite(target, args.junit, args.keyword)

@@ -92,8 +92,26 @@ def open_serial(url, timeout=0.05):
         ser = serial.serial_for_url(url, baudrate=115200, timeout=timeout,
                                     write_timeout=5, exclusive=False)
     except (serial.SerialException, OSError, ValueError) as e:
-        raise BoardNotFound("cannot open %s: %s" % (url, _short(e)))
+        raise open_failure(url, e)
     return ser
+
+
+def open_failure(url, e):
+    """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
+    with the fix when the cause is a common one."""
+    import errno
+    text = _short(e)
+    code = getattr(e, "errno", None)
+    if code == errno.ENOENT:
+        why = "no such port; plug the board in, or leave out --port to find it"
+    elif code == errno.EACCES:
+        why = ("permission denied; add yourself to the port's group (Linux: sudo "
+               "usermod -aG dialout $USER, then log in again)")
+    elif "Inappropriate ioctl" in text:
+        why = "not a serial port"
+    else:
+        why = text
+    return BoardNotFound("cannot open %s: %s" % (url, why))
 
 
 def _short(e):

@@ -46,17 +46,23 @@ def partial_frame(old, new, scale=1):
     return base
 
 
+# The SSD1680 full-refresh waveform as the window and the web page play it:
+# (share of the refresh time, frame): the old image inverted, all black, all
+# white, the new image inverted, then the new image (the last frame stays).
+FULL_WAVEFORM = ((0.18, "old inverted"), (0.22, "ink"), (0.22, "paper"),
+                 (0.18, "new inverted"), (0.20, "new"))
+# Share of a partial refresh during which the changing pixels show grey.
+PARTIAL_GREY = 0.6
+
+
 def full_frames(old, new, scale=1):
-    """The SSD1680 full-refresh waveform as frames with their share of the
-    refresh time: the old image inverted, all black, all white, the new
-    image inverted, then the new image (the last frame stays)."""
-    return [
-        (0.18, to_rgb(_invert(old), scale)),
-        (0.22, flat(INK, scale)),
-        (0.22, flat(PAPER, scale)),
-        (0.18, to_rgb(_invert(new), scale)),
-        (0.20, to_rgb(new, scale)),
-    ]
+    """FULL_WAVEFORM as images, each with its share of the refresh time."""
+    frames = {"old inverted": lambda: to_rgb(_invert(old), scale),
+              "ink": lambda: flat(INK, scale),
+              "paper": lambda: flat(PAPER, scale),
+              "new inverted": lambda: to_rgb(_invert(new), scale),
+              "new": lambda: to_rgb(new, scale)}
+    return [(share, frames[name]()) for share, name in FULL_WAVEFORM]
 
 
 def _invert(panel):

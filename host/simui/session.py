@@ -200,6 +200,7 @@ class Session:
                 if line.startswith("READY "):
                     self.ready_line = line
                     self._ready.set()
+                    self.events.put(("ready", line))   # the firmware (re)started
                 elif line.startswith("OK okgin ") and not self._ready.is_set():
                     self._ready.set()  # the answer to our `hello`
                 else:

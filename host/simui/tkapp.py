@@ -314,6 +314,8 @@ class SimWindow:
             self._refresh[ev[1]] = (ev[2], float(ev[3]), now)
         elif ev[0] == "reset":
             self._status_note = "reset: the firmware restarts"
+        elif ev[0] == "ready":
+            self._status_note = ready_note(self.session)
         elif ev[0] == "exit":
             self._status_note = "the firmware stopped (exit code %s)" % (ev[1] if len(ev) > 1 else "?")
 
@@ -347,7 +349,7 @@ class SimWindow:
                     frames.append((t, img))
                 self._anim[p] = frames
             else:
-                self._anim[p] = [(now + 0.6 * secs, render.partial_frame(old, new, s)),
+                self._anim[p] = [(now + render.PARTIAL_GREY * secs, render.partial_frame(old, new, s)),
                                  (now + secs, render.to_rgb(new, s))]
         else:
             self._anim[p] = [(now, render.to_rgb(new, s))]

@@ -260,6 +260,8 @@ class TermUI:
             for ev in self.session.drain_events():
                 if ev[0] == "reset":
                     self.note = "reset: the firmware restarts"
+                elif ev[0] == "ready":
+                    self.note = ready_note(self.session)
                 elif ev[0] == "exit":
                     self.note = "the firmware stopped"
                 self._dirty = True

@@ -76,6 +76,15 @@ def _write_if_changed(dst, data):
     return True
 
 
+def install(src, dst, compiled=True, rel=None):
+    """One more module on a flash laid out by populate(): ``dst`` is its
+    .py path there; compiled, it lands as .mpy made with the same mpy-cross
+    options, named ``rel`` (its path from the flash root) in tracebacks."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    _sync_file(src, dst, find_mpy_cross() if compiled else None,
+               rel or os.path.basename(dst))
+
+
 def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
     """Sync the firmware into flash_dir: firmware/*.py flat at its root, the
     engine/ package, hardware/board.json -> board.json. Saved games and

@@ -256,11 +256,12 @@ class VirtualBoard:
             self.proc = None
             quick = time.monotonic() - self._spawned_at < 2.0
             self._quick_exits = self._quick_exits + 1 if quick else 0
-        self._emit(("exit", code))
+            again = self._quick_exits < self.crash_restarts
+        self._emit(("exit", code, again))
         with self._life:
             if self._closed or self.proc is not None:
                 return
-            if self._quick_exits >= self.crash_restarts:
+            if not again:
                 return      # stays off: .alive is False, last_exit says why
             self.pins.mcu_reset()
             self._spawn()

@@ -59,3 +59,35 @@ def test_invalid_board_gets_a_message_not_a_traceback(tmp_path):
     assert p.returncode == 1
     assert p.stderr.strip() == ("gen_wiring: players[1].buttons.ok: pin 17 is already used "
                                 "by players[0].panel.cs")
+
+
+def test_wiring_picture_labels_every_used_pin_and_part():
+    sys.path.insert(0, os.path.join(ROOT, "hardware"))
+    import gen_wiring
+    import boarddef
+    import wiring_picture
+    board = boarddef.load(os.path.join(ROOT, "hardware", "board.json"))
+    svg = wiring_picture.draw(board, gen_wiring.HEADER, gen_wiring.PHYS, boarddef).svg()
+    for gpio, field in boarddef.pin_owners(board).items():
+        assert ">GP%d " % gpio in svg or ">GP%d<" % gpio in svg, field
+    for p in (1, 2):
+        for b in boarddef.BUTTONS:
+            assert ">P%d %s<" % (p, b) in svg
+        assert ">P%d turn LED<" % p in svg and ">Player %d panel<" % p in svg
+    # one colour per player, and the player's own signals drawn in it
+    for colour in wiring_picture.PLAYER_COLOURS:
+        assert svg.count('stroke="%s"' % colour) > 10
+    # the committed PNG is this drawing (its text chunk carries the SVG's hash)
+    with open(os.path.join(ROOT, "hardware", "wiring.png"), "rb") as f:
+        assert gen_wiring.png_text(f.read(), "okgin-source") == wiring_picture.svg_hash(svg)
+
+
+def test_stale_picture_is_reported(tmp_path):
+    import shutil
+    hw = tmp_path / "hardware"
+    shutil.copytree(os.path.join(ROOT, "hardware"), hw)
+    shutil.copytree(os.path.join(ROOT, "firmware"), tmp_path / "firmware")
+    (hw / "wiring.png").write_bytes(b"not a picture")
+    p = subprocess.run([sys.executable, str(hw / "gen_wiring.py"), "--check"], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "hardware/wiring.png is out of date" in p.stderr

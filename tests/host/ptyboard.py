@@ -74,16 +74,18 @@ class _RAMBlockDev:
         return 0
 _bd = _RAMBlockDev(512, %d)
 os.VfsLfs2.mkfs(_bd)
-os.mount(os.VfsLfs2(_bd), '/flash')
+os.mount(os.VfsLfs2(_bd), '/flash', readonly=%s)
 os.chdir('/flash')
 """
 
 
 class BareBoard:
     """``micropython -i [script]`` in ``flash_dir`` behind a pty at ``.port``.
-    ``ramfs_kb``: instead of the host directory, a littlefs of that size."""
+    ``ramfs_kb``: instead of the host directory, a littlefs of that size
+    (``readonly``: mounted read-only, as a boot.py may do to protect it)."""
 
-    def __init__(self, flash_dir, micropython="micropython", script=None, ramfs_kb=None):
+    def __init__(self, flash_dir, micropython="micropython", script=None, ramfs_kb=None,
+                 readonly=False):
         self.flash_dir = str(flash_dir)
         self.micropython = micropython
         self.script = script
@@ -91,7 +93,7 @@ class BareBoard:
         if ramfs_kb:
             self.script = os.path.join(self.flash_dir, "..", "ramfs_boot.py")
             with open(self.script, "w") as f:
-                f.write(RAMFS % (ramfs_kb * 2))
+                f.write(RAMFS % (ramfs_kb * 2, readonly))
 
     def start(self):
         self.ma, self.sa = os.openpty()     # process side

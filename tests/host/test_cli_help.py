@@ -13,10 +13,12 @@ def _help(*args):
     return r.stdout
 
 
-def test_top_level_help_lists_every_command():
+def test_top_level_help_lists_every_command_with_an_example():
     out = _help("--help")
+    examples = out[out.index("examples:"):].splitlines()[1:]
     for name in COMMANDS:
         assert name in out
+        assert any(line.split()[:2] == ["okgin", name] for line in examples), name
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

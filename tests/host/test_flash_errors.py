@@ -13,8 +13,30 @@ def _flash(*args):
 def test_bogus_port_is_a_one_line_error():
     rc, out, err = _flash("--port", "/dev/does-not-exist")
     assert rc == 1
-    assert err.startswith("okgin: cannot open /dev/does-not-exist")
+    assert err.startswith("okgin: cannot open /dev/does-not-exist: no such port")
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_port_that_does_not_open_names_its_own_cause(tmp_path):
+    # mpremote says "failed to access X" for every cause; each is told apart.
+    not_a_tty = tmp_path / "ttyFILE"
+    not_a_tty.write_text("")
+    rc, out, err = _flash("--port", str(not_a_tty))
+    assert rc == 1 and err.strip() == "okgin: cannot open %s: not a serial port" % not_a_tty
+    rc, out, err = _flash("--port", "socket://127.0.0.1:9")     # nothing listens there
+    assert rc == 1 and "Connection refused" in err and "failed to access" not in err
+
+
+def test_a_wrong_source_or_board_path_is_named_before_looking_for_a_board(tmp_path):
+    cases = {
+        ("--source", str(tmp_path / "nope")): "--source %s: no such directory" % (tmp_path / "nope"),
+        ("--source", str(tmp_path)): "no firmware/main.py under %s" % tmp_path,
+        ("--board", str(tmp_path / "b.json")): "board definition %s not found" % (tmp_path / "b.json"),
+    }
+    for args, message in cases.items():
+        rc, out, err = _flash(*args)
+        assert rc == 1 and err.startswith("okgin: " + message), (args, err)
+        assert "no MicroPython board found" not in err
 
 
 def test_no_board_plugged_in_lists_the_ports_seen():
@@ -87,3 +109,23 @@ def test_filesystem_full_is_detected_before_copying(tmp_path):
         b.stop()
     assert "filesystem is full" in str(e.value) and "KB are free" in str(e.value)
     assert left == "[]"          # nothing was copied
+
+
+def test_an_error_on_the_board_reaches_the_user_in_its_own_words(tmp_path):
+    """A board whose filesystem is mounted read-only: the write fails on the
+    board, and the user reads the board's error (EROFS), not "went away"
+    (the TransportError branch used to catch TransportExecError first)."""
+    from ptyboard import BareBoard
+    from hosthelpers import MICROPYTHON
+    (tmp_path / "d").mkdir()
+    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=256, readonly=True).start()
+    try:
+        rc, out, err = _flash("--port", b.port, "--no-reset")
+    finally:
+        b.stop()
+    assert rc == 1
+    # The board's own line (its errno), then what it means.
+    assert "the board reported an error while copying: OSError: 30 (EROFS: " \
+           "its filesystem is mounted read-only" in err
+    assert "went away" not in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

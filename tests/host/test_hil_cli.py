@@ -10,6 +10,13 @@ def test_okgin_hil_sim_passes_and_writes_junit(tmp_path):
     r = subprocess.run(okgin_cmd("hil", "--sim", "--junit", str(junit)), cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    # It says what it does while the board starts and is flashed (seconds
+    # that used to pass in silence), before the suite's own output.
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("starting a virtual board")
+    assert lines[1].startswith("flashing it on ")
+    suite_at = lines.index("running the hardware-in-loop suite (tests/hil) against it")
+    assert any(ln.startswith("verified ") for ln in lines[:suite_at])
     suite = ET.parse(junit).getroot()
     suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
     names = {c.get("name").split("[")[0] for c in suite.iter("testcase")}
@@ -24,17 +31,29 @@ def test_okgin_hil_sim_passes_and_writes_junit(tmp_path):
     assert int(suite.get("skipped")) == 0          # the virtual board can cut power
 
 
-def test_okgin_hil_reports_a_failing_board(tmp_path):
+def test_okgin_hil_stops_with_one_line_when_the_firmware_does_not_answer(tmp_path):
     # A board without the okgin firmware (stock MicroPython at the REPL):
-    # the suite runs and fails, and okgin hil exits non-zero.
+    # one line naming what it saw and the fix, not the same failure once
+    # per test of the suite.
     from hosthelpers import MICROPYTHON
     from ptyboard import BareBoard
     (tmp_path / "d").mkdir()
     b = BareBoard(tmp_path / "d", MICROPYTHON).start()
     try:
-        r = subprocess.run(okgin_cmd("hil", "--port", b.port, "-k", "hello"), cwd=ROOT,
+        r = subprocess.run(okgin_cmd("hil", "--port", b.port), cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
     finally:
         b.stop()
     assert r.returncode == 1
-    assert ("1 failed" in r.stdout or "1 error" in r.stdout) and "not running" in r.stdout
+    assert r.stderr.startswith("okgin: the firmware on %s is not running" % b.port)
+    assert "okgin flash" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert "failed" not in r.stdout                 # the suite did not run
+
+
+def test_okgin_hil_on_a_missing_port_is_one_line():
+    r = subprocess.run(okgin_cmd("hil", "--port", "/dev/nonexistent"), cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr == "okgin: cannot open /dev/nonexistent: no such port; plug the board in, " \
+                       "or leave out --port to find it\n"

@@ -127,6 +127,38 @@ def random_hands(n):
     return kinds
 
 
+# a hand record written before the options table (tests/engine/fixtures/
+# hand_before_options.okg): six options on its rules line
+OLD_HAND = 'okgin-record 1\nrules gin_bonus=25 undercut_bonus=10 target=100 discard_taken=yes ace_gin_only=yes max_turns=none\nhand dealer=0 p0=Ah,2h,3h,4h,9c,9d,9s,Kc,Qd,5s p1=2c,3c,4c,7d,8d,9h,Th,Js,Jd,6c upcard=As stock=Ac,5c,7c,8c,Tc,Jc,Qc,Ad,2d,3d,4d,5d,6d,Td,Kd,5h,6h,7h,8h,Jh,Qh,Kh,2s,3s,4s,6s,7s,8s,Ts,Qs,Ks\n1 1 pass ;\n2 0 take ;\n3 0 discard Kc ;\n4 1 draw ;\n5 1 discard Jd ;\n6 0 draw ;\n7 0 discard Qd ;\n8 1 draw ;\n9 1 discard Js ;\n10 0 draw ;\n11 0 discard 8c ;\n12 1 take ;\n13 1 discard Th ;\n14 0 draw ;\n15 0 discard Tc ;\n16 1 draw ;\n17 1 discard Jc ;\n18 0 draw ;\n19 0 discard Qc ;\n20 1 draw ;\n21 1 discard 9h ;\n22 0 take ;\n23 0 discard 5s ;\n24 1 draw ;\n25 1 discard 8d ;\n26 0 draw ;\n27 0 discard 5c ;\n28 1 take ;\n29 1 discard 7d ;\n30 0 draw ;\n31 0 discard 3d ;\n32 1 take ;\n33 1 knock 8c ;\n'
+
+
+def rules_options():
+    """The options' table (engine/options.py) on this runtime: defaults,
+    checks naming the option, the record's rules line both ways, an old
+    record, and the table dropped once the rules are made."""
+    from engine.options import OPTIONS, MENU
+    r = Rules()
+    for row in OPTIONS:
+        check("default " + row[0], getattr(r, row[0]) == row[1])
+        for v in row[MENU:]:
+            g = Rules(**{row[0]: v})
+            m = Match(g, seed=5)
+            m.play(m.legal_actions()[0])
+            check("record %s=%r" % (row[0], v), Match.from_record(m.to_record()).rules == g)
+        bad = 2 if row[2] is None else row[3] + 1
+        try:
+            Rules(**{row[0]: bad})
+            check("refused " + row[0], False)
+        except ValueError as e:
+            check("refused " + row[0], ("rules option " + row[0]) in str(e))
+    h = Hand.from_record(OLD_HAND)
+    res = h.result
+    check("old hand record", h.knock_limit == 0 and res.kind == "gin" and res.points == 30)
+    del sys.modules["engine.options"]
+    Rules(target=150)
+    check("table dropped", "engine.options" not in sys.modules)
+
+
 def match_record():
     m = Match(Rules(target=40, max_turns=30), seed=77)
     rng = Prng(1)
@@ -160,6 +192,7 @@ def main(argv):
         return
     n = int(argv[2]) if len(argv) > 2 else 300
     rules_cases()
+    rules_options()
     kinds = random_hands(n)
     match_record()
     print("hands by kind:", sorted(kinds.items()))

@@ -150,6 +150,9 @@ def test_power_cycle_button_restarts_the_board(window):
     xdo(display, "mousemove", "--sync", str(x), str(y), "click", "1")
     assert pump(root, win, until=lambda: readies() > n, timeout=30)
     assert pump(root, win, until=lambda: shows(win, session, 0) and shows(win, session, 1))
+    # The status line follows the board: once the firmware is back it says
+    # so, rather than "reset: the firmware restarts" for ever.
+    assert pump(root, win, until=lambda: win.status.cget("text").startswith("board ready, firmware "))
 
 
 def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):

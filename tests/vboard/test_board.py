@@ -213,7 +213,7 @@ def test_sys_exit_ends_at_the_repl_and_ctrl_d_boots_again_like_a_soft_reset(boar
     assert c.s.read_until(b">>> ").endswith(b">>> ")   # as on a Pico: the REPL
     c.s.write(b"\x04")         # the unix port exits on Ctrl-D; the board boots again
     c.until("READY tiny")
-    assert [e for e in board.events if e[0] == "exit"] == [("exit", 0)]
+    assert [e for e in board.events if e[0] == "exit"] == [("exit", 0, True)]   # boots again
     assert board.alive and board.boots == 2
 
 
@@ -316,7 +316,7 @@ def test_a_firmware_that_keeps_crashing_at_boot_leaves_the_board_off(tmp_path):
     with vb:
         assert done.wait(20)
         time.sleep(0.3)
-        assert events == [("exit", -9)] * 3
+        assert events == [("exit", -9, True)] * 2 + [("exit", -9, False)]   # stays off
         assert not vb.alive and vb.last_exit == -9 and vb.boots == 3
 
 

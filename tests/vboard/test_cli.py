@@ -3,6 +3,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 import serial
 
@@ -59,3 +60,49 @@ def test_board_prints_its_port_serves_it_and_stops_on_ctrl_c(tmp_path):
         p.send_signal(signal.SIGINT)
         p.wait(20)
     assert p.returncode == 0
+
+
+def _board_until(flash, args, pattern, stream="stdout"):
+    """Run okgin board on ``flash`` until ``pattern`` shows on ``stream``;
+    (stdout, stderr, exit status) once Ctrl-C stopped it."""
+    p = subprocess.Popen(OKGIN + ["board", "--flash-dir", str(flash), "--speed", "0"] + args,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    seen = []
+    stop = threading.Timer(30, p.send_signal, (signal.SIGINT,))   # the pattern never came
+    stop.start()
+    try:
+        for line in getattr(p, stream):
+            seen.append(line)
+            if pattern in line:
+                break
+    finally:
+        stop.cancel()
+        p.send_signal(signal.SIGINT)
+        rest = dict(zip(("stdout", "stderr"), p.communicate(timeout=20)))
+    rest[stream] = "".join(seen) + rest[stream]
+    return rest["stdout"], rest["stderr"], p.returncode
+
+
+def test_board_says_whether_a_firmware_that_exited_boots_again(tmp_path):
+    # A main.py that dies the first time only (the power-loss kind of exit):
+    # the board boots again, and says so.
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text(
+        "import os, time\n"
+        "try:\n    open('booted').close()\n"
+        "except OSError:\n    open('booted', 'w').close()\n    os.system('kill -9 $PPID')\n"
+        "print('READY second boot')\n"
+        "while True:\n    time.sleep(1)\n")
+    out, err, rc = _board_until(flash, [], "boots again")
+    assert "micropython exited with status -9; the board boots again" in out
+    assert "stays off" not in out + err and rc == 0
+
+
+def test_board_says_it_stays_off_even_when_quiet(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text("import os\nos.system('kill -9 $PPID')\n")
+    out, err, rc = _board_until(flash, ["--quiet"], "stays off", stream="stderr")
+    assert "micropython exited with status -9 3 times in a row at boot, so the board stays off" in err
+    assert "boots again" not in out and "panel" not in out

@@ -1,0 +1,192 @@
+"""Build the enclosure: parameters from layout.json + parts.json, one
+OpenSCAD export per printed part (and three for the simplified bought
+parts), print-ready STLs, the checks, the pictures, and manifest.json.
+
+The STLs OpenSCAD writes are in the assembled position; the checks run on
+those, and the print-ready files are the same triangles turned and moved
+onto the bed (no second CGAL render). Player 2's button tray is player 1's
+turned half round, so it is exported once.
+"""
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+
+from host.errors import CommandError
+from host.hardware import checks as C
+from host.hardware import layout as L
+from host.hardware import mesh as M
+from host.hardware import scad
+
+CASE_DIR = os.path.join(L.HARDWARE, "case")
+CASE_SCAD = os.path.join(CASE_DIR, "case.scad")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name in case.scad -> (print-ready file, how to lay it on the bed, copies)
+PRINTED = {
+    "lid": ("okgin-lid.stl", "flip", 1),
+    "base": ("okgin-base.stl", "as is", 1),
+    "tray0": ("okgin-tray.stl", "as is", 2),
+}
+EXPORTS = ["lid", "base", "tray0", "components_a", "components_b", "components_c", "keepouts"]
+
+# picture name -> (part, camera rotation x, y, z, size, explode mm, what it shows)
+RENDERS = {
+    "assembled": ("assembly", 52, 0, 28, (960, 720), 0, "the finished table"),
+    "exploded": ("exploded", 62, 0, 28, (960, 900), 40, "every part, pulled apart"),
+    "lid": ("lid", 38, 0, 18, (800, 560), 0, "the lid, top side"),
+    "lid-underside": ("lid", 140, 0, 18, (800, 560), 0, "the lid from below: panel pegs, tray posts, LED collars"),
+    "base": ("base", 45, 0, 30, (800, 560), 0, "the base: Pico standoffs, USB opening, cable-tie bridges"),
+    "tray": ("tray_picture", 50, 0, 12, (800, 300), 0, "a button tray"),
+    "step-pico": ("step_pico", 50, 0, 30, (800, 560), 0, "step: the Pico on its standoffs"),
+    "step-panels": ("step_panels", 140, 0, 18, (800, 560), 0, "step: panels and LEDs in the lid (seen from below)"),
+    "step-buttons": ("step_buttons", 140, 0, 18, (800, 560), 0, "step: switches in their trays, trays on the lid"),
+}
+
+
+def _say(progress, msg):
+    if progress:
+        progress(msg)
+
+
+def input_hash(opt, files):
+    """What the outputs depend on: the model, the layout and parts data, the
+    board definition, the options and this build code."""
+    h = hashlib.sha256()
+    h.update(json.dumps(opt, sort_keys=True).encode())
+    for path in files:
+        with open(path, "rb") as f:
+            h.update(os.path.basename(path).encode() + b"\0" + f.read())
+    return h.hexdigest()[:16]
+
+
+def source_files():
+    return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
+            os.path.join(L.HARDWARE, "board.json")] + \
+        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "mesh.py")]
+
+
+def load_inputs(opts, layout_path=None, parts_path=None, board_path=None):
+    sys.path.insert(0, os.path.join(L.ROOT, "firmware"))
+    import boarddef
+    try:
+        board = boarddef.load(board_path or os.path.join(L.HARDWARE, "board.json"))
+    except boarddef.BoardError as e:
+        raise CommandError("board.json: %s" % e)
+    try:
+        layout = L.load_layout(layout_path, board)
+        parts = L.load_parts(parts_path)
+        opt = L.options(layout, **opts)
+    except L.LayoutError as e:
+        raise CommandError(str(e))
+    return board, layout, parts, opt
+
+
+def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_path=None,
+          board_path=None, keep_work=False):
+    """Build everything into ``out``; returns the manifest dict. Raises
+    CommandError when an input is wrong, OpenSCAD fails or a check fails
+    (the outputs and manifest.json are written first, so you can look)."""
+    t_start = time.monotonic()
+    board, layout, parts, opt = load_inputs(opts or {}, layout_path, parts_path, board_path)
+    params = L.params(layout, parts, opt)
+    scad.find_openscad()
+    os.makedirs(out, exist_ok=True)
+    work = os.path.join(out, "work")
+    os.makedirs(work, exist_ok=True)
+    shutil.copy(CASE_SCAD, os.path.join(work, "case.scad"))
+    with open(os.path.join(work, "params.scad"), "w") as f:
+        f.write(L.params_scad(params, opt))
+    model = os.path.join(work, "case.scad")
+    shutil.copy(os.path.join(work, "params.scad"), os.path.join(out, "params.scad"))
+
+    _say(progress, "rendering %d solids with OpenSCAD (CGAL; the lid takes longest)" % len(EXPORTS))
+    t0 = time.monotonic()
+    jobs = [(name, model, os.path.join(work, name + ".stl"), {"part": name}, (), None) for name in EXPORTS]
+    times = scad.run_all(jobs, parallel=2, progress=lambda m: _say(progress, "  " + m))
+    t_scad = time.monotonic() - t0
+
+    mesh = {n: M.read_stl(os.path.join(work, n + ".stl")) for n in EXPORTS}
+    assembled = {"lid": mesh["lid"], "base": mesh["base"], "tray (player 1)": mesh["tray0"],
+                 "tray (player 2)": M.rotate_z180(mesh["tray0"])}
+    stl_dir = os.path.join(out, "stl")
+    os.makedirs(stl_dir, exist_ok=True)
+    printed = {}
+    digest = input_hash(opt, source_files())
+    for name, (fname, how, _) in PRINTED.items():
+        tris = mesh[name]
+        if how == "flip":
+            tris = M.flip_over(tris)
+        tris = M.place_on_bed(tris)
+        printed[fname] = tris
+        M.write_stl(os.path.join(stl_dir, fname), tris,
+                    header=("okgin %s %s" % (fname, digest)).encode())
+
+    _say(progress, "checking the geometry")
+    t0 = time.monotonic()
+    bought = {"boards and switch bodies": mesh["components_a"], "glass, caps and connectors": mesh["components_b"],
+              "ink and flex cables": mesh["components_c"]}
+    ink = [t for sh in M.shells(mesh["components_c"]) for t in sh
+           if M.bbox(sh)[1][2] - M.bbox(sh)[0][2] < 0.2]
+    results = [
+        C.bed(printed, layout["print"]["bed"]),
+        C.fit(assembled, bought, mesh["keepouts"], layout),
+        C.windows(mesh["lid"], ink, layout, params["lid_t"]),
+        C.holes(mesh["lid"], mesh["components_b"], layout, params["lid_t"], params["btn_cap_d"]),
+        C.walls({"lid": mesh["lid"], "base": mesh["base"], "tray": mesh["tray0"]},
+                layout["print"]["min_wall"]),
+        C.supports(printed),
+    ]
+    t_checks = time.monotonic() - t0
+    for r in results:
+        _say(progress, "  %s %s: %s" % ("ok  " if r.ok else "FAIL", r.name, r.summary))
+        for d in r.details:
+            _say(progress, "       " + d)
+
+    t_render = 0.0
+    pictures = {}
+    if renders:
+        _say(progress, "drawing %d pictures" % len(RENDERS))
+        t0 = time.monotonic()
+        img_dir = os.path.join(out, "img")
+        os.makedirs(img_dir, exist_ok=True)
+        display = scad.Display()
+        try:
+            jobs = []
+            for name, (part, rx, ry, rz, size, explode, what) in RENDERS.items():
+                png = os.path.join(img_dir, name + ".png")
+                extra = ("--camera=0,0,0,%g,%g,%g,500" % (rx, ry, rz), "--viewall", "--autocenter",
+                         "--imgsize=%d,%d" % size, "--colorscheme=Tomorrow", "--projection=p")
+                jobs.append((name + ".png", model, png, {"part": part, "explode": explode, "stl_dir": work}, extra, display.env))
+                pictures[name + ".png"] = what
+            scad.run_all(jobs, parallel=2)
+        finally:
+            display.close()
+        t_render = time.monotonic() - t0
+
+    manifest = {
+        "inputs": digest,
+        "options": opt,
+        "parts": {fname: {"size_mm": [round(b - a, 1) for a, b in zip(*M.bbox(tris))],
+                          "copies": PRINTED[name][2], "triangles": len(tris),
+                          "volume_cm3": round(M.volume(tris) / 1000, 1)}
+                  for name, (fname, _, _) in PRINTED.items() for tris in [printed[fname]]},
+        "checks": [r.as_dict() for r in results],
+        "pictures": pictures,
+        "seconds": {"openscad": round(t_scad, 1), "checks": round(t_checks, 1),
+                    "pictures": round(t_render, 1), "total": round(time.monotonic() - t_start, 1),
+                    "per_solid": {k: round(v, 1) for k, v in times.items()}},
+    }
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+        f.write("\n")
+    if not keep_work:
+        shutil.rmtree(work, ignore_errors=True)
+    failed = [r for r in results if not r.ok]
+    if failed:
+        raise CommandError("%d check(s) failed: %s (details above and in %s)"
+                           % (len(failed), ", ".join(r.name for r in failed),
+                              os.path.join(out, "manifest.json")))
+    return manifest

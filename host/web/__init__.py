@@ -1,0 +1,248 @@
+"""``okgin web``: play in a browser. The same engine and firmware run on
+MicroPython's WebAssembly port in a static page; the browser is one more
+board behind the hardware seam (host/web/mp/webhal.py), like the virtual
+board and the Pico.
+
+``okgin web`` builds the site into a temporary folder and serves it on this
+machine for a quick try; ``okgin web --build DIR`` only builds it, for any
+static host (every URL in it is relative, so it works from a sub-folder or
+a project page). Once loaded, the page works offline (a service worker).
+"""
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+
+from host.errors import CommandError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PAGE = os.path.join(HERE, "page")
+MP = os.path.join(HERE, "mp")
+NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+WASM_FILES = ("micropython.mjs", "micropython.wasm")
+# Firmware files that only the device needs: its pins and SPI (hal.py,
+# ssd1680.py), its serial port (protocol.py, testcmds.py) and its main.py.
+DEVICE_ONLY = ("main.py", "hal.mpy", "ssd1680.mpy", "protocol.mpy", "testcmds.mpy")
+# The Tk keysyms of host/simui/keymaps.py as the browser's KeyboardEvent.key
+DOM_KEYS = {"Left": "ArrowLeft", "Right": "ArrowRight", "Down": "ArrowDown",
+            "Return": "Enter"}
+
+EPILOG = """examples:
+  okgin web                     build the site and serve it on http://127.0.0.1:8000/
+  okgin web --port 0            any free port
+  okgin web --build site/       only build the static site into site/
+"""
+
+
+def configure(parser):
+    parser.epilog = EPILOG
+    parser.add_argument("--build", metavar="DIR",
+                        help="build the static site into DIR (made or emptied) and stop")
+    parser.add_argument("--port", type=int, default=8000,
+                        help="port to serve on (default 8000; 0 = any free port)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to serve on (default 127.0.0.1, this machine only)")
+
+
+def run(args):
+    if args.build:
+        out = build(args.build)
+        print("okgin web: built %s (%s)" % (out, _size_note(out)))
+        return 0
+    # a kill ends the server as Ctrl-C does, so the build's folder goes too
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with tempfile.TemporaryDirectory(prefix="okgin-web-") as tmp:
+        site = build(os.path.join(tmp, "site"))
+        server = make_server(site, args.host, args.port)
+        host, port = server.server_address[:2]
+        print("okgin web: serving the page on http://%s:%d/  (Ctrl-C stops)" % (host, port),
+              flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+    return 0
+
+
+# ---------------------------------------------------------------- building
+
+def wasm_dir(install=True):
+    """The folder of the pinned MicroPython WebAssembly port, installed by
+    npm from host/web/package-lock.json (``npm ci``) when it is missing."""
+    d = os.path.join(HERE, "node_modules", *NPM_PACKAGE.split("/"))
+    if all(os.path.exists(os.path.join(d, f)) for f in WASM_FILES):
+        return d
+    if not install:
+        raise CommandError("MicroPython for the browser is not installed (npm ci in %s)" % HERE)
+    npm = shutil.which("npm")
+    if npm is None:
+        raise CommandError("npm not found: the page needs MicroPython's WebAssembly port from npm "
+                           "(install Node.js and npm, e.g. apt-get install npm, then try again)")
+    print("okgin web: installing %s (npm ci, once)" % NPM_PACKAGE, file=sys.stderr, flush=True)
+    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
+                       capture_output=True, text=True)
+    if r.returncode or not all(os.path.exists(os.path.join(d, f)) for f in WASM_FILES):
+        last = (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:] or ["no output"]
+        raise CommandError("npm ci failed in %s: %s" % (HERE, last[0]))
+    return d
+
+
+def _firmware(dst):
+    """The device's flash as `okgin flash` lays it out (engine/ and the
+    firmware compiled by mpy-cross, board.json), less what only the device
+    needs, plus the page's board and main (webhal, webmain), compiled the
+    same way."""
+    from host.vboard.flash import install, populate
+    populate(dst, root=ROOT, compiled=True)
+    for name in DEVICE_ONLY:
+        path = os.path.join(dst, name)
+        if os.path.exists(path):
+            os.remove(path)
+    for name in ("webhal.py", "webmain.py"):
+        install(os.path.join(MP, name), os.path.join(dst, name), compiled=True, rel=name)
+
+
+def _timing():
+    from host.simui import render
+    from host.simui.keymaps import BUTTONS, KEYMAP, key_label
+    from host.vboard.ssd1680 import T_FULL, T_PARTIAL
+    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+        board = json.load(f)
+    return {
+        # the virtual board's panel times (host/vboard/ssd1680.py)
+        "full_ms": int(T_FULL * 1000),
+        "partial_ms": int(T_PARTIAL * 1000),
+        "long_press_ms": board["timing"]["long_press_ms"],
+        # the window's e-ink look (host/simui/render.py)
+        "paper": render.PAPER, "ink": render.INK, "mid": render.MID,
+        "full_waveform": render.FULL_WAVEFORM, "partial_grey": render.PARTIAL_GREY,
+        # the simulator's key maps (host/simui/keymaps.py, README's table)
+        "buttons": BUTTONS,
+        "keys": [{b: [DOM_KEYS.get(k, k) for k in KEYMAP[p][b]] for b in BUTTONS}
+                 for p in range(len(KEYMAP))],
+        "labels": [{b: key_label(p, b) for b in BUTTONS} for p in range(len(KEYMAP))],
+    }
+
+
+def build(out):
+    """Build the static site into ``out`` (made, or emptied first). Returns
+    the folder."""
+    out = os.path.abspath(out)
+    if os.path.exists(out):
+        if not os.path.isdir(out):
+            raise CommandError("%s is not a folder" % out)
+        if os.listdir(out) and not os.path.exists(os.path.join(out, "site.json")):
+            raise CommandError("%s is not empty and not an okgin site: not overwriting it" % out)
+        shutil.rmtree(out)
+    wasm = wasm_dir()
+    os.makedirs(os.path.join(out, "mp"))
+    for f in WASM_FILES:
+        shutil.copyfile(os.path.join(wasm, f), os.path.join(out, "mp", f))
+    for f in sorted(os.listdir(PAGE)):
+        if f != "sw.js":
+            shutil.copyfile(os.path.join(PAGE, f), os.path.join(out, f))
+    try:
+        _firmware(os.path.join(out, "fw"))
+    except Exception as e:   # mpy-cross missing or failing (VBoardError)
+        if isinstance(e, CommandError) or type(e).__name__ == "VBoardError":
+            raise CommandError(str(e))
+        raise
+    fw = []
+    for dirpath, dirnames, filenames in os.walk(os.path.join(out, "fw")):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            fw.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(out, "fw"))
+                      .replace(os.sep, "/"))
+    site = {"firmware": fw}
+    site.update(_timing())
+    files = _site_files(out) + ["site.json"]
+    digest = hashlib.sha256()
+    for rel in sorted(files[:-1]):
+        with open(os.path.join(out, rel), "rb") as f:
+            digest.update(rel.encode() + b"\0" + f.read())
+    site["version"] = digest.hexdigest()[:16]
+    with open(os.path.join(out, "site.json"), "w") as f:
+        json.dump(site, f, indent=1)
+    # the service worker caches every file of this build for offline use
+    with open(os.path.join(PAGE, "sw.js")) as f:
+        sw = f.read()
+    sw = sw.replace("__VERSION__", site["version"]).replace(
+        "__FILES__", json.dumps(["./"] + sorted(files)))
+    with open(os.path.join(out, "sw.js"), "w") as f:
+        f.write(sw)
+    return out
+
+
+def _site_files(out):
+    files = []
+    for dirpath, dirnames, filenames in os.walk(out):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            files.append(os.path.relpath(os.path.join(dirpath, fn), out).replace(os.sep, "/"))
+    return files
+
+
+def site_size(out):
+    """(bytes, gzipped bytes) of every file of the site (gzip -9, each file
+    on its own, as a static host would send them compressed)."""
+    import gzip
+    raw = gz = 0
+    for rel in _site_files(out):
+        with open(os.path.join(out, rel), "rb") as f:
+            data = f.read()
+        raw += len(data)
+        gz += len(gzip.compress(data, 9, mtime=0))
+    return raw, gz
+
+
+def _size_note(out):
+    raw, gz = site_size(out)
+    return "%d files, %.0f KB, %.0f KB gzipped" % (len(_site_files(out)), raw / 1024, gz / 1024)
+
+
+# ---------------------------------------------------------------- serving
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map)
+    extensions_map.update({".mjs": "text/javascript", ".js": "text/javascript",
+                           ".wasm": "application/wasm", ".json": "application/json",
+                           ".mpy": "application/octet-stream"})
+
+    def end_headers(self):
+        # a fresh build on every `okgin web`: never a stale cached copy
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, fmt, *args):
+        pass
+
+
+def make_server(site, host="127.0.0.1", port=8000):
+    """An HTTP server for the site folder (not yet serving). Port 0: any free
+    port (server.server_address says which)."""
+    handler = functools.partial(_Handler, directory=site)
+    try:
+        server = http.server.ThreadingHTTPServer((host, port), handler)
+    except OSError as e:
+        raise CommandError("cannot serve on %s:%d: %s (--port 0 takes any free port)"
+                           % (host, port, e.strerror or e))
+    server.daemon_threads = True
+    return server
+
+
+def serve_in_thread(site, host="127.0.0.1", port=0):
+    """Serve the site from a background thread (tests, benches); returns the
+    server (server.shutdown() + server_close() stop it)."""
+    server = make_server(site, host, port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

@@ -1,0 +1,163 @@
+# webhal: the board of the web page, for MicroPython's WebAssembly port.
+#
+# The browser is one more target behind the hardware seam, beside the Pico
+# (hal.py on `machine`) and the virtual board (hal.py on vmachine): this
+# module gives the app what hal.Hardware gives it (displays, buttons, leds,
+# entropy(), reset()) and nothing else changes. The buttons are the
+# firmware's own driver (buttons.py: debounce, long presses, auto-repeat)
+# reading pins that the page sets; the displays keep the SSD1680 driver's
+# contract (fb, width, height, show(full), busy(), wait(), sleep()) and are
+# busy for as long as the real ink takes, so the app's refresh policy runs
+# as on the device. Never shipped to a board; plain MicroPython (no `js`):
+# tests run it under the unix port too.
+#
+# What crosses to JavaScript: the page reads each panel's image from a file
+# in the in-memory filesystem (a bytearray does not cross as a typed array)
+# and the events that take() returns.
+import framebuf
+import time
+
+from buttons import NAMES, Buttons
+
+
+class Pin:
+    """A button's input pin (0 = pressed, as with the pull-ups on the
+    board). A press set and released between two polls is still read as
+    down once, so a quick tap or a scripted key event is never lost."""
+
+    def __init__(self):
+        self.level = 1
+        self.latched = False
+
+    def set(self, down):
+        if down:
+            self.level = 0
+            self.latched = True
+        else:
+            self.level = 1
+
+    def value(self):
+        if self.latched:
+            self.latched = False
+            return 0
+        return self.level
+
+
+class Led:
+    def __init__(self, board, p):
+        self.board = board
+        self.p = p
+        self.on = 0
+
+    def value(self, v=None):
+        if v is None:
+            return self.on
+        v = 1 if v else 0
+        if v != self.on:
+            self.on = v
+            self.board.events.append(("led", self.p, v))
+
+
+class Display:
+    """One e-paper panel: the firmware draws in fb, show() puts that image
+    on the 'ink' (a file the page reads) and is busy as long as a real
+    panel's full or partial refresh would be (times scaled by speed)."""
+
+    def __init__(self, board, p, width, height, full_ms, partial_ms):
+        self.board = board
+        self.p = p
+        self.width = width
+        self.height = height
+        self.buf = bytearray(width * ((height + 7) // 8))
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+        self.path = "%s/panel%d" % (board.out, p)
+        self.ms = (partial_ms, full_ms)
+        self.until = None
+        self.idle = None
+
+    def show(self, full=False):
+        # MONO_VLSB bytes, colour 1 = ink: the page turns them into pixels
+        with open(self.path, "wb") as f:
+            f.write(self.buf)
+        ms = int(self.ms[1 if full else 0] * self.board.speed)
+        self.until = time.ticks_add(time.ticks_ms(), ms)
+        self.board.events.append(("refresh", self.p, "full" if full else "partial", ms))
+
+    def busy(self):
+        if self.until is None:
+            return False
+        if time.ticks_diff(self.until, time.ticks_ms()) > 0:
+            return True
+        self.until = None
+        return False
+
+    def wait(self, idle=None):
+        while self.busy():
+            if idle is not None:
+                idle()
+            time.sleep_ms(1)
+
+    def sleep(self):
+        pass
+
+
+class Hardware:
+    """What hal.Hardware offers the app, for the page. ``board``: the
+    validated board definition (boarddef.load); ``speed``: 1 = the real
+    panel's refresh times, 0 = instant; ``out``: the folder of the panel
+    files; ``seed``: what entropy() returns first (a given deal), else
+    random."""
+
+    def __init__(self, board, full_ms, partial_ms, speed=1.0, out="/tmp",
+                 seed=None, random_bits=None):
+        self.speed = speed
+        self.out = out
+        self.events = []
+        self.seed = seed
+        self.random_bits = random_bits
+        self.displays = []
+        self.leds = []
+        self.pins = []
+        for p, player in enumerate(board["players"]):
+            panel = player["panel"]
+            self.displays.append(Display(self, p, panel["width"], panel["height"],
+                                         full_ms, partial_ms))
+            self.leds.append(Led(self, p))
+            self.pins.append({name: Pin() for name in NAMES})
+        self.buttons = Buttons(self.pins, board["timing"])
+        self.reset_asked = False
+
+    def button(self, p, name, down):
+        """The page's key or touch: button ``name`` of player p goes down
+        (or up)."""
+        self.pins[p][name].set(down)
+
+    def take(self):
+        """The events since the last call: ("refresh", p, kind, ms),
+        ("led", p, on), ("reset",)."""
+        ev = self.events
+        self.events = []
+        return ev
+
+    def entropy(self):
+        if self.seed is not None:
+            n = self.seed
+            self.seed = None
+            return n
+        if self.random_bits is not None:
+            return self.random_bits(30)
+        n = 0
+        for _ in range(8):  # jitter between two clocks, as hal.py falls back to
+            n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
+        return n
+
+    def busy(self):
+        for d in self.displays:
+            if d.busy():
+                return True
+        return False
+
+    def reset(self):
+        """The page restarts the firmware (it reloads; the game resumes)."""
+        self.reset_asked = True
+        self.events.append(("reset",))

@@ -1,0 +1,261 @@
+"""The printable enclosure: `okgin hardware build` renders it with the real
+OpenSCAD, and its checks measure the exported meshes. These tests build the
+default case once (into a temporary directory, never into the tree), then
+show each check failing on geometry that is wrong."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from host.hardware import build as B
+from host.hardware import checks as C
+from host.hardware import layout as L
+from host.hardware import mesh as M
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+needs_openscad = pytest.mark.skipif(not shutil.which("openscad"),
+                                    reason="openscad is not installed (apt install openscad; .ci/run does)")
+
+
+def box(x0, y0, z0, x1, y1, z1):
+    """A closed box mesh (12 triangles, outward normals)."""
+    v = [(x, y, z) for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)]
+    faces = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
+    tris = []
+    for a, b, c, d in faces:
+        tris += [(v[a], v[b], v[c]), (v[a], v[c], v[d])]
+    return tris
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    if not shutil.which("openscad"):
+        pytest.skip("openscad is not installed (apt install openscad; .ci/run does)")
+    out = str(tmp_path_factory.mktemp("case"))
+    renders = bool(shutil.which("Xvfb") or os.environ.get("DISPLAY"))
+    lines = []
+    manifest = B.build(out, renders=renders, progress=lines.append, keep_work=True)
+    return out, manifest, lines, renders
+
+
+@needs_openscad
+def test_default_case_passes_every_check_and_fits_the_bed(built):
+    out, manifest, lines, _ = built
+    assert [c["check"] for c in manifest["checks"]] == ["bed", "fit", "windows", "holes", "walls", "supports"]
+    assert all(c["ok"] for c in manifest["checks"]), manifest["checks"]
+    for name, part in manifest["parts"].items():
+        w, d, h = part["size_mm"]
+        assert w <= 220 and d <= 220, name
+        tris = M.read_stl(os.path.join(out, "stl", name))
+        (x0, y0, z0), (x1, y1, z1) = M.bbox(tris)
+        assert abs(z0) < 1e-3 and M.volume(tris) > 1000, name   # on the bed, a real solid
+    # progress is printed while it works
+    assert any("rendering" in ln for ln in lines) and any("ok   fit" in ln for ln in lines)
+
+
+@needs_openscad
+def test_committed_case_is_current():
+    """hardware/case (STLs, pictures, params.scad) was built from today's
+    layout.json, parts.json, board.json, case.scad and build code."""
+    with open(os.path.join(B.CASE_DIR, "manifest.json")) as f:
+        committed = json.load(f)
+    _, layout, parts, opt = B.load_inputs({})
+    assert committed["inputs"] == B.input_hash(opt, B.source_files()), \
+        "hardware/case is stale: run `okgin hardware build` and commit the result"
+    for name in B.PRINTED.values():
+        with open(os.path.join(B.CASE_DIR, "stl", name[0]), "rb") as f:
+            assert committed["inputs"].encode() in f.read(80), name[0]
+    from PIL import Image
+    for pic in committed["pictures"]:
+        # not blank: a good part of it is not the background colour
+        img = Image.open(os.path.join(B.CASE_DIR, "img", pic)).convert("RGB")
+        bg = img.getpixel((0, 0))
+        drawn = sum(n for n, c in img.getcolors(maxcolors=1 << 20) if c != bg)
+        assert drawn > 0.03 * img.size[0] * img.size[1], pic
+    with open(os.path.join(B.CASE_DIR, "params.scad")) as f:
+        assert f.read() == L.params_scad(L.params(layout, parts, opt), opt)
+
+
+@needs_openscad
+def test_pictures_show_the_table(built):
+    out, manifest, _, renders = built
+    if not renders:
+        pytest.skip("no X display and no Xvfb (apt install xvfb)")
+    from PIL import Image
+    img = Image.open(os.path.join(out, "img", "assembled.png")).convert("RGB")
+    assert img.size == (960, 720)
+    colours = img.getcolors(maxcolors=1 << 20)
+    # button caps (amber) and the lid (cream) are both in the picture
+    amber = sum(n for n, (r, g, b) in colours if r > 180 and 120 < g < 190 and b < 80)
+    cream = sum(n for n, (r, g, b) in colours if r > 200 and g > 200 and 170 < b < 230)
+    assert amber > 2000 and cream > 20000, (amber, cream)
+    assert set(manifest["pictures"]) == {n + ".png" for n in B.RENDERS}
+
+
+@needs_openscad
+def test_other_panel_and_button_size_pass_and_a_moved_button_moves_its_hole(built, tmp_path):
+    """WeAct panels with 6 mm switches pass every check too, and the case
+    follows layout.json: move player 1's ok button 4 mm and its hole moves
+    with it (the default build's lid no longer matches)."""
+    out, _, _, _ = built
+    lay = json.load(open(os.path.join(ROOT, "hardware", "layout.json")))
+    lay["seat"]["buttons"]["ok"] = [-14, 21]
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(lay))
+    variant = str(tmp_path / "variant")
+    m = B.build(variant, {"panel": "weact", "buttons": 6}, renders=False, layout_path=str(path), keep_work=True)
+    assert all(c["ok"] for c in m["checks"]), m["checks"]
+    assert m["options"] == {"panel": "weact", "buttons": 6, "wall": 2.4, "tolerance": 0.3}
+    _, layout, parts, opt = B.load_inputs({}, layout_path=str(path))
+    p = L.params(layout, parts, opt)
+    old_lid = M.read_stl(os.path.join(out, "work", "lid.stl"))
+    old_caps = M.read_stl(os.path.join(out, "work", "components_b.stl"))
+    r = C.holes(old_lid, old_caps, layout, p["lid_t"], p["btn_cap_d"])
+    assert not r.ok
+    assert any("player 1's ok button: no hole" in d for d in r.details), r.details
+    # the variant's own lid has it, 4 mm further from the player
+    new_lid = M.read_stl(os.path.join(variant, "work", "lid.stl"))
+    near = [lp for lp in M.slice_z(new_lid, 36 - 1.2) if max(M.loop_box(lp)[1][i] - M.loop_box(lp)[0][i]
+                                                             for i in (0, 1)) < 30]
+    centres = [M.loop_centre(lp) for lp in near]
+    assert any(abs(x + 14) < 0.05 and abs(y - (21 - 75)) < 0.05 for x, y in centres), centres
+
+
+@needs_openscad
+def test_a_window_off_its_panel_fails(built):
+    out, _, _, _ = built
+    _, layout, parts, opt = B.load_inputs({})
+    lid = M.read_stl(os.path.join(out, "work", "lid.stl"))
+    ink = [t for sh in M.shells(M.read_stl(os.path.join(out, "work", "components_c.stl")))
+           for t in sh if M.bbox(sh)[1][2] - M.bbox(sh)[0][2] < 0.2]
+    assert C.windows(lid, ink, layout, 2.4).ok
+    shifted = M.transform(ink, lambda v: (v[0] + 1.2, v[1], v[2]))
+    r = C.windows(lid, shifted, layout, 2.4)
+    assert not r.ok and "must be 0..1.5" in " ".join(r.details)
+
+
+@needs_openscad
+def test_a_panel_pushed_into_the_lid_fails_the_fit_check(built):
+    """The real lid and the real panels: lift the glass 0.3 mm (it has
+    0.2 mm under the lid) and the fit check names the place."""
+    out, _, _, _ = built
+    layout = L.load_layout()
+    work = os.path.join(out, "work")
+    parts = {"lid": M.read_stl(os.path.join(work, "lid.stl"))}
+    tops = M.read_stl(os.path.join(work, "components_b.stl"))
+    assert C.fit(parts, {"tops": tops}, [], layout).ok
+    lifted = M.transform(tops, lambda v: (v[0], v[1], v[2] + 0.3))
+    r = C.fit(parts, {"tops": lifted}, [], layout)
+    assert not r.ok
+    assert any("lid cuts into a bought part" in d and "panel" in d for d in r.details), r.details
+
+
+@needs_openscad
+def test_committed_stls_are_what_the_build_makes(built):
+    out, _, _, _ = built
+    for fname, _, _ in B.PRINTED.values():
+        fresh = M.read_stl(os.path.join(out, "stl", fname))
+        committed = M.read_stl(os.path.join(B.CASE_DIR, "stl", fname))
+        assert len(fresh) == len(committed), fname
+        assert abs(M.volume(fresh) - M.volume(committed)) < 1.0, fname
+        for a, b in zip(M.bbox(fresh), M.bbox(committed)):
+            assert all(abs(x - y) < 0.01 for x, y in zip(a, b)), fname
+
+
+def test_bed_check_fails_for_a_part_too_big():
+    assert C.bed({"small": box(0, 0, 0, 100, 200, 10)}, [220, 220]).ok
+    r = C.bed({"big": box(0, 0, 0, 230, 100, 10)}, [220, 220])
+    assert not r.ok and "DOES NOT FIT" in r.details[0]
+
+
+def test_fit_check_tells_overlap_from_touching():
+    layout = L.load_layout()
+    a = box(0, 0, 0, 10, 10, 10)
+    touching = box(0, 0, 10, 10, 10, 20)            # resting on a's top face
+    beside = box(10, 2, 2, 20, 8, 8)                # against a's side
+    overlapping = box(5, 5, 5, 15, 15, 15)
+    assert C.fit({"a": a, "b": touching}, {}, [], layout).ok
+    assert C.fit({"a": a, "b": beside}, {}, [], layout).ok
+    r = C.fit({"a": a, "b": overlapping}, {}, [], layout)
+    assert not r.ok and "cut through each other" in r.details[0]
+    # a bought part wholly inside a printed one is found too
+    r = C.fit({"a": a}, {"chip": box(2, 2, 2, 4, 4, 4)}, [], layout)
+    assert not r.ok and "buried inside a" in r.details[0]
+    # and a keep-out space that a part enters
+    r = C.fit({"a": a}, {}, box(8, 8, 8, 30, 30, 30), layout)
+    assert not r.ok and "must stay empty" in r.details[0]
+
+
+def test_wall_check_finds_a_thin_wall():
+    assert C.walls({"plate": box(0, 0, 0, 40, 40, 2.0)}, 1.2).ok
+    r = C.walls({"plate": box(0, 0, 0, 40, 40, 0.8)}, 1.2)
+    assert not r.ok and "thinnest 0.80 mm" in r.details[0]
+
+
+def test_supports_check_finds_an_overhang():
+    # a bridge (the top of a 12 mm opening) is fine; a 40 mm shelf in the air is not
+    assert C.supports({"ok": box(0, 0, 0, 40, 40, 10) + box(0, 0, 5, 12, 4, 6)}).ok
+    r = C.supports({"shelf": box(0, 0, 0, 10, 10, 10) + box(10, 0, 8, 50, 10, 10)})
+    assert not r.ok and "1 bridge(s) longer than 15 mm" in r.details[0]
+    # a 45 degree chamfer is printable, a 60 degree one is not
+    def wedge(run):
+        a, b, c, d = (0, 0, 5), (20, 0, 5), (20, 20, 5), (0, 20, 5)
+        e, f = (0, 0, 5 + run), (20, 0, 5 + run)
+        # the underside of a ramp rising from (y=20, z=5) to (y=0, z=5+run)
+        return [(e, d, c), (e, c, f)]
+    assert C.supports({"45": wedge(20)}).ok
+    assert not C.supports({"60": wedge(20 * math.tan(math.radians(30)))}).ok
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["seat"]["buttons"].pop("knock"), "layout.json: seat.buttons.knock: missing"),
+    (lambda d: d["seat"]["buttons"].__setitem__("jump", [0, 10]),
+     "layout.json: seat.buttons.jump: unknown field (expected one of left, right, ok, draw, take, knock)"),
+    (lambda d: d["seat"]["buttons"].__setitem__("ok", "middle"), "layout.json: seat.buttons.ok: expected [x, y] in mm, got a string"),
+    (lambda d: d["seat"]["buttons"].__setitem__("ok", [-20, 17]),
+     "layout.json: seat.buttons.ok: only 12.0 mm from right: buttons need at least 14 mm between centres"),
+    (lambda d: d["seat"]["buttons"].__setitem__("ok", [-14, 90]),
+     "layout.json: seat.buttons.ok: [-14, 90] is outside this player's half of the top"),
+    (lambda d: d["seat"]["panel"].__setitem__("connector", "up"), "layout.json: seat.panel.connector: 'up'"),
+    (lambda d: d["box"].__setitem__("height", "tall"), "layout.json: box.height: expected a number in mm, got a string"),
+    (lambda d: d["defaults"].__setitem__("buttons", 9), "layout.json: defaults.buttons: 9: expected 6 or 12 (mm)"),
+])
+def test_bad_layout_gets_a_message_naming_the_field(tmp_path, edit, message):
+    lay = json.load(open(os.path.join(ROOT, "hardware", "layout.json")))
+    edit(lay)
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(lay))
+    with pytest.raises(L.LayoutError) as e:
+        L.load_layout(str(path))
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_bad_parts_gets_a_message_naming_the_field(tmp_path):
+    parts = json.load(open(os.path.join(ROOT, "hardware", "parts.json")))
+    parts["panels"]["weact"]["active"] = [80, 29]
+    path = tmp_path / "parts.json"
+    path.write_text(json.dumps(parts))
+    with pytest.raises(L.LayoutError) as e:
+        L.load_parts(str(path))
+    assert str(e.value) == "parts.json: panels.weact.active: 80 x 29 is larger than the glass (79 x 36.7)"
+
+
+def _okgin(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "host.cli"] + list(args), cwd=ROOT, capture_output=True,
+                          text=True, env=dict(os.environ, **(env or {})))
+
+
+def test_command_line_errors_are_one_line():
+    p = _okgin("hardware", "build", "--wall", "0.1", "--out", "/tmp/okgin-never-written")
+    assert p.returncode == 1 and p.stderr == "okgin: option: --wall: 0.1 is out of range 0.4..10\n"
+    p = _okgin("hardware", "build", "--wall", "1.0", "--out", "/tmp/okgin-never-written")
+    assert p.returncode == 1 and p.stderr == ("okgin: option: --wall: 1 mm is thinner than print.min_wall "
+                                              "in layout.json (1.2 mm)\n")
+    p = _okgin("hardware", "build", "--no-renders", "--out", "/tmp/okgin-never-written",
+               env={"OKGIN_OPENSCAD": "/nonexistent/openscad"})
+    assert p.returncode == 1 and p.stderr == "okgin: openscad is not installed (apt install openscad)\n"
+    assert not os.path.exists("/tmp/okgin-never-written")

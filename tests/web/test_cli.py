@@ -1,0 +1,67 @@
+"""`okgin web` on the command line: the static site it builds (relative
+URLs only, every file the service worker needs), what it refuses, and
+serving it."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+
+from webhelpers import ROOT
+
+
+def okgin(*args, **kw):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.Popen([sys.executable, "-m", "host.cli", "web", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_the_site_has_only_relative_urls_and_lists_every_file_offline(site):
+    """Served from any folder: no URL in the page starts at a host or at the
+    root; the service worker caches every file of the build."""
+    for name in ("index.html", "okgin.js", "okgin.css", "sw.js", "site.json"):
+        with open(os.path.join(site, name)) as f:
+            text = f.read()
+        assert not re.search(r"https?://", text), name
+        assert not re.search(r"""(src|href)=["']/|fetch\(["']/|register\(["']/""", text), name
+    with open(os.path.join(site, "sw.js")) as f:
+        cached = json.loads(re.search(r"const FILES = (\[.*\]);", f.read()).group(1))
+    files = []
+    for dirpath, _dirs, names in os.walk(site):
+        files += [os.path.relpath(os.path.join(dirpath, n), site).replace(os.sep, "/") for n in names]
+    assert sorted(cached) == sorted(["./"] + [f for f in files if f != "sw.js"])
+
+
+def test_build_refuses_a_folder_that_is_not_a_site(tmp_path):
+    """Bad input loses nothing: a folder with other files is left alone."""
+    target = tmp_path / "notes"
+    target.mkdir()
+    (target / "todo.txt").write_text("keep me")
+    p = okgin("--build", str(target))
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 1
+    assert err.startswith("okgin: ") and "not an okgin site" in err and "Traceback" not in err
+    assert (target / "todo.txt").read_text() == "keep me"
+
+
+def test_serve_says_where_and_a_taken_port_is_a_clear_error(site):
+    """okgin web serves the page and prints its address; a port in use is
+    one line, exit 1."""
+    p = okgin("--port", "0")
+    try:
+        line = p.stdout.readline()
+        url = re.search(r"http://[\d.]+:\d+/", line).group(0)
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert b'src="okgin.js"' in r.read()
+        with urllib.request.urlopen(url + "mp/micropython.wasm", timeout=10) as r:
+            assert r.headers["Content-Type"] == "application/wasm"   # streaming compile
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        q = okgin("--port", str(port))
+        out, err = q.communicate(timeout=120)
+        assert q.returncode == 1 and err.startswith("okgin: cannot serve on") and "Traceback" not in err
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.communicate(timeout=30)
+    assert p.returncode == 0

@@ -1,0 +1,281 @@
+"""The web page in a real browser (chromium through selenium): the firmware
+on MicroPython's WebAssembly port plays what the virtual board plays,
+pixel for pixel; saves in the browser and resumes after a reload; works
+offline once loaded; hides what a player must not see; refreshes like
+e-ink. Every test also fails on any JavaScript error (conftest.page)."""
+import os
+import time
+
+import pytest
+
+from webhelpers import (ROOT, assert_same_panels, canvas, choose, hand_script,
+                        open_page, press, settle, stored, wait_ready)
+from engine import Match, Rules, bot
+from engine.bots import move_seed
+from host.presses import Presses
+from host.simui import render
+
+# A short first hand (10 actions, 17 presses with the greedy player):
+# a pass of the upcard by both players (R6), draws from the stock, takes of
+# the discard (R7), discards and a knock (R8), then the showdown (R10).
+SEED = 305
+QUIET_MS = 150   # the virtual board at speed 0: settled after this long without change
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The virtual board's panels for the same deal and the same presses
+    (as `okgin sim` shows them): at boot, at the new game, after each
+    action of the scripted hand, at the next hand and after a power cycle;
+    and the game record on its flash."""
+    from host.simui.session import Session, load_timing, make_board
+    steps, _m = hand_script(SEED)
+    flash = str(tmp_path_factory.mktemp("vboard") / "flash")
+    s = Session(make_board(flash, speed=0.0),
+                timing=load_timing(os.path.join(ROOT, "hardware", "board.json")))
+    s.start()
+
+    def shot():
+        s.sync(quiet_ms=QUIET_MS)
+        return [s.panel(0), s.panel(1)]
+    try:
+        shots = {"boot": shot()}
+        s.start_game(seed=SEED)   # the page: OK on "New game: 2 players", deal SEED
+        shots["new game"] = shot()
+        checks = []
+        for step in steps:
+            if step[0] == "press":
+                s.press(step[1], step[2])
+            else:
+                checks.append(shot())
+        s.press(0, "ok")
+        shots["next hand"] = shot()
+        with open(os.path.join(flash, "game.okg")) as f:
+            record = f.read()
+        s.power_cycle()
+        assert s.wait_ready(30)
+        shots["resumed"] = shot()
+    finally:
+        s.close()
+    return steps, shots, checks, record
+
+
+def test_a_two_player_hand_is_the_virtual_boards_pixel_for_pixel(page, server, reference):
+    """The scripted hand by key and click events: after every action both
+    canvases equal the virtual board's panels (R6-R10 screens, the showdown);
+    the game record in the browser's storage is the one on the board's
+    flash; a reload resumes the game as a power cycle does."""
+    steps, shots, checks, record = reference
+    open_page(page, server.url + "?speed=0&seed=%d" % SEED)
+    settle(page)
+    assert_same_panels(page, shots["boot"], "boot (the menu)")
+    press(page, 0, "ok", "key")   # New game: 2 players
+    settle(page)
+    assert_same_panels(page, shots["new game"], "the new game")
+    presses = 0
+    check = iter(checks)
+    for step in steps:
+        if step[0] == "press":
+            # player 1 on the keyboard, player 2 by keys and clicks in turn
+            how = "key" if step[1] == 0 or presses % 2 else "click"
+            press(page, step[1], step[2], how)
+            presses += 1
+        else:
+            settle(page)
+            assert_same_panels(page, next(check), "action %r" % step[1])
+    press(page, 1, "ok", "click")   # leave the showdown: the next hand
+    settle(page)
+    assert_same_panels(page, shots["next hand"], "the showdown's OK")
+    assert stored(page, "game.okg") == record
+    page.refresh()
+    wait_ready(page)
+    settle(page)
+    assert_same_panels(page, shots["resumed"], "a reload (the board: a power cycle)")
+
+
+def test_a_game_against_the_computer_hides_its_panel_and_plays_the_engines_moves(page, server):
+    """Against the computer only player 1's panel shows (a button shows
+    the computer's); the computer's moves are the engine's (engine.bot
+    seeded per move, as on the device), so the browser's saved record is
+    the CPython oracle's, action for action, to the end of the hand."""
+    open_page(page, server.url + "?speed=0&seed=%d" % SEED)
+    settle(page)
+    second = page.find_element("id", "player2")
+    assert second.is_displayed()
+    press(page, 0, "right", "click")   # New game vs computer: easy
+    press(page, 0, "ok", "click")
+    settle(page)
+    assert not second.is_displayed()
+    m = Match(Rules(), seed=SEED)
+    keys = Presses(shortest=True)
+    hand = 0
+    while m.hand_no == 1:
+        if m.hand.to_move == 1:
+            obs = m.observation(1)
+            m.play(bot("easy", move_seed(SEED, len(obs["history"]))).choose(obs))
+            continue
+        obs = m.observation(0)
+        act = choose(obs)
+        for b in keys.for_action(0, act, obs["hand"]):
+            press(page, 0, b, "click" if hand % 2 else "key")
+        m.play(act)
+        hand += 1
+        if m.hand_no == 1:
+            keys.played(0, obs["hand"], m.observation(0)["hand"])
+        while m.hand_no == 1 and m.hand.to_move == 1:   # the computer answers
+            obs = m.observation(1)
+            m.play(bot("easy", move_seed(SEED, len(obs["history"]))).choose(obs))
+        settle(page)
+        assert stored(page, "game.okg") == m.to_record(), "after %r" % act
+    page.find_element("id", "show-computer").click()
+    assert second.is_displayed()
+    settle(page)
+    # its panel was drawn all along, hidden: now the showdown (R10)
+    colours = dict((c, n) for n, c in canvas(page, 1).getcolors())
+    assert set(colours) == {render.INK, render.PAPER}
+
+
+def test_pass_the_device_shows_a_panel_only_to_its_player(page, server):
+    """Two people, one phone: each panel is covered until its player taps
+    it, and covered again when the turn passes."""
+    from selenium.webdriver.common.by import By
+    open_page(page, server.url + "?speed=0&seed=%d" % SEED)
+    page.find_element(By.CSS_SELECTOR, "input[value=pass]").click()
+    covers = page.find_elements(By.CSS_SELECTOR, ".cover")
+    assert [c.is_displayed() for c in covers] == [True, True]
+    press(page, 0, "ok", "click")
+    settle(page)
+    m = Match(Rules(), seed=SEED)
+    p = m.hand.to_move
+    assert "Player %d's turn" % (p + 1) in covers[p].text
+    _tap(page, covers[p])
+    assert [c.is_displayed() for c in covers] == [p != 0, p != 1]
+    _tap(page, page.find_element(By.CSS_SELECTOR, "#player%d button[data-button=draw]" % (p + 1)))
+    settle(page)   # the upcard passed: the other player's turn
+    assert [c.is_displayed() for c in covers] == [True, True]
+    assert "Player %d's turn" % (2 - p) in covers[1 - p].text
+    _tap(page, covers[1 - p])
+    assert [c.is_displayed() for c in covers] == [p == 0, p == 1]
+    # the page's storage remembers the choice
+    page.refresh()
+    wait_ready(page)
+    assert page.find_element(By.CSS_SELECTOR, "input[value=pass]").is_selected()
+
+
+def _tap(driver, element):
+    """A finger's tap (touch pointer events), as on a phone."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    finger = PointerInput("touch", "finger")
+    a = ActionBuilder(driver, mouse=finger)
+    a.pointer_action.move_to(element).pointer_down().pause(0.05).pointer_up()
+    a.perform()
+
+
+def test_works_offline_once_loaded(page, server):
+    """After one visit the service worker has the whole site: with the
+    server gone, a reload still boots and resumes the saved game."""
+    open_page(page, server.url + "?speed=0&seed=%d" % SEED)
+    press(page, 0, "ok", "key")
+    first = Match(Rules(), seed=SEED).hand.to_move
+    press(page, first, "draw", "key")   # the non-dealer passes the upcard (R6)
+    before = [canvas(page, 0), canvas(page, 1)]
+    record = stored(page, "game.okg")
+    assert record.count(" ;") == 1
+    deadline = time.monotonic() + 20
+    while not page.execute_script("return !!navigator.serviceWorker.controller"):
+        assert time.monotonic() < deadline, "no service worker took over the page"
+        time.sleep(0.05)
+    server.stop()
+    page.refresh()
+    wait_ready(page)
+    settle(page)
+    assert [canvas(page, 0).tobytes(), canvas(page, 1).tobytes()] == [i.tobytes() for i in before]
+    assert stored(page, "game.okg") == record
+
+
+def test_refreshes_take_the_panels_time_with_the_e_ink_look(page, server):
+    """At the panel's speed (the default) a full refresh flashes black and
+    white over 2.5 s and a message is a 0.4 s partial whose changing
+    pixels go grey (the virtual board's SSD1680 times, the window's look)."""
+    open_page(page, server.url + "?seed=%d" % SEED)
+    settle(page)   # the boot's full refresh
+    waiting = 1 - Match(Rules(), seed=SEED).hand.to_move   # the dealer (R6)
+    page.execute_script(_SAMPLER, waiting)
+    t0 = time.monotonic()
+    press(page, 0, "ok", "key")   # a new game: full refresh (hand boundary)
+    settle(page)
+    full_s = time.monotonic() - t0
+    looks = page.execute_script("return okginSamples.splice(0)")
+    refreshes = page.execute_script("return okgin.refreshes.slice(-2)")
+    assert [r[:3] for r in refreshes] == [[0, "full", 2500], [1, "full", 2500]]
+    assert 2.4 < full_s < 6, full_s
+    seen = [k for i, k in enumerate(looks) if i == 0 or looks[i - 1] != k]
+    assert "ink" in seen and "paper" in seen[seen.index("ink"):], seen
+    assert seen[-1] == "image"
+    press(page, waiting, "take", "key")   # not their turn: a message, a partial refresh
+    settle(page)
+    looks = page.execute_script("return okginSamples.splice(0)")
+    assert page.execute_script("return okgin.refreshes.slice(-1)[0]")[:3] == [waiting, "partial", 400]
+    assert "grey" in looks and looks[-1] == "image", looks
+
+
+# Samples a player's canvas on every animation frame: all ink, all paper,
+# some grey (a partial refresh's changing pixels), or an image.
+_SAMPLER = """
+window.okginSamples = [];
+const c = document.querySelectorAll('#table canvas')[arguments[0]], g = c.getContext('2d');
+const ink = %r, paper = %r, mid = %r;
+const same = (d, i, rgb) => d[i] === rgb[0] && d[i + 1] === rgb[1] && d[i + 2] === rgb[2];
+function look() {
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let inks = 0, papers = 0, greys = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (same(d, i, ink)) inks++; else if (same(d, i, paper)) papers++; else if (same(d, i, mid)) greys++;
+  }
+  const n = d.length / 4;
+  okginSamples.push(inks === n ? 'ink' : papers === n ? 'paper' : greys ? 'grey' : 'image');
+  requestAnimationFrame(look);
+}
+requestAnimationFrame(look);
+""" % (list(render.INK), list(render.PAPER), list(render.MID))
+
+
+def test_a_javascript_error_is_caught(browser, server):
+    """The check every test ends with works: an error thrown in the page
+    shows up (and on the page, for a person)."""
+    d = browser.driver
+    open_page(d, server.url + "?speed=0")
+    browser.console_errors()
+    # an inline script of the page's own (a script that selenium runs is
+    # another origin's: its errors reach the page only as "Script error.")
+    d.execute_script("const s = document.createElement('script');"
+                     "s.textContent = \"setTimeout(() => { throw new Error('deliberate') })\";"
+                     "document.body.append(s)")
+    time.sleep(0.2)
+    assert any("deliberate" in e for e in d.execute_script("return okgin.errors"))
+    assert any("deliberate" in e for e in browser.console_errors())
+    assert "deliberate" in d.find_element("id", "status").text
+    d.get("about:blank")
+
+
+def test_the_site_works_from_a_sub_folder(browser, site, tmp_path):
+    """Relative URLs only: the same build served from a folder deep in
+    another site (a project page) boots and plays."""
+    from host.web import serve_in_thread
+    root = tmp_path / "www"
+    os.makedirs(root / "games" / "cards")
+    os.symlink(site, root / "games" / "cards" / "okgin")
+    httpd = serve_in_thread(str(root))
+    d = browser.driver
+    try:
+        browser.console_errors()
+        open_page(d, "http://127.0.0.1:%d/games/cards/okgin/?speed=0&seed=%d"
+                  % (httpd.server_address[1], SEED))
+        press(d, 0, "ok", "key")
+        assert stored(d, "game.okg") == Match(Rules(), seed=SEED).to_record()
+        assert not browser.console_errors() and not d.execute_script("return okgin.errors")
+    finally:
+        d.get("about:blank")
+        httpd.shutdown()
+        httpd.server_close()
