@@ -4,6 +4,9 @@ A card is ``suit * 13 + rank`` with suits ``c d h s`` = 0..3 and ranks
 ``A..K`` = 0..12. Hot code works on four 13-bit suit masks (bit ``rank`` set
 when the card is held) so every value stays a small int on a 32-bit board.
 """
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Iterable, Sequence
+
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 
@@ -26,8 +29,8 @@ _VHI = b"\x00\x08\t\x11\n\x12\x13\x1b\n\x12\x13\x1b\x14\x1c\x1d%\n\x12\x13\x1b\x
 _CS = "Ac2c3c4c5c6c7c8c9cTcJcQcKcAd2d3d4d5d6d7d8d9dTdJdQdKdAh2h3h4h5h6h7h8h9hThJhQhKhAs2s3s4s5s6s7s8s9sTsJsQsKs"
 
 
-def _texts():
-    out = [None] * 52
+def _texts() -> "tuple[str, ...]":
+    out = [""] * 52
     for c in range(52):
         # MicroPython interns an attribute name as a qstr; once it exists, a
         # str built by + with the same text is that qstr, not a new object.
@@ -41,20 +44,20 @@ CARD_STRS = _texts()
 del _texts
 
 
-def card_str(c):
+def card_str(c: int) -> str:
     """R14 text form of card int c, e.g. 0 -> 'Ac', 51 -> 'Ks'. Never
     allocates (tests/engine/test_micropython.py)."""
     return CARD_STRS[c]
 
 
-def strs(cards):
+def strs(cards: "Iterable[int]") -> list[str]:
     """Texts of an iterable of card ints. The one helper every list of card
     texts goes through: on the device each comprehension is a function of its
     own, and each function costs heap while its module loads."""
     return [CARD_STRS[c] for c in cards]
 
 
-def meld_strs(melds):
+def meld_strs(melds: "Iterable[Iterable[int]]") -> list[list[str]]:
     """Texts of a list of melds (lists of card ints)."""
     out = []
     for x in melds:
@@ -62,12 +65,12 @@ def meld_strs(melds):
     return out
 
 
-def run_cards(s, lo, hi):
+def run_cards(s: int, lo: int, hi: int) -> list[int]:
     """Card ints of the run lo..hi (ranks, inclusive) in suit s."""
     return list(range(s * 13 + lo, s * 13 + hi + 1))
 
 
-def set_cards(r, bits):
+def set_cards(r: int, bits: int) -> list[int]:
     """Card ints of the set of rank r in the suits of the 4-bit mask bits."""
     out = []
     for s in range(4):
@@ -76,7 +79,7 @@ def set_cards(r, bits):
     return out
 
 
-def parse_card(text):
+def parse_card(text: "str | int") -> int:
     """Card int from its text form, case-insensitive ('ah', 'AH', 'Ah').
 
     Raises ValueError with a clear message on anything else.
@@ -104,7 +107,7 @@ def parse_card(text):
     return s * 13 + r
 
 
-def to_ints(cards):
+def to_ints(cards: "Iterable[str | int]") -> list[int]:
     """Card ints from an iterable of card strings or ints; ValueError on
     a bad card or a repeated one."""
     out = []
@@ -120,7 +123,7 @@ def to_ints(cards):
     return out
 
 
-def masks_of(cards):
+def masks_of(cards: "Iterable[int]") -> list[int]:
     """Four suit masks from card ints."""
     m = [0, 0, 0, 0]
     for c in cards:
@@ -128,7 +131,7 @@ def masks_of(cards):
     return m
 
 
-def cards_of(masks):
+def cards_of(masks: "Sequence[int]") -> list[int]:
     """Sorted card ints from four suit masks."""
     out = []
     for s in range(4):

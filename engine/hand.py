@@ -7,12 +7,17 @@ which parse and check, and raise ``IllegalAction`` leaving the state as it was.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x: int) -> int:
         return x
 
 from engine.cards import RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs
 from engine.melds import min_deadwood, discard_deadwoods
 from engine.prng import Prng
+
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any, Optional, Sequence
+    from engine.result import Result
+    from engine.views import Observation, Phase
 
 # Action codes of the fast path. 0..51 discard card c, 52..103 knock with c.
 # (Underscored consts are folded into the code by mpy-cross and are no module
@@ -28,14 +33,14 @@ _UPCARD = const(0)
 _DRAW_PHASE = const(1)
 _DISCARD = const(2)
 _OVER = const(3)
-PHASE_NAMES = ("upcard", "draw", "discard", "over")
+PHASE_NAMES: "tuple[Phase, ...]" = ("upcard", "draw", "discard", "over")
 
 
 class IllegalAction(ValueError):
     """Bad or illegal action text; the state is unchanged."""
 
 
-def action_str(code):
+def action_str(code: int) -> str:
     """R14 text form of an action code."""
     if code < _KNOCK:
         return "discard " + card_str(code)
@@ -54,7 +59,7 @@ _SIMPLE = {"take": _TAKE, "pass": _PASS, "draw": _DRAW}
 _PLAYER = ("0 ", "1 ")
 
 
-def parse_action(text):
+def parse_action(text: object) -> int:
     """Action code from R14 text, case-insensitive; IllegalAction if bad."""
     if isinstance(text, str):
         words = text.lower().split()
@@ -70,7 +75,7 @@ def parse_action(text):
     raise IllegalAction(why_unparsable(text))
 
 
-def forget(name):
+def forget(name: str) -> None:
     """Drop engine.<name>, a module loaded for a moment, so its code and
     tables leave the heap; the next import loads it again (device memory,
     docs/engine.md). Firmware/app.py drops others the same way."""
@@ -100,7 +105,7 @@ class Rules:
     ace_gin_only: bool
     max_turns: "int | None"
 
-    def __init__(self, **options):
+    def __init__(self, **options: object) -> None:
         import sys
         held = "engine.options" in sys.modules   # by a caller: it stays
         import engine.options
@@ -112,15 +117,15 @@ class Rules:
                 # (2.4 KB of heap on the 64-bit port; docs/engine.md)
                 forget("options")
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Rules) and self.__dict__ == other.__dict__
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         from engine.record import rules_repr
         return rules_repr(self)
 
     @classmethod
-    def from_options(cls, opts):
+    def from_options(cls, opts: "dict[str, str]") -> "Rules":
         """Rules from a dict of option names to text (as typed on the serial
         port or found in a record): yes/no/true/false/1/0, ints, none.
         ValueError naming the option on bad input."""
@@ -131,7 +136,8 @@ class Rules:
 class Hand:
     """One hand. Build with Hand.deal(), Hand.from_cards() or Hand.from_record()."""
 
-    def __init__(self, rules, dealer, deck, seed=None):
+    def __init__(self, rules: Rules, dealer: int, deck: "bytearray | Sequence[int]",
+                 seed: "Optional[int]" = None) -> None:
         # deck: 52 card ints in deal order: non-dealer's 10, dealer's 10,
         # upcard, then the stock top first (R4)
         if dealer not in (0, 1):
@@ -142,9 +148,9 @@ class Hand:
         if type(deck) is not bytearray:
             deck = bytearray(deck)  # 52 bytes, not a 52-pointer list (device heap)
         nd = 1 - dealer
-        self._hands = [None, None]
-        self._hands[nd] = masks_of(deck[0:10])
-        self._hands[dealer] = masks_of(deck[10:20])
+        first = masks_of(deck[0:10])     # the non-dealer's (R4)
+        second = masks_of(deck[10:20])
+        self._hands = [first, second] if nd == 0 else [second, first]
         self.upcard = card_str(deck[20])   # R4, as text like discard_top
         self._discard = [deck[20]]
         self._stock = deck      # the deal order; the stock is deck[_si:]
@@ -153,33 +159,34 @@ class Hand:
         self._phase = _UPCARD
         # public state as plain attributes (kept up to date by apply; cheaper
         # than properties on the device)
-        self.to_move = nd
-        self.phase = "upcard"
+        self.to_move: "Optional[int]" = nd
+        self.phase: "Phase" = "upcard"
         self.stock_count = 31
-        self.discard_top = card_str(deck[20])
+        self.discard_top: "Optional[str]" = card_str(deck[20])
         self._no_take = False   # both passed: the first draw is from the stock
         self._taken = -1        # card taken from the discard pile this turn (R7)
-        self._known = [[], []]  # cards each took from the pile and still holds
+        self._known: "list[list[int]]" = [[], []]  # cards each took from the pile and still holds
         # per action two bytes: code | player << 7, and the card moved (255:
         # none); a bytearray, not tuples: a hand of 80 actions costs 160 bytes
         self._log = bytearray()
         self._turns = 0         # discards made, for max_turns
-        self._kcache = None     # knock cards for the current discard phase
+        self._kcache: "Optional[list[int]]" = None   # knock cards for the current discard phase
         # R5: the upcard's value; with ace_gin_only an ace means gin only
         r = deck[20] % 13
         self.knock_limit = 0 if r == 0 and rules.ace_gin_only else RANK_VALUE[r]
-        self.result = None
+        self.result: "Optional[Result]" = None
 
     # ---- construction ----
     @classmethod
-    def deal(cls, rules, dealer=0, seed=0):
+    def deal(cls, rules: Rules, dealer: int = 0, seed: int = 0) -> "Hand":
         """A shuffled deal; the same seed gives the same deal on every runtime."""
         deck = bytearray(range(52))  # 1 byte per card: the stock lives all hand
         Prng(seed).shuffle(deck)
         return cls(rules, dealer, deck, seed=seed)
 
     @classmethod
-    def from_cards(cls, rules, dealer, hands, upcard, stock=None):
+    def from_cards(cls, rules: Rules, dealer: int, hands: "Sequence[Sequence[str | int]]",
+                   upcard: "str | int", stock: "Optional[Sequence[str | int]]" = None) -> "Hand":
         """An explicit deal. hands: (player 0's 10 cards, player 1's 10 cards);
         stock top first; cards not named follow in card order."""
         from engine.record_read import deck_of
@@ -187,23 +194,23 @@ class Hand:
 
     # ---- public state ----
     @property
-    def discard_pile(self):
+    def discard_pile(self) -> list[str]:
         return strs(self._discard)
 
     @property
-    def hands(self):
+    def hands(self) -> list[list[str]]:
         return [strs(cards_of(self._hands[0])), strs(cards_of(self._hands[1]))]
 
     @property
-    def stock(self):
+    def stock(self) -> list[str]:
         """The stock, top first (omniscient: for tests and tools)."""
         return strs(self._stock[self._si:])
 
-    def is_over(self):
+    def is_over(self) -> bool:
         return self._phase == _OVER
 
     # ---- fast path ----
-    def knock_cards(self):
+    def knock_cards(self) -> list[int]:
         """Cards the player to move may knock with (R8), in card order."""
         if self._kcache is not None:
             return self._kcache
@@ -220,7 +227,7 @@ class Hand:
         self._kcache = out
         return out
 
-    def legal_codes(self):
+    def legal_codes(self) -> list[int]:
         """Legal action codes for the player to move ([] once over)."""
         ph = self._phase
         if ph == _DISCARD:
@@ -237,7 +244,7 @@ class Hand:
             return [_TAKE, _PASS]
         return []
 
-    def apply(self, code):
+    def apply(self, code: int) -> None:
         """Apply a legal action code without checking it (trusted callers)."""
         p = self._to_move
         log = self._log
@@ -299,14 +306,14 @@ class Hand:
         self.to_move = None if ph == _OVER else self._to_move
 
     # ---- safe path ----
-    def legal_actions(self):
+    def legal_actions(self) -> list[str]:
         """Legal actions of the player to move, as R14 strings."""
-        out = self.legal_codes()
+        out: "list[Any]" = self.legal_codes()
         for i in range(len(out)):   # in place: no second list, no comprehension
             out[i] = action_str(out[i])
         return out
 
-    def play(self, action, player=None):
+    def play(self, action: str, player: "Optional[int]" = None) -> str:
         """Parse, check and apply an R14 action (case-insensitive). Returns
         the action in its exact R14 form. IllegalAction (a ValueError) with
         the reason on bad or illegal input; the state is then unchanged."""
@@ -319,7 +326,7 @@ class Hand:
         return action_str(code)
 
     # ---- what a player may know ----
-    def history(self, recent=None):
+    def history(self, recent: "Optional[int]" = None) -> list[str]:
         """Public moves as '<player> <action>'; a stock draw hides the card.
         ``recent=N``: only the last N moves (a device's screen needs no
         more: the whole list late in a hand is ~80 strings, 5 KB of heap on
@@ -339,7 +346,7 @@ class Hand:
                 out.append(_PLAYER[p] + action_str(code))
         return out
 
-    def observation(self, p, recent=None):
+    def observation(self, p: int, recent: "Optional[int]" = None) -> "Observation":
         """Plain dict of what player p may know (docs/architecture.md);
         ``recent=N`` keeps only the last N moves of its history."""
         m = self._hands[p]
@@ -366,21 +373,21 @@ class Hand:
         }
 
     # ---- game record (engine/record.py, loaded only when used) ----
-    def to_record(self):
+    def to_record(self) -> str:
         """Game record text: header lines, then one line per action."""
-        from engine.record import hand_to_record
-        return hand_to_record(self)
+        from engine.record import hand_lines, joined
+        return joined(hand_lines(self))
 
-    def record_line(self):
+    def record_line(self) -> str:
         """The record line of the last action (append it to a saved record)."""
-        from engine.record import record_line
+        from engine.record import record_line, hand_header
         if not self._log:
             raise ValueError("no action played yet")
         a = self._log[-2]
-        return record_line(len(self._log) // 2, a >> 7, a & 127)
+        return record_line(len(self._log) // 2, a >> 7, a & 127, hand_header(self)[1])
 
     @classmethod
-    def from_record(cls, text, recover=False):
+    def from_record(cls, text: str, recover: bool = False) -> "Hand":
         """Rebuild a hand from to_record() text; ValueError naming the line on
         bad input. recover=True drops a torn last action line (docs/rules.md)."""
         from engine.record_read import hand_from_record

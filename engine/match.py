@@ -2,48 +2,69 @@
 from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
 
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Iterator, Optional, Sequence
+    from engine.views import MatchObservation
+
+
+def _name_ok(x: object) -> bool:
+    return isinstance(x, str) and 0 < len(x) <= 12 and x.isalpha() and x == x.lower()
+
 
 class Match:
     """m = Match(rules, seed=7): the first dealer and every hand's deal come
-    from the seeded PRNG; dealer=0|1 overrides the first dealer only."""
+    from the seeded PRNG; dealer=0|1 overrides the first dealer only.
+    ``players``: who plays each seat, "human" or a computer level (the
+    record carries it; the engine does not play for anyone)."""
 
-    def __init__(self, rules=None, seed=0, dealer=None):
+    def __init__(self, rules: "Optional[Rules]" = None, seed: int = 0,
+                 dealer: "Optional[int]" = None,
+                 players: "Optional[Sequence[str]]" = None) -> None:
         if rules is None:
             rules = Rules()
         if dealer is not None and dealer not in (0, 1):
             raise ValueError("dealer must be 0 or 1, got %r" % (dealer,))
+        if players is None:
+            players = ("human", "human")
+        else:
+            players = tuple(players)
+            if len(players) != 2 or not all(_name_ok(x) for x in players):
+                raise ValueError("players must be two names such as human,hard; got %r"
+                                 % (players,))
         self.rules = rules
         self.seed = seed
+        self.players = players
+        self._key = None           # the record's action-line key (record.py)
         self._rng = Prng(seed)
         first = self._rng.below(2)  # R4: first dealer at random (drawn even
         # when given, so the hand seeds do not depend on the override)
         self.dealer = first if dealer is None else dealer
         self.first_dealer = self.dealer
         self.scores = [0, 0]
-        self.winner = None
+        self.winner: "Optional[int]" = None
         self.hand_no = 1
-        self.last_hand = None      # the previous hand, for its showdown screen
+        self.last_hand: "Optional[Hand]" = None   # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
         self.hand = self._deal()
 
-    def _deal(self):
+    def _deal(self) -> Hand:
         return Hand.deal(self.rules, self.dealer, self._rng.next())
 
     @property
-    def target(self):
+    def target(self) -> int:
         return self.rules.target
 
-    def is_over(self):
+    def is_over(self) -> bool:
         return self.winner is not None
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[str]:
         return [] if self.winner is not None else self.hand.legal_actions()
 
-    def _after(self):
-        h = self.hand
-        if not h.is_over():
+    def _after(self) -> None:
+        r = self.hand.result      # set exactly when the hand is over
+        if r is None:
             return
-        r = h.result
+        h = self.hand
         if r.winner is not None:
             self.scores[r.winner] += r.points
             if self.scores[r.winner] >= self.rules.target:  # R13
@@ -56,14 +77,14 @@ class Match:
         self.hand_no += 1
         self.hand = self._deal()
 
-    def apply(self, code):
+    def apply(self, code: int) -> None:
         """Fast path: a legal action code of the current hand, unchecked."""
         p = self.hand._to_move
         self.hand.apply(code)
         self._actions.append(code | (p << 7))
         self._after()
 
-    def play(self, action, player=None):
+    def play(self, action: str, player: "Optional[int]" = None) -> str:
         """Play an R14 action in the current hand; deals the next hand when
         this one ends. IllegalAction once the game is won."""
         if self.winner is not None:
@@ -75,43 +96,52 @@ class Match:
         self._after()
         return s
 
-    def observation(self, p, recent=None):
+    def observation(self, p: int, recent: "Optional[int]" = None) -> "MatchObservation":
         """The hand's observation for player p (``recent``: see
         Hand.observation) plus the game's scores, target and last result."""
-        o = self.hand.observation(p, recent)
+        o: "MatchObservation" = self.hand.observation(p, recent)  # type: ignore[assignment]
         if self.winner is not None:
             o["legal"] = []
         o["scores"] = list(self.scores)
         o["target"] = self.rules.target
         o["hand_no"] = self.hand_no
         o["game_winner"] = self.winner
-        lh = self.last_hand
-        o["last_result"] = lh.result.as_dict(p) if lh is not None else None
+        lr = self.last_hand.result if self.last_hand is not None else None
+        o["last_result"] = lr.as_dict(p) if lr is not None else None
         return o
 
     # ---- game record (engine/record.py, loaded only when used) ----
-    def header(self):
+    def header(self) -> str:
         """The record's header lines (start of a saved record)."""
         from engine.record import match_header
-        return match_header(self)
+        head, self._key = match_header(self)
+        return head
 
-    def to_record(self):
+    def record_lines(self) -> "Iterator[str]":
+        """The record one line at a time (no newlines): what to write or
+        send without building the whole text (a device's heap)."""
+        from engine.record import match_lines
+        return match_lines(self)
+
+    def to_record(self) -> str:
         """Game record: header lines then one numbered line per action."""
-        from engine.record import match_to_record
-        return match_to_record(self)
+        from engine.record import joined
+        return joined(self.record_lines())
 
-    def record_line(self):
+    def record_line(self) -> str:
         """The record line of the last action: append it (with a newline) to
         the saved record instead of rewriting the whole file."""
         from engine.record import record_line
         n = len(self._actions)
         if not n:
             raise ValueError("no action played yet")
+        if self._key is None:
+            self.header()
         a = self._actions[-1]
-        return record_line(n, a >> 7, a & 127)
+        return record_line(n, a >> 7, a & 127, self._key)
 
     @classmethod
-    def from_record(cls, text, recover=False):
+    def from_record(cls, text: str, recover: bool = False) -> "Match":
         """Rebuild a match from to_record() text (ValueError naming the line
         on bad input; recover=True drops a torn last action line)."""
         from engine.record_read import match_from_record

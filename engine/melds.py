@@ -10,8 +10,13 @@ per-suit leftovers. A random 10-card hand usually has no such rank at all.
 """
 from engine.cards import _VLO, _VHI, masks_of, to_ints, cards_of, meld_strs, run_cards, set_cards
 
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any, Iterable, Sequence
+    # a choice of sets: the four suit masks left, and the sets as (rank, suit bits)
+    Choice = tuple[int, int, int, int, list[tuple[int, int]]]
 
-def _suit_dw(m):
+
+def _suit_dw(m: int) -> int:
     # deadwood of one suit once sets are removed: all cards outside stretches
     # of >= 3 consecutive ranks
     t = m & (m >> 1) & (m >> 2)
@@ -19,7 +24,7 @@ def _suit_dw(m):
     return _VLO[x & 127] + _VHI[x >> 7]
 
 
-def _dw_sets(a, b, c, d, s3):
+def _dw_sets(a: int, b: int, c: int, d: int, s3: int) -> int:
     low = s3 & -s3
     rest = s3 ^ low
     nl = ~low
@@ -46,7 +51,7 @@ def _dw_sets(a, b, c, d, s3):
     return best
 
 
-def min_deadwood(a, b, c, d):
+def min_deadwood(a: int, b: int, c: int, d: int) -> int:
     """Minimum deadwood (R3) of the cards in suit masks a, b, c, d."""
     s3 = (a & b & (c | d)) | (c & d & (a | b))
     if s3:
@@ -54,7 +59,8 @@ def min_deadwood(a, b, c, d):
     return _suit_dw(a) + _suit_dw(b) + _suit_dw(c) + _suit_dw(d)
 
 
-def _choices(a, b, c, d, s3, sets, out):
+def _choices(a: int, b: int, c: int, d: int, s3: int, sets: "list[tuple[int, int]]",
+             out: "list[Choice]") -> None:
     # every choice of sets: appends (a, b, c, d, sets) with the set cards
     # removed from the masks; sets is a list of (rank, suit bits)
     if not s3:
@@ -76,15 +82,15 @@ def _choices(a, b, c, d, s3, sets, out):
                      rest, sets + [(r, 15 ^ (1 << keep))], out)
 
 
-def set_choices(m):
-    out = []
+def set_choices(m: "Sequence[int]") -> "list[Choice]":
+    out: "list[Choice]" = []
     a, b, c, d = m[0], m[1], m[2], m[3]
     # ranks held in at least three suits
     _choices(a, b, c, d, (a & b & (c | d)) | (c & d & (a | b)), [], out)
     return out
 
 
-def discard_deadwoods(m):
+def discard_deadwoods(m: "Sequence[int]") -> "list[tuple[int, int]]":
     """For suit masks m (usually 11 cards): list of (card, deadwood of the
     rest once that card is discarded), one entry per card held, in card
     order. One pass over the set choices instead of one search per card."""
@@ -107,13 +113,13 @@ def discard_deadwoods(m):
                         best[card] = v
                 x >>= 1
                 r += 1
-    out = cards_of(m)
+    out: "list[Any]" = cards_of(m)   # turned into the pairs in place
     for i in range(len(out)):
         out[i] = (out[i], best[out[i]] - 1)
     return out
 
 
-def _runs_of(s, m, out):
+def _runs_of(s: int, m: int, out: "list[list[int]]") -> None:
     # melds of one suit after sets: maximal stretches of >= 3 ranks
     t = m & (m >> 1) & (m >> 2)
     x = t | (t << 1) | (t << 2)
@@ -128,24 +134,26 @@ def _runs_of(s, m, out):
             r += 1
 
 
-def best_arrangement(m):
+def best_arrangement(m: "Sequence[int]") -> "tuple[int, list[list[int]]]":
     """(deadwood, melds as lists of card ints) with minimum deadwood."""
-    best = None
+    choices = set_choices(m)   # never empty: no sets is a choice
+    best = choices[0]
     bestv = 999
-    for ch in set_choices(m):
+    for ch in choices:
         v = _suit_dw(ch[0]) + _suit_dw(ch[1]) + _suit_dw(ch[2]) + _suit_dw(ch[3])
         if v < bestv:
             bestv = v
             best = ch
-    melds = []
+    melds: "list[list[int]]" = []
     for r, bits in best[4]:
         melds.append(set_cards(r, bits))
+    masks = best[:4]
     for s in range(4):
-        _runs_of(s, best[s], melds)
+        _runs_of(s, masks[s], melds)
     return bestv, melds
 
 
-def _masks(cards):
+def _masks(cards: "Iterable[str | int]") -> list[int]:
     # suit masks of 0..11 cards (strings or ints); ValueError otherwise
     cs = to_ints(cards)
     if len(cs) > 11:
@@ -153,13 +161,13 @@ def _masks(cards):
     return masks_of(cs)
 
 
-def deadwood(cards):
+def deadwood(cards: "Iterable[str | int]") -> int:
     """Minimum deadwood (R3) of 0..11 cards (strings like '7h' or ints)."""
     m = _masks(cards)
     return min_deadwood(m[0], m[1], m[2], m[3])
 
 
-def best_melds(cards):
+def best_melds(cards: "Iterable[str | int]") -> "list[list[str]] | list[list[int]]":
     """An arrangement achieving the minimum deadwood: a list of melds, each
     a list of cards (strings if strings were given, else ints); the cards in
     no meld are the deadwood."""

@@ -49,7 +49,9 @@ def set_rules(rules, given):
             if lo is None:
                 ok = v is True or v is False
             else:
-                ok = (type(v) is int and lo <= v <= row[3]) or (v is None and row[1] is None)
+                # a row with a lo has a hi (the table's form, above)
+                ok = ((type(v) is int and lo <= v <= row[3])  # type: ignore[operator]
+                      or (v is None and row[1] is None))
             if not ok:
                 from engine.explain import rules_problem
                 raise ValueError(rules_problem(row, v))

@@ -9,8 +9,11 @@ Outputs use the high bits, the good ones in an LCG.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x: int) -> int:
         return x
+
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any
 
 _MASK15 = const(0x7FFF)
 _MASK30 = const(0x3FFFFFFF)
@@ -22,14 +25,14 @@ _C = const(12345)
 class Prng:
     """Seeded generator. Any int seed is reduced to 30 bits (seed & 2**30-1)."""
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         if type(seed) is not int:
             raise ValueError("a seed is an int, got %r" % (seed,))
         self.x = seed & _MASK30
         for _ in range(4):  # decorrelate nearby seeds (1, 2, 3...)
             self.next()
 
-    def next(self):
+    def next(self) -> int:
         """Next 30-bit value."""
         x = self.x
         xl = x & _MASK15
@@ -40,11 +43,11 @@ class Prng:
         self.x = x
         return x
 
-    def below(self, n):
+    def below(self, n: int) -> int:
         """Uniform-ish int in 0..n-1 for n <= 2**15, from the top 15 bits."""
         return ((self.next() >> 15) * n) >> 15
 
-    def shuffle(self, items):
+    def shuffle(self, items: "bytearray | list[Any]") -> None:
         """Fisher-Yates in place."""
         i = len(items) - 1
         while i > 0:

@@ -5,12 +5,32 @@ not hold this code in RAM until it saves, and a device that only saves (every
 action of a game) never loads the reader, which it needs only to restore a
 game at boot or to check an explicit deal. The rules line's words come from
 engine/options.py, loaded only when a header is written.
+
+Version 2 seals every line after the first with a CRC-32 (`` ;xxxxxxxx``):
+the header lines are chained (each check covers the line before), and every
+action line is checked against the header's last check, so a damaged byte
+anywhere is found on its own line, a line from another game does not fit,
+and what comes before the damage stays usable (docs/reliability.md).
 """
+from binascii import crc32   # CPython, and MicroPython's rp2 and unix ports
 from engine.cards import card_str, strs
 from engine.hand import action_str
 
-RECORD_MAGIC = "okgin-record 1"
-END_MARK = " ;"   # written last on every action line: a torn write lacks it
+RECORD_MAGIC = "okgin-record 2"
+RECORD_MAGIC_V1 = "okgin-record 1"   # still read (no checks, no seats)
+END_MARK = " ;"   # then the line's check: a torn write lacks some of it
+HUMAN = "human"   # a seat played with buttons; else a computer level
+
+
+def seal(body, key):
+    """(the line with its check, the check) for ``body`` under ``key`` (the
+    previous header line's check, or the header's for an action line)."""
+    c = crc32(body.encode(), key) & 0xFFFFFFFF
+    return "%s ;%08x" % (body, c), c
+
+
+def magic_key():
+    return crc32(RECORD_MAGIC.encode()) & 0xFFFFFFFF
 
 
 def _value_text(v):
@@ -95,29 +115,50 @@ def deal_line(hand):
         hand.dealer, _fmt_cards(hp[0]), _fmt_cards(hp[1]), card_str(d[20]), _fmt_cards(d[21:]))
 
 
-def hand_to_record(hand):
-    lines = [RECORD_MAGIC, rules_line(hand.rules), deal_line(hand)]
+def header_lines(obj, deal):
+    """The sealed header of a record and the key its action lines are
+    checked with: magic, rules, and the deal line ``deal``."""
+    k = magic_key()
+    rules, k = seal(rules_line(obj.rules), k)
+    deal, k = seal(deal, k)
+    return [RECORD_MAGIC, rules, deal], k
+
+
+def record_lines(head, key, log, step):
+    """Every line of a record, one at a time (a device sends or writes a
+    long record without holding it whole): the header, then one line per
+    action of ``log`` (its codes every ``step`` bytes: a Hand's log has two
+    bytes per action, a Match's one)."""
+    for ln in head:
+        yield ln
     i = 1
-    log = hand._log
-    for j in range(0, len(log), 2):
-        lines.append(record_line(i, log[j] >> 7, log[j] & 127))
+    for j in range(0, len(log), step):
+        yield record_line(i, log[j] >> 7, log[j] & 127, key)
         i += 1
+
+
+def hand_lines(hand):
+    head, key = hand_header(hand)
+    return record_lines(head, key, hand._log, 2)
+
+
+def match_lines(m):
+    head, key = match_header(m)
+    return record_lines(head, key, m._actions, 1)
+
+
+def joined(lines):
     return "\n".join(lines) + "\n"
 
 
-def match_to_record(m):
-    lines = match_header(m)
-    i = 1
-    for a in m._actions:
-        lines.append(record_line(i, a >> 7, a & 127))
-        i += 1
-    return "\n".join(lines) + "\n"
+def hand_header(hand):
+    return header_lines(hand, deal_line(hand))
 
 
 def match_header(m):
-    return [RECORD_MAGIC, rules_line(m.rules),
-            "match seed=%d dealer=%d" % (m.seed, m.first_dealer)]
+    return header_lines(m, "match seed=%d dealer=%d players=%s,%s" % (
+        m.seed, m.first_dealer, m.players[0], m.players[1]))
 
 
-def record_line(i, p, code):
-    return "%d %d %s%s" % (i, p, action_str(code), END_MARK)
+def record_line(i, p, code, key):
+    return seal("%d %d %s" % (i, p, action_str(code)), key)[0]

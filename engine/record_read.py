@@ -1,10 +1,17 @@
 """Reading game records (docs/rules.md "Game record") and checking explicit
 deals: everything that parses a record or deal a person or a file
 gave us. Loaded only for that (engine/record.py writes records).
+
+Records are read one line at a time (``Reader``), so a device restores a
+game of any length in the memory one line needs, and a damaged line stops
+the reading there with the game as it was after the line before.
 """
 from engine.cards import parse_card, to_ints
 from engine.hand import Hand, Rules, IllegalAction
-from engine.record import RECORD_MAGIC, END_MARK
+from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, END_MARK, magic_key, seal
+
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any
 
 
 def deck_of(dealer, hands, upcard, stock):
@@ -33,38 +40,128 @@ def deck_of(dealer, hands, upcard, stock):
     return deck
 
 
-def hand_from_record(text, recover=False):
-    lines = record_lines(text, recover)
-    rules = None
-    hand = None
-    n = 0
-    for ln, line in lines:
+class Reader:
+    """Rebuilds a record line by line: ``feed(ln, text)`` for each line,
+    then ``game`` is the Hand or Match so far. A line that is damaged (its
+    check), malformed or illegal raises ValueError naming it and changes
+    nothing, so ``game`` is then the state after the last good line.
+    ``kind``: "match" or "hand" (what the third line must be); ``cls``:
+    the Match class (engine.match imports this module, not the reverse)."""
+
+    def __init__(self, kind="match", cls=None):
+        self.kind = kind
+        self.cls = cls
+        self.n = 0              # meaningful lines taken
+        self.version = 0
+        self.rules = None
+        self.game: "Any" = None      # the Hand or Match once its line is read
+        self.key = 0            # the check chain (version 2)
+        self.over = False       # a won match takes no more actions
+
+    def feed(self, ln, t, last=False):
+        """One line (``ln``: its number, for messages). ``last=True`` when
+        it is known to be the record's last (only the message differs)."""
+        t = t.strip()
+        if not t or t[0] == "#":
+            return
+        n = self.n
         if n == 0:
-            if line != RECORD_MAGIC:
-                raise ValueError("line %d: expected %r, got %r" % (ln, RECORD_MAGIC, line))
-        elif n == 1:
-            rules = parse_rules_line(ln, line)
-        elif n == 2:
-            hand = parse_hand_line(ln, line, rules)
+            if t == RECORD_MAGIC:
+                self.version = 2
+                self.key = magic_key()
+            elif t == RECORD_MAGIC_V1:
+                self.version = 1
+            else:
+                raise ValueError("line %d: expected %r, got %r" % (ln, RECORD_MAGIC, t[:40]))
+            self.n = 1
+            return
+        if self.over:
+            raise ValueError("line %d: action after the end of the game: %r" % (ln, t[:60]))
+        if self.version == 2:
+            body = self._unseal(ln, t, n < 3, last)
         else:
-            replay_line(hand, ln, line, n - 2)
-        n += 1
-    if hand is None:
-        raise ValueError("line %d: record ends before the 'hand' deal line"
-                         % ((lines[-1][0] + 1) if lines else 1))
-    return hand
+            body = t
+            if t[0].isdigit():
+                if not t.endswith(";"):
+                    if last:
+                        raise ValueError("line %d: truncated action line %r (no ' ;' at the end): "
+                                         "the record was cut short" % (ln, t))
+                    raise ValueError("line %d: action line %r does not end with ' ;'" % (ln, t))
+                body = t[:-1]
+        if n == 1:
+            self.rules = parse_rules_line(ln, body)
+        elif n == 2:
+            if self.kind == "hand":
+                self.game = parse_hand_line(ln, body, self.rules)
+            else:
+                self.game = parse_match_line(ln, body, self.rules, self.cls)
+        else:
+            replay_line(self.game, ln, body, n - 2)
+            if self.kind == "match" and self.game.winner is not None:
+                self.over = True
+        self.n = n + 1
+
+    def _unseal(self, ln, t, header, last):
+        # "<body> ;xxxxxxxx": each header line's check covers the one before,
+        # every action line is checked with the header's last check
+        i = len(t) - 10
+        body = t[:i]
+        line, c = seal(body, self.key)
+        if i < 1 or line != t:
+            if last:
+                raise ValueError("line %d: truncated or damaged line %r (its check does not "
+                                 "match): the record was cut short" % (ln, t[:60]))
+            raise ValueError("line %d: damaged line %r (its check does not match)"
+                             % (ln, t[:60]))
+        if header:
+            self.key = c
+        return body
+
+    def finish(self, ln):
+        """The game once the record has ended (ValueError if the header is
+        not complete)."""
+        if self.game is None:
+            if self.kind == "hand":
+                raise ValueError("line %d: record ends before the 'hand' deal line" % ln)
+            raise ValueError("line %d: record ends before the 'match' line" % ln)
+        return self.game
+
+
+def read_text(text, kind, cls=None, recover=False):
+    """A record given as one string. recover=True drops a damaged or torn
+    last line (the state after the one before)."""
+    if not isinstance(text, str):
+        raise ValueError("a record is text")
+    r = Reader(kind, cls)
+    end = len(text)
+    while end and text[end - 1] in " \t\r\n":
+        end -= 1
+    i = 0
+    ln = 0
+    while i < end:
+        j = text.find("\n", i)
+        if j < 0 or j > end:
+            j = end
+        ln += 1
+        last = j >= end
+        try:
+            r.feed(ln, text[i:j], last)
+        except ValueError:
+            if not (recover and last):
+                raise
+        i = j + 1
+    return r.finish(ln + 1)
+
+
+def hand_from_record(text, recover=False):
+    return read_text(text, "hand", None, recover)
 
 
 def match_from_record(cls, text, recover=False):
-    lines = record_lines(text, recover)
-    if len(lines) < 3:
-        raise ValueError("line %d: record ends before the 'match' line"
-                         % ((lines[-1][0] + 1) if lines else 1))
-    ln, line = lines[0]
-    if line != RECORD_MAGIC:
-        raise ValueError("line %d: expected %r, got %r" % (ln, RECORD_MAGIC, line))
-    rules = parse_rules_line(lines[1][0], lines[1][1])
-    ln, line = lines[2]
+    return read_text(text, "match", cls, recover)
+
+
+def parse_match_line(ln, line, rules, cls):
     words = line.split()
     if not words or words[0] != "match":
         raise ValueError("line %d: expected the 'match seed=N dealer=D' line, got %r" % (ln, line))
@@ -73,40 +170,12 @@ def match_from_record(cls, text, recover=False):
     dealer = _int_field(ln, kv, "dealer")
     if dealer not in (0, 1):
         raise ValueError("line %d: dealer must be 0 or 1" % ln)
-    m = cls(rules, seed=seed, dealer=dealer)
-    n = 1
-    for ln, line in lines[3:]:
-        if m.winner is not None:
-            raise ValueError("line %d: action after the end of the game: %r" % (ln, line))
-        replay_line(m, ln, line, n)   # Match.play: logs it, deals the next hand
-        n += 1
-    return m
-
-
-def record_lines(text, recover=False):
-    """(line number, stripped text) of the meaningful lines. An action line
-    must end with ' ;': a torn last line is an error, or dropped with
-    recover=True."""
-    if not isinstance(text, str):
-        raise ValueError("a record is text")
-    raw = text.split("\n")
-    out = []
-    last = len(raw)
-    while last > 0 and not raw[last - 1].strip():
-        last -= 1
-    for i in range(last):
-        t = raw[i].strip()
-        if not t or t.startswith("#"):
-            continue
-        if t[0].isdigit() and not t.endswith(END_MARK.strip()):
-            if i == last - 1:
-                if recover:
-                    continue
-                raise ValueError("line %d: truncated action line %r (no ' ;' at the end): "
-                                 "the record was cut short" % (i + 1, t))
-            raise ValueError("line %d: action line %r does not end with ' ;'" % (i + 1, t))
-        out.append((i + 1, t))
-    return out
+    players = kv.get("players")
+    try:
+        return cls(rules, seed=seed, dealer=dealer,
+                   players=None if players is None else players.split(","))
+    except ValueError as e:
+        raise ValueError("line %d: %s" % (ln, e))
 
 
 def parse_kv(ln, words):
@@ -132,11 +201,19 @@ def parse_rules_line(ln, line):
         raise ValueError("line %d: %s" % (ln, msg))
 
 
+def _number(t):
+    """A whole number written as digits only (int() would also take '+1',
+    '1_0' or ' 1')."""
+    if not t or not t.isdigit() or len(t) > 10:
+        raise ValueError(t)
+    return int(t)
+
+
 def _int_field(ln, kv, name):
     if name not in kv:
         raise ValueError("line %d: missing %s=" % (ln, name))
     try:
-        return int(kv[name])
+        return _number(kv[name])
     except ValueError:
         raise ValueError("line %d: %s must be a number, got %r" % (ln, name, kv[name]))
 
@@ -170,12 +247,12 @@ def parse_hand_line(ln, line, rules):
 def replay_line(hand, ln, line, expect_no):
     """Check and apply one action line 'N P action ;' to ``hand`` (a Hand,
     or a Match: its play() also deals the next hand)."""
-    words = line[:-1].split()  # drop the ";" end mark
+    words = line.split()
     if len(words) < 3:
         raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
     try:
-        no = int(words[0])
-        p = int(words[1])
+        no = _number(words[0])
+        p = _number(words[1])
     except ValueError:
         raise ValueError("line %d: expected '<number> <player> <action> ;', got %r" % (ln, line))
     if no != expect_no:

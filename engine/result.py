@@ -7,10 +7,17 @@ the showdown's code between hands (docs/engine.md, "Memory").
 """
 
 
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Optional, Sequence
+    from engine.views import ResultKind, ResultView
+
+
 class Result:
     """How a hand ended (R9-R11)."""
 
-    def __init__(self, kind, knocker, winner, points, deadwood, melds, layoffs, hands):
+    def __init__(self, kind: "ResultKind", knocker: "Optional[int]", winner: "Optional[int]",
+                 points: int, deadwood: "Sequence[int]", melds: "Sequence[list[list[str]]]",
+                 layoffs: "Sequence[str]", hands: "Sequence[list[str]]") -> None:
         self.kind = kind          # "knock", "gin", "undercut" or "draw"
         self.knocker = knocker    # None for a draw
         self.winner = winner      # None for a draw
@@ -20,11 +27,11 @@ class Result:
         self.layoffs = layoffs    # cards the defender laid off
         self.hands = hands        # (p0, p1) final hands, sorted card strings
 
-    def as_dict(self, observer=None):
+    def as_dict(self, observer: "Optional[int]" = None) -> "ResultView":
         """Plain dict; for a draw, an observer sees only their own hand."""
-        hands = [list(self.hands[0]), list(self.hands[1])]
-        dw = [self.deadwood[0], self.deadwood[1]]
-        melds = [list(self.melds[0]), list(self.melds[1])]
+        hands: "list[Optional[list[str]]]" = [list(self.hands[0]), list(self.hands[1])]
+        dw: "list[Optional[int]]" = [self.deadwood[0], self.deadwood[1]]
+        melds: "list[Optional[list[list[str]]]]" = [list(self.melds[0]), list(self.melds[1])]
         if self.kind == "draw" and observer is not None:
             o = 1 - observer
             hands[o] = None   # a draw shows no cards: keep the other hand hidden
@@ -34,6 +41,6 @@ class Result:
                 "points": self.points, "deadwood": dw, "melds": melds,
                 "layoffs": list(self.layoffs), "hands": hands}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Result(%s, knocker=%r, winner=%r, points=%r, deadwood=%r)" % (
             self.kind, self.knocker, self.winner, self.points, self.deadwood)

@@ -10,11 +10,18 @@ from engine.cards import RANK_VALUE, strs, meld_strs, run_cards, set_cards
 from engine.melds import min_deadwood, best_arrangement
 from engine.result import Result
 
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any, Optional, Sequence
+    from engine.hand import Hand
+    from engine.views import ResultKind
+    # a knocker's meld: (0, suit, lo, hi) for a run, (1, rank, suit bits, 0) for a set
+    Meld = tuple[int, int, int, int]
 
-def draw_result(hand):
+
+def draw_result(hand: "Hand") -> Result:
     """R9: nobody scores; each player's own best arrangement is recorded."""
-    dws = []
-    melds = []
+    dws: "list[int]" = []
+    melds: "list[list[list[str]]]" = []
     for p in (0, 1):
         v, ms = best_arrangement(hand._hands[p])
         dws.append(v)
@@ -22,7 +29,7 @@ def draw_result(hand):
     return Result("draw", None, None, 0, tuple(dws), tuple(melds), [], tuple(hand.hands))
 
 
-def _karr(m, dw, limit, melds, ctx):
+def _karr(m: "list[int]", dw: int, limit: int, melds: "list[Meld]", ctx: "list[Any]") -> None:
     s = 0
     while s < 4 and not m[s]:
         s += 1
@@ -74,11 +81,11 @@ def _karr(m, dw, limit, melds, ctx):
         m[s] = ms
 
 
-def _layoff_options(dm, meld):
+def _layoff_options(dm: "Sequence[int]", meld: "Meld") -> "list[list[int]]":
     # R10: the choices of cards the defender may lay off on one meld
     if meld[0] == 1:
         r, bits = meld[1], meld[2]
-        opts = [[]]
+        opts: "list[list[int]]" = [[]]
         if bits != 15:
             for t in range(4):
                 if not (bits >> t) & 1 and (dm[t] >> r) & 1:
@@ -98,7 +105,8 @@ def _layoff_options(dm, meld):
     return [down[:i] + up[:j] for i in range(len(down) + 1) for j in range(len(up) + 1)]
 
 
-def _lay(dm, opts, i, laid, best):
+def _lay(dm: "list[int]", opts: "list[list[list[int]]]", i: int, laid: "list[int]",
+         best: "list[Any]") -> None:
     if i == len(opts):
         v = min_deadwood(dm[0], dm[1], dm[2], dm[3])
         if v < best[0]:
@@ -121,23 +129,23 @@ def _lay(dm, opts, i, laid, best):
             laid.pop()
 
 
-def defender_best(dm, kmelds, gin):
+def defender_best(dm: "Sequence[int]", kmelds: "Sequence[Meld]", gin: bool) -> "tuple[int, list[int]]":
     """(deadwood, laid-off cards) of the defender's best reply (R10): lay
     off onto the knocker's melds (never against gin), then meld the rest."""
     dm = [dm[0], dm[1], dm[2], dm[3]]
     if gin:
         return min_deadwood(dm[0], dm[1], dm[2], dm[3]), []
-    opts = []
+    opts: "list[list[list[int]]]" = []
     for meld in kmelds:
         o = _layoff_options(dm, meld)
         if len(o) > 1:
             opts.append(o)
-    best = [999, []]
+    best: "list[Any]" = [999, []]
     _lay(dm, opts, 0, [], best)
     return best[0], best[1]
 
 
-def _score(kd, melds, ctx):
+def _score(kd: int, melds: "list[Meld]", ctx: "list[Any]") -> None:
     # one knocker arrangement (deadwood kd, melds): score it against the
     # defender's best reply and keep it if strictly better, so ties go to the
     # first found and both runtimes agree. Scored as found rather than
@@ -155,7 +163,7 @@ def _score(kd, melds, ctx):
         ctx[3] = kp - dp
 
 
-def knock_result(hand, k):
+def knock_result(hand: "Hand", k: int) -> Result:
     """R10/R11 after player k knocked: the knocker's arrangement (any with
     deadwood within the limit) that scores best against the defender's best
     reply; ties go to the first found, so both runtimes agree."""
@@ -163,14 +171,14 @@ def knock_result(hand, k):
     km = hand._hands[k]
     dm = hand._hands[d]
     # a meld is (0, suit, lo, hi) or (1, rank, suit bits, 0)
-    ctx = [dm, hand.rules, None, 0]   # defender, rules, best so far, its value
+    ctx: "list[Any]" = [dm, hand.rules, None, 0]   # defender, rules, best so far, its value
     _karr([km[0], km[1], km[2], km[3]], 0, hand.knock_limit, [], ctx)
     best = ctx[2]
     kd, melds, dd, laid, kp, dp = best
     rest = [dm[0], dm[1], dm[2], dm[3]]
     for c in laid:
         rest[c // 13] &= ~(1 << (c % 13))
-    kmelds = []
+    kmelds: "list[list[int]]" = []
     for x in melds:
         if x[0] == 0:
             kmelds.append(run_cards(x[1], x[2], x[3]))
@@ -179,9 +187,10 @@ def knock_result(hand, k):
     dw = [0, 0]
     dw[k] = kd
     dw[d] = dd
-    ms = [None, None]
+    ms: "list[list[list[str]]]" = [[], []]
     ms[k] = meld_strs(kmelds)
     ms[d] = meld_strs(best_arrangement(rest)[1])
+    kind: "ResultKind"
     if kd == 0:
         kind, winner, pts = "gin", k, kp
     elif kp > 0:

@@ -31,7 +31,7 @@ _FULL_AT_BOOT = const(1)
 # the card under the cursor was just taken (_last_move, _just_taken)
 _RECENT = const(6)
 
-# Computer levels appear in the menu only when the engine has a bot (issue 5).
+# Computer levels appear in the menu only when the engine has a bot (docs/bots.md).
 LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
 
 
@@ -87,8 +87,8 @@ class Panel:
     What is on the panel is remembered as a SHA-256 of the framebuffer
     (32 bytes instead of a 4.7 KB copy per panel: the heap is tight)."""
 
-    def __init__(self, disp, partials_before_full, timeout_ms):
-        self.d = disp
+    def __init__(self, disp, partials_before_full):
+        self.d = disp             # a display driver (firmware/display.py)
         self.fb = disp.fb
         self.w = disp.width
         self.h = disp.height
@@ -96,7 +96,6 @@ class Panel:
         self.need_full = True
         self.partials = 0
         self.limit = partials_before_full
-        self.timeout = timeout_ms
         self.started = None
         self.good = 0
 
@@ -107,13 +106,16 @@ class Panel:
         return _digest(mv).digest()
 
     def refreshing(self):
+        """True while the last push is on its way to the ink. The driver
+        raises EPDTimeout (an OSError) when it takes too long."""
         if self.started is None:
             return False
-        if self.d.busy():
-            if time.ticks_diff(time.ticks_ms(), self.started) > self.timeout:
-                self.started = None
-                raise OSError("panel busy for over %d ms" % self.timeout)
-            return True
+        try:
+            if self.d.busy():
+                return True
+        except OSError:
+            self.started = None
+            raise
         self.started = None
         self.good += 1          # BUSY went low: this panel works
         return False
@@ -129,7 +131,7 @@ class Panel:
             return False
         full = self.need_full or self.partials >= self.limit
         self.d.show(full=full)
-        self.started = time.ticks_ms()
+        self.started = True   # until refreshing() sees BUSY end
         self.shown = sig
         if full:
             self.need_full = False
@@ -147,8 +149,7 @@ class App:
         self.board_name = board.get("name", "okgin")
         t = board.get("timing", {})
         n = t.get("partials_before_full", 8)
-        to = t.get("busy_timeout_ms", 10000)
-        self.panels = [Panel(d, n, to) for d in hw.displays]
+        self.panels = [Panel(d, n) for d in hw.displays]
         self.buttons = hw.buttons
         self.nplayers = 2
         self.settings = store.load_settings()
@@ -156,9 +157,11 @@ class App:
             store.slow_ms = int(self.settings.get("slow_save_ms", 0) or 0)
         except (TypeError, ValueError):
             store.slow_ms = 0   # a hand-edited settings.json must not stop the boot
+        # host hook (okgin replay): the computer does not move, so a
+        # position is shown as saved
+        self.hold = self.settings.get("hold_computer") is True
         self.match = None
-        self.vs = "human"
-        self.seed = 0
+        self.vs = "human"       # who plays seat 1: the saved game says (recover.py)
         self.mode = "menu"
         self.cursor = [0, 0]
         self.confirm = [False, False]
@@ -173,6 +176,17 @@ class App:
         self.showdown = False
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
+        # The owner's lock (docs/reliability.md): during a game, no test
+        # mode and no Ctrl-C on the USB port. Player 1 holding OK while the
+        # table powers on lifts it (the way back in, in plain sight).
+        self.kbd_locked = False
+        if self.settings.get("owner_lock") is True and hw.buttons.held(0, "ok"):
+            self.settings["owner_lock"] = False
+            store.save_settings(self.settings)
+            note = ("Owner lock lifted", ["Player 1 held OK at power-up.",
+                                          "Test mode and Ctrl-C work again;",
+                                          "the menu turns the lock on."])
+            self.notice = [note, note]
 
     # ----- persistence (boot and resume: recover.py) -----
     def save(self, whole=False):
@@ -188,7 +202,7 @@ class App:
                 return
             except (OSError, ValueError):
                 pass   # no game.okg yet, or no action yet: write it whole
-        store.save_game(m.to_record())
+        store.save_lines(m.record_lines())
 
     # ----- game control -----
     def new_game(self, args):
@@ -204,16 +218,16 @@ class App:
         gc.collect()
         vs, seed, dealer, r = args
         try:
-            m = Match(r, seed=seed, dealer=dealer)
+            # the record says who plays each seat: nothing about the game
+            # lives anywhere else (a power cut here keeps the old game or
+            # starts the new one, never a mix)
+            m = Match(r, seed=seed, dealer=dealer, players=("human", vs))
         except Exception:
             if had:
                 self.resume()   # the saved game back, then the error
             raise
         self.match = m
         self.vs = vs
-        self.seed = seed
-        self.settings["game"] = {"vs": vs, "seed": seed}
-        store.save_settings(self.settings)
         self.save(True)
         self.mode = "game"
         self.showdown = False
@@ -292,7 +306,7 @@ class App:
         """The computer (seat 1) plays one action; one per loop turn so the
         human's panel shows each move."""
         m = self.match
-        if self.vs == "human" or self.mode != "game" or m is None:
+        if self.vs == "human" or self.mode != "game" or m is None or self.hold:
             return False
         if self.showdown:
             return False
@@ -305,7 +319,7 @@ class App:
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
         from engine.bots import bot, move_seed
-        b = bot(self.vs, move_seed(self.seed, len(obs["history"])))
+        b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
         act = b.choose(obs)
         b = obs = None
         # the computer's code (~10 KB) is not needed during the human's
@@ -464,7 +478,11 @@ class App:
             if not self.dirty[p]:
                 continue
             pn = self.panels[p]
-            if pn.started is not None and pn.d.busy():
+            try:
+                if pn.refreshing():
+                    continue
+            except OSError as e:   # the driver's EPDTimeout
+                self.panel_failed(p, e)
                 continue
             self.dirty[p] = False
             drawn = True
@@ -608,10 +626,62 @@ class App:
         return menu
 
     def set_testmode(self, on):
-        if on != self.testmode:
-            self.testmode = on
-            self._touch()
-            self.redraw()
+        """Test mode plays its own game (store.sandbox: test.okg): the game
+        in progress leaves RAM (it is on flash, saved after every action)
+        and comes back from flash when test mode ends, so nothing a test
+        command shows (screens, record) is ever of the real game."""
+        if on == self.testmode:
+            return
+        self.testmode = on
+        # where each player's cursor was in the real game, for its return
+        cur = self.cursor
+        self.cursor = self._real_cursor or [0, 0]
+        self._real_cursor = cur if on else None
+        self.match = None
+        self.mode = "menu"
+        self.showdown = False
+        self.error_text = None
+        self.reload = False
+        self.notice = [None, None]
+        self.msg = ["", ""]
+        self.confirm = [False, False]
+        self.menu_sel = 0
+        gc.collect()
+        store.sandbox(on)
+        try:
+            self.resume()
+        except Exception as e:   # as at boot: never stuck
+            self.fail(e)
+        self._hand_boundary()
+        self.redraw()
+
+    def locked(self):
+        """The owner's lock holds: a game is in progress (on its screens or
+        behind the menu; not test mode's)."""
+        m = self.match
+        return m is not None and m.winner is None and not self.testmode and \
+            self.settings.get("owner_lock") is True
+
+    def _lock_repl(self):
+        # Ctrl-C off while the lock holds, on again at the menu (hal)
+        lk = self.locked()
+        if lk != self.kbd_locked:
+            self.kbd_locked = lk
+            f = getattr(self.hw, "lock_repl", None)
+            if f is not None:
+                f(lk)
+
+    def shown(self):
+        """Every working panel shows what was last drawn for it (the ink
+        has settled): `testmode on` answers only then, so its banner is
+        on both panels before any test command can be sent."""
+        for p in range(self.nplayers):
+            pn = self.panels[p]
+            if self.dead[p]:
+                continue
+            if self.dirty[p] or pn.started is not None or pn.changed():
+                return False
+        return True
 
     def status(self):
         m = self.match
@@ -682,6 +752,7 @@ class App:
 
     proto = None
     reload = False   # after an error: OK reloads the saved game
+    _real_cursor = None   # the real game's cursors while test mode is on
 
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
@@ -717,6 +788,7 @@ class App:
             self.resume()   # the saved game, or the menu
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
+        self._lock_repl()
         self.redraw()
         self.service_panels()
         if proto is not None:
@@ -731,6 +803,7 @@ class App:
         the caller may rest a few ms (buttons are debounced over 20 ms)."""
         busy = False
         try:
+            self._lock_repl()
             b = self.buttons
             b.poll()
             ev = b.get()

@@ -10,6 +10,8 @@
 
 import json
 
+from display import DRIVERS   # the controllers there is a driver for
+
 try:
     from micropython import const
 except ImportError:
@@ -41,7 +43,6 @@ DEFAULT_MISO = {0: 16, 1: 12}
 
 BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
 PANEL_PINS = ("cs", "dc", "rst", "busy")
-CONTROLLERS = ("SSD1680",)
 MCUS = ("rp2040", "rp2350")
 # Landscape orientations only: the app draws 296x128. 90 streams the frame
 # buffer to the panel as is; 270 (the panel mounted upside down) costs a
@@ -191,9 +192,10 @@ def validate(board):
         panel = player["panel"]
         pw = where + ".panel"
         _fields(pw, panel, PANEL_FIELDS)
-        if panel["controller"] not in CONTROLLERS:
+        c = panel["controller"]
+        if not isinstance(c, str) or c not in DRIVERS:
             raise BoardError("%s.controller: %r is not supported (expected one of %s)"
-                             % (pw, panel["controller"], ", ".join(CONTROLLERS)))
+                             % (pw, panel["controller"], ", ".join(sorted(DRIVERS))))
         # Logical landscape size: width runs along the gates (at most 296 on
         # an SSD1680), height along the sources (at most 176, whole bytes).
         _int(pw + ".width", panel["width"], 8, 296)

@@ -90,6 +90,14 @@ class Buttons:
                 self._flags[k] = _DOWN | _INERT
             self._changed[k] = ticks_add(now, -self.debounce_ms)
 
+    def held(self, player, name):
+        """Is that button down right now (e.g. held while powering on)?"""
+        for k in range(len(self.pins)):
+            i = self._id[k]
+            if i >> 3 == player and NAMES[i & 7] == name:
+                return self.pins[k].value() == 0
+        return False
+
     def _event(self, k, kind):
         i = self._id[k]
         return (i >> 3, NAMES[i & 7], kind)

@@ -18,7 +18,6 @@ except ImportError:
 import time
 
 from buttons import NAMES, Buttons
-from ssd1680 import SSD1680
 
 
 class Hardware:
@@ -36,22 +35,31 @@ class Hardware:
         self.displays = []
         self.leds = []
         pins = []
+        from display import DRIVERS
         for player in board["players"]:
             p = player["panel"]
-            self.displays.append(SSD1680(
+            # The controller's driver module (display.py: the seam); both
+            # panels of the usual board share one.
+            Display = __import__(DRIVERS[p["controller"]]).Display
+            self.displays.append(Display(
                 self.spi,
                 cs=Pin(p["cs"], Pin.OUT, value=1),
                 dc=Pin(p["dc"], Pin.OUT, value=0),
                 rst=Pin(p["rst"], Pin.OUT, value=1),
-                # Pulled up: an unplugged panel reads busy and ends in
-                # EPDTimeout instead of pretending to have drawn.
-                busy=Pin(p["busy"], Pin.IN, Pin.PULL_UP),
+                # Pulled towards "busy": an unplugged panel reads busy and
+                # ends in EPDTimeout instead of pretending to have drawn.
+                busy=Pin(p["busy"], Pin.IN,
+                         Pin.PULL_UP if Display.BUSY_ACTIVE else Pin.PULL_DOWN),
                 width=p["width"], height=p["height"], rotation=p["rotation"],
                 busy_timeout_ms=timing["busy_timeout_ms"]))
             pins.append({name: Pin(player["buttons"][name], Pin.IN, Pin.PULL_UP)
                          for name in NAMES})
             self.leds.append(Pin(player["led"], Pin.OUT, value=0))
         self.buttons = Buttons(pins, timing)
+        # The map is needed only now (boarddef loaded it): let it go. The
+        # drivers keep what they use of it (EPDTimeout).
+        import sys
+        sys.modules.pop("display", None)
 
     def entropy(self):
         """A random 30-bit int (a small int on the Pico) to seed a shuffle."""
@@ -63,6 +71,17 @@ class Hardware:
             for _ in range(8):  # jitter between two clocks
                 n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
         return n & 0x3FFFFFFF
+
+    def lock_repl(self, on):
+        """The owner's lock: Ctrl-C on the USB port is a plain byte (no
+        REPL) while ``on``. micropython.kbd_intr on a board; the virtual
+        board's vmachine stands in for it (the unix port's own would make
+        Ctrl-C end the process)."""
+        f = getattr(_board, "kbd_intr", None)
+        if f is None:
+            import micropython
+            f = micropython.kbd_intr
+        f(-1 if on else 3)
 
     def busy(self):
         """True while any panel is updating."""

@@ -36,7 +36,11 @@ def main():
     gc.collect()
     import hal
     gc.collect()
-    hw = hal.Hardware(board)
+    try:
+        hw = hal.Hardware(board)
+    except ValueError as e:   # a panel its driver cannot drive (size, rotation)
+        sys.stdout.write("ERR board.json: %s\n" % e)
+        return
     gc.collect()
     import app as _app
     import protocol

@@ -44,12 +44,12 @@ def newgame_from(app, opts):
     An error text, or game_args() for app.new_game."""
     if "seed" not in opts:
         return "seed=N required"
-    try:
-        seed = int(opts.pop("seed"))
-    except ValueError:
-        return "seed must be an integer"
-    if seed < 0:
-        return "seed must be >= 0"
+    seed = opts.pop("seed")
+    # digits only (int() also takes "+1" and "1_0"), and no more than the
+    # deal's 30 bits (engine/prng.py: 2**30 would deal like 0)
+    if not seed.isdigit() or len(seed) > 10 or int(seed) > 0x3FFFFFFF:
+        return "seed must be a whole number 0..1073741823"
+    seed = int(seed)
     vs = opts.pop("vs", "human")
     if vs != "human" and vs not in LEVELS:
         return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
@@ -84,6 +84,9 @@ def menu_items(app):
         if row[MENU:]:
             items.append((_label(row[0]), _value_label(rs[row[0]])))
             acts.append(("opt", row))
+    # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
+    items.append(("Owner lock", _value_label(app.settings.get("owner_lock") is True)))
+    acts.append(("lock", None))
     return items, acts
 
 
@@ -103,6 +106,9 @@ def menu_button(app, button, kind):
             _drop_menu()   # not needed during play
         elif act == "new":
             return game_args(app, arg)   # app.new_game, once this returns
+        elif act == "lock":
+            app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
+            store.save_settings(app.settings)
         else:
             rs = rule_settings(app)   # every value is one of the row's
             values = arg[MENU:]

@@ -20,10 +20,11 @@ class Protocol:
         self.out = stdout or sys.stdout
         self.poller = select.poll()
         self.poller.register(self.inp, select.POLLIN)
-        self.buf = bytearray(MAX_LINE + 1)   # allocated once
+        # a request and its CR, allocated once
+        self.buf = bytearray(MAX_LINE + 2)
         self.n = 0
         self.overflow = False
-        self.waiting_sync = False
+        self.waiting = None     # "sync" or "testmode": an answer held back
         self.band = None        # testcmds.screen's conversion band
         self.band_buf = None
 
@@ -41,17 +42,22 @@ class Protocol:
 
     def poll(self):
         """Read and answer what has arrived; never blocks."""
-        if self.waiting_sync and self.app.idle():
-            self.waiting_sync = False
-            self.send("OK")
-        while not self.waiting_sync and self.poller.poll(0):
+        w = self.waiting
+        if w is not None:
+            if w == "sync" and self.app.idle():
+                self.waiting = None
+                self.send("OK")
+            elif w == "testmode" and self.app.shown():
+                self.waiting = None
+                self.send("OK testmode=1")
+        while self.waiting is None and self.poller.poll(0):
             b = self.inp.read(1)
             if not b:
                 return
             ch = b[0]
             if ch == 10:   # \n ends a request
                 self._line()
-            elif self.n < MAX_LINE + 1:
+            elif self.n < MAX_LINE + 2:
                 self.buf[self.n] = ch
                 self.n += 1
             else:
@@ -60,12 +66,12 @@ class Protocol:
     def _line(self):
         n = self.n
         self.n = 0
+        if n and self.buf[n - 1] == 13:
+            n -= 1      # CR LF: the CR is not part of the request
         if self.overflow or n > MAX_LINE:
             self.overflow = False
             self.send("ERR line too long (max %d characters)" % MAX_LINE)
             return
-        if n and self.buf[n - 1] == 13:
-            n -= 1
         for i in range(n):
             c = self.buf[i]
             if c > 126 or (c < 32 and c != 9):
@@ -98,15 +104,28 @@ class Protocol:
             if len(w) != 1:
                 return self.send("ERR status takes no arguments")
             return self.send("OK " + app.status())
+        if cmd == "sync":
+            # public: it tells when the table is idle, nothing of a game
+            if len(w) != 1:
+                return self.send("ERR sync takes no arguments")
+            if app.idle():
+                return self.send("OK")
+            self.waiting = "sync"
+            return
         if cmd == "testmode":
             if len(w) != 2 or w[1] not in ("on", "off"):
                 return self.send("ERR usage: testmode on|off")
+            if w[1] == "on" and app.locked():
+                return self.send("ERR the owner's lock is on: no test mode during a game "
+                                 "(docs/reliability.md)")
             app.set_testmode(w[1] == "on")
             if not app.testmode:
                 self.band = self.band_buf = None   # testcmds itself goes after each command
-            return self.send("OK testmode=%d" % (1 if app.testmode else 0))
-        if cmd not in ("press", "screen", "newgame", "record", "sync",
-                       "reset", "mem"):
+                return self.send("OK testmode=0")
+            # answered once the TEST MODE banner is on both panels (poll)
+            self.waiting = "testmode"
+            return
+        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem", "entropy"):
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:
             return self.send("ERR test mode required")

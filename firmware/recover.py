@@ -3,32 +3,92 @@ heap is tight): resuming the saved game at boot, a damaged game record, a
 panel whose BUSY line never goes low."""
 import time
 
-from engine import IllegalAction, Match
+from engine import Match
 import store
+
+_LINE_MAX = 400   # bytes; the longest line a record has is ~120
 
 
 def boot(app):
-    """Resume an interrupted game exactly, or show the menu."""
-    text = store.load_game()
-    if text is None:
+    """Resume the saved game exactly, or show the menu. The record is read
+    from flash one line at a time (engine.record_read.Reader), so a game of
+    any length resumes in the heap one line needs; a line that is damaged,
+    malformed or illegal ends the good part there (repair)."""
+    app.vs = "human"
+    f = store.open_game()
+    if f is None:
         app.mode = "menu"
         return
-    g = app.settings.get("game")
-    if not isinstance(g, dict):
-        g = {}
-    app.vs = g.get("vs", "human")
-    app.seed = g.get("seed", 0)
-    from app import LEVELS
-    if app.vs != "human" and app.vs not in LEVELS:
-        app.vs = "human"
+    from engine.record_read import Reader
+    r = Reader("match", Match)
+    good = 0       # bytes of the good part
+    ln = 0
+    err = None
+    newline = True
     try:
-        app.match = Match.from_record(text)
-        app.mode = "game"
-        resume_state(app)
+        while True:
+            raw = f.readline(_LINE_MAX)
+            if not raw:
+                break
+            ln += 1
+            try:
+                if len(raw) >= _LINE_MAX and raw[-1] != 10:
+                    raise ValueError("line %d: longer than %d bytes" % (ln, _LINE_MAX))
+                r.feed(ln, raw.decode())
+            except (ValueError, UnicodeError) as e:   # IllegalAction is one
+                err = str(e) or "line %d: not text" % ln
+                break
+            good += len(raw)
+            newline = raw[-1] == 10
+    finally:
+        f.close()
+    m = r.game
+    old = r.version == 1
+    r = None
+    if m is None:
+        store.discard_game()
+        app.mode = "menu"
+        app.menu_msg = "Saved game unreadable"
+        note = ("Saved game damaged", [err or "line %d: the record ends early" % (ln + 1),
+                                       "Kept as %s." % store.BAD, "Start a new game."])
+        app.notice = [note, note]
+        app._touch()
         return
-    except (ValueError, IllegalAction) as e:
-        err = str(e)
-    repair_record(app, text, err)
+    if err is not None or not newline:
+        store.keep_prefix(good, not newline, err is not None)
+    if old:
+        _upgrade(app, m)
+    seat = m.players[1]
+    from app import LEVELS
+    if m.players[0] != "human" or (seat != "human" and seat not in LEVELS):
+        app.match = None
+        app.mode = "menu"
+        app.menu_msg = "Saved game: players %s,%s unknown here" % m.players
+        return
+    app.vs = seat
+    app.match = m
+    app.mode = "game"
+    resume_state(app)
+    if err is not None:
+        note = ("Saved game repaired", [err, "Resumed at the last valid move.",
+                                        "Damaged copy kept as %s." % store.BAD])
+        app.notice = [note, note]
+        app._touch()
+
+
+def _upgrade(app, m):
+    """A record written before version 2 says nothing of its seats: they
+    were in settings.json, trusted now only where that entry names the
+    record's seed. The record is saved again as version 2, with its seats,
+    and the entry goes: settings no longer describe a game."""
+    from app import LEVELS
+    g = app.settings.pop("game", None)
+    if isinstance(g, dict) and g.get("seed") == m.seed and g.get("vs") in LEVELS:
+        m.players = ("human", g["vs"])
+        m._key = None   # the header changed
+    store.save_lines(m.record_lines())
+    if g is not None:
+        store.save_settings(app.settings)
 
 
 def resume_state(app):
@@ -38,36 +98,6 @@ def resume_state(app):
     app.showdown = m.winner is not None or (
         m.last_hand is not None and not m.hand.history(1))
     app._hand_boundary()
-
-
-def repair_record(app, text, err):
-    """A record that does not replay (power cut on a filesystem without
-    atomic rename, a bad copy): keep the longest valid prefix, keep the
-    damaged file as game.bad, tell both players. Never crash-loop."""
-    store.keep_bad(text)
-    lines = text.split("\n")
-    good = None
-    for n in range(len(lines) - 1, 0, -1):
-        try:
-            good = Match.from_record("\n".join(lines[:n]) + "\n")
-            break
-        except (ValueError, IllegalAction):
-            pass
-    if good is None:
-        store.clear_game()
-        app.mode = "menu"
-        app.menu_msg = "Saved game unreadable"
-        note = ("Saved game damaged", [err, "Kept as game.bad.",
-                                       "Start a new game."])
-    else:
-        app.match = good
-        store.save_game(good.to_record())
-        app.mode = "game"
-        resume_state(app)
-        note = ("Saved game repaired", [err, "Resumed at the last valid move.",
-                                        "Damaged copy kept as game.bad."])
-    app.notice = [note, note]
-    app._touch()
 
 
 def panel_failed(app, p, e):
@@ -85,17 +115,24 @@ def panel_failed(app, p, e):
                            if again else
                            "Reset did not help: check its cable. Playing on."])
     app.dirty[other] = True
-    app.redraw()
+    pn = app.panels[other]
     try:
-        pn = app.panels[other]
+        # the other panel may still be showing the last move: redraw()
+        # draws into a panel only once its refresh has ended
+        _wait_refresh(pn)
+        app.redraw()
         pn.need_full = True
         if not app.dead[other]:
             pn.push()
-            t0 = time.ticks_ms()
-            while pn.refreshing() and time.ticks_diff(time.ticks_ms(), t0) < 5000:
-                time.sleep_ms(10)
+            _wait_refresh(pn)
     except OSError:
         pass
     if again:
         app.hw.reset()
     app.dead[p] = True
+
+
+def _wait_refresh(pn, ms=5000):
+    t0 = time.ticks_ms()
+    while pn.refreshing() and time.ticks_diff(time.ticks_ms(), t0) < ms:
+        time.sleep_ms(10)

@@ -68,6 +68,8 @@
 
 import framebuf
 
+from display import EPDTimeout  # the one timeout of every driver (display.py)
+
 try:
     from micropython import const
 except ImportError:
@@ -153,10 +155,6 @@ except Exception:  # no native emitter here: keep the plain loops
     pass
 
 
-class EPDTimeout(OSError):
-    """BUSY stayed high for longer than busy_timeout_ms."""
-
-
 def _reversed_inverted():
     # Table for rotation 270: bit order reversed and ink inverted in one go.
     t = bytearray(256)
@@ -170,6 +168,8 @@ def _reversed_inverted():
 
 
 class SSD1680:
+    BUSY_ACTIVE = 1     # BUSY is high while the controller works
+
     def __init__(self, spi, cs, dc, rst, busy, width=296, height=128, rotation=90,
                  busy_timeout_ms=10000):
         if rotation not in (90, 270):
@@ -311,19 +311,15 @@ class SSD1680:
         faint ghosting); the first update after power-up, a reset or an
         error is always full because the panel's content is unknown.
         """
-        if self._awake and self.busy():
-            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
-                # The caller gave up on the last update (it polls busy()
-                # with its own deadline rather than calling wait()): the
-                # controller is hung, so reset it now instead of waiting
-                # out another timeout.
-                self._awake = False
-                self._known = False
-            else:
-                # the frame buffer was drawn into during the update: what
-                # the panel ends up showing is no longer here for 0x26
-                self._known = False
-                self._wait_ready()
+        try:
+            still = self.busy()
+        except EPDTimeout:
+            still = False   # hung: busy() forgot the controller, reset below
+        if still:
+            # the frame buffer was drawn into during the update: what the
+            # panel ends up showing is no longer here for 0x26
+            self._known = False
+            self._wait_ready()
         if not self._awake:
             self._wake()
         if not self._known:
@@ -353,11 +349,15 @@ class SSD1680:
             self._flip()
 
     def busy(self):
-        """True while the panel is updating (never while in deep sleep)."""
+        """True while the panel is updating (never while in deep sleep).
+        Raises EPDTimeout once an update has kept BUSY high for longer than
+        busy_timeout_ms; the next show() then resets the controller."""
         # In deep sleep the SSD1680 holds BUSY high; that is not "updating".
         if not self._awake:
             return False
         if self.busy_pin.value() == 1:
+            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
+                self._timed_out(self.busy_timeout_ms)
             return True
         if self._started:
             self._finished()
@@ -393,15 +393,20 @@ class SSD1680:
         start = ticks_ms()
         while self.busy_pin.value() == 1:
             if ticks_diff(ticks_ms(), start) > timeout_ms:
-                self._awake = False
-                self._known = False
-                self._started = 0
-                raise EPDTimeout("e-paper panel busy for more than %d ms" % timeout_ms)
+                self._timed_out(timeout_ms)
             if idle is not None:
                 idle()
             sleep_ms(1)
         if self._started:
             self._finished()
+
+    def _timed_out(self, ms):
+        # The controller is hung (or gone): forget what it shows, so the
+        # next show() resets it and refreshes in full.
+        self._awake = False
+        self._known = False
+        self._started = 0
+        raise EPDTimeout("e-paper panel busy for more than %d ms" % ms)
 
     def sleep(self):
         """Finish the running update, then put the controller in deep sleep."""
@@ -411,3 +416,6 @@ class SSD1680:
         if self._awake:  # auto_sleep may have done it when the update ended
             self._command1(_DEEP_SLEEP, 0x01)
             self._awake = False
+
+
+Display = SSD1680   # the name hal.py builds every driver by (display.py)

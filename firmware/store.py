@@ -14,12 +14,22 @@ import time
 
 GAME = "game.okg"
 TMP = "game.tmp"
-SETTINGS = "settings.json"
 BAD = "game.bad"
+SETTINGS = "settings.json"
 
-# Test hook: settings "slow_save_ms" makes each 64-byte chunk of a save wait
-# this long, so a power-loss test can kill the board mid-write.
+# Test hook: settings "slow_save_ms" makes each chunk of a save wait this
+# long, so a power-loss test can kill the board mid-write.
 slow_ms = 0
+
+
+def sandbox(on):
+    """Test mode keeps its own game (test.okg, test.tmp, test.bad) and never
+    opens the real one (docs/reliability.md, hidden information)."""
+    global GAME, TMP, BAD
+    base = "test" if on else "game"
+    GAME = base + ".okg"
+    TMP = base + ".tmp"
+    BAD = base + ".bad"
 
 
 def _exists(path):
@@ -37,93 +47,118 @@ def _remove(path):
         pass
 
 
-def _write_atomic(path, text):
-    with open(TMP, "w") as f:
-        if slow_ms:
-            i = 0
-            n = len(text)
-            while i < n:
-                f.write(text[i:i + 64])
-                f.flush()
-                time.sleep_ms(slow_ms)
-                i += 64
-        else:
-            f.write(text)
+def _replace(tmp, path):
     try:
-        os.rename(TMP, path)
+        os.rename(tmp, path)
     except OSError:
         _remove(path)
-        os.rename(TMP, path)
+        os.rename(tmp, path)
 
 
-def save_game(record):
-    _write_atomic(GAME, record)
+def _pause(f):
+    if slow_ms:
+        f.flush()
+        time.sleep_ms(slow_ms)
+
+
+def save_lines(lines):
+    """The whole record, one line at a time (never held whole in RAM),
+    written to game.tmp and renamed over game.okg."""
+    with open(TMP, "w") as f:
+        for ln in lines:
+            f.write(ln)
+            f.write("\n")
+            _pause(f)
+    _replace(TMP, GAME)
 
 
 _chunk = bytearray(256)   # copy buffer, allocated once
+
+
+def _copy(src, dst, n=-1):
+    """Copy n bytes (all when n < 0) from src to dst through _chunk."""
+    mv = memoryview(_chunk)
+    while n:
+        k = src.readinto(_chunk)
+        if not k:
+            break
+        if 0 <= n < k:
+            k = n
+        dst.write(mv[:k])
+        n -= k
+        _pause(dst)
 
 
 def append_action(line):
     """Save the record with one more action line, still atomically: copy
     game.okg to game.tmp through a small buffer, add the line, rename. The
     whole record is never built in RAM (a full game is several KB and the
-    heap is tight); the engine's line ends with ' ;' so a torn line would
-    also be recognised."""
-    mv = memoryview(_chunk)
+    heap is tight); every line carries its own check (engine/record.py),
+    so a torn one would also be recognised."""
     with open(GAME, "rb") as src:
         with open(TMP, "wb") as dst:
-            while True:
-                n = src.readinto(_chunk)
-                if not n:
-                    break
-                dst.write(mv[:n])
-                if slow_ms:
-                    dst.flush()
-                    time.sleep_ms(slow_ms)
+            _copy(src, dst)
             dst.write(line)
             dst.write("\n")
-    try:
-        os.rename(TMP, GAME)
-    except OSError:
-        _remove(GAME)
-        os.rename(TMP, GAME)
+    _replace(TMP, GAME)
 
 
-def load_game():
-    """The saved record text, or None when there is no game. A leftover
-    game.tmp is an interrupted save: the previous game.okg is still whole."""
+def open_game():
+    """The saved record opened for reading (binary: damaged bytes are the
+    reader's business, line by line), or None when there is no game. A
+    leftover game.tmp is an interrupted save: game.okg is still whole."""
     _remove(TMP)
     try:
-        with open(GAME) as f:
-            return f.read()
+        return open(GAME, "rb")
     except OSError:
         return None
-    except UnicodeError:
-        # bytes that are not text: keep the file for inspection
-        return ""
+
+
+def keep_prefix(nbytes, newline, bad=True):
+    """A record damaged after its first ``nbytes`` bytes: the whole file is
+    kept as game.bad (nothing is lost), then the good part is written back
+    (with ``newline`` added: its last line had none). Each step leaves
+    game.okg whole, so a power cut in between only repeats the repair."""
+    if bad:
+        with open(GAME, "rb") as src:
+            with open(BAD, "wb") as dst:
+                _copy(src, dst)
+    with open(GAME, "rb") as src:
+        with open(TMP, "wb") as dst:
+            _copy(src, dst, nbytes)
+            if newline:
+                dst.write("\n")
+    _replace(TMP, GAME)
+
+
+def discard_game():
+    """A record with nothing usable: kept as game.bad, no game any more."""
+    try:
+        _replace(GAME, BAD)
+    except OSError:
+        _remove(GAME)
 
 
 def clear_game():
     _remove(GAME)
 
 
-def keep_bad(text):
-    """Keep a damaged record as game.bad (nothing is lost) before the good
-    part is written back."""
-    try:
-        with open(BAD, "w") as f:
-            f.write(text)
-    except OSError:
-        pass
+_SETTINGS_MAX = 2048   # bytes: the menu's few options fit in 200
 
 
 def load_settings():
+    """The menu's preferences, or {} when settings.json is missing or
+    unusable: too big, not JSON, JSON the parser cannot hold ("[" * 5000
+    ran it out of heap: MemoryError at boot, found by okgin faults).
+    Nothing in it can stop the boot."""
     try:
+        if os.stat(SETTINGS)[6] > _SETTINGS_MAX:
+            return {}
         with open(SETTINGS) as f:
             d = json.load(f)
         if isinstance(d, dict):
             return d
-    except (OSError, ValueError, UnicodeError):
+    except Exception:   # noqa: BLE001 - OSError, ValueError, MemoryError, RuntimeError...
         pass
     return {}
 

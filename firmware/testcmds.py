@@ -1,5 +1,5 @@
 """Test-mode serial commands (docs/protocol.md): press, screen, newgame,
-record, sync, mem, reset. Loaded for each of them and dropped after it
+record, mem, entropy, reset. Loaded for each of them and dropped after it
 (protocol.py), so test mode plays in the heap a real game has."""
 import gc
 
@@ -46,28 +46,38 @@ def dispatch(proto, cmd, w):
     if cmd == "record":
         if len(w) != 1:
             return proto.send("ERR record takes no arguments")
-        text = app.match.to_record() if app.match is not None else ""
-        lines = text.split("\n") if text else []
-        if lines and lines[-1] == "":
-            lines.pop()
-        proto.send("OK lines=%d" % len(lines))
-        for ln in lines:
+        m = app.match
+        if m is None:
+            return proto.send("OK lines=0")
+        # line by line, never the whole text (a long game's record is KBs)
+        n = 0
+        for _ln in m.record_lines():
+            n += 1
+        proto.send("OK lines=%d" % n)
+        for ln in m.record_lines():
             proto.send(ln)
         return
-    if cmd == "sync":
-        if len(w) != 1:
-            return proto.send("ERR sync takes no arguments")
-        if app.idle():
-            return proto.send("OK")
-        proto.waiting_sync = True
-        return
     if cmd == "mem":
+        if len(w) != 1:
+            return proto.send("ERR mem takes no arguments")
         gc.collect()
         a = gc.mem_alloc()
         if a > app.peak:
             app.peak = a
         return proto.send("OK alloc=%d free=%d peak=%d" % (a, gc.mem_free(), app.peak))
+    if cmd == "entropy":
+        # seeds as the menu draws them (hal.entropy), for the shuffle's
+        # fairness check (okgin faults, row "shuffle")
+        if len(w) != 2 or not w[1].isdigit() or not 1 <= int(w[1]) <= 1000:
+            return proto.send("ERR usage: entropy 1..1000")
+        n = int(w[1])
+        proto.send("OK lines=%d" % n)
+        for _ in range(n):
+            proto.send("%08x" % app.hw.entropy())
+        return
     if cmd == "reset":
+        if len(w) != 1:
+            return proto.send("ERR reset takes no arguments")
         proto.send("OK")
         app.hw.reset()
         return

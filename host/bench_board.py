@@ -70,7 +70,10 @@ class Session:
 
     def record(self):
         head = self.cmd("record")
-        n = int(re.match(r"OK lines=(\d+)", head).group(1))
+        m = re.match(r"OK lines=(\d+)", head)
+        if m is None:
+            raise CommandError("the board answered %r to record" % head)
+        n = int(m.group(1))
         return "\n".join(self.readline() for _ in range(n)) + "\n"
 
     def ink(self, p):

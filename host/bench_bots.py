@@ -81,6 +81,7 @@ def collect(n_hands=12, seed=11):
         seats = (bot("hard", i), bot("greedy", i)) if i % 2 else (bot("greedy", i), bot("hard", i))
         while not h.is_over():
             p = h.to_move
+            assert p is not None    # someone is to move until the hand is over
             obs = h.observation(p)
             if len(obs["legal"]) > 1:
                 out.append(obs)

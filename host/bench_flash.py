@@ -31,7 +31,7 @@ def measure(runs=3, out=sys.stdout):
     from host.flash import flash_board
     from host.vboard import VirtualBoard
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
-    results = {"full": [], "incremental": []}
+    results: "dict[str, list]" = {"full": [], "incremental": []}
     try:
         src = os.path.join(work, "src")
         _copy_source(src)

@@ -13,8 +13,8 @@ headless chromium on this machine:
   the press) apart from the other buttons (on the release, after the
   buttons' 20 ms debounce);
 - the engine's random-play hands/s in the page: okgin bench engine's own
-  script, run by the page's MicroPython, beside the unix port's figure
-  measured in the same run.
+  script, run by the page's MicroPython, in rounds alternating with the
+  unix port (medians, and the median ratio: a busy machine slows both).
 """
 import os
 import re
@@ -71,6 +71,7 @@ def _game(d, vs, seed, limit_s):
         if time.monotonic() - t0 > limit_s:
             raise CommandError("the game took over %d s" % limit_s)
         p = m.hand.to_move
+        assert p is not None    # the game goes on, so a hand is being played
         obs = m.observation(p)
         hand_no = m.hand_no
         if vs != "human" and p == 1:   # the page's computer plays this one
@@ -105,7 +106,7 @@ def _engine_in_page(d, reps, n_dw, n_hands):
 
 
 def run(args):
-    from host.bench_engine import _run_script, _tool, BENCH_SCRIPT, ROOT
+    from host.bench_engine import _run_script, _tool, BENCH_SCRIPT
     from host.web import build, serve_in_thread, site_size
     from host.web.browser import Browser, press
     quick = getattr(args, "quick", False)
@@ -144,31 +145,51 @@ def run(args):
                 for vs, seed in (("easy", 7), ("human", 11)):
                     g0 = time.monotonic()
                     hands, presses = _game(d, vs, seed, 600)
-                    ks = d.execute_script("return okgin.keyToScreen")
+                    ks, turns = d.execute_script("return [okgin.keyToScreen, okgin.busyTurns]")
                     print("a whole game %s: %d hands, %d presses by key events in %.0f s; "
-                          "key to screen median %.1f ms, 90th percentile %.1f ms (%d screens)"
+                          "key to screen median %.1f ms, 90th percentile %.1f ms (%d screens); "
+                          "the firmware's turn that handles a key (App.step and the canvas): "
+                          "median %.1f ms"
                           % ("against the computer (easy)" if vs != "human" else "between two people",
-                             hands, presses, time.monotonic() - g0, _median(ks), _p90(ks), len(ks)))
+                             hands, presses, time.monotonic() - g0, _median(ks), _p90(ks), len(ks),
+                             _median(turns)))
                 cursor = []
                 for _ in range(30 if quick else 60):
                     d.execute_script("okgin.keyToScreen.length = 0")
                     press(d, 0, "right", "key")
                     cursor += d.execute_script("return okgin.keyToScreen")
-                print("key to screen, menu cursor moves: median %.1f ms, 90th percentile %.1f ms (%d)"
+                print("key to screen, menu cursor moves (their event comes on the press): "
+                      "median %.1f ms, 90th percentile %.1f ms (%d)"
                       % (_median(cursor), _p90(cursor), len(cursor)))
-                reps, n_hands = (3, 10) if quick else (5, 40)
-                page = _engine_in_page(d, reps, 300, n_hands)
+                idle = []
+                for _ in range(20):
+                    time.sleep(0.02)
+                    idle.append(d.execute_script("return okgin.idleTurnMs"))
+                print("an idle turn (every %d ms): median %.2f ms" % (10, _median(idle)))
+                # rounds alternate the page and the unix port, so a busy
+                # machine slows both alike: medians, and the median ratio
+                script = os.path.join(tmp, "bench_engine_script.py")
+                with open(script, "w") as f:
+                    f.write(BENCH_SCRIPT)
+                rounds, n_hands = (3, 10) if quick else (7, 30)
+                keys = ("hands_fast_per_s", "hands_safe_per_s")
+                got: "dict[str, tuple[list, list, list]]" = {k: ([], [], []) for k in keys}   # page, unix, ratio
+                for _ in range(rounds):
+                    page = _engine_in_page(d, 1, 100, n_hands)
+                    unix = _run_script(_tool("micropython"), script, 1, 100, n_hands)
+                    for k in keys:
+                        if k not in page:
+                            raise CommandError("the page's engine benchmark printed no %s" % k)
+                        got[k][0].append(page[k])
+                        got[k][1].append(unix[k])
+                        got[k][2].append(page[k] / float(unix[k]))
             finally:
                 server.shutdown()
                 server.server_close()
-        with open(os.path.join(tmp, "bench_engine_script.py"), "w") as f:
-            f.write(BENCH_SCRIPT)
-        unix = _run_script(_tool("micropython"), os.path.join(tmp, "bench_engine_script.py"),
-                           reps, 300, n_hands)
-        for k, label in (("hands_fast_per_s", "fast path"), ("hands_safe_per_s", "safe path, strings")):
-            if k not in page:
-                raise CommandError("the page's engine benchmark printed no %s" % k)
-            print("engine random-play hands/s (%s): %d in the page, %d on the unix port (x%.2f)"
-                  % (label, page[k], unix[k], page[k] / float(unix[k])))
+        for k, label in zip(keys, ("fast path", "safe path, strings")):
+            print("engine random-play hands/s (%s): median %d in the page, %d on the unix port; "
+                  "page/unix median x%.2f (%d alternating rounds of %d hands)"
+                  % (label, _median(got[k][0]), _median(got[k][1]), _median(got[k][2]),
+                     rounds, n_hands))
     print("(%.0f s; reproduce: okgin bench web%s)" % (time.monotonic() - t0, " --quick" if quick else ""))
     return 0

@@ -38,10 +38,14 @@ def configure(parser):
 
 
 def run(args):
-    from host.vboard import VirtualBoard, populate
+    from host.vboard import VirtualBoard, populate, lock_flash
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
+    lock = None
     if args.flash_dir:
+        if os.path.isdir(args.flash_dir):
+            # before populating it: one program per flash directory
+            lock = lock_flash(args.flash_dir)
         if args.populate:
             from host.vboard.flash import ROOT
             board = args.board if os.path.exists(args.board) else os.path.join(ROOT, args.board)
@@ -52,7 +56,7 @@ def run(args):
             raise CommandError("flash directory %s does not exist (add --populate to create it "
                                "from the sources)" % args.flash_dir)
     vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
-                      heapsize=args.heapsize, compiled=not args.source)
+                      heapsize=args.heapsize, compiled=not args.source, lock=lock)
 
     def on_event(ev):
         if ev[0] == "exit" and not ev[2]:

@@ -23,6 +23,7 @@ COMMANDS = {
     "replay": ("host.replay", "replay a game record on the virtual board"),
     "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web)"),
     "tourney": ("host.tourney", "play computer players against each other"),
+    "faults": ("host.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),
     "web": ("host.web", "play in a browser: build the static page and serve it here"),
 }
@@ -38,6 +39,7 @@ EPILOG = """examples:
   okgin web                              play in a browser (http://127.0.0.1:8000/)
   okgin bench engine                     performance figures (also board, flash, bots, memory, web)
   okgin hardware build                   render, check and picture the printable case
+  okgin faults --quick                   the fault campaign, short (docs/reliability.md)
 """
 
 

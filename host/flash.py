@@ -227,12 +227,20 @@ def validate_board(path):
     if not os.path.exists(fw_boarddef):
         fw_boarddef = os.path.join(ROOT, "firmware", "boarddef.py")
     spec = importlib.util.spec_from_file_location("_okgin_boarddef", fw_boarddef)
+    assert spec is not None and spec.loader is not None    # a .py file's spec
     mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    # boarddef imports the tree's own display.py (its list of controllers);
+    # drop whichever one is loaded, so it is that tree's.
+    sys.path.insert(0, os.path.dirname(fw_boarddef))
+    sys.modules.pop("display", None)
     try:
+        spec.loader.exec_module(mod)
         mod.load(path)
     except (ValueError, OSError) as e:
         raise CommandError("board definition %s is invalid: %s" % (path, e))
+    finally:
+        sys.path.remove(os.path.dirname(fw_boarddef))
+        sys.modules.pop("display", None)
 
 
 def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
@@ -663,6 +671,29 @@ class Flash:
         finally:
             board.close()
 
+    def abandon(self):
+        """The flasher is being stopped (Ctrl-C, SIGTERM, SIGHUP) with the
+        board at its raw REPL: interrupt whatever it runs and reset it, so
+        the table goes back to its game now rather than at the next power
+        cycle (boot.py finishes a switch the journal says was started; a
+        copy not yet switched leaves the live files as they were). Best
+        effort, in about two seconds; True if the reset was sent."""
+        try:
+            t = self.dev.t
+            if t.serial is None:
+                return False
+            t.serial.write(b"\r\x03\x03")
+            t.serial.timeout = 0.5
+            t.serial.read(4096)
+            t.in_raw_repl = False
+            quiet = io.StringIO()
+            with contextlib.redirect_stdout(quiet):
+                t.enter_raw_repl(soft_reset=False, timeout_overall=2)
+            t.exec_raw_no_follow(RESET_CODE)
+            return True
+        except Exception:
+            return False
+
     def board_error(self, e):
         return CommandError("the board reported an error %s: %s"
                             % (self.step, _board_error(e.error_output)))
@@ -683,7 +714,7 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
     t0 = time.monotonic()
-    dev = Device(port)
+    dev = Device(port)      # another program on the port: named (host/locks.py)
     run = Flash(dev, port, out, quiet, rep)
     board = None
     try:
@@ -702,6 +733,13 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
         raise run.board_error(e) from e
     except (TransportError, serial.SerialException, OSError) as e:
         raise run.went_away(e) from e
+    except KeyboardInterrupt:
+        if run.abandon():
+            out.write("okgin: flash stopped; the board was reset into its game\n")
+        else:
+            out.write("okgin: flash stopped; power-cycle the board (unplug it and plug it "
+                      "in) to return to the game\n")
+        raise
     finally:
         dev.close()
     if reset:
@@ -734,7 +772,18 @@ def check_inputs(src_root, board_json=None):
     validate_board(board_json)
 
 
+def _stop_on_signal(*_):
+    raise KeyboardInterrupt
+
+
 def run(args):
+    import signal
+    # SIGTERM (kill, a closing IDE) and SIGHUP (a closed terminal) stop the
+    # flash as Ctrl-C does: the board is reset into its game, not left at
+    # its REPL (SIGKILL cannot be caught: the next power cycle does it)
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, _stop_on_signal)
     check_inputs(args.source, args.board)
     port = transport.find_board(args.port)
     flash_board(port, src_root=args.source, reset=not args.no_reset, board_json=args.board)

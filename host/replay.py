@@ -98,11 +98,17 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
         raise CommandError("the virtual board is not available: %s" % e)
     if shots:
         os.makedirs(shots, exist_ok=True)
+    seat = _final.players[1]
+    out.write("%s: %s\n" % (record_path, "two players" if seat == "human" else
+                             "against the computer (%s), which plays seat 1" % seat))
     flash_dir = tempfile.mkdtemp(prefix="okgin-replay-")
     written = []
     vb = None
     try:
         populate(flash_dir)
+        # the firmware's host hook: the computer (if the record has one)
+        # does not move, so each position is shown as saved
+        _write_atomic(os.path.join(flash_dir, "settings.json"), '{"hold_computer": true}')
         _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
         vb = VirtualBoard(flash_dir=flash_dir, speed=speed)
         vb.start()
@@ -117,9 +123,9 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
                 board.wait_ready(30)
                 st = board.status()
                 panels = _panels(vb)
-                out.write("[%d/%d] %s  (screen=%s phase=%s stock=%s)\n"
+                out.write("[%d/%d] %s  (screen=%s phase=%s stock=%s vs=%s)\n"
                           % (n + 1, len(steps), label(match), st.get("screen"),
-                             st.get("phase"), st.get("stock")))
+                             st.get("phase"), st.get("stock"), st.get("vs")))
                 if show:
                     _show_terminal(panels, out)
                 if shots:

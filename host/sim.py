@@ -125,7 +125,7 @@ def run(args):
     if os.path.exists(flash_dir) and not os.path.isdir(flash_dir):
         raise CommandError("--flash-dir %s is not a directory" % flash_dir)
     os.makedirs(flash_dir, exist_ok=True)
-    lock = _lock_flash(flash_dir)
+    lock = args.flash_lock = _lock_flash(flash_dir)
     if args.fresh:
         sess.clear_saved_state(flash_dir)
     if args.board and not os.path.isfile(args.board):
@@ -150,18 +150,11 @@ def run(args):
 
 
 def _lock_flash(flash_dir):
-    """One simulator per flash directory: two boards saving one game file
-    would overwrite each other's moves."""
-    f = open(os.path.join(flash_dir, ".okgin-sim.lock"), "w")
-    try:
-        import fcntl
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except ImportError:  # not POSIX: the virtual board will say it cannot run here
-        pass
-    except OSError:
-        f.close()
-        raise CommandError("another simulator is using %s; close it or pick another --flash-dir" % flash_dir)
-    return f
+    """One program per flash directory (host/locks.py): two boards saving
+    one game file would overwrite each other's moves. Taken before --fresh
+    and populate touch it; the virtual board is handed the same lock."""
+    from host.vboard import lock_flash
+    return lock_flash(flash_dir)
 
 
 def _pick_ui():
@@ -176,12 +169,13 @@ def open_session(args, flash_dir, speed):
     board_path = args.board or None
     timing = sess.load_timing(board_path or _default_board())
     board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
-                            heapsize=getattr(args, "heapsize", None))
+                            heapsize=getattr(args, "heapsize", None),
+                            lock=getattr(args, "flash_lock", None))
+    if args.seed is not None or args.vs:
+        sess.new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
     s = sess.Session(board, timing=timing)
     try:
         s.start()
-        if args.seed is not None or args.vs:
-            s.start_game(seed=args.seed, vs=args.vs)
     except BaseException:
         s.close()
         raise

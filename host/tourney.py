@@ -152,8 +152,10 @@ def play_deal(a, b, seed, swap, max_turns=80, target=None):
     clock = _Clock()
     while not h.is_over():
         p = h.to_move
+        assert p is not None    # someone is to move until the hand is over
         h.play(clock.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
     r = h.result
+    assert r is not None        # the hand is over
     if r.winner is None:
         return 0, 0, False, True, clock
     pts = r.points

@@ -32,6 +32,10 @@ class BoardNotFound(TransportError):
     pass
 
 
+class PortBusy(TransportError):
+    """Another program holds the port (host/locks.py names it)."""
+
+
 class Disconnected(TransportError):
     """The port went away (board unplugged, reset, process died)."""
 
@@ -86,11 +90,13 @@ def find_board(port=None):
 
 
 def open_serial(url, timeout=0.05):
-    """Open ``url`` with pyserial; a clear one-line error if it cannot be."""
+    """Open ``url`` with pyserial, exclusively (as mpremote does: two
+    programs on one port get each other's answers); a clear one-line error
+    if it cannot be, naming the program that holds it."""
     import serial
     try:
         ser = serial.serial_for_url(url, baudrate=115200, timeout=timeout,
-                                    write_timeout=5, exclusive=False)
+                                    write_timeout=5, exclusive=True)
     except (serial.SerialException, OSError, ValueError) as e:
         raise open_failure(url, e)
     return ser
@@ -100,6 +106,10 @@ def open_failure(url, e):
     """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
     with the fix when the cause is a common one."""
     import errno
+    from host.locks import port_busy
+    busy = port_busy(url, e)
+    if busy is not None:
+        return PortBusy(str(busy))   # another program has it: named
     text = _short(e)
     code = getattr(e, "errno", None)
     if code == errno.ENOENT:
@@ -144,6 +154,12 @@ class Board:
         if wait_ready:
             self.wait_ready(wait_ready)
         return self
+
+    def _port(self):
+        """The open pyserial port (Disconnected when there is none)."""
+        if self.ser is None:
+            raise Disconnected("lost the connection to %s: the port is not open" % self.url)
+        return self.ser
 
     def close(self):
         if self.ser is not None:
@@ -231,9 +247,10 @@ class Board:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
+            ser = self._port()
             try:
-                n = self.ser.in_waiting
-                chunk = self.ser.read(n if n > 0 else 1)
+                n = ser.in_waiting
+                chunk = ser.read(n if n > 0 else 1)
             except (serial.SerialException, OSError, TypeError, AttributeError) as e:
                 raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
             if chunk:
@@ -245,9 +262,10 @@ class Board:
 
     def write(self, data):
         import serial
+        ser = self._port()
         try:
-            self.ser.write(data)
-            self.ser.flush()
+            ser.write(data)
+            ser.flush()
         except (serial.SerialException, OSError, AttributeError) as e:
             raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
         self.sent_bytes += len(data)
@@ -314,7 +332,7 @@ class Board:
         if "lines" not in fields:
             raise TransportError("expected a block answer to %r, got %r" % (line, head))
         n = int(fields["lines"])
-        out = []
+        out: "list[str]" = []
         timeout = self.timeout if timeout is None else timeout
         for _ in range(n):
             got = self._readline(timeout)

@@ -191,3 +191,100 @@ def test_import_fallbacks_are_exempt_and_nothing_else(typeshed, tmp_path):
     code, out = mypy(typeshed, ["snippet.py"], str(tmp_path))
     errors = [e for e in real_errors(out, str(tmp_path)) if ": error:" in e]
     assert len(errors) == 1 and "snippet.py:13:" in errors[0], (errors, out)
+
+
+def _contract_snippet(drivers):
+    """Every driver module built as hal.py builds it, into a variable of
+    the contract's type (firmware/display.pyi's Display protocol)."""
+    lines = ["import machine", "import display"]
+    lines += ["import %s" % mod for mod in sorted(set(drivers.values()))]
+    lines.append("spi = machine.SPI(0)")
+    for n, mod in enumerate(sorted(set(drivers.values()))):
+        lines.append("d%d: display.Display = %s.Display(spi, machine.Pin(1), machine.Pin(2), "
+                     "machine.Pin(3), machine.Pin(4), width=296, height=128, rotation=90, "
+                     "busy_timeout_ms=10000)" % (n, mod))
+    return "\n".join(lines) + "\n"
+
+
+def _drivers():
+    sys.path.insert(0, FIRMWARE)
+    try:
+        import display
+        return dict(display.DRIVERS)
+    finally:
+        sys.path.pop(0)
+
+
+def test_every_display_driver_meets_the_contract(typeshed, tmp_path):
+    # A driver missing a method, with another signature, or whose fb is
+    # not a FrameBuffer fails here, not on a board with that panel.
+    drivers = _drivers()
+    assert len(drivers) >= 2
+    (tmp_path / "contract.py").write_text(_contract_snippet(drivers))
+    code, out = mypy(typeshed, ["contract.py"], str(tmp_path))
+    assert code == 0, out
+
+
+def test_a_driver_that_breaks_the_contract_is_reported(typeshed, tmp_path):
+    (tmp_path / "halfdriver.py").write_text(
+        "import framebuf\n"
+        "class Display:\n"
+        "    BUSY_ACTIVE = 1\n"
+        "    def __init__(self, spi, cs, dc, rst, busy, width=296, height=128,\n"
+        "                 rotation=90, timeout_ms=10000):\n"        # not busy_timeout_ms
+        "        self.width, self.height, self.rotation = width, height, rotation\n"
+        "        self.busy_timeout_ms = timeout_ms\n"
+        "        self.idle = None\n"
+        "        self.fb = framebuf.FrameBuffer(bytearray(4736), width, height, framebuf.MONO_VLSB)\n"
+        "    def show(self, full=False):\n"
+        "        pass\n"
+        "    def busy(self):\n"
+        "        return False\n")                                # no wait(), no sleep()
+    (tmp_path / "contract.py").write_text(_contract_snippet({"HALF": "halfdriver"}))
+    code, out = mypy(typeshed, ["contract.py"], str(tmp_path))
+    assert code != 0
+    assert 'Unexpected keyword argument "busy_timeout_ms"' in out, out
+    assert "missing following \"Display\" protocol members" in out and "sleep" in out, out
+
+
+# ---- the engine and the host, on CPython (pyproject.toml [tool.mypy]) ----
+
+def _host_mypy(args, cwd=ROOT):
+    p = subprocess.run([sys.executable, "-m", "mypy"] + args, cwd=cwd,
+                       capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_engine_and_host_type_check():
+    # The strictness is pyproject.toml's: the engine's public modules fully
+    # annotated, everything else checked inside its bodies (docs/engine.md
+    # "Types").
+    code, out = _host_mypy([])
+    assert code == 0 and "Success: no issues found" in out, out
+
+
+def test_an_unannotated_engine_function_is_reported(tmp_path):
+    # ...and that strictness has teeth: a def without types in the public
+    # engine fails, in a copy of the tree.
+    shutil.copytree(os.path.join(ROOT, "engine"), tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    with open(tmp_path / "engine" / "match.py", "a") as f:
+        f.write("\n\ndef scores_of(m):\n    return list(m.scores)\n")
+    code, out = _host_mypy(["--config-file", os.path.join(ROOT, "pyproject.toml"),
+                            "--cache-dir", os.devnull, "engine"], cwd=str(tmp_path))
+    assert code != 0 and "match.py" in out and "missing a type annotation" in out, out
+
+
+def test_micropython_code_in_host_type_checks_against_micropython_stubs(typeshed, tmp_path):
+    # host/ also holds code that runs on MicroPython, not CPython: the
+    # virtual board's machine (vmachine.py, the unix port) and the web
+    # page's board and main (the WebAssembly port). The CPython check above
+    # leaves them out; here they are checked as the firmware is (copied
+    # apart, so that MYPYPATH's repository root does not find them twice).
+    for rel in ("host/vboard/mp/vmachine.py", "host/web/mp/webhal.py", "host/web/mp/webmain.py"):
+        shutil.copy(os.path.join(ROOT, rel), tmp_path)
+    files = ["vmachine.py", "webhal.py", "webmain.py"]
+    code, out = mypy(typeshed, files, str(tmp_path))
+    errors = real_errors(out, str(tmp_path))
+    assert not errors, "mypy found calls MicroPython may not support:\n" + "\n".join(errors)
+    assert code == 0 or "error:" in out, out

@@ -44,7 +44,7 @@ def run_all(jobs, parallel=2, progress=None):
     """Run (what, scad, out, defines, extra) jobs, ``parallel`` at a time.
     Returns {what: seconds}."""
     pending = list(jobs)
-    running = []
+    running: "list" = []
     times = {}
     while pending or running:
         while pending and len(running) < parallel:

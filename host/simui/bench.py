@@ -53,7 +53,7 @@ def _one(args, speed, window):
             win = tkapp.SimWindow(root, args.scale or 2)
             root.update()
             marks["window"] = time.monotonic() - t0
-            box = {}
+            box: "dict[str, float]" = {}
             seen = None
             th = threading.Thread(target=lambda: (s.start(), box.setdefault("ok", time.monotonic() - t0)))
             th.start()
@@ -104,7 +104,7 @@ def measure(runs=5, speed=1.0, window=False, board=None, heapsize=None, scale=2,
     if window:
         from host.simui import tkapp
         root = tkapp.open_root()
-    results = {}
+    results: "dict[str, list]" = {}
     try:
         for i in range(runs):
             marks = _one(args, speed, root)

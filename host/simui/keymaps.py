@@ -12,7 +12,7 @@ BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
 
 # player -> button -> keys (Tk keysyms, lowercase); the first key is the one
 # printed on the on-screen button.
-KEYMAP = (
+KEYMAP: "tuple[dict[str, tuple[str, ...]], ...]" = (
     {"left": ("a",), "right": ("d",), "ok": ("s",),
      "draw": ("q",), "take": ("w",), "knock": ("e",)},
     {"left": ("j", "Left"), "right": ("l", "Right"), "ok": ("k", "Down", "Return"),

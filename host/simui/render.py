@@ -16,6 +16,10 @@ MID = (128, 128, 124)
 W, H = 296, 128
 
 
+# Pillow >= 9.1 names its filters in Image.Resampling (the bare constants
+# are deprecated aliases there; older Pillow has only those).
+_NEAREST = getattr(Image, "Resampling", Image).NEAREST
+
 def to_rgb(panel, scale=1):
     """The panel in e-ink colours, scaled by an integer factor (pixel-exact:
     each panel pixel becomes a scale x scale block)."""
@@ -27,7 +31,7 @@ def to_rgb(panel, scale=1):
     img.putpalette(pal)
     rgb = img.convert("RGB")
     if scale != 1:
-        rgb = rgb.resize((rgb.width * scale, rgb.height * scale), Image.NEAREST)
+        rgb = rgb.resize((rgb.width * scale, rgb.height * scale), _NEAREST)
     return rgb
 
 
@@ -41,7 +45,7 @@ def partial_frame(old, new, scale=1):
     base = to_rgb(old, scale)
     mask = diff.convert("L")
     if scale != 1:
-        mask = mask.resize(base.size, Image.NEAREST)
+        mask = mask.resize(base.size, _NEAREST)
     base.paste(MID, (0, 0), mask)
     return base
 
@@ -116,6 +120,7 @@ def braille_decode(lines, size=(W, H)):
     """The inverse of braille_lines (used by tests reading a terminal)."""
     img = Image.new("1", size, 1)
     px = img.load()
+    assert px is not None   # a new image always loads
     for cy, line in enumerate(lines):
         for cx, ch in enumerate(line):
             bits = ord(ch) - 0x2800

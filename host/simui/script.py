@@ -33,7 +33,7 @@ class ScriptError(CommandError):
 
 def parse(text, filename="<script>"):
     """[(lineno, command, args)] or ScriptError naming the line."""
-    steps = []
+    steps: "list[tuple[int, str, tuple]]" = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:

@@ -42,6 +42,29 @@ def clear_saved_state(flash_dir):
     return removed
 
 
+def new_game_on_flash(flash_dir, seed=None, vs=None):
+    """Put a new game on the board's flash before it boots, as the table's
+    menu would start it: the record says who plays each seat (the computer
+    plays seat 1), the rules are the menu's settings. Test mode cannot do
+    this any more: its games are its own (docs/reliability.md)."""
+    from engine import Match, Rules
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 30)
+    rules = Rules()
+    try:
+        with open(os.path.join(flash_dir, "settings.json")) as f:
+            opts = json.load(f).get("rules")
+        rules = Rules(**opts)
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass   # no settings, or not usable: the defaults, as the menu does
+    m = Match(rules, seed=seed, players=("human", vs or "human"))
+    tmp = os.path.join(flash_dir, "game.tmp")
+    with open(tmp, "w") as f:
+        f.write(m.to_record())
+    os.replace(tmp, os.path.join(flash_dir, "game.okg"))
+    return seed
+
+
 def load_timing(board_path):
     try:
         with open(board_path) as f:
@@ -50,7 +73,7 @@ def load_timing(board_path):
         return {}
 
 
-def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
+def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None, lock=None):
     """The real virtual board (host.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
@@ -58,7 +81,7 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None):
     except ImportError as e:
         raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
     # heapsize None: the board's default, the firmware's budget
-    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize}
+    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize, "lock": lock}
     if board_path:
         kw["board"] = board_path
     # Bring the board's flash up to date with this checkout's firmware, as
@@ -74,11 +97,11 @@ class Session:
     def __init__(self, board, timing=None, log_size=2000):
         self.board = board
         self.timing = timing or {}
-        self.events = queue.Queue()
-        self.log = collections.deque(maxlen=log_size)  # (seq, "<"|">"|"!", text)
+        self.events: "queue.Queue[tuple]" = queue.Queue()
+        self.log: "collections.deque[tuple[int, str, str]]" = collections.deque(maxlen=log_size)  # (seq, "<"|">"|"!", text)
         self.log_seq = 0
         self._log_lock = threading.Lock()
-        self._replies = queue.Queue()
+        self._replies: "queue.Queue[str]" = queue.Queue()
         self._send_lock = threading.Lock()
         self._ready = threading.Event()
         self._stop = threading.Event()
@@ -97,11 +120,8 @@ class Session:
     def start(self, ready_timeout=READY_TIMEOUT):
         """Boot the board, open its port, wait for the firmware's READY."""
         self.board.start()
-        import serial  # pyserial, a declared dependency; loaded only when needed
-        try:
-            self._serial = serial.serial_for_url(self.board.port, baudrate=115200, timeout=0.05)
-        except (serial.SerialException, OSError) as e:
-            raise CommandError("cannot open the virtual board's port %s: %s" % (self.board.port, e))
+        from host.transport import open_serial   # exclusive, as every okgin tool
+        self._serial = open_serial(self.board.port)
         self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
         self._reader.start()
         if not self.wait_ready(ready_timeout):
@@ -128,7 +148,7 @@ class Session:
         """The error line of a traceback followed by the REPL prompt (the
         firmware died and MicroPython's -i left the REPL), else None."""
         with self._log_lock:
-            lines = []
+            lines: "list[str]" = []
             for _, d, t in self.log:
                 if d == "!":   # a power cycle: what came before is history
                     lines = []
@@ -184,7 +204,7 @@ class Session:
         buf = b""
         while not self._stop.is_set():
             try:
-                chunk = self._serial.read(512)
+                chunk = self._port().read(512)
             except Exception:
                 if self._stop.is_set():
                     return
@@ -210,11 +230,17 @@ class Session:
                 self._add_log("<", buf.decode("ascii", "replace"))
                 buf = b""
 
+    def _port(self):
+        if self._serial is None:
+            raise CommandError("the simulator's serial port is not open (start() first)")
+        return self._serial
+
     def write_line(self, line):
         """Send a line without waiting (the console's input line)."""
         self._add_log(">", line)
-        self._serial.write(line.encode("ascii", "replace") + b"\n")
-        self._serial.flush()
+        port = self._port()
+        port.write(line.encode("ascii", "replace") + b"\n")
+        port.flush()
 
     def send(self, line, timeout=REPLY_TIMEOUT):
         """One request, one reply (block answers joined by newlines)."""
@@ -251,22 +277,6 @@ class Session:
         if reply.startswith("ERR"):
             raise CommandError("the board refused %r: %s" % (line, reply))
         return reply
-
-    def start_game(self, seed=None, vs=None):
-        """Start a new game directly. Version 1 of the protocol offers
-        `newgame` only in test mode, so switch it on just for that command
-        (the TEST MODE banner goes away again with `testmode off`)."""
-        if seed is None:
-            seed = random.SystemRandom().randrange(1 << 30)
-        req = "newgame seed=%d" % seed
-        if vs:
-            req += " vs=%s" % vs
-        self.command("testmode on")
-        try:
-            self.command(req)
-        finally:
-            self.command("testmode off")
-        return seed
 
     # -- buttons ------------------------------------------------------------
     def _note_press(self, player, button, kind):
@@ -367,7 +377,7 @@ class Worker:
     for emulated milliseconds; a power cycle restarts a process)."""
 
     def __init__(self, on_error):
-        self.q = queue.Queue()
+        self.q: "queue.Queue[tuple | None]" = queue.Queue()   # None: stop
         self.on_error = on_error
         self.t = threading.Thread(target=self._loop, name="okgin-sim-worker", daemon=True)
         self.t.start()
@@ -401,8 +411,8 @@ class Watcher:
         self.slow_every = slow_every   # counts and LEDs: every 5th round (100 ms)
         self._lock = threading.Lock()
         self._panels = [(None, None), (None, None)]   # (key, image)
-        self._counts = [{}, {}]
-        self._leds = [None, None]
+        self._counts: "list[dict[str, int]]" = [{}, {}]
+        self._leds: "list[bool | None]" = [None, None]
         self._stop = threading.Event()
         self.error = None
         self._t = threading.Thread(target=self._loop, name="okgin-sim-watch", daemon=True)

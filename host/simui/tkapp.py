@@ -22,7 +22,7 @@ from host.simui.session import Watcher, Worker, ready_note
 try:
     import tkinter as tk
 except ImportError:  # a Python built without Tk
-    tk = None
+    tk = None  # type: ignore[assignment]
 
 TABLE = "#25272b"
 BEZEL = "#0e0f11"
@@ -45,6 +45,11 @@ _LABELS = {"left": "\u25c0 left", "right": "right \u25b6", "ok": "ok",
 BLANK = render.Image.new("1", (render.W, render.H), 1)  # a panel never drawn: all paper
 
 
+
+def _handler(fn, *args):
+    """A Tk event handler that calls fn(*args) (the event is not needed)."""
+    return lambda event: fn(*args)
+
 class NoDisplay(Exception):
     """Tk cannot open a window here (no display, or no Tk)."""
 
@@ -65,19 +70,20 @@ class SimWindow:
         self.scale = scale
         self.info = info
         self.session = None
-        self.watcher = None
+        self.watcher: "Watcher | None" = None
         self.failed = None
         self.closed = False
         self.hidden = [False, hide1]
-        self._errors = queue.Queue()
+        self._errors: "queue.Queue[Exception]" = queue.Queue()
         self.worker = Worker(self._errors.put)
         self._down = set()            # keys held down (keysym)
         self._pending_release = {}    # keysym -> after id
         self._mouse_down = None
         self._shown_key = [None, None]
         self._shown_img = [None, None]
-        self._anim = [[], []]         # [(t_end, rgb)], last frame stays
-        self._refresh = [None, None]  # last refresh event: (kind, seconds, t)
+        self._anim: "list[list[tuple]]" = [[], []]   # [(t_end, rgb)], last frame stays
+        # last refresh event: (kind, seconds, t)
+        self._refresh: "list[tuple[str, float, float] | None]" = [None, None]
         self._shown_at = [0.0, 0.0]   # when the shown image was taken
         self._pending = {}            # player -> when a change without its event was seen
         self._log_seq = 0
@@ -92,15 +98,17 @@ class SimWindow:
         r.protocol("WM_DELETE_WINDOW", self.close)
         top = tk.Frame(r, bg=TABLE)
         top.pack(side="top", padx=12, pady=(12, 4))
-        self.canvas, self.photo, self.header, self.keys = [], [], [], [{}, {}]
+        self.canvas, self.photo, self.header = [], [], []
+        self.keys: "list[dict[str, tuple]]" = [{}, {}]
         self.led_label = []
         for p in (0, 1):
             col = tk.Frame(top, bg=TABLE)
             col.grid(row=0, column=p, padx=12)
             hrow = tk.Frame(col, bg=TABLE)
             hrow.pack(fill="x")
-            name = tk.Label(hrow, text="Player %d" % (p + 1), bg=TABLE, fg=FG, font=("TkDefaultFont", 11, "bold"))
-            name.pack(side="left")
+            title = tk.Label(hrow, text="Player %d" % (p + 1), bg=TABLE, fg=FG,
+                             font=("TkDefaultFont", 11, "bold"))
+            title.pack(side="left")
             # the player's turn LED on the box (board.json players[p].led)
             led = tk.Label(hrow, text="\u25cf", bg=TABLE, fg=LED_OFF, font=("TkDefaultFont", 12))
             led.pack(side="left", padx=(8, 0))
@@ -124,12 +132,12 @@ class SimWindow:
             tk.Frame(row, width=24, bg=TABLE).grid(row=0, column=3)
         bar = tk.Frame(r, bg=TABLE)
         bar.pack(side="top", fill="x", padx=24, pady=(6, 4))
-        self.tool = {}
+        self.tool: "dict[str, tk.Label]" = {}
         for name, text in (("power", "Power cycle  F5"), ("console", "Serial console  F2"),
                            ("hide1", "Hide player 2  F3")):
             t = tk.Label(bar, text=text, bg=KEY_BG, fg=FG, padx=10, pady=4, cursor="hand2")
             t.pack(side="left", padx=(0, 8))
-            t.bind("<ButtonRelease-1>", lambda e, n=name: self.command(n))
+            t.bind("<ButtonRelease-1>", _handler(self.command, name))
             self.tool[name] = t
         # wrap long messages (a firmware traceback line) instead of widening the window
         self.status = tk.Label(r, text="", bg=TABLE, fg=DIM, anchor="w", justify="left",
@@ -164,8 +172,8 @@ class SimWindow:
         key = tk.Label(f, text=keymaps.key_label(p, b), bg=KEY_BG, fg=DIM, font=("TkDefaultFont", 8))
         key.pack(pady=(0, 4))
         for w in (f, name, key):
-            w.bind("<ButtonPress-1>", lambda e, p=p, b=b: self._mouse(p, b, True))
-            w.bind("<ButtonRelease-1>", lambda e, p=p, b=b: self._mouse(p, b, False))
+            w.bind("<ButtonPress-1>", _handler(self._mouse, p, b, True))
+            w.bind("<ButtonRelease-1>", _handler(self._mouse, p, b, False))
         return (f, name, key)
 
     def _light(self, p, b, on):
@@ -320,6 +328,8 @@ class SimWindow:
             self._status_note = "the firmware stopped (exit code %s)" % (ev[1] if len(ev) > 1 else "?")
 
     def _update_panel(self, p, now):
+        if self.watcher is None:
+            return
         key, new = self.watcher.panel(p)
         if key is None or key == self._shown_key[p]:
             return
@@ -384,6 +394,8 @@ class SimWindow:
         c.tag_raise("cover")
 
     def _update_console(self):
+        if self.session is None:
+            return
         entries = self.session.log_since(self._log_seq)
         if not entries:
             return
@@ -404,12 +416,12 @@ class SimWindow:
     def _update_headers(self):
         for p in (0, 1):
             txt = ""
-            c = self.watcher.counts(p) if self.session is not None else {}
+            c = self.watcher.counts(p) if self.watcher is not None else {}
             if c:
                 txt = "refreshes: %d full, %d partial" % (c.get("full", 0), c.get("partial", 0))
             if self.header[p].cget("text") != txt:
                 self.header[p].configure(text=txt)
-            lit = self.watcher.led(p) if self.session is not None else None
+            lit = self.watcher.led(p) if self.watcher is not None else None
             colour = LED_ON if lit else LED_OFF
             if self.led_label[p].cget("fg") != colour:
                 self.led_label[p].configure(fg=colour)

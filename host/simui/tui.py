@@ -54,17 +54,17 @@ class TermUI:
         self.scr = scr
         self.info = info
         self.session = None
-        self.watcher = None
+        self.watcher: "Watcher | None" = None
         self.failed = None
         self.quit = False
         self.esc = False
         self.console = False
-        self.typing = None   # the serial input line while Esc s is open
+        self.typing: "str | None" = None   # the serial input line while Esc s is open
         self.hidden = [False, False]
         self.single = 0
         self.follow_turn = True  # one panel at a time: show whoever's LED is lit, until Tab
         self.note = "booting the virtual board\u2026"
-        self.errors = []
+        self.errors: "list[Exception]" = []
         self.worker = Worker(self.errors.append)
         self._keys = [None, None]
         self._dirty = True
@@ -125,16 +125,17 @@ class TermUI:
 
     def _type(self, ch):
         """The serial input line: Enter sends, Esc cancels."""
+        typed = self.typing or ""
         if ch in (27, "\x1b"):
             self.typing = None
         elif ch in (10, 13, "\n", "\r", curses.KEY_ENTER):
-            line, self.typing = self.typing.strip(), None
+            line, self.typing = typed.strip(), None
             if line and self.session is not None:
                 self.worker(self.session.write_line, line)
         elif ch in (curses.KEY_BACKSPACE, 127, 8, "\x7f", "\x08"):
-            self.typing = self.typing[:-1]
-        elif isinstance(ch, str) and ch.isprintable() and len(self.typing) < 200:
-            self.typing += ch
+            self.typing = typed[:-1]
+        elif isinstance(ch, str) and ch.isprintable() and len(typed) < 200:
+            self.typing = typed + ch
         self._dirty = True
 
     def command(self, name):
@@ -160,7 +161,7 @@ class TermUI:
             pass  # writing the last cell of the screen raises; the text is there
 
     def _panel_lines(self, p, scale):
-        img = self.watcher.panel(p)[1] if self.session else None
+        img = self.watcher.panel(p)[1] if self.watcher is not None else None
         if img is None:
             w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
             return [" " * w] * h
@@ -174,10 +175,10 @@ class TermUI:
     def _draw_panel(self, p, y, x, scale):
         w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
         title = "Player %d" % (p + 1)
-        c = self.watcher.counts(p) if self.session is not None else {}
+        c = self.watcher.counts(p) if self.watcher is not None else {}
         if c:
             title += "  (refreshes: %d full, %d partial)" % (c.get("full", 0), c.get("partial", 0))
-        if self.session is not None and self.watcher.led(p):
+        if self.watcher is not None and self.watcher.led(p):
             title += "  \u25cf LED on" if self.utf8 else "  * LED on"
         if scale == "half":
             title += "  half size"
@@ -256,7 +257,8 @@ class TermUI:
 
     def tick(self):
         """Redraw when a panel, the log or the layout changed."""
-        if self.session is not None:
+        w = self.watcher
+        if self.session is not None and w is not None:
             for ev in self.session.drain_events():
                 if ev[0] == "reset":
                     self.note = "reset: the firmware restarts"
@@ -265,12 +267,11 @@ class TermUI:
                 elif ev[0] == "exit":
                     self.note = "the firmware stopped"
                 self._dirty = True
-            keys = [self.watcher.panel(0)[0], self.watcher.panel(1)[0],
-                    self.watcher.counts(0), self.watcher.counts(1), self.watcher.led(0), self.watcher.led(1)]
+            keys = [w.panel(0)[0], w.panel(1)[0], w.counts(0), w.counts(1), w.led(0), w.led(1)]
             if keys != self._keys:
                 self._keys = keys
                 self._dirty = True
-                lit = [p for p in (0, 1) if self.watcher.led(p)]
+                lit = [p for p in (0, 1) if w.led(p)]
                 if self.follow_turn and len(lit) == 1:
                     self.single = lit[0]
             if self.session.log_seq != getattr(self, "_seq", None):

@@ -67,7 +67,8 @@ def measure(runs=5):
     cached button read), sync_us (a pin write then a read = one link round
     trip), full_ms / partial_ms (the real driver's show()+wait() at speed 0:
     link and emulation cost only, no e-ink time)."""
-    boot, figs = [], {"poll_us": [], "sync_us": [], "full_ms": [], "partial_ms": []}
+    boot: "list[float]" = []
+    figs: "dict[str, list[float]]" = {"poll_us": [], "sync_us": [], "full_ms": [], "partial_ms": []}
     with tempfile.TemporaryDirectory() as tmp:
         flash = populate(os.path.join(tmp, "flash"), main_py=_MAIN)
         vb = VirtualBoard(flash_dir=flash, speed=0.0)

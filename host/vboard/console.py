@@ -92,6 +92,25 @@ class Console:
         except OSError:
             pass
 
+    def set_interrupt(self, on):
+        """Ctrl-C from the client interrupts the firmware (SIGINT, as at
+        every boot) or reaches it as a plain byte (micropython.kbd_intr(-1):
+        the owner's lock). The pty's line discipline is shared by its two
+        ends, so the master can switch it."""
+        with self._lock:
+            fd = self.master_a
+            if fd is None:
+                return
+            try:
+                attrs = termios.tcgetattr(fd)
+                if on:
+                    attrs[3] |= termios.ISIG
+                else:
+                    attrs[3] &= ~termios.ISIG
+                termios.tcsetattr(fd, termios.TCSANOW, attrs)
+            except (OSError, termios.error):
+                pass
+
     def close(self):
         self._closed = True
         self._wake()

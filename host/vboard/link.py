@@ -13,6 +13,7 @@ micropython -> host (type byte, then fields, little-endian):
   Y                             sync: answer once everything before is applied
   A seq:u32                     a pushed input state was seen by the firmware
   R                             machine.reset()
+  K on:u8                       micropython.kbd_intr: Ctrl-C interrupts (1) or not (0)
 host -> micropython, 9 bytes: kind:u8 ('Y' sync answer, 'T' push) seq:u32 bits:u32
   bits = the level of GPIO 0..29 as the MCU reads them.
 
@@ -59,6 +60,7 @@ class LinkServer:
     def __init__(self, pins, workdir, use_unix=None):
         self.pins = pins
         self.on_reset = None           # called when the firmware asks for machine.reset()
+        self.on_kbd = None             # (token, 1|0): Ctrl-C interrupts or not (kbd_intr)
         self.token = None              # token of the process we expect
         self.conn = None
         self.seq = 0
@@ -143,7 +145,7 @@ class LinkServer:
             t.start()
 
     # -- sending ---------------------------------------------------------------
-    def _send(self, conn, kind):
+    def _send(self, conn: socket.socket, kind: int) -> None:
         with self.send_lock:
             if conn is not self.conn:
                 return      # dropped meanwhile: its fd may be closed (and reused)
@@ -274,6 +276,12 @@ class LinkServer:
                             break
                         pins.spi_config(buf[i + 1], buf[i + 2], buf[i + 3], buf[i + 4])
                         i += 5
+                    elif t == 0x4B:        # K Ctrl-C interrupts: 1 yes, 0 no
+                        if n - i < 2:
+                            break
+                        if self.on_kbd:
+                            self.on_kbd(token, buf[i + 1])
+                        i += 2
                     elif t == 0x52:        # R reset
                         i += 1
                         if self.on_reset:

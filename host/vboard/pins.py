@@ -10,6 +10,12 @@ button pressed").
 import threading
 
 from host.vboard.ssd1680 import SSD1680
+from host.vboard.uc8151 import UC8151
+
+# board.json's panel.controller -> the emulation of that controller: one for
+# every driver the firmware has (firmware/display.py DRIVERS; a test keeps
+# the two in step).
+EMULATIONS = {"SSD1680": SSD1680, "UC8151": UC8151}
 
 IN, OUT, OPEN_DRAIN = 0, 1, 2
 PULL_UP, PULL_DOWN = 1, 2
@@ -31,12 +37,14 @@ class BoardPins:
         self.led_pins = []
         for p, player in enumerate(board["players"]):
             pan = player["panel"]
-            if pan.get("controller", "SSD1680") != "SSD1680":
-                raise ValueError("players[%d].panel.controller: only SSD1680 is emulated" % p)
+            controller = pan.get("controller", "SSD1680")
+            if controller not in EMULATIONS:
+                raise ValueError("players[%d].panel.controller: %r is not emulated (the virtual "
+                                 "board has %s)" % (p, controller, ", ".join(sorted(EMULATIONS))))
             w, h, rot = pan["width"], pan["height"], pan.get("rotation", 0)
             sources, gates = (h, w) if rot in (90, 270) else (w, h)
-            panel = SSD1680(sources=sources, gates=gates, rotation=rot, speed=speed,
-                            seed=seed * 2 + p + 1, name="panel %d" % p)
+            panel = EMULATIONS[controller](sources=sources, gates=gates, rotation=rot, speed=speed,
+                                           seed=seed * 2 + p + 1, name="panel %d" % p)
             panel.on_event = self._panel_event_cb(p)
             self.panels.append(panel)
             self.panel_pins.append({k: pan[k] for k in ("cs", "dc", "rst", "busy")})
@@ -158,7 +166,8 @@ class BoardPins:
         if self.mode[g] == OUT or (self.mode[g] == OPEN_DRAIN and self.level[g] == 0):
             return self.level[g]
         if g in self.busy_pins:
-            return 1 if self.panels[self.busy_pins[g]].busy() else 0
+            panel = self.panels[self.busy_pins[g]]
+            return panel.BUSY_ACTIVE if panel.busy() else 1 - panel.BUSY_ACTIVE
         if g in self.pressed:
             return 0
         return 1 if self.pull[g] == PULL_UP else 0

@@ -77,6 +77,8 @@ class SSD1680:
     after it. ``busy_stuck = True`` injects a fault: BUSY never falls.
     """
 
+    BUSY_ACTIVE = 1      # the BUSY pin's level while busy() (UC8151: 0)
+
     def __init__(self, sources=128, gates=296, rotation=90, speed=0.0,
                  clock=time.monotonic, seed=0x1680, name="panel"):
         if rotation not in (0, 90, 180, 270):
@@ -197,7 +199,7 @@ class SSD1680:
     # -- the SPI byte stream -------------------------------------------------
     def feed(self, data, dc):
         """Bytes clocked in with CS low; dc = level of the DC pin."""
-        events = []
+        events: "list[tuple]" = []
         with self.lock:
             if self.rst_low or self.asleep or self.busy():
                 self.stats["ignored"] += len(data)
@@ -331,6 +333,8 @@ class SSD1680:
         xs, xe, ys, ye = self.xstart, self.xend, self.ystart, self.yend
         x, y = self.xc, self.yc
         ram = self._ram
+        if ram is None:
+            return
         for b in data:
             if 0 <= x < RAM_XBYTES and 0 <= y < RAM_GATES:
                 ram[y * RAM_XBYTES + x] = b

@@ -67,6 +67,18 @@ class VBoardError(CommandError):
     """A virtual-board problem with a one-line explanation."""
 
 
+def lock_flash(flash_dir):
+    """One program at a time on a flash directory (two boards saving one
+    game interleave their writes): a held lock, or VBoardError naming the
+    program that has it."""
+    from host.locks import DirLock
+    try:
+        return DirLock(flash_dir, "the flash directory %s",
+                       "close it, or use another flash directory")
+    except CommandError as e:
+        raise VBoardError(str(e)) from None
+
+
 def find_micropython(explicit=None):
     """The unix-port binary: explicit path, $OKGIN_MICROPYTHON, the one next
     to this Python (the venv), or `micropython` on PATH."""
@@ -135,7 +147,7 @@ class VirtualBoard:
 
     def __init__(self, flash_dir=None, board="hardware/board.json", speed=0.0,
                  heapsize=None, micropython=None, main_py=None, link=None,
-                 crash_restarts=3, compiled=True):
+                 crash_restarts=3, compiled=True, lock=None):
         if os.name != "posix":
             raise VBoardError("the virtual board needs POSIX ptys (Linux or macOS); on Windows use WSL")
         if speed < 0:
@@ -147,13 +159,17 @@ class VirtualBoard:
         self.micropython = find_micropython(micropython)
         self.main_py = main_py
         self.compiled = compiled
-        self.flash_dir = os.path.abspath(flash_dir) if flash_dir else None
+        self.flash_dir: "str | None" = os.path.abspath(flash_dir) if flash_dir else None
         self._own_flash = flash_dir is None
+        # one board per flash directory (host/locks.py): ``lock`` is one the
+        # caller took already (before populating it), else start() takes it
+        self._lock = lock
+        self._own_lock = lock is None
         self._link_kind = link
         self.crash_restarts = crash_restarts
         self.on_event = None
         self.port = None
-        self.pins = None
+        self.pins: "BoardPins | None" = None
         self.proc = None
         self.boots = 0
         self.last_exit = None
@@ -186,28 +202,31 @@ class VirtualBoard:
         if self.flash_dir is not None and not os.path.isdir(self.flash_dir):
             raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
                               "wants a directory laid out like the Pico's flash)" % self.flash_dir)
+        if self.flash_dir is not None and self._lock is None:
+            self._lock = lock_flash(self.flash_dir)
         self._work = tempfile.mkdtemp(prefix="okgin-vboard-")
         if self.flash_dir is None:
             self.flash_dir = os.path.join(self._work, "flash")
-            populate(self.flash_dir, board=self._board_file(), main_py=self.main_py,
+            populate(self.flash_dir, board=self._board_file(self._work), main_py=self.main_py,
                      compiled=self.compiled)
-        self.pins = BoardPins(self.board, speed=self.speed)
-        self.pins.on_event = self._emit
+        pins = self.pins = BoardPins(self.board, speed=self.speed)
+        pins.on_event = self._emit
         use_unix = None if self._link_kind is None else self._link_kind == "unix"
-        self.link = LinkServer(self.pins, self._work, use_unix=use_unix)
-        self.pins.on_change = self._inputs_changed
+        self.link = LinkServer(pins, self._work, use_unix=use_unix)
+        pins.on_change = self._inputs_changed
         self.link.on_reset = self._reset_requested
+        self.link.on_kbd = self._kbd_intr
         self.console = Console()
         self.port = self.console.port
         self._clock = threading.Thread(target=self._clock_loop, name="vboard-clock", daemon=True)
         self._clock.start()
         self._started = True
 
-    def _board_file(self):
+    def _board_file(self, work):
         if self.board_path:
             p = self.board_path
             return p if os.path.exists(p) else os.path.join(ROOT, p)
-        path = os.path.join(self._work, "board.json")
+        path = os.path.join(work, "board.json")
         with open(path, "w") as f:
             json.dump(self.board, f)
         return path
@@ -216,14 +235,15 @@ class VirtualBoard:
         self._token += 1
         token = self._token
         self.link.expect(token)
-        uid = hashlib.sha256(self.flash_dir.encode()).hexdigest()[:16]
+        flash_dir = self._flash_dir()
+        uid = hashlib.sha256(flash_dir.encode()).hexdigest()[:16]
         env = dict(os.environ)
         env.update({
             "OKGIN_VBOARD_LINK": self.link.address,
             "OKGIN_VBOARD_TOKEN": str(token),
             "OKGIN_VBOARD_UID": uid,
             # flash root first (like the Pico's '' entry), then /lib, then the shim
-            "MICROPYPATH": os.pathsep.join((self.flash_dir, os.path.join(self.flash_dir, "lib"),
+            "MICROPYPATH": os.pathsep.join((flash_dir, os.path.join(flash_dir, "lib"),
                                             ".frozen", SHIM_DIR)),
         })
         slave = self.console.new_slave()
@@ -231,7 +251,7 @@ class VirtualBoard:
                 "-X", "heapsize=" + self.heapsize, "-i", "-c", BOOT]
         try:
             proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
-                                    cwd=self.flash_dir, env=env, close_fds=True,
+                                    cwd=flash_dir, env=env, close_fds=True,
                                     start_new_session=True)
         except OSError as e:
             raise VBoardError("cannot start %s: %s" % (self.micropython, e)) from None
@@ -263,7 +283,7 @@ class VirtualBoard:
                 return
             if not again:
                 return      # stays off: .alive is False, last_exit says why
-            self.pins.mcu_reset()
+            self._need_pins().mcu_reset()
             self._spawn()
 
     def _end_process(self):
@@ -284,6 +304,11 @@ class VirtualBoard:
         except subprocess.TimeoutExpired:
             pass
 
+    def _kbd_intr(self, token, on):
+        # the firmware's kbd_intr (vmachine): only for the running process
+        if token == self._token:
+            self.console.set_interrupt(bool(on))
+
     def _reset_requested(self, token):
         # machine.reset() from the firmware (from the link thread): restart in
         # another thread so the link can let go of the old connection.
@@ -292,7 +317,7 @@ class VirtualBoard:
                 if token != self._token or self._closed:
                     return
                 self._end_process()
-                self.pins.mcu_reset()
+                self._need_pins().mcu_reset()
                 self._spawn()
             self._emit(("reset",))
         threading.Thread(target=do, name="vboard-reset", daemon=True).start()
@@ -306,8 +331,8 @@ class VirtualBoard:
                 return
             self._end_process()
             self.link.expect(None)
-            self.pins.mcu_reset()
-            for panel in self.pins.panels:
+            self._need_pins().mcu_reset()
+            for panel in self._need_pins().panels:
                 panel.power_on()
 
     def power_cycle(self):
@@ -334,6 +359,9 @@ class VirtualBoard:
                 self._clock.join(2.0)
         if self._work:
             shutil.rmtree(self._work, ignore_errors=True)   # includes a temporary flash dir
+        if self._own_lock and self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     close = stop
 
@@ -377,7 +405,7 @@ class VirtualBoard:
         while not self._closed:
             now = time.monotonic()
             nxt = None
-            for panel in self.pins.panels:
+            for panel in self._need_pins().panels:
                 panel.poll_ended()
                 end = panel.busy_end()
                 if end is not None and end > now:
@@ -398,20 +426,19 @@ class VirtualBoard:
     def _wait_seen(self, player, button):
         # Only when the firmware reads that pin: wait until it has seen the
         # new level, so a press is not lost while it is busy elsewhere.
-        g = self.pins.button_gpio(player, button)
-        if self.alive and self.pins.mode[g] == IN:
+        pins = self._need_pins()
+        g = pins.button_gpio(player, button)
+        if self.alive and pins.mode[g] == IN:
             self.link.wait_seen(1.0)
 
     def hold(self, player, button):
         """Press and keep holding (until release()); returns at once."""
         self._check_player(player)
-        self._need_pins()
-        self.pins.set_button(player, button, True)
+        self._need_pins().set_button(player, button, True)
 
     def release(self, player, button):
         self._check_player(player)
-        self._need_pins()
-        self.pins.set_button(player, button, False)
+        self._need_pins().set_button(player, button, False)
 
     def press(self, player, button, long=False):
         """Press and release, held long enough for the firmware's debounce
@@ -436,20 +463,26 @@ class VirtualBoard:
     def led(self, player):
         """Is the player's LED lit?"""
         self._check_player(player)
-        self._need_pins()
+        pins = self._need_pins()
         self.settle()
-        return self.pins.led(player)
+        return pins.led(player)
 
     def panel(self, player):
         """The SSD1680 emulation of that player's panel (stats, log, faults)."""
         self._check_player(player)
-        self._need_pins()
+        pins = self._need_pins()
         self.settle()
-        return self.pins.panels[player]
+        return pins.panels[player]
 
-    def _need_pins(self):
+    def _need_pins(self) -> BoardPins:
         if self.pins is None:
             raise VBoardError("the virtual board has not been started")
+        return self.pins
+
+    def _flash_dir(self) -> str:
+        if self.flash_dir is None:
+            raise VBoardError("the virtual board has not been started")
+        return self.flash_dir
 
     def panel_image(self, player):
         """PIL.Image mode "1", logical orientation (296x128), what the ink shows."""
@@ -471,8 +504,7 @@ class VirtualBoard:
         return dict(self.panel(player).stats)
 
     def reset_stats(self):
-        self._need_pins()
-        for panel in self.pins.panels:
+        for panel in self._need_pins().panels:
             panel.reset_stats()
 
     def set_fault(self, player, busy_stuck=True):

@@ -28,9 +28,11 @@ PAGE = os.path.join(HERE, "page")
 MP = os.path.join(HERE, "mp")
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 WASM_FILES = ("micropython.mjs", "micropython.wasm")
-# Firmware files that only the device needs: its pins and SPI (hal.py,
-# ssd1680.py), its serial port (protocol.py, testcmds.py) and its main.py.
-DEVICE_ONLY = ("main.py", "hal.mpy", "ssd1680.mpy", "protocol.mpy", "testcmds.mpy")
+# Firmware files that only the device needs: its pins, SPI and panel
+# drivers (hal.py, ssd1680.py, uc8151.py; display.py stays, for
+# boarddef), its serial port (protocol.py, testcmds.py) and its main.py.
+DEVICE_ONLY = ("main.py", "hal.mpy", "ssd1680.mpy", "uc8151.mpy",
+               "protocol.mpy", "testcmds.mpy")
 # The Tk keysyms of host/simui/keymaps.py as the browser's KeyboardEvent.key
 DOM_KEYS = {"Left": "ArrowLeft", "Right": "ArrowRight", "Down": "ArrowDown",
             "Return": "Enter"}
@@ -146,11 +148,11 @@ def build(out):
         shutil.rmtree(out)
     wasm = wasm_dir()
     os.makedirs(os.path.join(out, "mp"))
-    for f in WASM_FILES:
-        shutil.copyfile(os.path.join(wasm, f), os.path.join(out, "mp", f))
-    for f in sorted(os.listdir(PAGE)):
-        if f != "sw.js":
-            shutil.copyfile(os.path.join(PAGE, f), os.path.join(out, f))
+    for name in WASM_FILES:
+        shutil.copyfile(os.path.join(wasm, name), os.path.join(out, "mp", name))
+    for name in sorted(os.listdir(PAGE)):
+        if name != "sw.js":
+            shutil.copyfile(os.path.join(PAGE, name), os.path.join(out, name))
     try:
         _firmware(os.path.join(out, "fw"))
     except Exception as e:   # mpy-cross missing or failing (VBoardError)
@@ -163,20 +165,20 @@ def build(out):
         for fn in sorted(filenames):
             fw.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(out, "fw"))
                       .replace(os.sep, "/"))
-    site = {"firmware": fw}
+    site: "dict[str, object]" = {"firmware": fw}
     site.update(_timing())
     files = _site_files(out) + ["site.json"]
     digest = hashlib.sha256()
     for rel in sorted(files[:-1]):
         with open(os.path.join(out, rel), "rb") as f:
             digest.update(rel.encode() + b"\0" + f.read())
-    site["version"] = digest.hexdigest()[:16]
+    version = site["version"] = digest.hexdigest()[:16]
     with open(os.path.join(out, "site.json"), "w") as f:
         json.dump(site, f, indent=1)
     # the service worker caches every file of this build for offline use
     with open(os.path.join(PAGE, "sw.js")) as f:
         sw = f.read()
-    sw = sw.replace("__VERSION__", site["version"]).replace(
+    sw = sw.replace("__VERSION__", version).replace(
         "__FILES__", json.dumps(["./"] + sorted(files)))
     with open(os.path.join(out, "sw.js"), "w") as f:
         f.write(sw)

@@ -1,13 +1,13 @@
-# main.py for test_vboard_driver.py: the real drivers (hal, ssd1680, buttons)
-# built by hal.Hardware on the virtual board's vmachine pins, driving the
-# SSD1680 emulation. Steps are paced by the test over the console: it sends
+# main.py for test_vboard_driver.py: the real drivers (hal, the panels'
+# driver, buttons) built by hal.Hardware on the virtual board's vmachine
+# pins, driving the emulation of the controller board.json names. Steps are paced by the test over the console: it sends
 # a line, this script does one step and prints what it drew.
 import sys
 from binascii import hexlify
 
 import boarddef
 import hal
-import ssd1680
+from display import EPDTimeout
 
 hw = hal.Hardware(boarddef.load("board.json"))
 d = hw.displays
@@ -90,7 +90,7 @@ try:
     d[0].show()
     d[0].wait()
     print("NO TIMEOUT")
-except ssd1680.EPDTimeout as e:
+except EPDTimeout as e:
     print("TIMEOUT %s" % (isinstance(e, OSError),))
 
 next_step()

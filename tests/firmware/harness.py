@@ -57,7 +57,7 @@ class Board:
         self.vb = VirtualBoard(flash_dir=self.flash, board=self.board_json,
                                speed=self.speed, heapsize=HEAP)
         self.vb.start()
-        self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
+        self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout, exclusive=True)
         line = self.readline(timeout)
         self.boot_lines = [line]
         if not line.startswith("READY"):
@@ -109,7 +109,7 @@ class Board:
         self._close()
         self.after_kill()
         self.vb.start()
-        self.ser = serial.Serial(self.vb.port, 115200, timeout=20)
+        self.ser = serial.Serial(self.vb.port, 115200, timeout=20, exclusive=True)
         self.ser.reset_input_buffer()
         line = self.readline(20)
         while not line.startswith("READY"):

@@ -169,7 +169,8 @@ def test_gin_is_offered_and_confirmed(flash):
             break
         pl.m.play(pl.choose(o))
     card = gin[0].split()[1]
-    with open(os.path.join(flash, "game.okg"), "w") as f:
+    # test mode's own game (test.okg), which `testmode on` resumes
+    with open(os.path.join(flash, "test.okg"), "w") as f:
         f.write(pl.m.to_record())
     b = Board(flash)
     b.start()

@@ -58,4 +58,4 @@ def test_won_game_shows_game_over_then_the_menu(tboard):
     golden_check(tboard.panel(0), "game_over_p0")
     tboard.press(0, "ok")
     assert tboard.status()["screen"] == "menu"
-    assert not os.path.exists(os.path.join(tboard.flash, "game.okg"))
+    assert not os.path.exists(os.path.join(tboard.flash, "test.okg"))   # test mode's game

@@ -29,7 +29,8 @@ def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
     _with_slow_saves(flash, 15)
     b = Board(flash)
     mid_save = []
-    b.after_kill = lambda: mid_save.append(os.path.exists(os.path.join(flash, "game.tmp")))
+    # test mode's game is test.okg (saved like the real one, store.py)
+    b.after_kill = lambda: mid_save.append(os.path.exists(os.path.join(flash, "test.tmp")))
     b.start()
     rng = random.Random(5)
     try:
@@ -67,7 +68,7 @@ def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
                 pass    # e.g. the card just taken (R7): the press changes nothing
             assert rec in (before, after.to_record())
             torn += rec == before
-            assert not os.path.exists(os.path.join(flash, "game.tmp"))
+            assert not os.path.exists(os.path.join(flash, "test.tmp"))
             # continue from what the board resumed (the cursor starts at 0)
             pl.m = m
             pl.keys.reset()
@@ -88,25 +89,34 @@ def _cursor_card(pl, p):
 
 
 def _boot_with_record(flash, text):
+    """The table powered on with ``text`` as its saved game (the real one:
+    test mode never shows it, so what it resumed is read from the panels,
+    ``status`` and the flash)."""
     from harness import Board
     with open(os.path.join(flash, "game.okg"), "w") as f:
         f.write(text)
-    with open(os.path.join(flash, "settings.json"), "w") as f:
-        json.dump({"game": {"vs": "human", "seed": SEED}}, f)
     b = Board(flash)
     b.start()
-    b.ok("testmode on")
+    b.ok("sync")
     return b
 
 
+def saved(flash, name="game.okg"):
+    with open(os.path.join(flash, name)) as f:
+        return f.read()
+
+
 def _recorded_hand(n_actions):
-    m = Match(seed=SEED, dealer=0)
     pl = Player(None, SEED, dealer=0, rng_seed=3)
     for _ in range(n_actions):
         o = pl.m.observation(pl.m.hand._to_move)
         pl.m.play(pl.choose(o))
-    m = pl.m
-    return m.to_record()
+    return pl.m.to_record()
+
+
+def _notice_on_panel(b, p):
+    # the notice's black title bar across the top of the panel
+    return b.vb.panel_image(p).crop((0, 0, 296, 12)).tobytes().count(0) > 100
 
 
 def test_torn_last_line_resumes_at_the_previous_action(flash):
@@ -115,15 +125,17 @@ def test_torn_last_line_resumes_at_the_previous_action(flash):
     torn = "\n".join(lines[:-2]) + "\n" + lines[-2][:5]     # half a line
     b = _boot_with_record(flash, torn)
     try:
-        got = b.record()
-        assert got == "\n".join(lines[:-2]) + "\n"
-        assert b.status()["screen"] == "game"
+        assert saved(flash) == "\n".join(lines[:-2]) + "\n"
+        m = Match.from_record(saved(flash))
+        st = b.status()
+        assert st["screen"] == "game" and st["stock"] == str(m.hand.stock_count)
         # the players are told; the damaged copy is kept
-        assert os.path.exists(os.path.join(flash, "game.bad"))
-        img = b.screen(0)
-        assert img.crop((0, 0, 296, 12)).tobytes().count(0) > 100   # the notice title bar
-        b.press(0, "ok")           # any button closes the notice
-        b.press(1, "ok")
+        assert saved(flash, "game.bad") == torn
+        assert _notice_on_panel(b, 0) and _notice_on_panel(b, 1)
+        b.vb.press(0, "ok")           # any button closes the notice
+        b.vb.press(1, "ok")
+        b.ok("sync")
+        assert not _notice_on_panel(b, 0)
         assert b.status()["screen"] == "game"
     finally:
         b.stop()
@@ -135,9 +147,9 @@ def test_garbage_in_the_middle_keeps_the_valid_part(flash):
     bad = "\n".join(lines[:8] + ["7 1 discard Zz ;"] + lines[9:])
     b = _boot_with_record(flash, bad)
     try:
-        got = b.record()
+        got = saved(flash)
         assert got == "\n".join(lines[:8]) + "\n"
-        Match.from_record(got)
+        assert b.status()["stock"] == str(Match.from_record(got).hand.stock_count)
     finally:
         b.stop()
 
@@ -151,7 +163,6 @@ def test_unreadable_record_goes_to_the_menu_and_keeps_the_file(flash):
         assert not os.path.exists(os.path.join(flash, "game.okg"))
         # and it does not crash-loop: a second boot is a clean menu
         b.power_cut_and_boot()
-        b.ok("testmode on")
         assert b.status()["screen"] == "menu"
     finally:
         b.stop()
@@ -172,7 +183,7 @@ def test_damaged_settings_fall_back_to_defaults(flash):
             assert m.rules.gin_bonus == 25 and m.rules.target == 100
         finally:
             b.stop()
-        os.remove(os.path.join(flash, "game.okg"))
+        os.remove(os.path.join(flash, "test.okg"))
 
 
 def _play_vs_computer(b, cut):

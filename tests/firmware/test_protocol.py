@@ -38,7 +38,7 @@ def test_status_fields_in_order_and_public_only(board):
 
 
 @pytest.mark.parametrize("cmd", ["press 0 ok", "screen 0", "newgame seed=1", "record",
-                                 "sync", "reset", "mem"])
+                                 "reset", "mem"])
 def test_test_mode_commands_are_locked_outside_test_mode(shared, cmd):
     shared.ok("testmode off")
     before = shared.ok("status")
@@ -58,8 +58,7 @@ def test_testmode_banner_on_both_screens(board):
     board.ok("testmode on")
     assert all(n > 500 for n in on)
     assert board.ok("testmode off") == "OK testmode=0"
-    import time
-    time.sleep(0.3)   # no `sync` outside test mode: let the panels refresh
+    assert board.ok("sync") == "OK"     # public: says when the panels have settled
     off = [banner_pixels(board.vb.panel_image(p)) for p in (0, 1)]
     assert all(n < 100 for n in off)
 
@@ -78,9 +77,9 @@ def test_record_block_and_newgame_options(shared):
     tboard.ok("testmode on")
     tboard.ok("newgame seed=77 vs=human dealer=0 gin_bonus=20 target=50 discard_taken=yes")
     lines = tboard.block("record")
-    assert lines[0] == "okgin-record 1"
+    assert lines[0] == "okgin-record 2"
     assert "gin_bonus=20" in lines[1] and "target=50" in lines[1] and "discard_taken=yes" in lines[1]
-    assert lines[2] == "match seed=77 dealer=0"
+    assert lines[2].startswith("match seed=77 dealer=0 players=human,human ;")
     upcard = tboard.status()["discard"]
     tboard.press(1, "take")
     m = Match.from_record(tboard.record())
@@ -114,7 +113,18 @@ def test_mem_reports_heap(shared):
     ("press", "ERR usage: press"),
     ("screen 5", "ERR usage: screen 0|1"),
     ("newgame", "ERR seed=N required"),
-    ("newgame seed=x", "ERR seed must be an integer"),
+    ("newgame seed=x", "ERR seed must be a whole number"),
+    # protocol edges found by fuzzing (issue 10, item 8): a seed is digits
+    # only and at most 30 bits (2**30 and 2**32 dealt like 0), and the
+    # commands without arguments take none
+    ("newgame seed=+1", "ERR seed must be a whole number"),
+    ("newgame seed=1_0", "ERR seed must be a whole number"),
+    ("newgame seed=-1", "ERR seed must be a whole number"),
+    ("newgame seed=4294967296", "ERR seed must be a whole number 0..1073741823"),
+    ("newgame seed=1073741824", "ERR seed must be a whole number 0..1073741823"),
+    ("reset now", "ERR reset takes no arguments"),
+    ("mem x", "ERR mem takes no arguments"),
+    ("sync please", "ERR sync takes no arguments"),
     ("newgame seed=1 vs=godlike", "ERR vs must be one of"),
     ("newgame seed=1 dealer=2", "ERR dealer must be 0 or 1"),
     ("newgame seed=1 gin_bonus=lots", "ERR rules option gin_bonus"),
@@ -138,6 +148,11 @@ def test_garbage_binary_and_overlong_lines(shared):
     assert tboard.cmd(b"caf\xc3\xa9").startswith("ERR not ASCII")
     assert tboard.cmd("x" * 5000).startswith("ERR line too long")
     assert tboard.cmd("hello " + "y" * 195).startswith("ERR line too long")
+    # 200 characters is allowed, also when the line ends in CR LF (it was
+    # refused: the CR counted as a 201st character)
+    assert tboard.cmd(b"hello" + b" " * 194 + b"x\r").startswith("ERR hello takes no")
+    assert tboard.cmd(b"hello" + b" " * 195 + b"\r").startswith("OK okgin")
+    assert tboard.cmd(b"hello" + b" " * 196 + b"\r").startswith("ERR line too long")
     # still alive and answering exactly one line per request
     assert tboard.ok("hello").startswith("OK okgin")
     assert tboard.cmd("HELLO\r").startswith("OK okgin")     # case, CR ignored

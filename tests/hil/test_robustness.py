@@ -36,7 +36,7 @@ def test_empty_lines_and_noise_do_not_desync_answers(board):
 
 
 @pytest.mark.parametrize("line", [
-    "press 0 right", "screen 0", "newgame seed=1", "record", "sync", "reset",
+    "press 0 right", "screen 0", "newgame seed=1", "record", "reset", "mem",
 ])
 def test_test_mode_commands_are_locked_outside_test_mode(board, line):
     board.request("testmode off")
@@ -44,6 +44,23 @@ def test_test_mode_commands_are_locked_outside_test_mode(board, line):
         board.request(line)
     assert "test mode" in e.value.reason
     _alive(board)
+
+
+def test_sync_is_public(board):
+    board.request("testmode off")
+    assert board.sync() == ""          # it tells when the table is idle, nothing else
+    _alive(board)
+
+
+@pytest.mark.parametrize("line", [
+    "reset now", "mem x", "newgame seed=+1", "newgame seed=1_0", "newgame seed=4294967296",
+])
+def test_stray_arguments_and_odd_seeds_get_err(testboard, line):
+    before = testboard.record()
+    with pytest.raises(transport.ProtocolError):
+        testboard.request(line)
+    assert testboard.record() == before
+    _alive(testboard)
 
 
 @pytest.mark.parametrize("line", [

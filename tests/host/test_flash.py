@@ -78,16 +78,19 @@ def test_reflash_sends_only_the_changed_file_and_keeps_the_saved_game(vboard, so
                 power_cycle=vboard.power_cycle)
     assert len(first.sent) == first.files
     _plays(vboard.port)                                   # leaves a saved game
-    saved = open(os.path.join(vboard.flash_dir, "game.okg")).read()
+    # test mode's own game (test.okg): the flash keeps it like game.okg,
+    # every file it did not install
+    saved = open(os.path.join(vboard.flash_dir, "test.okg")).read()
     _edit(source_tree, "store.py")
     second = flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                 power_cycle=vboard.power_cycle)
     assert second.sent == ["store.mpy"]
     assert second.payload_bytes < first.payload_bytes / 10
     assert second.wire_bytes < first.wire_bytes / 4
-    assert open(os.path.join(vboard.flash_dir, "game.okg")).read() == saved
+    assert open(os.path.join(vboard.flash_dir, "test.okg")).read() == saved
     with transport.Board(vboard.port) as b:
         b.wait_ready(30, probe_after=0.2)
+        b.testmode(True)
         assert b.status()["phase"] == "discard"           # the game resumed
 
 

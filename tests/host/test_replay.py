@@ -7,9 +7,9 @@ from PIL import Image
 from hosthelpers import ROOT, okgin_cmd
 
 
-def _record(actions, seed=5):
+def _record(actions, seed=5, players=None):
     from engine import Match
-    m = Match(seed=seed, dealer=0)
+    m = Match(seed=seed, dealer=0, players=players)
     rng = random.Random(seed)
     for _ in range(actions):
         m.play(rng.choice(m.legal_actions()))
@@ -35,9 +35,34 @@ def test_replay_saves_one_shot_per_position_showing_the_game(tmp_path):
     assert len({img.tobytes() for img in imgs}) == len(imgs)  # each position differs
 
 
+def test_a_game_against_the_computer_replays_as_one(tmp_path):
+    """Issue 12 item 7: the record says who played seat 1, so the replay
+    shows the computer's seat as the table did (its cards face down), and
+    the computer does not move on its own during the replay."""
+    shots = {}
+    for players in (("human", "easy"), ("human", "human")):
+        m = _record(4, players=players)
+        rec = tmp_path / ("%s.okg" % players[1])
+        rec.write_text(m.to_record())
+        out = tmp_path / players[1]
+        r = subprocess.run(okgin_cmd("replay", str(rec), "--shots", str(out), "--quiet"),
+                           cwd=ROOT, capture_output=True, text=True, timeout=180)
+        assert r.returncode == 0, r.stderr
+        lines = [l for l in r.stdout.splitlines() if l.startswith("[")]
+        assert len(lines) == 5 and all(l.endswith("vs=%s)" % players[1]) for l in lines)
+        assert r.stdout.splitlines()[0] == "%s: %s" % (rec, "two players" if players[1] == "human"
+                                                       else "against the computer (easy), "
+                                                            "which plays seat 1")
+        shots[players[1]] = Image.open(out / "005.png")
+    # seat 1's half of the shot: the computer's face-down cards, not a hand
+    w, h = shots["easy"].size
+    right = (w // 2, 0, w, h)
+    assert shots["easy"].crop(right).tobytes() != shots["human"].crop(right).tobytes()
+
+
 def test_malformed_record_is_a_one_line_error_naming_the_line(tmp_path):
     text = _record(3).to_record().splitlines()
-    text[4] = "2 1 juggle 7h ;"
+    text[4] = "2 1 juggle 7h ;12345678"
     rec = tmp_path / "bad.okg"
     rec.write_text("\n".join(text) + "\n")
     r = subprocess.run(okgin_cmd("replay", str(rec)), cwd=ROOT, capture_output=True,

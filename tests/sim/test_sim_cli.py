@@ -108,11 +108,12 @@ def test_two_simulators_cannot_share_a_flash_dir(tmp_path):
     import fcntl
     flash = tmp_path / "f"
     flash.mkdir()
-    with open(flash / ".okgin-sim.lock", "w") as held:
+    with open(flash / ".okgin-lock", "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running simulator holds it
         r = sim(["--flash-dir", str(flash)], tmp_path, "sync\n")
     assert r.returncode == 1
-    assert r.stderr.strip() == "okgin: another simulator is using %s; close it or pick another --flash-dir" % flash
+    assert r.stderr.startswith("okgin: the flash directory %s is in use by " % flash)
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.strip().endswith("(pid %d): close it, or use another flash directory" % os.getpid())
 
 
 def test_bench_startup_prints_its_figures():

@@ -278,6 +278,17 @@ def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
     bad.write_text(json.dumps(board))
     with pytest.raises(VBoardError, match=r"players\[1\]\.panel.*busy"):
         VirtualBoard(board=str(bad))
+    board["players"][1]["panel"]["busy"] = 10
+    board["players"][1]["panel"]["controller"] = "SSD1681"
+    bad.write_text(json.dumps(board))
+    with pytest.raises(VBoardError, match=r"players\[1\]\.panel\.controller: 'SSD1681' is not "
+                                          r"supported \(expected one of SSD1680, UC8151\)"):
+        VirtualBoard(board=str(bad))
+    board["players"][1]["panel"]["controller"] = "UC8151"   # what it names, it emulates
+    bad.write_text(json.dumps(board))
+    from host.vboard.pins import BoardPins
+    from host.vboard.vboard import load_board
+    assert [type(p).__name__ for p in BoardPins(load_board(str(bad))).panels] == ["SSD1680", "UC8151"]
     bad.write_text("{not json")
     with pytest.raises(VBoardError, match="not valid JSON"):
         VirtualBoard(board=str(bad))

@@ -9,7 +9,7 @@
 # a real board.
 #
 # Lean on purpose (docs/memory.md): it is loaded from source into the same
-# heap as the firmware, which issue 3 limits to 128K, yet a Pico has none of
+# heap as the firmware, whose budget is 128K (docs/memory.md), yet a Pico has none of
 # it. So: module-level state instead of a link object, pin state in two
 # bytearrays instead of per-instance attributes (a Pin holds only its GPIO
 # number; like rp2's static pin objects, two Pins on one GPIO share state),
@@ -44,13 +44,14 @@ def _open():
         raise OSError("vmachine: OKGIN_VBOARD_LINK is not set; start the firmware "
                       "with `okgin board` (host.vboard.VirtualBoard)")
     if addr.startswith("unix:"):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # AF_UNIX: the unix port has it (the rp2 stubs it is checked against do not)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # type: ignore[attr-defined]
         path = addr[5:].encode()
         import sys
         if sys.platform == "darwin":   # BSD sockaddr_un has a length byte
-            s.connect(bytes((len(path) + 2, socket.AF_UNIX)) + path + b"\0")
+            s.connect(bytes((len(path) + 2, socket.AF_UNIX)) + path + b"\0")  # type: ignore[attr-defined]
         else:
-            s.connect(bytes((socket.AF_UNIX, 0)) + path + b"\0")
+            s.connect(bytes((socket.AF_UNIX, 0)) + path + b"\0")  # type: ignore[attr-defined]
     else:
         host, port = addr[4:].rsplit(":", 1)
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -226,6 +227,13 @@ def reset():
     _send(b"R")
     while True:            # the host ends this process
         _s.readinto(_rx)
+
+
+def kbd_intr(c):
+    """micropython.kbd_intr for the virtual board: Ctrl-C on its port
+    interrupts (c == 3) or is a plain byte (-1). The host switches the pty's
+    ISIG, as the Pico's USB stack would stop looking for it."""
+    _send(bytes((0x4B, 1 if c == 3 else 0)))
 
 
 def unique_id():

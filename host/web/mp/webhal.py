@@ -5,8 +5,9 @@
 # module gives the app what hal.Hardware gives it (displays, buttons, leds,
 # entropy(), reset()) and nothing else changes. The buttons are the
 # firmware's own driver (buttons.py: debounce, long presses, auto-repeat)
-# reading pins that the page sets; the displays keep the SSD1680 driver's
-# contract (fb, width, height, show(full), busy(), wait(), sleep()) and are
+# reading pins that the page sets; the displays keep the display drivers'
+# contract (firmware/display.py: fb, width, height, show(full), busy(),
+# wait(), sleep(); no pins, so no BUSY_ACTIVE) and are
 # busy for as long as the real ink takes, so the app's refresh policy runs
 # as on the device. Never shipped to a board; plain MicroPython (no `js`):
 # tests run it under the unix port too.

@@ -12,6 +12,13 @@ app = None
 hw = None
 
 
+def saved_files():
+    """The files the firmware keeps on its flash between boots (store.py):
+    the page keeps them in the browser's storage."""
+    import store
+    return json.dumps([store.GAME, store.SETTINGS])
+
+
 def boot(full_ms, partial_ms, speed=1.0, seed=None, random_seed=None, out="/tmp"):
     """Board definition -> board -> app, then the saved game or the menu
     (App.start). ``seed``: the first new game's deal (a given deal for

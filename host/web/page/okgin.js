@@ -10,12 +10,12 @@ import { loadMicroPython } from "./mp/micropython.mjs";
 const params = new URLSearchParams(location.search);
 const W = 296, H = 128;
 const STORE = "okgin:";                       // localStorage key prefix
-const SAVED = ["game.okg", "settings.json"];  // what the firmware keeps on its flash
 const IDLE_MS = 10;                            // between turns when nothing happens
 
 // For people and tests: errors, timings, and whether the page has settled.
 const okgin = window.okgin = {
   ready: false, errors: [], refreshes: [], keyToScreen: [], firstScreen: null, stdout: [],
+  busyTurns: [], idleTurnMs: null,
 };
 window.addEventListener("error", (e) => fail(e.message || String(e)));
 window.addEventListener("unhandledrejection", (e) => fail(String(e.reason)));
@@ -44,7 +44,8 @@ class Panel {
   constructor(canvas, site) {
     this.ctx = canvas.getContext("2d");
     this.site = site;
-    this.shown = this.flat(site.paper);   // a panel never drawn: all paper
+    this.bytes = new Uint8Array(W * H / 8);   // a panel never drawn: all paper
+    this.shown = this.flat(site.paper);
     this.anim = null;
     this.frame = null;
     this.ctx.putImageData(this.shown, 0, 0);
@@ -74,13 +75,15 @@ class Panel {
     const s = this.site, ink = [...s.ink, 255], paper = [...s.paper, 255];
     const now = performance.now();
     const next = this.decode(bytes, ink, paper);
-    const old = this.shown;   // what the ink shows, or will once a running refresh ends
+    // what the ink shows, or will once a running refresh ends
+    const old = this.shown, oldBytes = this.bytes;
     this.shown = next;
+    this.bytes = bytes;
     if (ms <= 0) { this.anim = null; this.draw(next); return; }
     let frames;
     if (kind === "full") {
       const look = {
-        "old inverted": () => this.decode(invert(old), ink, paper),
+        "old inverted": () => this.decode(oldBytes.map((v) => v ^ 0xff), ink, paper),
         "ink": () => this.flat(s.ink), "paper": () => this.flat(s.paper),
         "new inverted": () => this.decode(bytes.map((v) => v ^ 0xff), ink, paper),
         "new": () => next,
@@ -111,19 +114,6 @@ class Panel {
   }
 }
 
-// An ImageData's ink back as MONO_VLSB bytes, inverted: the old image's
-// inverted frame of a full refresh.
-function invert(img) {
-  const out = new Uint8Array(W * H / 8);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const paper = img.data[(y * W + x) * 4] > 128;
-      if (paper) out[(y >> 3) * W + x] |= 1 << (y & 7);
-    }
-  }
-  return out;
-}
-
 function greyed(old, next, mid) {
   const img = new ImageData(new Uint8ClampedArray(next.data), W, H);
   for (let i = 0; i < img.data.length; i += 4) {
@@ -134,15 +124,17 @@ function greyed(old, next, mid) {
 
 // ------------------------------------------------------------ the table
 class Table {
-  constructor(site, web, FS) {
+  constructor(site, web, FS, saved) {
     this.site = site;
     this.web = web;
     this.FS = FS;
+    this.saved = saved;
     this.seating = localStorage.getItem(STORE + "seating") || "table";
     this.showComputer = false;
     this.revealed = null;         // pass the device: whose panel is uncovered
     this.leds = [0, 0];
     this.vs = "human";
+    this.mode = "menu";           // the firmware's screen: menu, game, showdown, over, error
     this.keys = new Map();        // KeyboardEvent.key -> [player, button]
     site.keys.forEach((map, p) => {
       for (const [button, keys] of Object.entries(map)) {
@@ -155,7 +147,7 @@ class Table {
     document.getElementById("table").append(...this.players.map((s) => s.section));
     for (const radio of document.querySelectorAll("input[name=seating]")) {
       radio.checked = radio.value === this.seating;
-      radio.addEventListener("change", () => this.seat_as(radio.value));
+      radio.addEventListener("change", () => this.seatAs(radio.value));
     }
     this.computerButton = document.getElementById("show-computer");
     this.computerButton.addEventListener("click", () => {
@@ -172,9 +164,12 @@ class Table {
   seat(p) {
     const led = el("span", { className: "led", textContent: "\u25cf", title: "turn light" });
     const canvas = el("canvas", { width: W, height: H });
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", `player ${p + 1}'s e-paper panel`);
     const cover = el("button", { className: "cover", type: "button", hidden: true });
     cover.addEventListener("click", () => { this.revealed = p; this.layout(); });
     const buttons = el("div", { className: "buttons" });
+    const keys = {};   // button name -> its element
     const labels = { left: "\u25c0", right: "\u25b6", ok: "ok", draw: "draw", take: "take", knock: "knock" };
     this.site.buttons.forEach((name, i) => {
       if (i === 3) buttons.append(el("span", { className: "gap" }));
@@ -182,11 +177,11 @@ class Table {
         labels[name], el("kbd", { textContent: this.site.labels[p][name] }));
       b.dataset.player = p;
       b.dataset.button = name;
-      const up = () => { if (b.classList.contains("down")) { b.classList.remove("down"); this.button(p, name, false); } };
+      keys[name] = b;
+      const up = () => { if (b.classList.contains("down")) this.button(p, name, false); };
       b.addEventListener("pointerdown", (e) => {
         e.preventDefault();
         b.setPointerCapture(e.pointerId);
-        b.classList.add("down");
         this.button(p, name, true);
       });
       b.addEventListener("pointerup", up);
@@ -197,11 +192,14 @@ class Table {
     const section = el("section", { className: "player", id: "player" + (p + 1) },
       el("h2", {}, "Player " + (p + 1), led),
       el("div", { className: "bezel" }, canvas, cover), buttons);
-    return { section, canvas, cover, led };
+    return { section, canvas, cover, led, keys };
   }
 
+  // A button of player p goes down or up (a key, a click, a touch): the
+  // level of its pin, which the firmware's button driver polls.
   button(p, name, down) {
     if (down) okgin.keyAt = performance.now();
+    this.players[p].keys[name].classList.toggle("down", down);
     this.web.button(p, name, down);
   }
 
@@ -231,7 +229,7 @@ class Table {
     this.held.clear();
   }
 
-  seat_as(seating) {
+  seatAs(seating) {
     this.seating = seating;
     this.revealed = null;
     localStorage.setItem(STORE + "seating", seating);
@@ -239,14 +237,15 @@ class Table {
   }
 
   // Who sees what: against the computer its panel is hidden (a toggle
-  // shows it); passing the device, a panel shows only after its player
-  // taps it, and the turn passing covers it again.
+  // shows it); passing the device, during play a panel shows only after its
+  // player taps it, and the turn passing covers it again (the menu and the
+  // showdown hide nothing).
   layout() {
     const computer = this.vs !== "human";
     this.computerButton.hidden = !computer;
     this.computerButton.textContent = (this.showComputer ? "Hide" : "Show") + " the computer's panel";
     this.players[1].section.hidden = computer && !this.showComputer;
-    const passing = this.seating === "pass" && !computer;
+    const passing = this.seating === "pass" && !computer && this.mode === "game";
     this.players.forEach((s, p) => {
       s.cover.hidden = !passing || this.revealed === p;
       s.cover.textContent = this.leds[p]
@@ -272,8 +271,10 @@ class Table {
   }
 
   update(state) {
-    let relayout = state.vs !== this.vs;
+    let relayout = state.vs !== this.vs || state.mode !== this.mode;
+    if (state.mode !== this.mode && state.mode === "game") this.revealed = null;   // play (again)
     this.vs = state.vs;
+    this.mode = state.mode;
     for (const [what, p, ...rest] of state.events) {
       if (what === "refresh") {
         const [kind, ms] = rest;
@@ -306,7 +307,7 @@ class Table {
   // so a new node or a new mtime means a new save.
   save() {
     this.seen = this.seen || {};
-    for (const name of SAVED) {
+    for (const name of this.saved) {
       const found = this.FS.analyzePath("/flash/" + name);
       const node = found.exists ? found.object : null;
       const was = this.seen[name];
@@ -345,13 +346,14 @@ async function main() {
     if (!FS.analyzePath("/flash").exists) FS.mkdirTree("/flash");
     FS.writeFile("/flash/" + path, data);
   }
-  for (const name of SAVED) {
+  mp.runPython("import os, sys\nos.chdir('/flash')\nsys.path.insert(0, '/flash')");
+  const web = mp.pyimport("webmain");
+  const saved = JSON.parse(web.saved_files());   // the game record, the settings
+  for (const name of saved) {
     const text = localStorage.getItem(STORE + name);
     if (text !== null) FS.writeFile("/flash/" + name, text);
   }
-  mp.runPython("import os, sys\nos.chdir('/flash')\nsys.path.insert(0, '/flash')");
-  const web = mp.pyimport("webmain");
-  const table = new Table(site, web, FS);
+  const table = new Table(site, web, FS, saved);
   const speed = params.has("speed") ? Number(params.get("speed")) : 1;
   const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
   const random = crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
@@ -372,7 +374,9 @@ async function main() {
     const state = JSON.parse(web.tick());
     table.update(state);
     table.save();
-    okgin.lastTurnMs = performance.now() - t;
+    const ms = performance.now() - t;   // for okgin bench web
+    if (state.busy) okgin.busyTurns.push(ms); else okgin.idleTurnMs = ms;
+    okgin.busyTurns.splice(0, okgin.busyTurns.length - 2000);
     setTimeout(turn, state.busy ? 0 : IDLE_MS);
   };
   turn();

@@ -1,0 +1,29 @@
+"""The short fault campaign (issue 10; docs/reliability.md): every row of
+`okgin faults` runs a few cases on the virtual board and loses nothing and
+gets nothing wrong. The long run (`okgin faults`) is for a release."""
+import subprocess
+
+from hosthelpers import ROOT, okgin_cmd
+
+
+def test_the_short_fault_campaign_loses_nothing_and_gets_nothing_wrong():
+    r = subprocess.run(okgin_cmd("faults", "--quick", "--seed", "2026"), cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    rows = {}
+    for line in r.stdout.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 5 and cells[1].isdigit():
+            rows[cells[0].split(" ")[0]] = [int(c) for c in cells[1:]]
+    assert sorted(rows) == sorted(["power", "damage", "serial", "buttons", "panels", "flash",
+                                   "hidden", "shuffle"]), r.stdout
+    for name, (injected, survived, lost, wrong) in rows.items():
+        assert injected > 0 and survived == injected and lost == wrong == 0, (name, r.stdout)
+
+
+def test_a_row_that_does_not_exist_is_a_one_line_error():
+    r = subprocess.run(okgin_cmd("faults", "--rows", "power,weather"), cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1
+    assert r.stderr.strip() == ("okgin: unknown row 'weather' (rows: power, damage, serial, "
+                                "buttons, panels, flash, hidden, shuffle)")

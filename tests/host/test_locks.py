@@ -1,0 +1,152 @@
+"""One program at a time (issue 10, defects 6 and 7): a virtual board's
+flash directory and a board's serial port are refused to a second program
+with a message naming the first, `okgin flash` says what holds a busy port,
+and a flasher stopped at any moment leaves a table that gets back to its
+game (at once when it can catch the signal, at the next power cycle when
+it is SIGKILLed)."""
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+
+from hosthelpers import ROOT, okgin_cmd
+from host import transport
+
+
+def _start_board(flash_dir):
+    p = subprocess.Popen(okgin_cmd("board", "--flash-dir", flash_dir, "--populate", "--speed", "0", "--quiet"),
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    m = re.match(r"virtual board on (\S+) ", line)
+    assert m, line + p.stderr.read()
+    return p, m.group(1)
+
+
+def _stop(p):
+    p.send_signal(signal.SIGTERM)
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
+def test_a_second_program_on_a_flash_directory_is_refused_naming_the_first(tmp_path):
+    flash = str(tmp_path / "f")
+    os.mkdir(flash)
+    first, _port = _start_board(flash)
+    try:
+        held = "okgin board --flash-dir %s --populate --speed 0 --quiet (pid %d)" % (flash, first.pid)
+        r = subprocess.run(okgin_cmd("board", "--flash-dir", flash, "--populate"), cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1
+        assert r.stderr.strip() == ("okgin: the flash directory %s is in use by %s: close it, "
+                                    "or use another flash directory" % (flash, held))
+        script = tmp_path / "s.txt"
+        script.write_text("sync\n")
+        r = subprocess.run(okgin_cmd("sim", "--headless", "--script", str(script), "--flash-dir", flash),
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1 and held in r.stderr and "Traceback" not in r.stderr
+    finally:
+        _stop(first)
+    # once the first has stopped, the directory is free again
+    second, _port = _start_board(flash)
+    _stop(second)
+
+
+def test_a_second_program_on_a_port_is_refused_and_flash_names_it(tmp_path):
+    flash = str(tmp_path / "f")
+    os.mkdir(flash)
+    board, port = _start_board(flash)
+    try:
+        with transport.Board(port) as b:          # an okgin program holds the port
+            b.wait_ready(30, probe_after=0.2)
+            try:
+                transport.Board(port).open()
+                raise AssertionError("a second program opened the port")
+            except transport.PortBusy as e:
+                assert str(e).startswith("%s is in use by " % port)
+            r = subprocess.run(okgin_cmd("flash", "--port", port), cwd=ROOT,
+                               capture_output=True, text=True, timeout=30)
+            assert r.returncode == 1
+            assert r.stderr.startswith("okgin: %s is in use by " % port)
+            assert "(pid %d)" % os.getpid() in r.stderr and "then try again" in r.stderr
+        # mpremote, which locks the port the same way, is named too
+        mp = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "mpremote"),
+                               "connect", port, "resume", "exec", "import time; time.sleep(60)"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            from host.locks import holder
+            deadline = time.monotonic() + 30
+            while "mpremote" not in (holder(port) or "") and time.monotonic() < deadline:
+                time.sleep(0.1)       # mpremote starting
+            r = subprocess.run(okgin_cmd("flash", "--port", port), cwd=ROOT,
+                               capture_output=True, text=True, timeout=30)
+            assert r.returncode == 1
+            assert r.stderr.startswith("okgin: %s is in use by mpremote connect %s resume exec"
+                                       % (port, port))
+        finally:
+            mp.kill()
+            mp.wait()
+    finally:
+        _stop(board)
+
+
+def _game_on(vb):
+    from engine import Match
+    m = Match(seed=77, dealer=0)
+    for a in ("pass", "pass", "draw"):
+        m.play(a)
+    with open(os.path.join(vb.flash_dir, "game.okg"), "w") as f:
+        f.write(m.to_record())
+    return m
+
+
+def _in_its_game(vb, m, timeout=30):
+    with transport.Board(vb.port) as b:
+        b.wait_ready(timeout, probe_after=1.0)
+        st = b.status()
+    return st["screen"] == "game" and st["stock"] == str(m.hand.stock_count) \
+        and st["phase"] == m.hand.phase
+
+
+def _flash_and_stop(vb, source_tree, sig, after_s):
+    """Start okgin flash and send it ``sig`` ``after_s`` seconds after it
+    has the board at its REPL (it prints "board: ...")."""
+    p = subprocess.Popen(okgin_cmd("flash", "--port", vb.port, "--source", str(source_tree)),
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = ""
+    for line in p.stdout:
+        out += line
+        if line.startswith("board: "):
+            break
+    time.sleep(after_s)
+    p.send_signal(sig)
+    out += p.communicate(timeout=30)[0]
+    return p.returncode, out
+
+
+def test_a_flasher_stopped_at_any_moment_leaves_the_table_in_its_game(vboard, source_tree):
+    from host.flash import flash_board
+    flash_board(vboard.port, src_root=str(source_tree), quiet=True,
+                power_cycle=vboard.power_cycle)
+    m = _game_on(vboard)
+    vboard.power_cycle()
+    assert _in_its_game(vboard, m)
+    rng = random.Random(3)
+    for i in range(1):   # more, at random instants: okgin faults (flash row)
+        for mod in ("app.py", "store.py", "screens.py"):
+            with open(os.path.join(source_tree, "firmware", mod), "a") as f:
+                f.write("\n_STOP_TEST = %d\n" % i)
+        # Ctrl-C / SIGTERM: the flasher resets the board into its game
+        rc, out = _flash_and_stop(vboard, source_tree, signal.SIGTERM, rng.uniform(0.0, 1.5))
+        if rc != 0:      # (else it had finished: the board runs the new firmware)
+            assert "the board was reset into its game" in out, out
+        assert _in_its_game(vboard, m), out
+        # SIGKILL: nothing runs on the host; the next power cycle does it
+        rc, out = _flash_and_stop(vboard, source_tree, signal.SIGKILL, rng.uniform(0.0, 1.5))
+        vboard.power_cycle()
+        assert _in_its_game(vboard, m), out
