@@ -136,6 +136,7 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
         if hands > MAX_HANDS_PER_GAME:
             break
         p = m.hand.to_move
+        assert p is not None    # the game goes on: someone is to move
         m.play(clock.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
     s = m.scores
     return (m.winner == a_seat, s[a_seat], s[1 - a_seat], hands, m.winner is not None, clock)

@@ -88,7 +88,8 @@ class _Deal:
     """One consistent deal: the hands at the start of the hand, the stock in
     order, and the action codes of the public history."""
 
-    def __init__(self, rules, dealer, initial, upcard, stock, codes):
+    def __init__(self, rules, dealer, initial, upcard, stock, codes, now):
+        self.now = now          # both hands as they are now, by player
         self.rules = rules
         self.dealer = dealer
         self.initial = initial
@@ -132,7 +133,7 @@ class PimcPlayer:
         # the rollout policy's own move here: it sees only this player's
         # hand and the pile, the same in every deal
         base = _Rollout(first.hand(), first, first.now, random.Random(0)).policy()
-        results = {c: [] for c in codes}
+        results: dict = {c: [] for c in codes}
         self._evaluate(obs, me, codes, self.samples, results, first)
         if self.refine:
             ranked = sorted(codes, key=lambda c: -_mean(results[c]))
@@ -184,10 +185,8 @@ class PimcPlayer:
         initial, drawn = _unwind(now, events, rng)
         upcard = parse_card(obs["upcard"])
         codes = [code for _, code in _codes(obs["history"])]
-        deal = _Deal(self.rules, obs["dealer"], (initial[0], initial[1]), upcard,
-                     drawn + stock_rest, codes)
-        deal.now = now
-        return deal
+        return _Deal(self.rules, obs["dealer"], (initial[0], initial[1]), upcard,
+                     drawn + stock_rest, codes, now)
 
 
 def _codes(history):
@@ -228,7 +227,7 @@ def _unwind(now, events, rng):
     hand, a take leaves it, and a stock draw was one of the cards then held
     that did not come from the pile."""
     # cards each player holds that came from the pile, before each event
-    from_pile = {0: set(), 1: set()}
+    from_pile: dict = {0: set(), 1: set()}
     before = []
     for p, act, c in events:
         before.append({0: set(from_pile[0]), 1: set(from_pile[1])})

@@ -50,7 +50,7 @@ def _near(c, others):
 
 def _melded(cards):
     """The cards of ``cards`` in the melds of a least-deadwood arrangement."""
-    out = set()
+    out: set = set()
     for meld in best_melds(cards):
         out.update(meld)
     return out
@@ -85,13 +85,13 @@ class SimplePlayer:
     def _completes_meld(self, hand, top):
         now = deadwood(hand)
         after = hand + [top]
-        best = None
+        low, kept = 1000, after
         for d in hand:                      # R7: the taken card stays this turn
             rest = [c for c in after if c != d]
             dw = deadwood(rest)
-            if best is None or dw < best[0]:
-                best = (dw, rest)
-        return best[0] < now and top in _melded(best[1])
+            if dw < low:
+                low, kept = dw, rest
+        return low < now and top in _melded(kept)
 
     def _least_deadwood(self, hand, actions):
         scored = []
