@@ -96,8 +96,8 @@ class View:
         top = obs.get("discard_top")
         self.top = card_int(top) if top else -1
         self.stock = obs.get("stock_count", 31)
-        # a hand's points are multiplied by this (house rules such as
-        # spades double; 1 when the observation does not say)
+        # a hand's points are multiplied by this: 2 for a spade-doubled
+        # hand (R15); 1 when the observation does not say
         self.mult = obs.get("multiplier", 1)
         seen = bytearray(52)
         for c in hand:
@@ -157,7 +157,16 @@ class View:
         self.unseen = unseen[:n]
         hidden = obs.get("opponent_count", 10) - len(known)
         self.hidden = hidden if hidden > 0 else 0
-        self.scores = obs.get("scores")
+        # the scores that decide a game (R13): in Hollywood (R17) the first
+        # game still open, the one the next hand won or lost can close
+        scores = obs.get("scores")
+        games = obs.get("games")
+        if games and len(games) > 1:
+            for g in games:
+                if g["winner"] is None:
+                    scores = g["scores"]
+                    break
+        self.scores = scores
         self.target = obs.get("target", 100)
         self.limit = obs.get("knock_limit", 10)
         self.hold: "Optional[bytearray]" = None   # hard: the opponent model, built on demand
@@ -542,6 +551,7 @@ class Bot:
             mult = v.mult
             mine = v.scores[me] * _SAMPLES
             theirs = v.scores[1 - me]
+            # a doubled hand doubles both sides (R15)
             if mine + points * mult >= v.target * _SAMPLES and undercuts * 4 <= _SAMPLES * 3:
                 return True       # likely wins the game now (R13)
             if theirs + _UNDERCUT_BONUS * mult >= v.target and undercuts:

@@ -67,21 +67,24 @@ def why_illegal(hand, code, player):
             % (card_str(c), v, hand.knock_limit))
 
 
-def rules_problem(row, v):
-    """Why v is not a value of the rules option of ``row`` (a row of
-    engine/options.py's table)."""
-    name, lo, hi = row[0], row[2], row[3]
-    if lo is None:
-        return "rules option %s must be yes or no, got %r" % (name, v)
-    return "rules option %s must be %s%d..%d, got %r" % (
-        name, "none or " if row[1] is None else "", lo, hi, v)
+def rules_problem(name, v):
+    """Why v is not a value of the rules option ``name`` (a row of
+    engine/options.py's table says what it allows)."""
+    from engine.options import option_rows
+    for r in option_rows():
+        if r[0] == name:
+            if r[2] is None:
+                return "rules option %s must be yes or no, got %r" % (name, v)
+            return "rules option %s must be %s%d..%d, got %r" % (
+                name, "none or " if r[1] is None else "", r[2], r[3], v)
+    return unknown_option({name: v})
 
 
 def unknown_option(given):
     from engine.options import OPTIONS
     known = []
-    for row in OPTIONS:
-        known.append(row[0])
+    for line in OPTIONS:
+        known.append(line.split()[0])
     for k in given:
         if k not in known:
             return "unknown rules option %r (known: %s)" % (k, ", ".join(known))

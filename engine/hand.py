@@ -75,19 +75,6 @@ def parse_action(text: object) -> int:
     raise IllegalAction(why_unparsable(text))
 
 
-def forget(name: str) -> None:
-    """Drop engine.<name>, a module loaded for a moment, so its code and
-    tables leave the heap; the next import loads it again (device memory,
-    docs/engine.md). Firmware/app.py drops others the same way."""
-    import sys
-    import engine
-    sys.modules.pop("engine." + name, None)
-    try:
-        delattr(engine, name)
-    except (AttributeError, KeyError):   # KeyError: MicroPython
-        pass
-
-
 class Rules:
     """The rules options, one attribute each: ``Rules(target=150,
     gin_bonus=20)``; options not given take the seeds' rules. The
@@ -95,33 +82,50 @@ class Rules:
     one table, engine/options.py (loaded only to make, write or read rules;
     docs/rules.md "Options"). ValueError naming the option on a bad one."""
 
-    # the attributes, for type checkers (no cost at run time: MicroPython
-    # and mpy-cross drop annotations); tests/engine checks them against
-    # the table
-    gin_bonus: int
-    undercut_bonus: int
-    target: int
-    discard_taken: bool
-    ace_gin_only: bool
-    max_turns: "int | None"
+    # The defaults, as class attributes: a Rules holds only the options that
+    # differ from them (the seeds' rules: nothing), one small dict instead
+    # of fourteen entries per Rules on the device's heap. They repeat the
+    # table's defaults (engine/options.py), which tests/engine/
+    # test_options.py checks, and give type checkers the attributes.
+    gin_bonus: int = 25
+    undercut_bonus: int = 10
+    target: int = 100
+    discard_taken: bool = False
+    ace_gin_only: bool = False
+    max_turns: "int | None" = None
+    spades_double: bool = False
+    spade_boxes_double: bool = True
+    box_bonus: int = 0
+    gin_extra_boxes: int = 0
+    undercut_extra_boxes: int = 0
+    game_bonus: int = 0
+    shutout_double: bool = False
+    hollywood: bool = False
 
     def __init__(self, **options: object) -> None:
+        if not options:
+            return    # the seeds' rules
         import sys
+        import engine
         held = "engine.options" in sys.modules   # by a caller: it stays
         import engine.options
         try:
             engine.options.set_rules(self, options)
         finally:
             if not held:
-                # needed only now: the attributes stay, the table goes
-                # (2.4 KB of heap on the 64-bit port; docs/engine.md)
-                forget("options")
+                # needed only now: the values stay, the table goes (2.5 KB
+                # of heap on the 64-bit port; docs/engine.md, "Memory")
+                del sys.modules["engine.options"]
+                try:
+                    del engine.options
+                except (AttributeError, KeyError):   # KeyError: MicroPython
+                    pass
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rules) and self.__dict__ == other.__dict__
 
     def __repr__(self) -> str:
-        from engine.record import rules_repr
+        from engine.rulestext import rules_repr
         return rules_repr(self)
 
     @classmethod
@@ -129,7 +133,7 @@ class Rules:
         """Rules from a dict of option names to text (as typed on the serial
         port or found in a record): yes/no/true/false/1/0, ints, none.
         ValueError naming the option on bad input."""
-        from engine.record import rules_from_options
+        from engine.rulestext import rules_from_options
         return rules_from_options(cls, opts)
 
 
@@ -174,6 +178,8 @@ class Hand:
         # R5: the upcard's value; with ace_gin_only an ace means gin only
         r = deck[20] % 13
         self.knock_limit = 0 if r == 0 and rules.ace_gin_only else RANK_VALUE[r]
+        # R15: a spade upcard doubles every point of the hand
+        self.multiplier = 2 if rules.spades_double and deck[20] >= 39 else 1
         self.result: "Optional[Result]" = None
 
     # ---- construction ----
@@ -361,6 +367,7 @@ class Hand:
             "upcard": self.upcard,
             "stock_count": self.stock_count,
             "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
             "dealer": self.dealer,
             "to_move": self.to_move,
             "phase": PHASE_NAMES[self._phase],
@@ -369,7 +376,8 @@ class Hand:
             "opponent_count": len(cards_of(self._hands[o])),
             "history": self.history(recent),
             "deadwood": min_deadwood(m[0], m[1], m[2], m[3]),
-            "result": self.result.as_dict(p) if self.result is not None else None,
+            "result": (self.result.as_dict(p, self.multiplier)
+                       if self.result is not None else None),
         }
 
     # ---- game record (engine/record.py, loaded only when used) ----

@@ -1,14 +1,28 @@
-"""A game to the target score: hands, scores, dealer rotation (R4, R12, R13)."""
+"""A game to the target score: hands, scores, dealer rotation (R4, R12,
+R13), and the score pad's boxes and games (R16, R17)."""
 from engine.hand import Hand, Rules, IllegalAction
 from engine.prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Iterator, Optional, Sequence
-    from engine.views import MatchObservation
+    from engine.views import GameView, MatchObservation
 
 
 def _name_ok(x: object) -> bool:
     return isinstance(x, str) and 0 < len(x) <= 12 and x.isalpha() and x == x.lower()
+
+
+TALLY = ("wins", "gins", "undercuts", "best")   # Match.tally's order
+
+
+class Game:
+    """One game's column of the score pad: Hollywood (R17) keeps three."""
+
+    def __init__(self) -> None:
+        self.points = [0, 0]   # the hands' points (R11, R15): the running score
+        self.hands = [0, 0]    # hands won that scored in this game
+        self.boxes = [0, 0]    # boxes earned by those hands (R16)
+        self.winner: "Optional[int]" = None   # who reached the target first (R13)
 
 
 class Match:
@@ -40,8 +54,16 @@ class Match:
         # when given, so the hand seeds do not depend on the override)
         self.dealer = first if dealer is None else dealer
         self.first_dealer = self.dealer
-        self.scores = [0, 0]
+        # one game, or three at once (R17); scores are the first game's
+        self.games = [Game()]
+        if rules.hollywood:
+            self.games = [self.games[0], Game(), Game()]
+        self.scores = self.games[0].points
         self.winner: "Optional[int]" = None
+        # the whole match's statistics, per player p at TALLY.index(name)
+        # * 2 + p: hands won, gins, undercuts, the biggest hand's points
+        # (one list: the device keeps it all game)
+        self.tally = [0, 0, 0, 0, 0, 0, 0, 0]
         self.hand_no = 1
         self.last_hand: "Optional[Hand]" = None   # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
@@ -66,9 +88,11 @@ class Match:
             return
         h = self.hand
         if r.winner is not None:
-            self.scores[r.winner] += r.points
-            if self.scores[r.winner] >= self.rules.target:  # R13
-                self.winner = r.winner
+            # R11-R13, R15-R17: the hand's points, boxes and statistics into
+            # the games (engine/scoring.py: loaded as the hand ends, with the
+            # showdown, and droppable with it)
+            from engine.scoring import score_hand
+            if score_hand(self, h):
                 self.last_hand = h
                 return
             self.dealer = r.winner   # R12: who scored deals
@@ -76,6 +100,12 @@ class Match:
         self.last_hand = h
         self.hand_no += 1
         self.hand = self._deal()
+
+    def score_pad(self) -> "list[dict]":
+        """The score pad (R16): per game, each player's points, boxes, box
+        points, game bonus, shutout factor and total (engine/scoring.py)."""
+        from engine.scoring import score_pad
+        return score_pad(self)
 
     def apply(self, code: int) -> None:
         """Fast path: a legal action code of the current hand, unchecked."""
@@ -102,12 +132,20 @@ class Match:
         o: "MatchObservation" = self.hand.observation(p, recent)  # type: ignore[assignment]
         if self.winner is not None:
             o["legal"] = []
-        o["scores"] = list(self.scores)
+        sc = list(self.scores)
+        o["scores"] = sc
+        # each game's scores and winner (three in Hollywood, R17); a
+        # game's hands and boxes are in match.games (the screens' score pad)
+        games: "list[GameView]" = [{"scores": sc, "winner": self.games[0].winner}]
+        for g in self.games[1:]:
+            games.append({"scores": list(g.points), "winner": g.winner})
+        o["games"] = games
         o["target"] = self.rules.target
         o["hand_no"] = self.hand_no
         o["game_winner"] = self.winner
-        lr = self.last_hand.result if self.last_hand is not None else None
-        o["last_result"] = lr.as_dict(p) if lr is not None else None
+        lh = self.last_hand
+        lr = lh.result if lh is not None else None
+        o["last_result"] = lr.as_dict(p, lh.multiplier) if lr is not None and lh is not None else None
         return o
 
     # ---- game record (engine/record.py, loaded only when used) ----
@@ -119,9 +157,11 @@ class Match:
 
     def record_lines(self) -> "Iterator[str]":
         """The record one line at a time (no newlines): what to write or
-        send without building the whole text (a device's heap)."""
-        from engine.record import match_lines
-        return match_lines(self)
+        send without building the whole text (a device's heap). Its header
+        is the one later record_line() calls chain to."""
+        from engine.record import record_lines
+        head = self.header()
+        return record_lines(head, self._key, self._actions, 1)
 
     def to_record(self) -> str:
         """Game record: header lines then one numbered line per action."""

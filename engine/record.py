@@ -3,8 +3,8 @@ a match on both runtimes. This module writes them; engine/record_read.py
 reads them. Both are kept apart from hand.py so a device playing a hand does
 not hold this code in RAM until it saves, and a device that only saves (every
 action of a game) never loads the reader, which it needs only to restore a
-game at boot or to check an explicit deal. The rules line's words come from
-engine/options.py, loaded only when a header is written.
+game at boot or to check an explicit deal. The rules line comes from
+engine/rulestext.py, loaded only when a header is written.
 
 Version 2 seals every line after the first with a CRC-32 (`` ;xxxxxxxx``):
 the header lines are chained (each check covers the line before), and every
@@ -33,72 +33,6 @@ def magic_key():
     return crc32(RECORD_MAGIC.encode()) & 0xFFFFFFFF
 
 
-def _value_text(v):
-    # an option's value as records and the serial port write it
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    if v is None:
-        return "none"
-    return str(v)
-
-
-def rules_line(rules):
-    """'rules gin_bonus=25 ... hollywood=no': every option of the table
-    (engine/options.py), so a record says exactly what was played; a
-    reader defaults the options an older record does not name."""
-    from engine.options import OPTIONS
-    out = ["rules"]
-    for row in OPTIONS:
-        out.append("%s=%s" % (row[0], _value_text(getattr(rules, row[0]))))
-    return " ".join(out)
-
-
-def rules_repr(rules):
-    """Rules(...) naming the options that differ from the defaults."""
-    from engine.options import OPTIONS
-    out = []
-    for row in OPTIONS:
-        v = getattr(rules, row[0])
-        if v != row[1] or type(v) is not type(row[1]):
-            out.append("%s=%r" % (row[0], v))
-    return "Rules(%s)" % ", ".join(out)
-
-
-def rules_from_options(cls, opts):
-    """Rules from a dict of option names to values or their text (a
-    record, the serial port): yes/no, true/false, on/off, 1/0, a number,
-    none. Options not given take their default: a record written before an
-    option existed reads as the game it was. ValueError naming the option."""
-    from engine.options import OPTIONS
-    kw = {}
-    for k in opts:
-        v = opts[k]
-        row = None
-        for r in OPTIONS:
-            if r[0] == k:
-                row = r
-        if isinstance(v, str) and row is not None:   # (Rules() names an unknown one)
-            t = v.strip().lower()
-            if row[2] is None:   # yes/no
-                if t in ("yes", "true", "1", "on"):
-                    v = True
-                elif t in ("no", "false", "0", "off"):
-                    v = False
-                else:
-                    raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
-            elif row[1] is None and t in ("none", "off", ""):
-                v = None
-            else:
-                try:
-                    v = int(t)
-                except ValueError:
-                    raise ValueError("rules option %s must be a number, got %r" % (k, v))
-        kw[k] = v
-    return cls(**kw)
-
-
 def _fmt_cards(cards):
     return ",".join(strs(cards))
 
@@ -118,6 +52,7 @@ def deal_line(hand):
 def header_lines(obj, deal):
     """The sealed header of a record and the key its action lines are
     checked with: magic, rules, and the deal line ``deal``."""
+    from engine.rulestext import rules_line
     k = magic_key()
     rules, k = seal(rules_line(obj.rules), k)
     deal, k = seal(deal, k)
@@ -140,11 +75,6 @@ def record_lines(head, key, log, step):
 def hand_lines(hand):
     head, key = hand_header(hand)
     return record_lines(head, key, hand._log, 2)
-
-
-def match_lines(m):
-    head, key = match_header(m)
-    return record_lines(head, key, m._actions, 1)
 
 
 def joined(lines):

@@ -95,6 +95,11 @@ class Reader:
                 self.game = parse_hand_line(ln, body, self.rules)
             else:
                 self.game = parse_match_line(ln, body, self.rules, self.cls)
+                if self.version == 2:
+                    # the actions appended to this record chain to its own
+                    # header, which may name fewer options than this engine
+                    # writes (a record from before an option existed)
+                    self.game._key = self.key
         else:
             replay_line(self.game, ln, body, n - 2)
             if self.kind == "match" and self.game.winner is not None:
@@ -192,6 +197,9 @@ def parse_rules_line(ln, line):
     words = line.split()
     if not words or words[0] != "rules":
         raise ValueError("line %d: expected the 'rules ...' line, got %r" % (ln, line))
+    import sys
+    import engine
+    held = ("engine.rulestext" in sys.modules, "engine.options" in sys.modules)
     try:
         return Rules.from_options(parse_kv(ln, words[1:]))
     except ValueError as e:
@@ -199,6 +207,16 @@ def parse_rules_line(ln, line):
         if msg.startswith("line "):
             raise
         raise ValueError("line %d: %s" % (ln, msg))
+    finally:
+        # the options' table and texts were needed for this line only: a
+        # device replays the rest of the game without them (heap)
+        for i, n in ((0, "rulestext"), (1, "options")):
+            if not held[i]:
+                sys.modules.pop("engine." + n, None)
+                try:
+                    delattr(engine, n)
+                except (AttributeError, KeyError):   # KeyError: MicroPython
+                    pass
 
 
 def _number(t):

@@ -21,14 +21,16 @@ class Result:
         self.kind = kind          # "knock", "gin", "undercut" or "draw"
         self.knocker = knocker    # None for a draw
         self.winner = winner      # None for a draw
-        self.points = points      # points the winner scores (0 for a draw)
+        self.points = points      # points the winner scores (0 for a draw;
+        # R15's doubling included: the hand's multiplier is Hand.multiplier)
         self.deadwood = deadwood  # (p0, p1), the defender's after lay-offs
         self.melds = melds        # (p0, p1), lists of card-string lists
         self.layoffs = layoffs    # cards the defender laid off
         self.hands = hands        # (p0, p1) final hands, sorted card strings
 
-    def as_dict(self, observer: "Optional[int]" = None) -> "ResultView":
-        """Plain dict; for a draw, an observer sees only their own hand."""
+    def as_dict(self, observer: "Optional[int]" = None, multiplier: int = 1) -> "ResultView":
+        """Plain dict; for a draw, an observer sees only their own hand.
+        ``multiplier``: the hand's (R15), 1 or 2, shown with the points."""
         hands: "list[Optional[list[str]]]" = [list(self.hands[0]), list(self.hands[1])]
         dw: "list[Optional[int]]" = [self.deadwood[0], self.deadwood[1]]
         melds: "list[Optional[list[list[str]]]]" = [list(self.melds[0]), list(self.melds[1])]
@@ -38,7 +40,8 @@ class Result:
             dw[o] = None
             melds[o] = None
         return {"kind": self.kind, "knocker": self.knocker, "winner": self.winner,
-                "points": self.points, "deadwood": dw, "melds": melds,
+                "points": self.points, "multiplier": multiplier,
+                "deadwood": dw, "melds": melds,
                 "layoffs": list(self.layoffs), "hands": hands}
 
     def __repr__(self) -> str:

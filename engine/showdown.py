@@ -197,5 +197,7 @@ def knock_result(hand: "Hand", k: int) -> Result:
         kind, winner, pts = "knock", k, kp
     else:
         kind, winner, pts = "undercut", d, dp
-    return Result(kind, k, winner, pts, tuple(dw), tuple(ms),
+    # R15: a doubled hand's points (doubling them all picks the same
+    # arrangement, so the search above is the plain R11 one)
+    return Result(kind, k, winner, pts * hand.multiplier, tuple(dw), tuple(ms),
                   strs(laid), tuple(hand.hands))

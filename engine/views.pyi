@@ -18,7 +18,8 @@ class ResultView(TypedDict):
     kind: ResultKind
     knocker: Optional[int]              # None for a draw
     winner: Optional[int]               # None for a draw
-    points: int                         # what the winner scores (0: a draw)
+    points: int                         # what the winner scores (0: a draw), R15 included
+    multiplier: int                     # the hand's: 2 when a spade upcard doubles it (R15)
     deadwood: list[Optional[int]]       # [p0, p1], the defender's after lay-offs
     melds: list[Optional[list[list[str]]]]
     layoffs: list[str]                  # cards the defender laid off
@@ -43,13 +44,21 @@ class Observation(TypedDict):
     opponent_count: int
     history: list[str]              # "<player> <action>"; a stock draw hides its card
     deadwood: int                   # this player's minimum deadwood now
+    multiplier: int                 # 2 when a spade upcard doubles the hand (R15), else 1
     result: Optional[ResultView]    # None until the hand is over
+
+
+class GameView(TypedDict):
+    """One game of a match: the only one, or one of Hollywood's three (R17)."""
+    scores: list[int]               # [p0, p1]
+    winner: Optional[int]           # None until someone reaches the target
 
 
 class MatchObservation(Observation):
     """Observation of the current hand plus the game's state."""
-    scores: list[int]               # [p0, p1]
+    scores: list[int]               # [p0, p1]: the first game's
+    games: list[GameView]           # every game (three in Hollywood, R17)
     target: int
     hand_no: int                    # 1 for the first hand
-    game_winner: Optional[int]      # None until the game is won
+    game_winner: Optional[int]      # None until the match is won
     last_result: Optional[ResultView]   # the finished hand's, once there is one

@@ -59,7 +59,7 @@ def _drop_menu():
     """The menu's code and the rules options' table it reads leave the heap
     (both are imported again when the menu is next shown)."""
     sys.modules.pop("menu", None)
-    _unload("options")
+    _unload("options", "rulestext")
 
 
 def _make_room():
@@ -169,11 +169,13 @@ class App:
         self.notice = [None, None]   # (title, lines) over a player's screen
         self.menu_sel = 0
         self.menu_msg = ""
+        self.menu_page = ""   # menu.py: "", "rules", "stats", "reset"
         self.dirty = [True, True]
         self.testmode = False
         self.error_text = None
         self.peak = 0
         self.showdown = False
+        self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
         # The owner's lock (docs/reliability.md): during a game, no test
@@ -229,6 +231,7 @@ class App:
         self.match = m
         self.vs = vs
         self.save(True)
+        _unload("rulestext", "options")   # the header's rules line is written
         self.mode = "game"
         self.showdown = False
         self.cursor = [0, 0]
@@ -264,9 +267,11 @@ class App:
             # The engine has already dealt the next hand (or the game is
             # won): show the showdown of the hand just ended until OK. Its
             # result is computed: the engine's showdown code can go (~4 KB).
-            _unload("showdown")
+            _unload("showdown", "scoring")
             self.showdown = True
             self.cursor = [0, 0]
+            if m.winner is not None:
+                self.count_game()
             self._hand_boundary()
             return
         if p is not None and before is not None:
@@ -287,17 +292,40 @@ class App:
             pn.need_full = True
         self._touch()
 
+    def count_game(self):
+        """The game just won goes into the statistics (once: firmware/
+        stats.py), loaded for it and dropped. A flash that cannot be
+        written loses the statistics' update, never the game."""
+        import stats
+        try:
+            stats.count(self)
+        except OSError:
+            pass
+        sys.modules.pop("stats", None)
+        _unload("scoring")
+
     def next_hand(self):
         """OK on the showdown: on to the hand the engine has dealt, or, when
-        the game is won, back to the menu."""
+        the game is won, to the score pad (R16, R17) and then the menu."""
         m = self.match
+        if m.winner is not None and not self.pad:
+            r = m.rules
+            if r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood:
+                self.pad = True
+                sys.modules.pop("endview", None)   # the pad has its own
+                self._hand_boundary()
+                return
         self.showdown = False
+        self.pad = False
         if m.winner is not None:
             self.match = None
             store.clear_game()
             self.mode = "menu"
             self.menu_sel = 0
+            self.menu_page = ""
         sys.modules.pop("endview", None)   # until the next showdown
+        sys.modules.pop("padview", None)
+        _unload("scoring")
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self._hand_boundary()
@@ -373,6 +401,7 @@ class App:
         if button == "ok" and kind == "long":
             self.mode = "menu"
             self.menu_sel = 0
+            self.menu_page = ""
             self._hand_boundary()
             return
         if self.vs != "human" and p == 1:
@@ -464,6 +493,8 @@ class App:
     def kind(self):
         if self.mode != "game":
             return self.mode
+        if self.pad:
+            return "scorepad"
         if self.showdown:
             return "over" if self.match.winner is not None else "showdown"
         return "game"
@@ -493,13 +524,15 @@ class App:
                 screens.error(fb, note[0], note[1], "any button: continue",
                               self.testmode)
             elif self.mode == "menu":
-                mn = self._menu()
-                mn.draw(fb, mn.view_menu(self))
+                self._menu().show(fb, self)
             elif self.mode == "error":
                 screens.error(fb, "Something went wrong", [
                     self.error_text or "", "The game is saved."],
                     "OK: back to the game" if self.reload else "OK: menu",
                     self.testmode)
+            elif self.pad:
+                import padview
+                padview.scorepad(fb, padview.view_pad(self, p))
             elif self.showdown:
                 import endview
                 endview.showdown(fb, endview.view_showdown(self, p))
@@ -509,6 +542,14 @@ class App:
         return drawn
 
     def _head(self, p, obs):
+        games = obs["games"]
+        if len(games) > 1:
+            # Hollywood (R17): each game's score, mine first
+            out = []
+            for g in games:
+                sc = g["scores"]
+                out.append("%d-%d" % (sc[p], sc[1 - p]))
+            return "Hand %d | %s /%d" % (obs["hand_no"], " ".join(out), obs["target"])
         sc = obs["scores"]
         return "Hand %d | %s %d %s %d /%d" % (
             obs["hand_no"], self._name(p, p), sc[p], self._name(p, 1 - p),
@@ -591,7 +632,9 @@ class App:
                 lines.append("Discard or knock")
                 hint = "</>:card OK:discard KNOCK:knock"
         lim = "gin only" if limit == 0 else "<=%d" % limit
-        lines.append("Stock %d  Knock %s" % (obs["stock_count"], lim))
+        doubled = obs["multiplier"] > 1
+        lines.append("Stock %d  Knock %s%s" % (obs["stock_count"], lim,
+                                                "  Spades x2" if doubled else ""))
         if computer_seat:
             lines.append("Holds %d cards" % len(hand))
         elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
@@ -606,7 +649,10 @@ class App:
                 lines.append("Discard %s: deadwood %d" % (_show(c), dw))
         else:
             lines.append("Deadwood %d" % obs["deadwood"])
-        lines.append(self._last_move(p, obs))
+        last = self._last_move(p, obs)
+        if not last and doubled:
+            last = "Spade upcard: this hand counts x2"   # R15, at the deal
+        lines.append(last)
         v = {
             "head": self._head(p, obs),
             "testmode": self.testmode,
@@ -757,11 +803,15 @@ class App:
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
         an error."""
+        # the menu (shown before test mode was switched, or at boot) goes
+        # first: replaying a record is a heavy moment; a menu shown after is
+        # imported again when drawn
+        _drop_menu()
         import recover
         recover.boot(self)
         # the record parser is needed only to resume (heap)
         sys.modules.pop("recover", None)
-        _unload("record_read", "showdown")
+        _unload("record_read", "showdown", "scoring", "rulestext", "options")
 
     def fail(self, e):
         """An unexpected error (a bug, MemoryError): show it on both screens

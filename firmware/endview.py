@@ -44,24 +44,53 @@ def view_showdown(app, p):
                      groups, lay))
     kind = res.get("kind")
     winner = res.get("winner")
+    x = res.get("multiplier", 1)
     lines = []
     if kind == "draw" or winner is None:
-        lines.append("Draw hand: nobody scores")   # R9
+        lines.append("Draw hand: nobody scores%s" % (" (x2)" if x > 1 else ""))   # R9
     else:
         what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
         who = app._name(p, winner)
-        lines.append("%s %s %d (%s)" % (who, "win" if who == "You" else "wins",
-                                        res["points"], what))
+        # as on a score pad: the points, doubled by a spade upcard (R15)
+        # and the boxes the hand earns (R16)
+        extra = ""
+        if x > 1:
+            extra = " %d x2" % (res["points"] // x)
+        if m.rules.box_bonus:
+            from engine.scoring import boxes_of   # loaded as the hand ended
+            b = boxes_of(m, m.last_hand)
+            extra += ", %d box%s" % (b, "" if b == 1 else "es")
+        lines.append("%s %s %d (%s%s)" % (who, "win" if who == "You" else "wins",
+                                          res["points"], what, extra))
     sc = obs["scores"]
     gw = obs.get("game_winner")
+    games = obs["games"]
+    if len(games) > 1:
+        # Hollywood (R17): each game, mine first, * where it is won
+        out = []
+        for g in games:
+            s = g["scores"]
+            out.append("%d-%d%s" % (s[p], s[1 - p], "" if g["winner"] is None else "*"))
+        score = "Games " + " ".join(out)
+    else:
+        score = "Score %s %d  %s %d" % (app._name(p, p), sc[p], app._name(p, 1 - p), sc[1 - p])
     if gw is not None:
         who = app._name(p, gw)
-        lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
-                                           sc[gw], sc[1 - gw]))
-        hint = "OK: back to the menu"
+        if len(games) > 1:
+            won = 0
+            for g in games:
+                if g["winner"] == gw:
+                    won += 1
+            lines.append("MATCH: %s %s %d games to %d" % (
+                who, "win" if who == "You" else "wins", won, 3 - won))
+        else:
+            lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
+                                               sc[gw], sc[1 - gw]))
+        r = m.rules
+        pad = r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood
+        hint = "OK: the score pad" if pad else "OK: back to the menu"
     else:
-        lines.append("Score %s %d  %s %d" % (app._name(p, p), sc[p],
-                                             app._name(p, 1 - p), sc[1 - p]))
+        lines.append(score)
         hint = "OK: next hand"
     if app.vs != "human" and p == 1:
         hint = "the human continues"

@@ -1,13 +1,50 @@
-"""The menu and the rules options (loaded only while needed: app.py drops
-this module when a game starts, to keep the heap small during play)."""
+"""The menu: new games, the rules (presets and one switch per option) and
+the statistics screen (loaded only while needed: app.py drops this module
+when a game starts, to keep the heap small during play).
+
+Pages (app.menu_page): "" the main menu, "rules" the switches, "stats" and
+"reset" the statistics (firmware/stats.py)."""
 from engine import Rules
-# the rules options' table: the menu offers each option that has menu
-# values there (engine/options.py), under its name
-from engine.options import OPTIONS, MENU
+# the rules options' table (engine/options.py): the menu offers each option
+# that has menu values there, under its name; read one line at a time
+# (option_row), never all of it as values at once (heap)
+from engine.options import OPTIONS, option_row
 import store
 from screens import W, H, bold, header, banner, footer
 
 from app import LEVELS, _drop_menu   # computer levels: when the engine has a bot
+
+
+# Presets (docs/rules.md "Presets"): the name in the menu, the word the
+# serial newgame command takes (preset=oklahoma), and the options that
+# differ from the defaults, written as in a record's rules line; every
+# other option of the menu takes its default.
+PRESETS = (
+    ("Seeds' rules", "seeds", ""),
+    ("Oklahoma, spades x2, 150", "oklahoma",
+     "target=150 spades_double=yes box_bonus=25 game_bonus=100 shutout_double=yes"),
+    ("Hollywood", "hollywood",
+     "hollywood=yes box_bonus=25 game_bonus=100 shutout_double=yes"),
+)
+
+
+def preset_settings(i):
+    """The menu's options as preset i sets them: those that differ from
+    the defaults (as rule_settings gives them)."""
+    from engine.options import value
+    out = {}
+    for w in PRESETS[i][2].split():
+        k, v = w.split("=")
+        out[k] = value(v)
+    return out
+
+
+def preset_of(rs):
+    """The index of the preset the menu's options ``rs`` are, or None."""
+    for i in range(len(PRESETS)):
+        if preset_settings(i) == rs:
+            return i
+    return None
 
 
 def _value_label(v):
@@ -24,18 +61,20 @@ def _label(name):
 
 
 def rule_settings(app):
-    """The menu's options from settings.json: each a value the menu offers
-    (anything else, e.g. a hand-edited file: the default)."""
+    """The menu's options from settings.json that differ from the defaults
+    (a small dict: the rest are Rules' defaults), each a value the menu
+    offers (anything else, e.g. a hand-edited file: the default)."""
     r = app.settings.get("rules")
     if not isinstance(r, dict):
         r = {}
     out = {}
-    for row in OPTIONS:
-        values = row[MENU:]
-        if values:
-            v = r.get(row[0], row[1])
-            # 1 == True in Python: a yes/no option must hold a bool
-            out[row[0]] = v if v in values and type(v) is type(row[1]) else row[1]
+    for line in OPTIONS:
+        row = option_row(line)
+        values = row[5]
+        v = r.get(row[0], row[1])
+        # 1 == True in Python: a yes/no option must hold a bool
+        if values and v != row[1] and v in values and type(v) is type(row[1]):
+            out[row[0]] = v
     return out
 
 
@@ -59,6 +98,14 @@ def newgame_from(app, opts):
             return "dealer must be 0 or 1"
         dealer = int(dealer)
     rules = rule_settings(app)
+    preset = opts.pop("preset", None)
+    if preset is not None:
+        names = []
+        for i in range(len(PRESETS)):
+            names.append(PRESETS[i][1])
+        if preset not in names:
+            return "preset must be one of " + "|".join(names)
+        rules = preset_settings(names.index(preset))
     for k in opts:
         rules[k] = opts[k]
     try:
@@ -71,6 +118,16 @@ def newgame_from(app, opts):
 def menu_items(app):
     items = []
     acts = []
+    if app.menu_page == "rules":
+        items.append(("Back", ""))
+        acts.append(("back", None))
+        rs = rule_settings(app)
+        for line in OPTIONS:
+            row = option_row(line)
+            if row[5]:
+                items.append((_label(row[0]), _value_label(rs.get(row[0], row[1]))))
+                acts.append(("opt", row))
+        return items, acts
     if app.match is not None and app.match.winner is None:
         items.append(("Resume game", ""))
         acts.append(("resume", None))
@@ -79,11 +136,13 @@ def menu_items(app):
     for lv in LEVELS:
         items.append(("New game vs computer", lv))
         acts.append(("new", lv))
-    rs = rule_settings(app)
-    for row in OPTIONS:
-        if row[MENU:]:
-            items.append((_label(row[0]), _value_label(rs[row[0]])))
-            acts.append(("opt", row))
+    i = preset_of(rule_settings(app))
+    items.append(("Rules", "Custom" if i is None else PRESETS[i][0]))
+    acts.append(("preset", i))
+    items.append(("Rule switches", ""))
+    acts.append(("page", "rules"))
+    items.append(("Statistics", ""))
+    acts.append(("page", "stats"))
     # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
     items.append(("Owner lock", _value_label(app.settings.get("owner_lock") is True)))
     acts.append(("lock", None))
@@ -91,6 +150,9 @@ def menu_items(app):
 
 
 def menu_button(app, button, kind):
+    if app.menu_page in ("stats", "reset"):
+        import stats
+        return stats.button(app, button, kind)
     items, acts = menu_items(app)
     n = len(items)
     app.menu_msg = ""
@@ -98,6 +160,9 @@ def menu_button(app, button, kind):
         app.menu_sel = (app.menu_sel - 1) % n
     elif button == "right":
         app.menu_sel = (app.menu_sel + 1) % n
+    elif button == "ok" and kind == "long" and app.menu_page:
+        app.menu_page = ""   # hold OK: back to the main menu
+        app.menu_sel = 0
     elif button == "ok" and kind != "repeat":
         act, arg = acts[app.menu_sel % n]
         if act == "resume":
@@ -106,13 +171,26 @@ def menu_button(app, button, kind):
             _drop_menu()   # not needed during play
         elif act == "new":
             return game_args(app, arg)   # app.new_game, once this returns
+        elif act == "page":
+            app.menu_page = arg
+            app.menu_sel = 0
+        elif act == "back":
+            app.menu_page = ""
+            items, acts = menu_items(app)
+            app.menu_sel = acts.index(("page", "rules"))   # on "Rule switches"
         elif act == "lock":
             app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
             store.save_settings(app.settings)
         else:
-            rs = rule_settings(app)   # every value is one of the row's
-            values = arg[MENU:]
-            rs[arg[0]] = values[(values.index(rs[arg[0]]) + 1) % len(values)]
+            if act == "preset":   # the next preset (from Custom: the first)
+                rs = preset_settings(0 if arg is None else (arg + 1) % len(PRESETS))
+            else:
+                rs = rule_settings(app)   # every value is one of the row's
+                values = arg[5]
+                v = values[(values.index(rs.get(arg[0], arg[1])) + 1) % len(values)]
+                rs[arg[0]] = v
+                if v == arg[1]:
+                    del rs[arg[0]]   # the default: not kept
             app.settings["rules"] = rs
             store.save_settings(app.settings)
     app._touch()
@@ -121,13 +199,23 @@ def menu_button(app, button, kind):
 def view_menu(app):
     items, _acts = menu_items(app)
     return {
-        "head": "okgin  Oklahoma Gin",
+        "head": "Rules: one switch each" if app.menu_page == "rules" else "okgin  Oklahoma Gin",
         "testmode": app.testmode,
         "items": items,
         "sel": app.menu_sel % len(items),
         "msg": app.menu_msg,
-        "hint": "</>:choose  OK:select/change",
+        "hint": ("</>:choose OK:change hold OK:back" if app.menu_page
+                 else "</>:choose  OK:select/change"),
     }
+
+
+def show(fb, app):
+    """Draw the menu's current page."""
+    if app.menu_page in ("stats", "reset"):
+        import stats
+        stats.draw(fb, stats.view(app))
+    else:
+        draw(fb, view_menu(app))
 
 
 def game_args(app, vs, seed=None, dealer=None, rules=None):
@@ -138,7 +226,7 @@ def game_args(app, vs, seed=None, dealer=None, rules=None):
     if seed is None:
         seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
     if rules is None:
-        rules = Rules(**rule_settings(app))   # every option, each a valid value
+        rules = Rules(**rule_settings(app))   # each a value the menu offers
     return (vs, seed, dealer, rules)
 
 
@@ -160,9 +248,10 @@ def draw(fb, v):
         if i == sel:
             fb.fill_rect(0, y - 1, W, 10, 1)
         c = 0 if i == sel else 1
-        fb.text(label[:24], 4, y, c)
+        value = value[:30]
+        fb.text(label[:35 - len(value)], 4, y, c)
         if value:
-            fb.text(value[:11], W - 8 * len(value[:11]) - 4, y, c)
+            fb.text(value, W - 8 * len(value) - 4, y, c)
         y += 10
     if v["msg"]:
         bold(fb, v["msg"][:36], 2, H - 21)

@@ -125,6 +125,15 @@ class Protocol:
             # answered once the TEST MODE banner is on both panels (poll)
             self.waiting = "testmode"
             return
+        if cmd == "stats":
+            # the table's statistics are not secret: no test mode needed
+            if len(w) != 1:
+                return self.send("ERR stats takes no arguments")
+            import stats
+            try:
+                return self.send("OK lines=1\n" + stats.text())
+            finally:
+                sys.modules.pop("stats", None)
         if cmd not in ("press", "screen", "newgame", "record", "reset", "mem", "entropy"):
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:

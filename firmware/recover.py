@@ -97,6 +97,9 @@ def resume_state(app):
     m = app.match
     app.showdown = m.winner is not None or (
         m.last_hand is not None and not m.hand.history(1))
+    if m.winner is not None:
+        # a game won before a power cut: counted now if it was not then
+        app.count_game()
     app._hand_boundary()
 
 

@@ -1,4 +1,5 @@
-"""Persistence on the board's flash: the game record and the settings.
+"""Persistence on the board's flash: the game record and the settings
+(the statistics' file is firmware/stats.py's, named here).
 
 The record is written to ``game.tmp`` and then renamed over ``game.okg``, so
 a power cut leaves either the old or the new record, never half of one.
@@ -16,6 +17,7 @@ GAME = "game.okg"
 TMP = "game.tmp"
 BAD = "game.bad"
 SETTINGS = "settings.json"
+STATS = "stats.json"      # firmware/stats.py reads and writes it
 
 # Test hook: settings "slow_save_ms" makes each chunk of a save wait this
 # long, so a power-loss test can kill the board mid-write.
@@ -25,11 +27,13 @@ slow_ms = 0
 def sandbox(on):
     """Test mode keeps its own game (test.okg, test.tmp, test.bad) and never
     opens the real one (docs/reliability.md, hidden information)."""
-    global GAME, TMP, BAD
+    global GAME, TMP, BAD, STATS
     base = "test" if on else "game"
     GAME = base + ".okg"
     TMP = base + ".tmp"
     BAD = base + ".bad"
+    # and its own statistics: games played in test mode do not count
+    STATS = "teststats.json" if on else "stats.json"
 
 
 def _exists(path):

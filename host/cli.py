@@ -26,6 +26,7 @@ COMMANDS = {
     "faults": ("host.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),
     "web": ("host.web", "play in a browser: build the static page and serve it here"),
+    "stats": ("host.stats", "show the table's statistics (games, hands, gins, streaks)"),
 }
 
 EPILOG = """examples:
@@ -40,6 +41,7 @@ EPILOG = """examples:
   okgin bench engine                     performance figures (also board, flash, bots, memory, web)
   okgin hardware build                   render, check and picture the printable case
   okgin faults --quick                   the fault campaign, short (docs/reliability.md)
+  okgin stats                            the table's statistics (the simulator's board)
 """
 
 

@@ -254,11 +254,14 @@ class Session:
                     n = int(first.split("=", 1)[1].split()[0])
                 except ValueError:
                     return first
-                rest = [self._next_reply(line, timeout) for _ in range(n)]
+                rest = [self._next_reply(line, timeout, any_line=True) for _ in range(n)]
                 return "\n".join([first] + rest)
             return first
 
-    def _next_reply(self, line, timeout):
+    def _next_reply(self, line, timeout, any_line=False):
+        """The next OK/ERR line (other lines are console noise), or with
+        ``any_line`` the next line whatever it is (a block's lines: a
+        record, the statistics' JSON)."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -268,7 +271,7 @@ class Session:
                 reply = self._replies.get(timeout=min(left, 0.2))
             except queue.Empty:
                 continue
-            if reply.startswith("OK") or reply.startswith("ERR"):
+            if any_line or reply.startswith("OK") or reply.startswith("ERR"):
                 return reply
 
     def command(self, line, timeout=REPLY_TIMEOUT):

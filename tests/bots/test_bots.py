@@ -71,7 +71,8 @@ def test_micropython_and_cpython_make_the_same_decisions_for_a_seed():
 
 
 @pytest.mark.parametrize("options", [{"ace_gin_only": True}, {"discard_taken": True},
-                                     {"gin_bonus": 20, "undercut_bonus": 25}])
+                                     {"gin_bonus": 20, "undercut_bonus": 25},
+                                     {"spades_double": True, "box_bonus": 25}])
 def test_bots_play_legal_moves_under_every_rules_option(options):
     rules = Rules(max_turns=100, **options)
     for s in range(25):
@@ -288,3 +289,49 @@ def test_tourney_command_prints_win_rates_and_rejects_bad_players(capsys):
     assert "unknown player 'grandmaster'" in capsys.readouterr().err
     with pytest.raises(CommandError, match="at least 1"):
         tourney("hard", "easy", games=0)
+
+
+# ----- house scoring (R15, R17) ----------------------------------------------------
+
+def _knock_spot():
+    """Seed 0, 25 actions in (normal plays both seats): player 0 may knock
+    with 4d (knock limit 10, 23 cards in the stock)."""
+    h = Hand.deal(Rules(max_turns=80), dealer=0, seed=0)
+    for n in range(25):
+        h.play(bot("normal", n).choose(h.observation(h.to_move)))
+    o = h.observation(0)
+    assert "knock 4d" in o["legal"]
+    return o
+
+
+def test_hard_does_not_risk_a_doubled_undercut_that_would_lose_the_game():
+    # R15: in a spade-doubled hand an undercut gives the opponent twice as
+    # much. At 40-85 of 100 a plain undercut (10 or so) leaves them short
+    # of the target, a doubled one does not: hard knocks only in the first.
+    o = dict(_knock_spot(), scores=[40, 85], target=100)
+    assert bot("hard", 7).choose(dict(o, multiplier=1)) == "knock 4d"
+    assert bot("hard", 7).choose(dict(o, multiplier=2)).startswith("discard")
+    # far from the target the multiplier does not change the decision
+    o = dict(o, scores=[40, 40])
+    assert bot("hard", 7).choose(dict(o, multiplier=2)) == "knock 4d"
+
+
+def test_a_hollywood_match_between_computer_players_ends_with_three_games_won():
+    rules = Rules(max_turns=80, target=30, hollywood=True, spades_double=True, box_bonus=25)
+    m = Match(rules, seed=61)
+    seats = (bot("hard", 1), bot("normal", 2))
+    while m.winner is None:
+        p = m.hand.to_move
+        m.play(seats[p].choose(m.observation(p)))
+    assert None not in [g.winner for g in m.games]
+    assert Match.from_record(m.to_record()).score_pad() == m.score_pad()
+
+
+def test_in_hollywood_hard_plays_to_the_first_open_game():
+    # R17: game 1 is over; game 2 (40-85) is the one an undercut could close
+    o = dict(_knock_spot(), target=100, multiplier=2, scores=[103, 11],
+             games=[{"scores": [103, 11], "winner": 0}, {"scores": [40, 85], "winner": None},
+                    {"scores": [20, 60], "winner": None}])
+    assert bot("hard", 7).choose(o).startswith("discard")
+    o["games"][1] = {"scores": [40, 40], "winner": None}
+    assert bot("hard", 7).choose(o) == "knock 4d"

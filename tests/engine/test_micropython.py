@@ -54,6 +54,17 @@ def test_same_deals_on_cpython_and_micropython():
     assert len({ln.split("|")[0].split(" ", 1)[1] for ln in lines}) == len(SEEDS)
 
 
+def test_house_scoring_gives_the_same_totals_on_cpython_and_micropython():
+    """R15-R17: whole matches under each preset, score pads and replayed
+    records identical on both runtimes."""
+    args = [os.path.join(MP_DIR, "run_engine.py"), ROOT, "scoring", "3", "8"]
+    mp = run([tool("micropython")] + args)
+    cp = run([sys.executable] + args)
+    assert mp.returncode == 0 and cp.returncode == 0, mp.stderr + cp.stderr
+    assert mp.stdout == cp.stdout and mp.stdout.count("replayed") == 6, mp.stdout
+    assert "DIFFERS" not in mp.stdout
+
+
 def _compile(dest):
     """The engine (without the bots) and the probes, compiled as a board's
     flash gets them (host/bench_engine.compile_engine: relative source

@@ -7,8 +7,8 @@ from engine_helpers import deal
 
 KEYS = {"player", "hand", "discard", "discard_top", "upcard", "stock_count",
         "knock_limit", "dealer", "to_move", "phase", "legal", "opponent_known",
-        "opponent_count", "history", "deadwood", "result"}
-MATCH_KEYS = KEYS | {"scores", "target", "hand_no", "game_winner"}
+        "opponent_count", "history", "deadwood", "result", "multiplier"}
+MATCH_KEYS = KEYS | {"scores", "games", "target", "hand_no", "game_winner"}
 
 
 def test_hand_observation_has_the_contract_keys():
@@ -26,6 +26,7 @@ def test_match_observation_adds_scores_target_hand_no_winner():
     o = m.observation(0)
     assert MATCH_KEYS <= set(o)
     assert (o["scores"], o["target"], o["hand_no"], o["game_winner"]) == ([0, 0], 50, 1, None)
+    assert o["games"] == [{"scores": [0, 0], "winner": None}]
 
 
 def test_opponent_known_lists_cards_taken_from_the_pile_still_held():

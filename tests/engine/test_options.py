@@ -8,7 +8,10 @@ import typing
 import pytest
 
 from engine import Rules, Match, Hand
-from engine.options import OPTIONS, MENU
+from engine.options import option_rows
+from engine.rulestext import value_text
+
+OPTIONS = option_rows()
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -27,11 +30,11 @@ def test_every_option_is_a_rules_attribute_with_the_tables_default_and_type():
         assert getattr(r, row[0]) == row[1] and type(getattr(r, row[0])) is type(row[1])
         assert hints[row[0]] == _kind(row), row[0]
         assert row[4].startswith("R") and int(row[4][1:]) >= 1   # the rule it changes
-        for v in row[MENU:]:                  # the menu offers only allowed values
+        for v in row[5]:                  # the menu offers only allowed values
             assert type(v) is type(row[1])
             Rules(**{row[0]: v})
-        if row[MENU:]:
-            assert row[MENU] == row[1], "the menu starts at the default"
+        if row[5]:
+            assert row[5][0] == row[1], "the menu starts at the default"
 
 
 def _bad_values(row):
@@ -54,7 +57,7 @@ def test_each_option_refuses_what_the_table_does_not_allow_naming_it(row):
 
 @pytest.mark.parametrize("row", OPTIONS, ids=[r[0] for r in OPTIONS])
 def test_each_value_round_trips_through_the_record_and_from_options(row):
-    values = list(row[MENU:]) or [row[2], row[3], None]
+    values = list(row[5]) or [row[2], row[3], None]
     for v in values:
         r = Rules(**{row[0]: v})
         m = Match(r, seed=3)
@@ -63,6 +66,13 @@ def test_each_value_round_trips_through_the_record_and_from_options(row):
         assert ("%s=" % row[0]) in text.splitlines()[1]
         assert Match.from_record(text).rules == r
         assert eval(repr(r), {"Rules": Rules}) == r
+
+
+def test_the_table_reads_back_as_values():
+    assert OPTIONS[0] == ("gin_bonus", 25, 0, 10000, "R11", (25, 20))
+    assert OPTIONS[3] == ("discard_taken", False, None, None, "R7", (False, True))
+    assert OPTIONS[5] == ("max_turns", None, 1, 100000, "R9", ())
+    assert len({row[0] for row in OPTIONS}) == len(OPTIONS)
 
 
 def test_rules_drop_the_table_unless_someone_holds_it():
@@ -89,15 +99,46 @@ def test_a_match_record_from_before_the_options_table_still_loads():
     # written again, it names every option of today's table
     again = m.to_record()
     # (without its check, docs/rules.md "Game record")
-    assert again.splitlines()[1].rsplit(" ;", 1)[0].split()[1:] == ["%s=%s" % (k, v) for k, v in (
-        (row[0], {True: "yes", False: "no", None: "none"}.get(getattr(m.rules, row[0]),
-                                                              getattr(m.rules, row[0])))
-        for row in OPTIONS)]
+    body = again.splitlines()[1].rsplit(" ;", 1)[0]
+    assert body.split()[1:] == [
+        "%s=%s" % (row[0], value_text(getattr(m.rules, row[0]))) for row in OPTIONS]
+    assert body.endswith(" spades_double=no spade_boxes_double=yes box_bonus=0 "
+                         "gin_extra_boxes=0 undercut_extra_boxes=0 game_bonus=0 "
+                         "shutout_double=no hollywood=no")
     assert Match.from_record(again).scores == [153, 60]
     # and a game cut in the middle resumes
     cut = "\n".join(text.splitlines()[:200]) + "\n"
     m2 = Match.from_record(cut)
     assert m2.winner is None and len(m2._actions) == 197
+
+
+def test_a_sealed_record_naming_fewer_options_resumes_and_takes_new_actions():
+    """A version-2 record (each line sealed, docs/rules.md "Game record")
+    written before the house scoring options: its rules line names six.
+    Resumed, the actions appended chain to its own header, so the file
+    still reads whole afterwards (a device upgraded in the middle of a
+    game)."""
+    from engine.record import magic_key, seal
+    m = Match(Rules(target=150), seed=11, dealer=0)
+    for _ in range(6):
+        m.play(m.legal_actions()[0])
+    lines = [ln.rsplit(" ;", 1)[0] for ln in m.to_record().splitlines()]
+    lines[1] = ("rules gin_bonus=25 undercut_bonus=10 target=150 discard_taken=no "
+                "ace_gin_only=no max_turns=none")
+    out = [lines[0]]
+    key = magic_key()
+    for i, body in enumerate(lines[1:]):
+        line, c = seal(body, key)
+        out.append(line)
+        if i < 2:
+            key = c
+    old = "\n".join(out) + "\n"
+    g = Match.from_record(old)
+    assert g.rules == Rules(target=150) and len(g._actions) == 6
+    g.play(g.legal_actions()[0])
+    text = old + g.record_line() + "\n"
+    again = Match.from_record(text)
+    assert len(again._actions) == 7 and again.hand.history() == g.hand.history()
 
 
 def test_a_hand_record_from_before_the_options_table_still_loads():

@@ -42,7 +42,9 @@ def test_match_record_is_readable_text_with_headers_seats_and_actions():
     lines = bodies(m.to_record())
     assert lines[0] == "okgin-record 2"
     assert lines[1] == ("rules gin_bonus=20 undercut_bonus=10 target=100 "
-                        "discard_taken=yes ace_gin_only=no max_turns=none")
+                        "discard_taken=yes ace_gin_only=no max_turns=none "
+                        "spades_double=no spade_boxes_double=yes box_bonus=0 gin_extra_boxes=0 "
+                        "undercut_extra_boxes=0 game_bonus=0 shutout_double=no hollywood=no")
     assert lines[2] == "match seed=3 dealer=%d players=human,human" % m.first_dealer
     assert len(lines) == 8 and lines[3].startswith("1 ")
     # every line after the first ends with " ;" and 8 hex digits of check

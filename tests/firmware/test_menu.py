@@ -13,12 +13,20 @@ from play import Player  # noqa: E402
 
 from engine import Match, Rules  # noqa: E402
 
-# menu rows with no game to resume: 2 players, 3 levels, then the options
-ROW_GIN_BONUS = 4
-ROW_TARGET = 6
+# main menu rows with no game to resume: 2 players, 3 levels, then the
+# rules preset, the rule switches and the statistics
+ROW_PRESET = 4
+ROW_SWITCHES = 5
+ROW_STATS = 6
+# rows of the rule switches page: Back, then the options of the table
+ROW_GIN_BONUS = 1
+ROW_TARGET = 3
 
 
 def test_options_cycle_persist_and_apply_to_the_next_game(tboard):
+    for _ in range(ROW_SWITCHES):
+        tboard.press(0, "right")
+    tboard.press(0, "ok")                      # the switches page
     for _ in range(ROW_GIN_BONUS):
         tboard.press(0, "right")
     tboard.press(0, "ok")                      # gin bonus 25 -> 20
@@ -30,10 +38,9 @@ def test_options_cycle_persist_and_apply_to_the_next_game(tboard):
     with open(os.path.join(tboard.flash, "settings.json")) as f:
         rules = json.load(f)["rules"]
     assert rules["gin_bonus"] == 20 and rules["target"] == 200
-    # around to "New game: 2 players" (wraps), start it
-    for _ in range(ROW_TARGET):
-        tboard.press(0, "left")
-    tboard.press(0, "ok")
+    tboard.press(0, "ok", long=True)           # hold OK: back to the main menu
+    assert tboard.status()["screen"] == "menu"
+    tboard.press(0, "ok")                      # New game: 2 players
     assert tboard.status()["screen"] == "game"
     m = Match.from_record(tboard.record())
     assert m.rules.gin_bonus == 20 and m.rules.target == 200
@@ -46,6 +53,36 @@ def test_options_cycle_persist_and_apply_to_the_next_game(tboard):
     tboard.press(0, "ok")                      # first row: Resume game
     assert tboard.status()["screen"] == "game"
     assert Match.from_record(tboard.record()).rules.target == 200
+
+
+def test_presets_set_every_switch_and_a_change_makes_them_custom(tboard):
+    for _ in range(ROW_PRESET):
+        tboard.press(0, "right")
+    tboard.press(0, "ok")                      # Seeds' rules -> Oklahoma
+    golden_check(tboard.panel(0), "menu_preset")
+    with open(os.path.join(tboard.flash, "settings.json")) as f:
+        rules = json.load(f)["rules"]
+    want = Rules(target=150, spades_double=True, box_bonus=25, game_bonus=100,
+                 shutout_double=True)
+    assert Rules(**rules) == want
+    tboard.press(0, "ok")                      # -> Hollywood
+    tboard.press(0, "right")
+    tboard.press(0, "ok")                      # the switches page shows it
+    tboard.press(0, "left")                    # up from Back: the last switch
+    golden_check(tboard.panel(0), "menu_switches_hollywood")
+    tboard.press(0, "right")
+    tboard.press(0, "right")
+    tboard.press(0, "ok")                      # gin bonus 25 -> 20: Custom now
+    tboard.press(0, "left")
+    tboard.press(0, "ok")                      # Back
+    tboard.press(0, "left")
+    tboard.press(0, "ok")                      # Custom -> the first preset
+    with open(os.path.join(tboard.flash, "settings.json")) as f:
+        assert Rules(**json.load(f)["rules"]) == Rules()
+    for _ in range(ROW_PRESET):
+        tboard.press(0, "left")
+    tboard.press(0, "ok")                      # New game: 2 players
+    assert Match.from_record(tboard.record()).rules == Rules()
 
 
 def test_won_game_shows_game_over_then_the_menu(tboard):

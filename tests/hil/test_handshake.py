@@ -4,7 +4,7 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PHASES = {"upcard", "draw", "discard", "over"}
-SCREENS = {"menu", "game", "showdown", "over", "error"}
+SCREENS = {"menu", "game", "showdown", "over", "scorepad", "error"}
 
 
 def test_hello_names_firmware_protocol_and_board(board):
@@ -28,6 +28,17 @@ def test_status_reports_public_state_only(board):
     # no card of a hand ever appears in status: only the discard top may
     words = board.request("status").split()
     assert not [w for w in words if w.startswith(("hand=", "cards="))]
+
+
+def test_stats_answers_without_test_mode(board):
+    """The table's statistics are not secret (docs/protocol.md): one JSON
+    line, read the way `okgin stats` reads it."""
+    from host.stats import read_stats
+    board.request("testmode off")
+    d = read_stats(board)
+    assert isinstance(d["games"], int) and set(d["by"]) >= {"human", "easy", "normal", "hard"}
+    for c in d["by"].values():
+        assert all(len(c[k]) == 2 for k in ("games", "hands", "gins", "undercuts", "best_streak"))
 
 
 def test_testmode_switches_on_and_off(board):

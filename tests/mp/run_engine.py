@@ -13,6 +13,8 @@ if __name__ == "__main__":
 
 from engine import Rules, Hand, Match, IllegalAction, deadwood, best_melds  # noqa: E402
 from engine.prng import Prng  # noqa: E402
+from engine.cards import card_str  # noqa: E402
+from engine.melds import discard_deadwoods  # noqa: E402
 
 passed = 0
 failed = 0
@@ -136,11 +138,12 @@ def rules_options():
     """The options' table (engine/options.py) on this runtime: defaults,
     checks naming the option, the record's rules line both ways, an old
     record, and the table dropped once the rules are made."""
-    from engine.options import OPTIONS, MENU
+    from engine.options import option_rows
+    import engine.options   # noqa: F401  (held: Rules() keeps it loaded)
     r = Rules()
-    for row in OPTIONS:
+    for row in option_rows():
         check("default " + row[0], getattr(r, row[0]) == row[1])
-        for v in row[MENU:]:
+        for v in row[5]:
             g = Rules(**{row[0]: v})
             m = Match(g, seed=5)
             m.play(m.legal_actions()[0])
@@ -181,14 +184,57 @@ def match_record():
     check("torn record recovered", len(g.to_record().split("\n")) == len(text.split("\n")) - 1)
 
 
+def scoring(seeds):
+    """House scoring on this runtime (R15-R17): whole seeded matches under
+    each preset, their record replayed, printed for a CPython comparison."""
+    presets = (Rules(max_turns=40),
+               Rules(max_turns=40, target=150, spades_double=True, box_bonus=25,
+                     game_bonus=100, shutout_double=True),
+               Rules(max_turns=40, hollywood=True, box_bonus=25, game_bonus=100,
+                     shutout_double=True, gin_extra_boxes=2, undercut_extra_boxes=1))
+    for s in seeds:
+        for i in range(len(presets)):
+            m = Match(presets[i], seed=int(s))
+            while m.winner is None:
+                # knock when possible, else keep the least deadwood
+                acts = m.legal_actions()
+                pick = None
+                if "pass" in acts:
+                    pick = "pass"
+                elif "draw" in acts:
+                    pick = "draw"
+                else:
+                    h = m.hand
+                    best = 999
+                    for c, v in discard_deadwoods(h._hands[h.to_move]):
+                        if v < best and ("discard " + card_str(c)) in acts:
+                            best = v
+                            pick = "discard " + card_str(c)
+                    for a in acts:
+                        if a[0] == "k":
+                            pick = a
+                m.play(pick)
+            g = Match.from_record(m.to_record())
+            pad = m.score_pad()
+            same = g.score_pad() == pad and g.winner == m.winner
+            totals = []
+            for p in pad:
+                totals.append("%d-%d" % (p["total"][0], p["total"][1]))
+            print(s, i, m.winner, m.hand_no, " ".join(totals), "replayed" if same else "DIFFERS")
+
+
 def main(argv):
-    """argv as the command line's: [script, dir, hands] or [script, dir, 'deals', seeds...]."""
+    """argv as the command line's: [script, dir, hands], [script, dir,
+    'deals', seeds...] or [script, dir, 'scoring', seeds...]."""
     if len(argv) > 2 and argv[2] == "deals":
         for s in argv[3:]:
             h = Hand.deal(Rules(), dealer=0, seed=int(s))
             m = Match(Rules(), seed=int(s))
             print(s, " ".join(h.hands[0]), "|", " ".join(h.hands[1]), "|", h.discard_top,
                   "|", " ".join(h.stock), "| dealer", m.dealer, " ".join(m.hand.hands[0]))
+        return
+    if len(argv) > 2 and argv[2] == "scoring":
+        scoring(argv[3:])
         return
     n = int(argv[2]) if len(argv) > 2 else 300
     rules_cases()

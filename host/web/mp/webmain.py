@@ -16,7 +16,7 @@ def saved_files():
     """The files the firmware keeps on its flash between boots (store.py):
     the page keeps them in the browser's storage."""
     import store
-    return json.dumps([store.GAME, store.SETTINGS])
+    return json.dumps([store.GAME, store.SETTINGS, store.STATS])
 
 
 def boot(full_ms, partial_ms, speed=1.0, seed=None, random_seed=None, out="/tmp"):

@@ -1,0 +1,116 @@
+"""``okgin stats``: the table's statistics, read over its serial port.
+
+Games and hands won per seat, between two people and against each computer
+level, gins, undercuts, the longest winning streak, the biggest hand and
+the last games' results, as the board keeps them (firmware/stats.py) and
+answers the ``stats`` command (docs/protocol.md; no test mode needed).
+Without ``--port`` it asks the simulator's virtual board, on the
+simulator's flash (where `okgin sim` games are counted).
+"""
+import json
+import os
+import sys
+
+from host.errors import CommandError
+
+# (key in the board's statistics, label, the two seats' names)
+KINDS = (("human", "2 players", ("P1", "P2")), ("easy", "vs easy", ("You", "CPU")),
+         ("normal", "vs normal", ("You", "CPU")), ("hard", "vs hard", ("You", "CPU")))
+
+EPILOG = """examples:
+  okgin stats                      the simulator's table (its virtual board)
+  okgin stats --port /dev/ttyACM0  a real table
+  okgin stats --json               the board's answer as JSON
+"""
+
+
+def configure(parser):
+    parser.epilog = EPILOG
+    parser.add_argument("--port", help="the board's serial port (default: the simulator's "
+                                       "virtual board)")
+    parser.add_argument("--flash-dir", metavar="DIR",
+                        help="without --port: the virtual board's flash (default: the "
+                             "simulator's, as `okgin sim` uses it)")
+    parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
+
+
+def read_stats(board):
+    """The board's statistics as a dict (firmware/stats.py's)."""
+    from host.transport import TransportError
+    lines = board.request_block("stats")
+    try:
+        d = json.loads(lines[0]) if len(lines) == 1 else None
+    except ValueError:
+        d = None
+    if not isinstance(d, dict) or not isinstance(d.get("by"), dict):
+        raise TransportError("the board's statistics are not readable: %r" % (lines[:1],))
+    return d
+
+
+def _pair(v):
+    return "%d-%d" % (v[0], v[1])
+
+
+def table(d):
+    """The statistics as `okgin stats` prints them."""
+    labels = {}
+    seats = {}
+    for kind, label, names in KINDS:
+        labels[kind] = label
+        seats[kind] = names
+    n = d.get("games", 0)
+    out = ["okgin statistics: %d game%s" % (n, "" if n == 1 else "s"), "",
+           "%-21s %7s %7s %6s %10s %12s" % ("", "games", "hands", "gins", "undercuts",
+                                            "best streak")]
+    for kind, label, names in KINDS:
+        c = d["by"].get(kind)
+        if c is not None:
+            out.append("%-21s %7s %7s %6s %10s %12s" % (
+                "%s (%s-%s)" % (label, names[0], names[1]), _pair(c["games"]),
+                _pair(c["hands"]), _pair(c["gins"]), _pair(c["undercuts"]),
+                _pair(c["best_streak"])))
+    b = d.get("biggest")
+    out.append("")
+    if b:
+        out.append("biggest hand: %d points, %s (%s)" % (
+            b[0], seats.get(b[2], ("P1", "P2"))[b[1]], labels.get(b[2], b[2])))
+    else:
+        out.append("biggest hand: -")
+    last = d.get("last") or []
+    out.append("last games, newest first:%s" % ("" if last else " -"))
+    for vs, w, t0, t1, ngames in last:
+        tot = (t0, t1) if w == 0 else (t1, t0)
+        out.append("  %-10s %s won %d-%d%s" % (labels.get(vs, vs), seats.get(vs, ("P1", "P2"))[w],
+                                               tot[0], tot[1],
+                                               " (Hollywood: 3 games)" if ngames == 3 else ""))
+    return "\n".join(out)
+
+
+def run(args):
+    from host.transport import Board
+    if args.port and args.flash_dir:
+        raise CommandError("--flash-dir is the virtual board's; leave it out with --port")
+    if args.port:
+        with Board(args.port).open() as b:
+            b.wait_ready(5.0, probe_after=0.5)
+            d = read_stats(b)
+    else:
+        from host.simui.session import default_flash_dir, make_board
+        flash = args.flash_dir or default_flash_dir()
+        if args.flash_dir and not os.path.isdir(flash):
+            raise CommandError("flash directory %s does not exist" % flash)
+        print("starting the virtual board (flash: %s)" % flash,
+              file=sys.stderr, flush=True)
+        vb = make_board(flash, speed=0.0)
+        vb.start()
+        try:
+            with Board(vb.port, timeout=20.0).open() as b:
+                b.wait_ready(30.0)
+                d = read_stats(b)
+        finally:
+            vb.stop()
+    if args.json:
+        print(json.dumps(d, indent=1, sort_keys=True))
+    else:
+        print(table(d))
+    return 0
