@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 WEBDEPS := host/web/node_modules/.package-lock.json
+CHIPDEPS := host/chip/node_modules/.package-lock.json
 
 .PHONY: sim web test board bench case clean
 
@@ -29,13 +30,21 @@ $(WEBDEPS): host/web/package-lock.json
 	echo "okgin: installing MicroPython for the web page (npm ci in host/web)"; \
 	cd host/web && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
 
+# The RP2040 emulator for the emulated Pico (npm rp2040js), pinned by
+# host/chip/package-lock.json (okgin also installs it on first use); without
+# npm the emulated Pico's tests say so and are skipped (never in CI)
+$(CHIPDEPS): host/chip/package-lock.json
+	@command -v npm >/dev/null || { echo "okgin: npm not found (apt-get install nodejs npm): skipping the emulated Pico's set-up"; exit 0; }; \
+	echo "okgin: installing the RP2040 emulator for the emulated Pico (npm ci in host/chip)"; \
+	cd host/chip && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
+
 sim: $(STAMP)
 	$(BIN)/okgin sim
 
 web: $(STAMP) $(WEBDEPS)
 	$(BIN)/okgin web
 
-test: $(STAMP) $(WEBDEPS)
+test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
 	$(BIN)/python -m pytest -q
 
 board: $(STAMP)
@@ -50,4 +59,4 @@ case: $(STAMP)
 	$(BIN)/okgin hardware build
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache host/web/node_modules
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache host/web/node_modules host/chip/node_modules

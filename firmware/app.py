@@ -85,7 +85,9 @@ class Panel:
     until ``partials_before_full`` or a requested full refresh.
 
     What is on the panel is remembered as a SHA-256 of the framebuffer
-    (32 bytes instead of a 4.7 KB copy per panel: the heap is tight)."""
+    (32 bytes instead of a 4.7 KB copy per panel: the heap is tight). The
+    hash is taken once after each redraw (``drawn``), not on every turn of
+    the main loop: it costs 5.6 ms on an RP2040 (docs/emulated-pico.md)."""
 
     def __init__(self, disp, partials_before_full):
         self.d = disp             # a display driver (firmware/display.py)
@@ -93,6 +95,7 @@ class Panel:
         self.w = disp.width
         self.h = disp.height
         self.shown = None         # what the panel shows is unknown at boot
+        self.drawn = True         # the frame buffer changed since push() looked
         self.need_full = True
         self.partials = 0
         self.limit = partials_before_full
@@ -121,18 +124,20 @@ class Panel:
         return False
 
     def changed(self):
-        return self.shown is None or self.shown != self._sig()
+        return self.drawn
 
     def push(self):
-        if self.refreshing():
+        if self.refreshing() or not self.drawn:
             return False
         sig = self._sig()
         if sig == self.shown:
+            self.drawn = False
             return False
         full = self.need_full or self.partials >= self.limit
         self.d.show(full=full)
         self.started = True   # until refreshing() sees BUSY end
         self.shown = sig
+        self.drawn = False
         if full:
             self.need_full = False
             self.partials = 0
@@ -517,6 +522,7 @@ class App:
                 continue
             self.dirty[p] = False
             drawn = True
+            pn.drawn = True
             fb = pn.fb
             import screens
             note = self.notice[p]

@@ -12,6 +12,7 @@ SUITES = {
     "bots": "host.bench_bots",       # decision times of the computer players
     "memory": "host.bench_memory",   # firmware peak heap and smallest heap a game runs in
     "web": "host.bench_web",         # the web page: size, first screen, ms per key, hands/s
+    "chip": "host.bench_chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
 }
 
 

@@ -3,6 +3,9 @@
 The firmware runs under the real MicroPython unix port with emulated pins
 and panels (docs/virtual-board.md); the port behaves like a Pico's
 /dev/ttyACM0 for pyserial, mpremote and `okgin flash/hil --port`.
+With ``--chip``, an emulated Raspberry Pi Pico instead: the stock
+MicroPython rp2 image on an emulated RP2040, its flash a file that keeps
+what is written to it (docs/emulated-pico.md).
 """
 import os
 import signal
@@ -30,14 +33,33 @@ def configure(parser):
     parser.add_argument("--board", default="hardware/board.json",
                         help="board definition (default hardware/board.json)")
     parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
+    chip = parser.add_argument_group("emulated Pico (--chip)")
+    chip.add_argument("--chip", action="store_true",
+                      help="an emulated Raspberry Pi Pico running stock MicroPython (rp2 port) "
+                           "instead of the unix-port virtual board; flash it with okgin flash --port")
+    chip.add_argument("--flash", metavar="FILE",
+                      help="with --chip: the Pico's 2 MB flash, kept between runs (default "
+                           "~/.local/share/okgin/pico-flash.bin)")
+    chip.add_argument("--firmware", metavar="UF2",
+                      help="with --chip: write this MicroPython .uf2 to the flash first, as "
+                           "dropping it on a Pico's USB drive does (default on a new flash: "
+                           "MicroPython v1.28.0 for RPI_PICO, downloaded once)")
+    chip.add_argument("--erase", action="store_true",
+                      help="with --chip: start from a new Pico (erase the flash, saved game too)")
     parser.epilog = ("examples:\n"
                      "  okgin board\n"
                      "  okgin board --flash-dir ~/okgin-flash --populate --speed 0\n"
+                     "  okgin board --chip              (then: okgin flash --port <port>)\n"
                      "then, in another terminal:\n"
                      "  mpremote connect <port> resume fs ls\n")
 
 
 def run(args):
+    if args.chip:
+        return run_chip(args)
+    for opt in ("flash", "firmware", "erase"):
+        if getattr(args, opt):
+            raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
     from host.vboard import VirtualBoard, populate, lock_flash
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
@@ -85,6 +107,51 @@ def run(args):
         try:
             while True:
                 time.sleep(1)
+        except KeyboardInterrupt:
+            print("stopping", file=sys.stderr)
+    return 0
+
+
+def run_chip(args):
+    from host.chip.chipboard import ChipBoard, default_flash
+    for opt in ("flash_dir", "populate", "source", "heapsize"):
+        if getattr(args, opt):
+            raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "
+                               "is flashed with okgin flash --port)" % opt.replace("_", "-"))
+    if args.speed not in (0, 1):
+        raise CommandError("--chip takes --speed 1 (time as on the wall clock) or 0 (the sleeping "
+                           "chip jumps to the end of each e-ink refresh)")
+    flash = args.flash or default_flash()
+    if args.erase and os.path.exists(flash):
+        os.remove(flash)
+    chip = ChipBoard(flash=flash, board=args.board, firmware=args.firmware,
+                     realtime=args.speed == 1)
+
+    def on_event(ev):
+        if args.quiet:
+            return
+        if ev[0] == "refresh":
+            print("panel %d: %s refresh (%.1f s)" % (ev[1], ev[2], ev[3]), flush=True)
+        elif ev[0] == "reset":
+            print("chip reset", flush=True)
+        elif ev[0] == "exit":
+            print("the emulated chip stopped (status %s): %s"
+                  % (ev[1], (chip.last_exit or (None, ""))[1]), flush=True)
+
+    chip.on_event = on_event
+    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with chip:
+        print("emulated Pico on %s (flash: %s; %s)" % (
+            chip.port, chip.flash_path, os.path.basename(chip.firmware_path or "firmware on flash")))
+        print("connect with:  mpremote connect %s" % chip.port)
+        print("           or: okgin flash --port %s ; okgin hil --port %s" % (chip.port, chip.port))
+        print("Ctrl-C stops the chip (the flash keeps what was written).", flush=True)
+        try:
+            while chip.alive:
+                time.sleep(1)
+            print("the emulated chip stopped: %s" % (chip.last_exit[1] if chip.last_exit else ""),
+                  file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             print("stopping", file=sys.stderr)
     return 0

@@ -21,7 +21,7 @@ COMMANDS = {
     "flash": ("host.flash", "compile and copy the firmware onto a board"),
     "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("host.replay", "replay a game record on the virtual board"),
-    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web)"),
+    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web, chip)"),
     "tourney": ("host.tourney", "play computer players against each other"),
     "faults": ("host.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),

@@ -1,16 +1,22 @@
 """``okgin hil``: run the hardware-in-loop suite (tests/hil/) against a board.
 
 The suite talks to the board only through its serial port (host/transport.py),
-so the same tests run on a real Pico (``--port``, or the one plugged in) and on
+so the same tests run on a real Pico (``--port``, or the one plugged in), on
 the virtual board (``--sim``, which starts one and flashes it exactly as
-``okgin flash`` flashes a real board). pytest runs in this process; the
+``okgin flash`` flashes a real board) and on the emulated Pico (``--chip``:
+stock MicroPython rp2 on an emulated RP2040, flashed by ``okgin flash``).
+Where the target can do more than a serial port (press a button on its
+GPIO, cut its power), the Target says so and the tests use it. pytest runs in this process; the
 board is handed to the tests by the ``okgin_hil`` plugin object below (and,
 for a bare ``pytest tests/hil`` run, by the ``OKGIN_HIL_PORT`` variable).
 """
+import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
+import time
 
 from host.errors import CommandError
 from host import transport
@@ -22,11 +28,22 @@ SUITE = os.path.join(ROOT, "tests", "hil")
 class Target:
     """What the tests are run against. ``power_cycle`` is a callable that
     cuts and restores power (the virtual board can; on real hardware only a
-    person can, so it is None unless ``--interactive``)."""
+    person can, so it is None unless ``--interactive``). ``press(player,
+    button, long=False)`` presses a button on the board's GPIO (None on
+    real hardware: the tests then use the protocol's ``press``).
+    ``cut_power_during_save()`` arms a power cut in the middle of the
+    board's next save, and ``board`` is the emulated board itself. ``slow``
+    scales the suite's timeouts (the emulated Pico runs at 0.03-0.3x a
+    real one's speed, depending on the PC and its load)."""
 
-    def __init__(self, port, power_cycle=None):
+    def __init__(self, port, power_cycle=None, press=None, cut_power_during_save=None,
+                 board=None, slow=1.0):
         self.port = port
+        self.slow = slow
         self.power_cycle = power_cycle
+        self.press = press
+        self.cut_power_during_save = cut_power_during_save
+        self.board = board
 
 
 def _ask_person(port):
@@ -73,6 +90,69 @@ def start_sim(flash=True, heapsize=None, out=None):
         _stop(vb)
         shutil.rmtree(flash_dir, ignore_errors=True)
     return vb, cleanup
+
+
+def _save_cutter(vb):
+    """The virtual board's power cut in the middle of its next save: its
+    flash is a host directory, so the firmware's test hook slows each
+    64-byte chunk of a save (settings.json "slow_save_ms", read at boot)
+    and the board is killed while its .tmp exists. The settings are put
+    back once the cut has happened."""
+    def arm():
+        path = os.path.join(vb.flash_dir, "settings.json")
+        try:
+            with open(path) as f:
+                old = f.read()
+        except OSError:
+            old = None
+        try:
+            settings = json.loads(old) if old else {}
+        except ValueError:
+            settings = {}
+        settings["slow_save_ms"] = 20
+        with open(path, "w") as f:
+            json.dump(settings, f)
+        vb.power_cycle()            # the firmware reads its settings at boot
+
+        def watch():
+            # game.tmp, or test.tmp for test mode's own game (store.sandbox)
+            tmps = [os.path.join(vb.flash_dir, n) for n in ("game.tmp", "test.tmp")]
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline and not any(os.path.exists(t) for t in tmps):
+                time.sleep(0.002)
+            vb.kill()
+            if old is None:
+                os.remove(path)
+            else:
+                with open(path, "w") as f:
+                    f.write(old)
+        threading.Thread(target=watch, name="hil-save-cutter", daemon=True).start()
+    return arm
+
+
+def start_chip(flash=True, firmware=None, out=None):
+    """An emulated Pico (temporary flash, stock MicroPython) flashed by okgin
+    flash over its USB serial port; returns (chip, cleanup). ``out``: where
+    to say what it is doing (a minute or so)."""
+    from host.chip import ChipBoard
+    # e-ink refreshes at 1/50 of a real panel's time (the virtual board's
+    # suite runs them instantly): the suite tests behaviour; the real
+    # timings are okgin bench chip's business
+    chip = ChipBoard(firmware=firmware, realtime=False, eink=0.02)
+    try:
+        chip.start()
+        banner = chip.console_line("MicroPython v", 120)       # booted to its REPL
+        if out is not None:
+            out.write("started an emulated Pico on %s: %s\n" % (chip.port, banner.strip()))
+            out.flush()
+        if flash:
+            from host.flash import flash_board
+            # the real path: raw REPL over USB serial, then machine.reset()
+            flash_board(chip.port, quiet=out is None, out=out or sys.stdout)
+    except BaseException:
+        chip.stop()
+        raise
+    return chip, chip.stop
 
 
 def _stop(vb):
@@ -123,6 +203,9 @@ def configure(parser):
                    "(default: the one plugged-in Pico)")
     g.add_argument("--sim", action="store_true",
                    help="start a virtual board, flash it, and test that")
+    g.add_argument("--chip", action="store_true",
+                   help="start an emulated Pico (stock MicroPython rp2), flash it with okgin "
+                        "flash over its USB serial port, and test that")
     parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     parser.add_argument("-k", dest="keyword", metavar="EXPR",
                         help="only tests matching this pytest -k expression")
@@ -134,16 +217,36 @@ def configure(parser):
     parser.add_argument("--heapsize",
                         help="with --sim: the virtual board's MicroPython heap (default 128K, "
                              "the firmware's budget)")
-    parser.epilog = ("examples:\n  okgin hil --sim\n  okgin hil --port /dev/ttyACM0 --junit hil.xml\n"
+    parser.add_argument("--firmware", metavar="UF2",
+                        help="with --chip: the MicroPython .uf2 to start from (default: v1.28.0 "
+                             "for RPI_PICO, see docs/emulated-pico.md)")
+    parser.epilog = ("examples:\n  okgin hil --sim\n  okgin hil --chip\n"
+                     "  okgin hil --port /dev/ttyACM0 --junit hil.xml\n"
                      "  okgin hil --sim -k robustness\n")
 
 
 def run(args):
+    if args.firmware and not args.chip:
+        raise CommandError("--firmware is for the emulated Pico: add --chip")
+    if args.chip:
+        if args.no_flash or args.heapsize:
+            raise CommandError("--no-flash and --heapsize are for --sim; the emulated Pico is "
+                               "always flashed by okgin flash and has the rp2 port's heap")
+        chip, cleanup = start_chip(firmware=args.firmware, out=sys.stdout)
+        try:
+            target = Target(chip.port, power_cycle=chip.power_cycle, press=chip.press,
+                            cut_power_during_save=lambda: chip.cut_power_after_flash_writes(2),
+                            board=chip, slow=10.0)
+            print("running the hardware-in-loop suite (tests/hil) against it", flush=True)
+            return run_suite(target, args.junit, args.keyword)
+        finally:
+            cleanup()
     if args.sim:
         vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize,
                                 out=sys.stdout)
         try:
-            target = Target(vb.port, power_cycle=vb.power_cycle)
+            target = Target(vb.port, power_cycle=vb.power_cycle, press=vb.press,
+                            cut_power_during_save=_save_cutter(vb), board=vb)
             print("running the hardware-in-loop suite (tests/hil) against it", flush=True)
             return run_suite(target, args.junit, args.keyword)
         finally:

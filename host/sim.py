@@ -23,6 +23,7 @@ EPILOG = """examples:
   okgin sim --headless --script s.txt --shots out/
                                      play a script of presses, write PNGs of the panels
   okgin sim --bench-startup 5        print the median start-up time to the first frame
+  okgin sim --chip                   on the emulated Pico (stock MicroPython rp2, flashed first)
 
 keys (hold = long press; Shift+key = long press too):
   player 1 (seat 0)  A/D left/right  S ok  Q draw  W take  E knock
@@ -87,6 +88,8 @@ def configure(parser):
     g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json)")
     g.add_argument("--heapsize", metavar="SIZE",
                    help="MicroPython heap of the virtual board (default 128K: the firmware's budget, docs/memory.md)")
+    g.add_argument("--chip", action="store_true",
+                   help="on the emulated Pico (stock MicroPython rp2; docs/emulated-pico.md)")
     u = parser.add_argument_group("front end")
     m = u.add_mutually_exclusive_group()
     m.add_argument("--tui", action="store_true", help="use the terminal, not a window")
@@ -113,6 +116,8 @@ def run(args):
         from host.simui import script
         steps = script.load(args.script)  # check the whole script before booting anything
     speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
+    if args.chip:
+        return _run_chip(args, steps, speed)
 
     tmp = None
     flash_dir = args.flash_dir
@@ -163,16 +168,49 @@ def _pick_ui():
     return "tk"
 
 
+def _run_chip(args, steps, speed):
+    """okgin sim --chip: the same front ends on the emulated Pico."""
+    from host.chip.chipboard import default_flash
+    if args.flash_dir or args.heapsize:
+        raise CommandError("--flash-dir and --heapsize are for the virtual board; the emulated "
+                           "Pico keeps its flash in %s and has the rp2 port's heap" % default_flash())
+    if args.board and not os.path.isfile(args.board):
+        raise CommandError("board definition %s not found" % args.board)
+    if args.headless:
+        tmp = tempfile.mkdtemp(prefix="okgin-sim-chip-")
+        try:
+            args.chip_flash = os.path.join(tmp, "flash.bin")
+            return _run_headless(args, steps, args.chip_flash, speed)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    args.chip_flash = default_flash()
+    ui = "tui" if args.tui else _pick_ui()
+    if ui == "tk":
+        from host.simui import tkapp
+        try:
+            return tkapp.main(args, args.chip_flash, speed)
+        except tkapp.NoDisplay as e:
+            print("okgin: no window (%s); using the terminal" % e, file=sys.stderr)
+    from host.simui import tui
+    return tui.main(args, args.chip_flash, speed)
+
+
 def open_session(args, flash_dir, speed):
     """Boot the board and start the requested game (shared by all front ends)."""
     from host.simui import session as sess
     board_path = args.board or None
     timing = sess.load_timing(board_path or _default_board())
-    board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
-                            heapsize=getattr(args, "heapsize", None),
-                            lock=getattr(args, "flash_lock", None))
-    if args.seed is not None or args.vs:
-        sess.new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
+    if getattr(args, "chip", False):
+        from host.chip.table import flashed_chip
+        # a person waits in wall-clock time; a script needs no such wait
+        board = flashed_chip(flash=flash_dir, board_path=board_path, eink=speed, fresh=args.fresh,
+                             realtime=not args.headless, seed=args.seed, vs=args.vs)
+    else:
+        board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
+                                heapsize=getattr(args, "heapsize", None),
+                                lock=getattr(args, "flash_lock", None))
+        if args.seed is not None or args.vs:
+            sess.new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
     s = sess.Session(board, timing=timing)
     try:
         s.start()

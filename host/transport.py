@@ -144,6 +144,7 @@ class Board:
         self.noise = []            # lines that were neither answers nor READY
         self._buf = b""
         self.sent_bytes = 0
+        self._late_hellos = 0      # probes that timed out: their answers may still come
 
     # -- connection --------------------------------------------------------
     def open(self, wait_ready=None):
@@ -212,6 +213,11 @@ class Board:
         probe_at = time.monotonic() + min(probe_after, timeout / 2)
         while time.monotonic() < deadline:
             line = self._readline(min(0.2, max(0.01, deadline - time.monotonic())))
+            if line is not None and line.startswith("OK okgin") and self._late_hellos:
+                # the answer to a probe that timed out: the firmware runs
+                self._late_hellos -= 1
+                self.ready = "READY " + line[3:]
+                return self.ready
             if line is not None and "READY okgin" in line:
                 # A prompt left unterminated by the previous boot (">>> ")
                 # may share the line with READY.
@@ -231,7 +237,12 @@ class Board:
                 probe_at = time.monotonic() + 3.0
                 try:
                     text = self.request("hello", timeout=min(3.0, max(0.5, deadline - time.monotonic())))
-                except (BoardTimeout, ProtocolError):
+                except BoardTimeout:
+                    # a slow boot may still answer it: that answer must not
+                    # be taken for the answer to a later request
+                    self._late_hellos += 1
+                    continue
+                except ProtocolError:
                     continue
                 self.ready = "READY " + text
                 return self.ready
@@ -284,6 +295,9 @@ class Board:
             if line is None:
                 raise BoardTimeout("no answer to %r from %s within %.1f s%s"
                                    % (request, self.url, timeout, self._noise_hint()))
+            if self._late_hellos and line.startswith("OK okgin") and not request.startswith("hello"):
+                self._late_hellos -= 1     # a probe's late answer, not ours
+                continue
             if line == "OK" or line.startswith("OK "):
                 return line[3:]
             if line == "ERR" or line.startswith("ERR "):

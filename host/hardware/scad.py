@@ -41,21 +41,46 @@ def finish(proc, what, out):
 
 
 def run_all(jobs, parallel=2, progress=None):
-    """Run (what, scad, out, defines, extra) jobs, ``parallel`` at a time.
-    Returns {what: seconds}."""
+    """Run (what, scad, out, defines, extra, env) jobs, ``parallel`` at a
+    time. Returns {what: seconds}. A picture whose private X server went
+    away while it was drawn (killed from outside: seen once in a CI run as
+    "Can't create OpenGL OffscreenView") is drawn again on a new one, once."""
     pending = list(jobs)
     running: "list" = []
     times = {}
+    again = set()
     while pending or running:
         while pending and len(running) < parallel:
-            what, scad, out, defines, extra, env = pending.pop(0)
-            running.append((what, out, start(scad, out, defines, extra, env), time.monotonic()))
-        what, out, proc, t0 = running.pop(0)
-        finish(proc, what, out)
+            job = pending.pop(0)
+            what, scad, out, defines, extra, env = job
+            own = _OWN.get(id(env))
+            shown_on = own.generation if own else None   # which X server it drew on
+            running.append((job, start(scad, out, defines, extra, env), time.monotonic(), shown_on))
+        job, proc, t0, shown_on = running.pop(0)
+        what, out, env = job[0], job[2], job[5]
+        try:
+            finish(proc, what, out)
+        except CommandError as e:
+            display = _OWN.get(id(env))
+            if what in again or display is None:
+                raise
+            if display.lost():
+                if progress:
+                    progress("%s: the X server went away (%s); starting another" % (what, e))
+                display.restart()   # env is display.env: the jobs to come use the new one too
+            elif shown_on == display.generation:
+                raise               # it failed on a live X server: a real failure
+            again.add(what)
+            pending.insert(0, job)
+            continue
         times[what] = time.monotonic() - t0
         if progress:
             progress("%s done in %.1f s" % (what, times[what]))
     return times
+
+
+# Display objects by id(their env), for run_all's one retry
+_OWN: "dict" = {}
 
 
 class Display:
@@ -64,6 +89,7 @@ class Display:
 
     def __init__(self):
         self.proc = None
+        self.generation = 0   # X servers started so far (a new one may get the old number)
         self.env = dict(os.environ)
         if os.environ.get("DISPLAY"):
             return
@@ -71,19 +97,37 @@ class Display:
         if not xvfb:
             raise CommandError("the pictures need an X display or Xvfb (apt install xvfb); "
                                "--no-renders builds without them")
+        self.xvfb = xvfb
+        self._start()
+        _OWN[id(self.env)] = self
+
+    def _start(self):
+        self.generation += 1
         r, w = os.pipe()
-        self.proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", "1280x1024x24",
+        self.proc = subprocess.Popen([self.xvfb, "-displayfd", str(w), "-screen", "0", "1280x1024x24",
                                       "-nolisten", "tcp"], pass_fds=(w,),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         with os.fdopen(r) as f:
             num = f.readline().strip()
         if not num:
-            self.close()
+            self._stop()
             raise CommandError("Xvfb did not start")
         self.env["DISPLAY"] = ":" + num
 
+    def lost(self):
+        """Did our private Xvfb exit? (Never for a $DISPLAY we did not start.)"""
+        return self.proc is not None and self.proc.poll() is not None
+
+    def restart(self):
+        self._stop()
+        self._start()
+
     def close(self):
+        self._stop()
+        _OWN.pop(id(self.env), None)
+
+    def _stop(self):
         if self.proc:
             self.proc.terminate()
             try:

@@ -47,22 +47,32 @@ def new_game_on_flash(flash_dir, seed=None, vs=None):
     menu would start it: the record says who plays each seat (the computer
     plays seat 1), the rules are the menu's settings. Test mode cannot do
     this any more: its games are its own (docs/reliability.md)."""
+    try:
+        with open(os.path.join(flash_dir, "settings.json")) as f:
+            settings = f.read()
+    except OSError:
+        settings = None
+    seed, record = new_game_record(settings, seed, vs)
+    tmp = os.path.join(flash_dir, "game.tmp")
+    with open(tmp, "w") as f:
+        f.write(record)
+    os.replace(tmp, os.path.join(flash_dir, "game.okg"))
+    return seed
+
+
+def new_game_record(settings, seed=None, vs=None):
+    """(seed, the saved-game text of a new game) with the rules of the
+    settings.json text ``settings`` (None: no settings), as the menu
+    starts one (new_game_on_flash; the emulated Pico's okgin sim --chip)."""
     from engine import Match, Rules
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     rules = Rules()
     try:
-        with open(os.path.join(flash_dir, "settings.json")) as f:
-            opts = json.load(f).get("rules")
-        rules = Rules(**opts)
-    except (OSError, ValueError, TypeError, AttributeError):
+        rules = Rules(**json.loads(settings).get("rules"))
+    except (TypeError, ValueError, AttributeError):
         pass   # no settings, or not usable: the defaults, as the menu does
-    m = Match(rules, seed=seed, players=("human", vs or "human"))
-    tmp = os.path.join(flash_dir, "game.tmp")
-    with open(tmp, "w") as f:
-        f.write(m.to_record())
-    os.replace(tmp, os.path.join(flash_dir, "game.okg"))
-    return seed
+    return seed, Match(rules, seed=seed, players=("human", vs or "human")).to_record()
 
 
 def load_timing(board_path):
@@ -368,6 +378,16 @@ class Session:
                     return
                 quiet_since = time.monotonic()
         raise CommandError("the board did not settle within %d s" % timeout)
+
+
+def speed_note(session):
+    """On the emulated Pico: how fast it computes here, against a real Pico
+    ('emulated Pico: 0.25x a real Pico's speed'); None on other boards."""
+    measure = getattr(session.board, "emulation_speed", None) if session is not None else None
+    if measure is None:
+        return None
+    v = measure()
+    return "emulated Pico: %s a real Pico's speed" % ("%.2f\u00d7" % v if v else "measuring")
 
 
 def ready_note(session):

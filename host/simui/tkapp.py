@@ -17,7 +17,7 @@ import time
 
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
-from host.simui.session import Watcher, Worker, ready_note
+from host.simui.session import Watcher, Worker, ready_note, speed_note
 
 try:
     import tkinter as tk
@@ -432,6 +432,9 @@ class SimWindow:
         if s is not None and s.last_press:
             p, b, k = s.last_press
             parts.append("last button: P%d %s%s" % (p + 1, b, " (long)" if k == "long" else ""))
+        speed = speed_note(s)
+        if speed:
+            parts.append(speed)
         if self.info:
             parts.append(self.info)
         text = "   \u00b7   ".join(parts)

@@ -19,7 +19,7 @@ import threading
 
 from host.simui import keymaps, render
 from host.simui.keymaps import BUTTONS
-from host.simui.session import Watcher, Worker, ready_note
+from host.simui.session import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
 HALF_W, HALF_H = 74, 16
@@ -248,6 +248,9 @@ class TermUI:
         if s is not None and s.last_press:
             p, b, k = s.last_press
             parts.append("last: P%d %s%s" % (p + 1, b, " long" if k == "long" else ""))
+        speed = speed_note(s)
+        if speed:
+            parts.append(speed)
         if self.info:
             parts.append(self.info)
         self._put(rows - 2, 0, " \u00b7 ".join(parts)[:cols - 1] if self.utf8 else " - ".join(parts)[:cols - 1])

@@ -127,18 +127,32 @@ class LinkServer:
                 t.join(2.0)
 
     def _accept_loop(self):
+        # accept() happens under idle_cv, after select() said a connection
+        # waits: settle() (which holds idle_cv while it looks) then always
+        # sees a new connection either still queued or registered, never
+        # in between (a CI run read an LED before its writes were applied).
+        self.sock.setblocking(False)
         while not self.closed:
             try:
-                conn, _ = self.sock.accept()
-            except OSError:
+                select.select([self.sock], [], [])
+            except (OSError, ValueError):
                 return
+            with self.idle_cv:
+                try:
+                    conn, _ = self.sock.accept()
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    return
+                conn.setblocking(True)
+                self.idle[conn] = False      # settle() waits for its first bytes
             if self.closed:
+                with self.idle_cv:
+                    self.idle.pop(conn, None)
                 conn.close()
                 return
             if conn.family == socket.AF_INET:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            with self.idle_cv:
-                self.idle[conn] = False      # settle() waits for its first bytes
             t = threading.Thread(target=self._serve, args=(conn,), name="vboard-link-conn",
                                  daemon=True)
             self._serving = [x for x in self._serving if x.is_alive()] + [t]
@@ -182,7 +196,7 @@ class LinkServer:
             return ok
 
     # -- receiving ---------------------------------------------------------------
-    def settle(self, timeout=2.0):
+    def settle(self, timeout=10.0):
         """Return once every byte micropython has written to the link so far
         has been applied. The firmware writes pins before it prints, so
         after a client has read a line, settle() makes the pins and panels

@@ -8,6 +8,7 @@ floating pin is read as low here so a missing PULL_UP shows up as "every
 button pressed").
 """
 import threading
+import time
 
 from host.vboard.ssd1680 import SSD1680
 from host.vboard.uc8151 import UC8151
@@ -24,7 +25,9 @@ BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
 
 
 class BoardPins:
-    def __init__(self, board, speed=0.0, seed=0):
+    def __init__(self, board, speed=0.0, seed=0, clock=time.monotonic):
+        # clock: the panels' time in seconds (the emulated Pico passes its
+        # emulated time, so BUSY is timed as the chip sees it)
         self.board = board
         self.lock = threading.RLock()
         self.on_change = None      # called (no args) when an input level may have changed
@@ -44,7 +47,7 @@ class BoardPins:
             w, h, rot = pan["width"], pan["height"], pan.get("rotation", 0)
             sources, gates = (h, w) if rot in (90, 270) else (w, h)
             panel = EMULATIONS[controller](sources=sources, gates=gates, rotation=rot, speed=speed,
-                                           seed=seed * 2 + p + 1, name="panel %d" % p)
+                                           clock=clock, seed=seed * 2 + p + 1, name="panel %d" % p)
             panel.on_event = self._panel_event_cb(p)
             self.panels.append(panel)
             self.panel_pins.append({k: pan[k] for k in ("cs", "dc", "rst", "busy")})

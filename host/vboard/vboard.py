@@ -440,18 +440,30 @@ class VirtualBoard:
         self._check_player(player)
         self._need_pins().set_button(player, button, False)
 
-    def press(self, player, button, long=False):
+    def press(self, player, button, long=False, bounce_ms=0.0):
         """Press and release, held long enough for the firmware's debounce
         (or beyond long_press_ms when long=True); returns after the release
-        has been seen and the debounce time has passed."""
+        has been seen and the debounce time has passed. With bounce_ms the
+        contact chatters that long (on/off every ~0.5 ms) at the press and
+        at the release, as a worn switch does."""
         debounce = self._timing("debounce_ms", 20)
         hold = self._timing("long_press_ms", 600) + 0.2 if long else 3 * debounce + 0.02
+        self._chatter(player, button, bounce_ms)
         self.hold(player, button)
         self._wait_seen(player, button)
         time.sleep(hold)
+        self._chatter(player, button, bounce_ms, down_first=False)
         self.release(player, button)
         self._wait_seen(player, button)
         time.sleep(3 * debounce)
+
+    def _chatter(self, player, button, bounce_ms, down_first=True):
+        end = time.monotonic() + bounce_ms / 1000.0
+        down = down_first
+        while time.monotonic() < end:
+            (self.hold if down else self.release)(player, button)
+            down = not down
+            time.sleep(0.0005)
 
     def settle(self):
         """Apply every pin/SPI write the firmware has made so far (they

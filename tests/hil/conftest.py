@@ -38,8 +38,8 @@ def target(request):
 @pytest.fixture
 def board(target):
     """An open connection to a board whose firmware answers ``hello``."""
-    b = transport.Board(target.port, timeout=10.0).open()
-    b.wait_ready(15, probe_after=0.0)   # it booted long ago: ask at once
+    b = transport.Board(target.port, timeout=10.0 * target.slow).open()
+    b.wait_ready(15 * target.slow, probe_after=0.0)   # it booted long ago: ask at once
     yield b
     try:
         b.request("testmode off")
@@ -49,11 +49,11 @@ def board(target):
 
 
 @pytest.fixture
-def testboard(board):
+def testboard(board, target):
     """The board in test mode, with a fresh game of known seed (human vs human)."""
     assert board.testmode(True) == "testmode=1"
     board.newgame(7, vs="human", dealer=0)
-    board.sync()
+    board.sync(30 * target.slow)
     return board
 
 

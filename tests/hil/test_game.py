@@ -1,6 +1,13 @@
 """A scripted hand played with button presses: the board's state (status,
 record) follows the engine's rules, and the screens show it."""
+import os
+
+import pytest
+from PIL import Image
+
 from engine import Match
+
+GOLDEN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "golden")
 
 BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
 
@@ -33,8 +40,11 @@ def test_new_game_deals_per_rules(testboard):
     assert st["dealer"] == "0" and st["to_move"] == "1"   # non-dealer first (R6)
 
 
-def test_scripted_hand_by_button_presses(testboard):
-    b = testboard
+def test_scripted_hand_by_button_presses(testboard, target):
+    # On a board whose GPIO the host drives (the emulated Pico, the virtual
+    # board) the buttons are pressed on their pins, through the firmware's
+    # debounce; on real hardware through the protocol's press.
+    b = _Presser(testboard, target)
     # R6: non-dealer passes (DRAW), dealer passes, non-dealer draws from stock.
     b.press(1, "draw")
     m = engine_state(b)
@@ -63,6 +73,21 @@ def test_scripted_hand_by_button_presses(testboard):
     assert_status_matches_engine(b, m)
 
 
+class _Presser:
+    def __init__(self, board, target):
+        self.board = board
+        self.target = target
+
+    def press(self, player, button):
+        if self.target.press is None:
+            self.board.press(player, button)
+        else:
+            self.target.press(player, button)
+
+    def __getattr__(self, name):
+        return getattr(self.board, name)
+
+
 def test_presses_of_the_waiting_player_change_nothing_in_the_game(testboard):
     before = testboard.record()
     testboard.press(0, "draw")          # player 1 (non-dealer) is to move
@@ -70,7 +95,7 @@ def test_presses_of_the_waiting_player_change_nothing_in_the_game(testboard):
     assert testboard.record() == before
 
 
-def test_screens_show_each_players_view(testboard):
+def test_screens_show_each_players_view(testboard, target):
     b = testboard
     s0, s1 = b.screen(0), b.screen(1)
     assert s0.size == (296, 128)
@@ -80,14 +105,45 @@ def test_screens_show_each_players_view(testboard):
     assert s0.tobytes() != s1.tobytes()          # each panel shows its own hand
     # A cursor move redraws only the player who pressed.
     b.press(1, "right")
-    b.sync()
+    b.sync(30 * target.slow)
     assert b.screen(1).tobytes() != s1.tobytes()
     assert b.screen(0).tobytes() == s0.tobytes()
 
 
-def test_screen_changes_when_the_opponent_moves(testboard):
+def test_screen_changes_when_the_opponent_moves(testboard, target):
     b = testboard
     s0 = b.screen(0)
     b.press(1, "draw")                           # pass: player 0 is now asked
-    b.sync()
+    b.sync(30 * target.slow)
     assert b.screen(0).tobytes() != s0.tobytes()
+
+
+def test_a_bouncing_contact_moves_the_cursor_once(testboard, target):
+    # A worn switch chatters for a few ms at each edge: the firmware's
+    # debounce must make one press of it (the same screen as one clean press).
+    if target.press is None:
+        pytest.skip("real hardware: the host cannot make a button bounce")
+    b = testboard
+    start = b.screen(1).tobytes()
+    target.press(1, "right", bounce_ms=8)
+    b.sync(30 * target.slow)
+    bounced = b.screen(1).tobytes()
+    b.newgame(7, vs="human", dealer=0)           # the same deal again
+    b.sync(30 * target.slow)
+    target.press(1, "right")
+    b.sync(30 * target.slow)
+    assert bounced != start and bounced == b.screen(1).tobytes()
+
+
+def test_screens_equal_the_golden_images(board, target):
+    # The same deal the firmware tests drew their golden images from
+    # (tests/firmware/test_game.py): the frame buffer the board reports,
+    # and where the host sees the panels (emulated boards) the ink too.
+    assert board.testmode(True) == "testmode=1"
+    board.newgame(2, vs="human", dealer=0)
+    board.sync(30 * target.slow)
+    for player, name in ((1, "upcard_mover"), (0, "upcard_waiting")):
+        want = Image.open(os.path.join(GOLDEN, name + ".png")).convert("1").tobytes()
+        assert board.screen(player).convert("1").tobytes() == want, name
+        if target.board is not None:
+            assert target.board.panel_image(player).convert("1").tobytes() == want, name

@@ -1,0 +1,327 @@
+"""``okgin bench chip``: the firmware on the emulated Pico, measured.
+
+Stock MicroPython v1.28.0 (rp2 port) on an emulated RP2040 at 125 MHz
+(docs/emulated-pico.md): times are *emulated* (the chip's own clock), with
+zero-wait flash, so somewhat optimistic against a real Pico; they do not
+depend on how loaded this PC is. Only the flash figures are wall time (they
+are the host's and the USB link's as much as the chip's). Printed:
+
+- flash: a full flash of a new Pico and a one-module flash, by okgin flash
+  over the chip's USB serial (wall seconds, bytes on the wire, files);
+- boot: power-on to READY, and to the first complete screen (both panels'
+  first full refresh settled: BUSY low);
+- reaction: a cursor button pressed on its GPIO to the first SPI byte of
+  the refresh it causes; and a cursor move to ink (the refresh ended);
+- the hard computer's decision time (median, p90, max over whole games,
+  hard against hard, run on the chip's REPL with the flashed engine) and
+  engine random-play hands/s (okgin bench engine's script, on the chip);
+- heap: the lowest ``gc.mem_free()`` after a collection over a whole game
+  (two players, and against the hard computer), and over ten games in a row
+  (fragmentation would show as a falling figure), from the firmware's
+  ``mem`` (in test mode, games played through ``press`` as okgin bench
+  memory does).
+
+Goals (issue 9): reaction <= 30 ms median; cursor move -> ink within one
+partial refresh + 50 ms; hard decision <= 300 ms median and <= 1 s max;
+whole games keep >= 120 KB free at their lowest, ten games in a row too.
+``--quick``: one hand instead of whole games, two games in a row, fewer
+decisions; about a quarter of the time.
+"""
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+from host.errors import CommandError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MS = 1_000_000
+
+
+def _firmware(chip, timeout=600.0):
+    """The okgin firmware on the chip, spoken to over its port exactly as
+    the memory bench speaks to the virtual board (its Board, on our port)."""
+    import serial
+    from host.bench_memory import Board
+    fw = Board.__new__(Board)
+    fw.ser = serial.Serial(chip.port, 115200, timeout=timeout)
+    fw.seen = []
+    return fw
+
+
+def _reboot(chip, fw):
+    """Power-cycle and wait for READY; the port then has nothing stale."""
+    chip.power_cycle()
+    t0 = chip.emulated_ns()
+    chip.console_line("READY okgin", 600, since=t0)
+    time.sleep(0.2)
+    fw.ser.reset_input_buffer()
+    return t0
+
+
+def _pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _say(text):
+    print(text, flush=True)
+
+
+# -- flash ----------------------------------------------------------------------
+def _source_copy():
+    src = tempfile.mkdtemp(prefix="okgin-bench-src-")
+    for d in ("engine", "firmware", "hardware"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.mpy"))
+    return src
+
+
+def bench_flash(chip):
+    from host.flash import flash_board
+    t0 = chip.emulated_ns()
+    full = flash_board(chip.port, quiet=True)
+    full_emu = (chip.emulated_ns() - t0) / 1e9
+    src = _source_copy()
+    try:
+        # one module changed (a function added: new bytecode, one .mpy)
+        with open(os.path.join(src, "firmware", "layout.py"), "a") as f:
+            f.write("\n\ndef _bench_one_module():\n    return 1\n")
+        chip.console_line("READY", 600)
+        t1 = chip.emulated_ns()
+        one = flash_board(chip.port, src_root=src, quiet=True)
+        one_emu = (chip.emulated_ns() - t1) / 1e9
+    finally:
+        shutil.rmtree(src, ignore_errors=True)
+    return full, full_emu, one, one_emu
+
+
+# -- boot and reaction --------------------------------------------------------------
+class Watch:
+    """Emulated times of the board's events and of the chip's SPI bytes."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.lock = threading.Condition()
+        self.events = []            # (emulated ns, event)
+        self.spi = []               # emulated ns of each SPI burst
+        chip.on_event = self._event
+        chip.on_trace = self._trace
+
+    def _event(self, ev):
+        with self.lock:
+            self.events.append((self.chip.emulated_ns(), ev))
+            self.lock.notify_all()
+
+    def _trace(self, ev):
+        if ev[0] == "spi":
+            self.spi.append(ev[1])
+
+    def wait_event(self, pred, after, timeout=600.0):
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while True:
+                for t, ev in self.events:
+                    if t >= after and pred(ev):
+                        return t
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise CommandError("the emulated Pico did not show the expected event in %.0f s"
+                                       % timeout)
+                self.lock.wait(min(left, 1.0))
+
+
+def bench_boot(chip, watch):
+    chip.power_cycle()
+    t0 = chip.emulated_ns()
+    chip.console_line("READY okgin", 600, since=t0)
+    ready = next(t for t, line in chip.console_lines() if "READY okgin" in line and t >= t0)
+    ends = [watch.wait_event(lambda ev, p=p: ev[:2] == ("ended", p), t0) for p in (0, 1)]
+    return (ready - t0) / 1e9, (max(ends) - t0) / 1e9
+
+
+def bench_reaction(chip, watch, fw, moves):
+    fw.cmd("testmode on")
+    fw.cmd("newgame seed=31 dealer=0")
+    # to player 1's discard (where left/right move a cursor): pass, pass, draw
+    for p in (1, 0, 1):
+        fw.cmd("press %d draw" % p)
+    fw.cmd("sync")
+    react, ink = [], []
+    player = 1
+    for i in range(moves):
+        button = "right" if i % 2 == 0 else "left"
+        pressed = chip.press(player, button)
+        end = watch.wait_event(lambda ev: ev[:2] == ("ended", player), pressed)
+        first = min(t for t in watch.spi if t >= pressed)
+        react.append((first - pressed) / MS)
+        ink.append((end - pressed) / MS)
+        fw.cmd("sync")
+    return react, ink
+
+
+# -- the chip's REPL ---------------------------------------------------------------
+DECISIONS = r'''
+import gc, time
+from engine import Match, Rules, bot
+from engine.bots import move_seed
+def _okbench(games, seed0, cap):
+    times = []
+    low = 1 << 30
+    for g in range(games):
+        seed = seed0 + g
+        m = Match(Rules(), seed=seed, dealer=g & 1)
+        while m.winner is None and len(times) < cap:
+            p = m.hand._to_move
+            o = m.observation(p)
+            gc.collect()
+            low = min(low, gc.mem_free())
+            t = time.ticks_us()
+            a = bot('hard', move_seed(seed, len(o['history']))).choose(o)
+            times.append(time.ticks_diff(time.ticks_us(), t))
+            m.play(a)
+        print('GAME', g, m.winner, m.scores[0], m.scores[1], len(times))
+    print('TIMES', ' '.join(str(x) for x in times))
+    print('LOWFREE', low)
+'''
+
+
+def _repl(chip):
+    """mpremote's transport in raw REPL on a soft-reset chip (main.py does
+    not run after a soft reset in raw REPL)."""
+    from mpremote.transport_serial import SerialTransport
+    import io
+    import contextlib
+    with contextlib.redirect_stdout(io.StringIO()):
+        t = SerialTransport(chip.port, baudrate=115200, timeout=5)
+        t.enter_raw_repl(soft_reset=True, timeout_overall=600)
+    return t
+
+
+def _run(t, code, timeout=3600):
+    out, err = t.exec_raw(code, timeout=timeout)
+    if err:
+        raise CommandError("on the chip: %s" % err.decode("utf-8", "replace").strip().splitlines()[-1])
+    return out.decode("utf-8", "replace")
+
+
+def bench_decisions(chip, games, cap):
+    t = _repl(chip)
+    try:
+        _run(t, DECISIONS)
+        out = _run(t, "_okbench(%d, 41, %d)" % (games, cap))
+        times = [int(x) / 1000 for x in out.split("TIMES", 1)[1].split("\n", 1)[0].split()]
+        low = int(out.split("LOWFREE", 1)[1].split()[0])
+        games_done = out.count("GAME ")
+        from host.bench_engine import BENCH_SCRIPT
+        # okgin bench engine's script as it runs on the unix port: argv =
+        # engine folder, repetitions, deadwood cases, random hands
+        script = BENCH_SCRIPT
+        for arg, value in (("sys.argv[1]", "''"), ("sys.argv[2]", "'3'"), ("sys.argv[3]", "'200'"),
+                           ("sys.argv[4]", "'8'")):
+            script = script.replace(arg, value)      # the rp2 port's sys has no argv
+        assert "argv" not in script
+        eng = _run(t, script)
+        figures = dict(line.split() for line in eng.strip().splitlines() if line.count(" ") == 1)
+        t.exit_raw_repl()
+    finally:
+        t.close()
+    return times, low, games_done, figures
+
+
+# -- heap ----------------------------------------------------------------------------
+def _lowest_free(mem):
+    total = int(mem["alloc"]) + int(mem["free"])
+    return total - int(mem["peak"]), total
+
+
+def bench_heap(chip, fw, hands, in_a_row):
+    from host.bench_memory import play_hand
+    out: dict = {}
+    for name, vs in (("two players", None), ("vs hard", "hard")):
+        _reboot(chip, fw)               # a fresh boot: peak counts from here
+        mem = play_hand(fw, seed=51, vs=vs, hands=hands)
+        out[name] = (_lowest_free(mem), mem["hands"])
+    _reboot(chip, fw)
+    row = []
+    for g in range(in_a_row):
+        mem = play_hand(fw, seed=61 + g, hands=hands)
+        row.append(_lowest_free(mem)[0])
+    out["in a row"] = row
+    return out
+
+
+def run(args):
+    from host.chip import ChipBoard
+    from host.chip.chipboard import ChipError
+    quick = getattr(args, "quick", False)
+    chip = ChipBoard(realtime=False)
+    t_start = time.monotonic()
+    try:
+        chip.start()
+        banner = chip.console_line("MicroPython v", 120)
+        _say("emulated Pico: %s (times are emulated at 125 MHz)" % banner.strip())
+        _say("")
+        full, full_emu, one, one_emu = bench_flash(chip)
+        _say("flash (okgin flash over the chip's USB serial; wall time on this PC):")
+        _say("  full, new Pico:     %5.1f s  %6d bytes on the wire  %d files (%d bytes)  emulated %.1f s"
+             % (full.seconds, full.wire_bytes, len(full.sent), full.payload_bytes, full_emu))
+        _say("  one module changed: %5.1f s  %6d bytes on the wire  %d file  (%d bytes)  emulated %.1f s"
+             % (one.seconds, one.wire_bytes, len(one.sent), one.payload_bytes, one_emu))
+
+        watch = Watch(chip)
+        boot_ready, boot_screen = bench_boot(chip, watch)
+        _say("boot (emulated): power-on -> READY %.0f ms; -> first complete screen (both panels' "
+             "full refresh settled) %.0f ms" % (boot_ready * 1000, boot_screen * 1000))
+
+        fw = _firmware(chip)
+        try:
+            react, ink = bench_reaction(chip, watch, fw, 4 if quick else 8)
+            _say("cursor button on its GPIO (emulated, %d moves): -> first SPI byte median %.1f ms "
+                 "(max %.1f; goal <= 30); -> ink median %.0f ms (max %.0f; goal <= one partial "
+                 "refresh %.0f ms + 50)"
+                 % (len(react), statistics.median(react), max(react), statistics.median(ink), max(ink),
+                    400 * chip.eink))
+
+            games, cap = (1, 40) if quick else (2, 1000)
+            times, low, done, eng = bench_decisions(chip, games, cap)
+            _say("hard computer, hard vs hard on the chip's REPL (emulated, %d decisions, %d whole "
+                 "game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, <= 1000 max); "
+                 "lowest free heap %d bytes" % (len(times), done, statistics.median(times),
+                                                _pct(times, 0.9), max(times), low))
+            _say("engine on the chip (okgin bench engine's script): random-play hands/s %s fast path, "
+                 "%s safe path; min deadwood %s/s" % (eng.get("hands_fast_per_s"),
+                                                      eng.get("hands_safe_per_s"),
+                                                      eng.get("deadwood_masks_per_s")))
+
+            # the heap does not depend on e-ink time: refreshes at 1/50
+            for panel in chip.pins.panels:
+                panel.speed = 0.02
+            heap = bench_heap(chip, fw, 1 if quick else None, 2 if quick else 10)
+        finally:
+            fw.ser.close()
+        what = "one hand" if quick else "a whole game"
+        for name in ("two players", "vs hard"):
+            (lowest, total), hands = heap[name]
+            _say("heap, %s (%s, %d hands): lowest gc.mem_free() after a collection %d bytes of %d "
+                 "(goal >= 120 KB = %d)" % (name, what, hands, lowest, total, 120 * 1024))
+        row = heap["in a row"]
+        _say("heap, %d games in a row (two players, %s each): lowest free after each: %s; "
+             "lowest %d" % (len(row), what, ", ".join(str(x) for x in row), min(row)))
+        _say("emulator speed on this PC: %.2fx a real Pico while computing; bench took %.0f s"
+             % (chip.emulation_speed() or 0, time.monotonic() - t_start))
+    except ChipError as e:
+        raise CommandError(str(e))
+    finally:
+        chip.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    sys.exit(run(ap.parse_args()))

@@ -1,0 +1,382 @@
+// The Node half of the emulated Pico (docs/emulated-pico.md).
+//
+// rp2040js (Wokwi's RP2040 emulator, pinned in package.json) runs the stock
+// MicroPython rp2 image here; everything around the chip (the USB host and
+// its pty, the panels, the buttons, the pacing of time) is Python's, in
+// host/chip/chipboard.py. This file only does what has to happen inside the
+// emulator, plus what rp2040js 1.4.1 leaves to whoever embeds it:
+//   - flash erase/program: the bootrom's flash_range_erase/_program are
+//     replaced by our own (NOR semantics, datasheet timings), written
+//     through to the flash file so a kill keeps what was programmed;
+//   - USB CDC: a read from the host with nothing to send is held (a NAK),
+//     not answered with an empty packet every 10 us; and the host's
+//     start-of-frame every 1 ms while the firmware listens for it
+//     (MicroPython waits 16 of them after the port opens before it sends
+//     what it has buffered);
+//   - WFI: the core sleeps until its next timer alarm; Python decides how
+//     much emulated time passes (a jump, or wall-clock time);
+//   - machine.reset() (the watchdog): the chip is rebuilt, flash kept;
+//   - input levels (pulls, buttons, BUSY) come from Python's model of the
+//     board (host/vboard/pins.py), so an unpressed button reads 1;
+//   - core 1 is absent: its FIFO reads "empty, room to write".
+//
+// Link: the fd named by the third argument is a socket to Python (the
+// fourth: the board's time at power-on, ns). We send one JSON line (a
+// report) and block until Python answers with one (a reply): nothing else
+// runs in Node, so the chip never moves while Python thinks.
+// Reports {why, t, next, q, r, ev}:
+//   why: "start" | "slice" | "idle" | "read" | "wake" | "reset" | "flash" |
+//   "halt"; t: the board's time now (ns); next: when the chip's next timer
+//   alarm fires (null: none); q: bytes from the host the chip has not read
+//   yet; r: how many times the firmware has read GPIO_IN so far;
+//   ev: what the chip did since the last report, in order:
+//     ["pin", t, gpio, state]   a pin's state changed (rp2040js
+//                               GPIOPinState: 0 low, 1 high, 2 input,
+//                               3 pull-up, 4 pull-down, 5 bus keeper)
+//     ["spi", t, bus, sck, mosi, hex]  bytes clocked out (sck/mosi: the
+//                               GPIOs muxed to that SPI, -1 if none)
+//     ["usb", t, hex]           bytes the chip sent to the host
+//     ["flash", t, op, addr, n] an erase ("E") or program ("P") finished
+//     ["log", text]             the emulator complained
+// Replies {bits, wake, usb, adv, slice, flashsync, quit}:
+//   bits: the 30 GPIO input levels from now on; wake: report ("wake") when
+//   the board's time reaches this ns (a BUSY falling, a button released);
+//   usb: hex bytes from the host; adv: (to "idle") let the sleeping core's
+//   time pass up to this ns; slice: ns to run between "slice" reports;
+//   flashsync: report ("flash") after each flash operation, so a power
+//   cut can land between two; quit: exit.
+// A "read" report happens when the firmware reads GPIO_IN after it has
+// changed a pin or sent SPI bytes since the last report: Python applies
+// those first, so a BUSY read right after the panel's master activation
+// sees it high, as on the real board.
+
+import fs from 'node:fs';
+import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+
+const [bootromPath, flashPath, linkFd, startNs] = process.argv.slice(2);
+const LINK = Number(linkFd);
+const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
+const NS_PER_CYCLE = 8;                      // clk_sys 125 MHz
+// W25Q16JV datasheet, typical: page program 0.4 ms, sector (4 KB) erase
+// 45 ms, block (64 KB) erase 150 ms. The core waits them out in the ROM.
+const T_PROGRAM = 400e3, T_SECTOR = 45e6, T_BLOCK = 150e6;
+const SIO_GPIO_IN = 0x004, SIO_FIFO_ST = 0x050, SIO_FIFO_WR = 0x054, SIO_FIFO_RD = 0x058;
+const FIFO_RDY = 0x2;
+const BKPT_ERASE = 0xe5, BKPT_PROGRAM = 0xe6;
+const USB_SOF_RD = 0x48, USB_INTE = 0x90, USB_INTR_DEV_SOF = 1 << 17;
+
+// --- the flash file: read at power-on, written through ---------------------
+const flash = new Uint8Array(FLASH_SIZE);
+const flashFd = fs.openSync(flashPath, 'r+');
+fs.readSync(flashFd, flash, 0, FLASH_SIZE, 0);
+const bootrom = new Uint32Array(fs.readFileSync(bootromPath).buffer.slice(0, 16384));
+
+// --- link -------------------------------------------------------------------
+let events = [];
+let dirty = false;           // outputs Python has not seen yet
+let pending = '';
+function send(obj) {
+  const data = Buffer.from(JSON.stringify(obj) + '\n');
+  let off = 0;
+  while (off < data.length) off += fs.writeSync(LINK, data, off);
+}
+const chunk = Buffer.alloc(65536);
+function receive() {
+  for (;;) {
+    const nl = pending.indexOf('\n');
+    if (nl >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      return JSON.parse(line);
+    }
+    let n;
+    try {
+      n = fs.readSync(LINK, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      throw e;
+    }
+    if (n === 0) process.exit(0);          // Python went away
+    pending += chunk.toString('latin1', 0, n);
+  }
+}
+
+// --- the chip ---------------------------------------------------------------
+let mcu, clock, cdc;
+let usbIn = [];              // bytes from the host, not yet read by the chip
+let usbRead = null;          // a read the chip has armed (endpoint, size)
+let stop = null;             // why the run loop must report now
+let wakeAlarm;
+let sliceNs = 1e6;
+let flashSync = false;       // report after every flash erase/program
+let gpioReads = 0;           // how often the firmware has read its inputs
+// The board's time goes on across resets, while the chip's own timer
+// starts again at 0: times on the link are epoch + the chip's clock.
+let epoch = Number(startNs || 0);
+
+function now() {
+  return Math.round(clock.nanos + epoch);
+}
+
+function emit(ev) {
+  events.push(ev);
+}
+
+function romFunction(code) {
+  // The bootrom's function table: pairs of 16-bit (code, address), 0-ended,
+  // found through the 16-bit pointer at 0x14 (RP2040 datasheet 2.8.3).
+  const half = (a) => (bootrom[a >>> 2] >>> ((a & 2) * 8)) & 0xffff;
+  for (let p = half(0x14); half(p); p += 4) {
+    if (half(p) === code) return half(p + 2) & ~1;
+  }
+  throw new Error('bootrom has no function ' + code.toString(16));
+}
+
+function patchHalf(rom, addr, value) {
+  const i = addr >>> 2, shift = (addr & 2) * 8;
+  rom[i] = (rom[i] & ~(0xffff << shift)) | (value << shift);
+}
+
+function flashOp(op, addr, n, cost) {
+  fs.writeSync(flashFd, flash, addr, n, addr);
+  mcu.flash.set(flash.subarray(addr, addr + n), addr);
+  emit(['flash', now(), op, addr, n]);
+  clock.tick(cost);              // the core waits in the ROM meanwhile
+  if (flashSync) stop = stop || 'flash';
+}
+
+function eraseFlash(addr, count, blockSize) {
+  // flash_range_erase(addr, count, block_size, block_cmd)
+  addr >>>= 0;
+  const end = Math.min(addr + count, FLASH_SIZE);
+  let cost = 0;
+  for (let a = addr; a < end;) {
+    const big = blockSize > 4096 && a % blockSize === 0 && a + blockSize <= end;
+    const size = big ? blockSize : 4096;
+    cost += big ? T_BLOCK : T_SECTOR;
+    a += size;
+  }
+  if (end > addr) {
+    flash.fill(0xff, addr, end);
+    flashOp('E', addr, end - addr, cost);
+  }
+}
+
+function programFlash(addr, src, count) {
+  // flash_range_program(addr, data, count): NOR flash only clears bits.
+  addr >>>= 0;
+  const end = Math.min(addr + count, FLASH_SIZE);
+  for (let a = addr; a < end; a++) {
+    flash[a] &= mcu.readUint8(src + (a - addr));
+  }
+  if (end > addr) flashOp('P', addr, end - addr, T_PROGRAM * Math.ceil((end - addr) / 256));
+}
+
+function spiPins(bus) {
+  // RP2040 function 1 = SPI; SPI0 sits on GPIO 0-7 and 16-23, SPI1 on the
+  // others; within each group of four: RX, CSn, SCK, TX.
+  let sck = -1, mosi = -1;
+  for (const pin of mcu.gpio) {
+    const g = pin.index;
+    if (pin.functionSelect !== 1 || ((g >> 3) & 1) !== bus) continue;
+    if (g % 4 === 2 && sck < 0) sck = g;
+    if (g % 4 === 3 && mosi < 0) mosi = g;
+  }
+  return [sck, mosi];
+}
+
+function makeChip(watchdogReset = false) {
+  // A watchdog reset keeps the watchdog's reason and scratch registers
+  // (how machine.reset_cause() knows); a power-on clears them.
+  const before = mcu && mcu.peripherals[0x40058];
+  if (clock) epoch += clock.nanos;
+  mcu = new RP2040();
+  clock = mcu.clock;
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  const rom = new Uint32Array(bootrom);
+  patchHalf(rom, romFunction(0x4552), 0xbe00 | BKPT_ERASE);    // 'R','E'
+  patchHalf(rom, romFunction(0x5052), 0xbe00 | BKPT_PROGRAM);  // 'R','P'
+  mcu.loadBootrom(rom);
+  mcu.flash.set(flash);
+  mcu.onBreak = (code) => {
+    const r = mcu.core.registers;
+    if (code === BKPT_ERASE) eraseFlash(r[0], r[1], r[2]);
+    else if (code === BKPT_PROGRAM) programFlash(r[0], r[1], r[2]);
+    else {
+      emit(['log', 'breakpoint ' + code + ' at 0x' + (mcu.core.PC - 2).toString(16)]);
+      return;
+    }
+    mcu.core.PC = mcu.core.LR & ~1;          // return from the ROM call
+  };
+
+  // Core 1 does not exist: its FIFO is never valid and always has room.
+  const sio = mcu.sio;
+  const sioRead = sio.readUint32.bind(sio);
+  const sioWrite = sio.writeUint32.bind(sio);
+  sio.readUint32 = (offset) => {
+    if (offset === SIO_GPIO_IN) {
+      gpioReads++;
+      if (dirty) applyReply(exchange('read'));
+    }
+    if (offset === SIO_FIFO_ST) return 0xffffffff;
+    if (offset === SIO_FIFO_RD) return 0xffffffff;
+    return sioRead(offset);
+  };
+  sio.writeUint32 = (offset, value) => {
+    if (offset !== SIO_FIFO_WR) sioWrite(offset, value);
+  };
+
+  for (const pin of mcu.gpio) {
+    pin.addListener((state) => {
+      emit(['pin', now(), pin.index, state]);
+      dirty = true;
+    });
+  }
+
+  mcu.spi.forEach((spi, bus) => {
+    const done = clock.createAlarm(() => spi.completeTransmit(0));
+    spi.onTransmit = (value) => {
+      const last = events[events.length - 1];
+      const hex = (value & 0xff).toString(16).padStart(2, '0');
+      if (last && last[0] === 'spi' && last[2] === bus) last[5] += hex;
+      else emit(['spi', now(), bus, ...spiPins(bus), hex]);
+      dirty = true;
+      // the byte takes its time on the wire (8 bits at the SPI clock)
+      const hz = spi.clockFrequency || 1e6;
+      done.schedule(Math.round((spi.dataBits * 1e9) / hz));
+    };
+  });
+
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (data) => {
+    const last = events[events.length - 1];
+    const hex = Buffer.from(data).toString('hex');
+    if (last && last[0] === 'usb') last[2] += hex;
+    else emit(['usb', now(), hex]);
+  };
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    usbRead = { endpoint, size };
+    serveUsb();
+  };
+
+  // The host's start of frame, every 1 ms while INTE asks for it; reading
+  // SOF_RD acknowledges it (RP2040 datasheet 4.1.2.5).
+  const usb = mcu.usbCtrl;
+  let sofOn = false;
+  const sof = clock.createAlarm(() => {
+    sofOn = !!(usb.intEnable & USB_INTR_DEV_SOF);
+    if (!sofOn) return;
+    usb.sofFrameNumber = (usb.sofFrameNumber + 1) & 0x7ff;
+    usb.intRaw |= USB_INTR_DEV_SOF;
+    usb.checkInterrupts();
+    sof.schedule(1e6);
+  });
+  const usbRead32 = usb.readUint32.bind(usb);
+  const usbWrite32 = usb.writeUint32.bind(usb);
+  usb.readUint32 = (offset) => {
+    if (offset === USB_SOF_RD && usb.intRaw & USB_INTR_DEV_SOF) {
+      usb.intRaw &= ~USB_INTR_DEV_SOF;
+      usb.checkInterrupts();
+    }
+    return usbRead32(offset);
+  };
+  usb.writeUint32 = (offset, value) => {
+    usbWrite32(offset, value);
+    if (offset === USB_INTE && usb.intEnable & USB_INTR_DEV_SOF && !sofOn) {
+      sofOn = true;
+      sof.schedule(1e6);
+    }
+  };
+
+  const watchdog = mcu.peripherals[0x40058];
+  if (watchdogReset && before) {
+    watchdog.reason = before.reason;
+    watchdog.scratchData.set(before.scratchData);
+  }
+  watchdog.onWatchdogTrigger = () => {
+    stop = 'reset';
+  };
+  wakeAlarm = clock.createAlarm(() => {
+    stop = stop || 'wake';
+  });
+  usbIn = [];
+  usbRead = null;
+  mcu.core.PC = 0x10000000;     // no bootloader: straight into the image's boot2
+}
+
+function serveUsb() {
+  if (!usbRead || !usbIn.length) return;
+  const n = Math.min(usbRead.size, usbIn.length);
+  const data = Uint8Array.from(usbIn.splice(0, n));
+  mcu.usbCtrl.endpointReadDone(usbRead.endpoint, data);
+  usbRead = null;
+}
+
+function exchange(why) {
+  const next = clock.nextAlarm ? Math.round(clock.nextAlarm.nanos + epoch) : null;
+  const report = { why, t: now(), next, q: usbIn.length, r: gpioReads, ev: events };
+  events = [];
+  dirty = false;
+  send(report);
+  return receive();
+}
+
+function applyReply(reply) {
+  if (reply.quit) process.exit(0);
+  if (reply.bits !== undefined) {
+    for (const pin of mcu.gpio) {
+      const level = !!((reply.bits >>> pin.index) & 1);
+      if (pin.rawInputValue !== level) pin.setInputValue(level);
+    }
+  }
+  if (reply.wake !== undefined) {
+    if (reply.wake === null) wakeAlarm.cancel();
+    else wakeAlarm.schedule(Math.max(0, reply.wake - epoch - clock.nanos));
+  }
+  if (reply.usb) {
+    for (const b of Buffer.from(reply.usb, 'hex')) usbIn.push(b);
+    serveUsb();
+  }
+  if (reply.slice) sliceNs = reply.slice;
+  if (reply.flashsync !== undefined) flashSync = !!reply.flashsync;
+}
+
+function run() {
+  // Execute until the slice is over, the core sleeps, or something needs
+  // Python (an alarm we asked for, a reset).
+  const core = mcu.core;
+  const end = clock.nanos + sliceNs;
+  while (stop === null) {
+    if (core.waiting) return 'idle';
+    if (clock.nanos >= end) return 'slice';
+    clock.tick(core.executeInstruction() * NS_PER_CYCLE);
+  }
+  const why = stop;
+  stop = null;
+  return why;
+}
+
+makeChip();
+let reply = exchange('start');
+for (;;) {
+  applyReply(reply);
+  if (reply.adv !== undefined && mcu.core.waiting) {
+    // Let the sleeping core's time pass, never beyond its next alarm (an
+    // alarm's interrupt must wake it before anything later happens).
+    const next = clock.nextAlarm ? clock.nextAlarm.nanos : Infinity;
+    const target = Math.min(reply.adv - epoch, next);
+    if (target > clock.nanos) clock.tick(target - clock.nanos);
+  }
+  let why;
+  try {
+    why = run();
+  } catch (e) {
+    // rp2040js throws where the real chip would hard-fault
+    emit(['log', String(e && e.message ? e.message : e)]);
+    send({ why: 'halt', t: now(), next: null, q: 0, ev: events });
+    process.exit(3);
+  }
+  if (why === 'reset') makeChip(true);
+  reply = exchange(why);
+}

@@ -1,0 +1,52 @@
+"""Shared by the emulated-Pico tests (a unique module name, see tests/host)."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def need_chip():
+    """(firmware, bootrom) for the emulated Pico, or why the tests cannot run.
+
+    With OKGIN_RP2_DIR set (CI sets it) everything must be there: a missing
+    piece is a failure, never a skip. Without it, the images may still be in
+    the per-user cache (okgin downloads them on first use); if they are not,
+    or Node.js is missing, the chip's tests are skipped with that reason:
+    `make test` on a fresh laptop does not download 700 KB behind your back.
+    """
+    import pytest
+    from host.errors import CommandError
+    from host.chip import images
+    from host.chip.node import ensure_emulator
+    strict = bool(os.environ.get("OKGIN_RP2_DIR"))
+    try:
+        fw, rom = images.find_images(download=False)
+        ensure_emulator()
+    except CommandError as e:
+        if strict:
+            raise
+        pytest.skip("the emulated Pico cannot run here (%s); set OKGIN_RP2_DIR to a folder holding "
+                    "%s and %s, or run `okgin board --chip` once to download them"
+                    % (e, images.FIRMWARE_FILE, images.BOOTROM_FILE))
+    return fw, rom
+
+
+class Repl:
+    """Just enough of a friendly-REPL client: a line in, its output back."""
+
+    def __init__(self, ser):
+        self.ser = ser
+        ser.write(b"\r\x03")          # Ctrl-C: a clean prompt
+
+    def __call__(self, line, timeout=30):
+        self.ser.timeout = timeout
+        self.ser.write(line.encode() + b"\r\n")
+        echo = line.encode() + b"\r\n"
+        got = self.ser.read_until(echo, 100000)     # skip what came before our line
+        assert got.endswith(echo), "no echo of %r: %r" % (line, got[-300:])
+        out = self.ser.read_until(b">>> ", 100000).decode("utf-8", "replace")
+        assert out.endswith(">>> "), "no prompt after %r: %r" % (line, out[-300:])
+        return out[:-4].rstrip("\r\n")

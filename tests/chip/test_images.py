@@ -1,0 +1,113 @@
+"""Where the emulated Pico's images come from: OKGIN_RP2_DIR, the per-user
+cache, or a download (here from a local HTTP server on 127.0.0.1 serving
+the same files), each checked before use."""
+import functools
+import http.server
+import io
+import os
+import struct
+import threading
+
+import pytest
+
+from host.chip import images
+
+
+def _elf(rom):
+    """A minimal ELF32 LE file loading rom at address 0 (the shape of the
+    official b1.elf: the ROM as a PT_LOAD segment)."""
+    ehdr = struct.pack("<4sBBBB8xHHIIIIIHHHHHH", b"\x7fELF", 1, 1, 1, 0, 2, 40, 1, 0,
+                       52, 0, 0, 52, 32, 1, 0, 0, 0)
+    phdr = struct.pack("<8I", 1, 84, 0, 0, len(rom), len(rom), 5, 4)
+    return ehdr + phdr + rom
+
+
+@pytest.fixture
+def server(rp2_images, tmp_path):
+    """An HTTP server on 127.0.0.1 with the firmware and the bootrom ELF."""
+    fw, rom = rp2_images
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "RPI_PICO-20260406-v1.28.0.uf2").write_bytes(open(fw, "rb").read())
+    (site / "b1.elf").write_bytes(_elf(open(rom, "rb").read()))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.RequestHandlerClass.log_message = lambda *a: None
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield "http://127.0.0.1:%d/" % httpd.server_address[1], site
+    httpd.shutdown()
+
+
+def test_download_fills_the_cache_and_checks_what_it_got(server, tmp_path, monkeypatch):
+    base, _ = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    cache = str(tmp_path / "cache")
+    out = io.StringIO()
+    fw, rom = images.find_images(out=out, cache=cache, firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
+                                 bootrom_url=base + "b1.elf")
+    assert fw == os.path.join(cache, images.FIRMWARE_FILE)
+    assert rom == os.path.join(cache, images.BOOTROM_FILE)
+    text = out.getvalue()
+    assert "downloading the RP2040 bootrom" in text and "100% of 16 KB" in text
+    assert "downloading MicroPython v1.28.0" in text
+    # the downloaded image was booted and named itself
+    assert "MicroPython v1.28.0 on" in text and "Raspberry Pi Pico with RP2040" in text
+    # the next time: from the cache, nothing downloaded
+    out2 = io.StringIO()
+    assert images.find_images(out=out2, cache=cache, firmware_url=base + "nothing-here",
+                              bootrom_url=base + "nothing-here") == (fw, rom)
+    assert out2.getvalue() == ""
+
+
+def test_no_network_is_one_line_saying_what_to_get_and_where(tmp_path, monkeypatch):
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    with pytest.raises(images.ImageError) as e:
+        images.find_images(out=io.StringIO(), cache=str(tmp_path / "c"),
+                           firmware_url="http://127.0.0.1:9/RPI_PICO.uf2",
+                           bootrom_url="http://127.0.0.1:9/b1.elf")
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert "cannot download" in msg and "127.0.0.1:9/b1.elf" in msg
+    assert images.BOOTROM_FILE in msg and str(tmp_path / "c") in msg and "OKGIN_RP2_DIR" in msg
+
+
+def test_a_server_answering_garbage_is_refused(server, tmp_path, monkeypatch):
+    base, site = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    (site / "junk.uf2").write_bytes(b"<html>not found</html>" * 100)
+    cache = str(tmp_path / "cache")
+    with pytest.raises(images.ImageError, match="not a UF2 file"):
+        images.find_images(out=io.StringIO(), cache=cache, firmware_url=base + "junk.uf2",
+                           bootrom_url=base + "b1.elf")
+    assert not os.path.exists(os.path.join(cache, images.FIRMWARE_FILE))
+    with pytest.raises(images.ImageError, match="not the RP2040 B1 bootrom"):
+        images.find_images(out=io.StringIO(), cache=str(tmp_path / "c2"),
+                           firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
+                           bootrom_url=base + "junk.uf2")
+
+
+def test_uf2_blocks_for_another_chip_are_refused(rp2_images):
+    data = bytearray(open(rp2_images[0], "rb").read())
+    struct.pack_into("<I", data, 512 * 3 + 28, 0xE48BFF59)     # an RP2350 block
+    with pytest.raises(images.ImageError, match="block 3 is for family 0xe48bff59"):
+        images.uf2_blocks(bytes(data), "x.uf2")
+
+
+def test_okgin_rp2_dir_must_hold_both_images(tmp_path, monkeypatch):
+    (tmp_path / images.FIRMWARE_FILE).write_bytes(b"")
+    monkeypatch.setenv("OKGIN_RP2_DIR", str(tmp_path))
+    with pytest.raises(images.ImageError, match="lacks rp2040-bootrom-b1.bin"):
+        images.find_images(download=False)
+
+
+def test_a_uf2_updates_the_flash_and_keeps_the_filesystem(rp2_images, tmp_path):
+    flash = str(tmp_path / "f.bin")
+    images.write_uf2(flash, rp2_images[0])
+    assert os.path.getsize(flash) == images.FLASH_SIZE and images.has_firmware(flash)
+    with open(flash, "r+b") as f:                 # something in the filesystem area
+        f.seek(0x1F0000)
+        f.write(b"saved game")
+    images.write_uf2(flash, rp2_images[0])        # dropping the .uf2 again
+    with open(flash, "rb") as f:
+        f.seek(0x1F0000)
+        assert f.read(10) == b"saved game"
