@@ -156,8 +156,44 @@ def smallest_heap(mp, obs_path, level="hard", path=ROOT):
     return smallest(fits, 4, 128, 4)
 
 
+def run_chip(quick):
+    """The hard level's decision times on the emulated Pico (stock rp2
+    MicroPython at 125 MHz, emulated time: the same figure as okgin bench
+    chip's, without its flash, boot, reaction and heap parts): a new chip,
+    the firmware flashed by okgin flash, then whole games of hard against
+    hard on the chip's REPL."""
+    from host.bench_chip import bench_decisions, _pct
+    from host.chip import ChipBoard
+    from host.chip.chipboard import ChipError
+    from host.flash import flash_board
+    import statistics
+    chip = ChipBoard(realtime=False)
+    t0 = time.monotonic()
+    try:
+        chip.start()
+        banner = chip.console_line("MicroPython v", 120)
+        flash_board(chip.port, quiet=True)
+        chip.console_line("READY", 600)
+        games, cap = (1, 60) if quick else (2, 1000)
+        times, low, done, _ = bench_decisions(chip, games, cap)
+        print("bots on the emulated Pico (%s, emulated 125 MHz): hard vs hard, %d decisions "
+              "%s: median %.0f ms, p90 %.0f ms, max %.0f ms "
+              "(goals <= 300 median, <= 1500 max); lowest free heap %d bytes; %.0f s wall"
+              % (banner.strip().split(";")[0], len(times),
+                 "(the first %d of a game)" % cap if quick else "in %d whole games" % done,
+                 statistics.median(times), _pct(times, 0.9), max(times), low,
+                 time.monotonic() - t0))
+    except ChipError as e:
+        raise CommandError(str(e))
+    finally:
+        chip.stop()
+    return 0
+
+
 def run(args):
     quick = getattr(args, "quick", False)
+    if getattr(args, "chip", False):
+        return run_chip(quick)
     games = 1 if quick else 3
     observations = collect(games=games)
     reps = 1 if quick else 3
