@@ -54,7 +54,7 @@ _POT_WEIGHT_HARD = 12   # quarters: weight 3 on the meld promise (hard)
 _DANGER_WEIGHT_HARD = 24  # quarters: 6 points per meld the discard likely completes
 _CANDIDATES = const(5)  # discards judged in full: the lowest-deadwood ones ...
 _CANDIDATE_SPAN = 12    # ... within this many points of the lowest
-_TAKE_MARGIN = 1        # points a take must beat the stock by (it shows a card)
+_TAKE_MARGIN = 0        # points a take must beat the stock by (1 measured worse, docs/bots.md)
 _TAKE_INFER = 205       # /256: how sure a pickup means a meld (hard's card reading)
 _UNDERCUT_BONUS = 10    # R11 (the observation does not carry the rules' value)
 
