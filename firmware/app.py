@@ -544,6 +544,9 @@ class App:
                 endview.showdown(fb, endview.view_showdown(self, p))
             else:
                 screens.game(fb, self.view_game(p))
+            # drawing a screen is the longest stretch without a look at the
+            # buttons: a quick tap made meanwhile is queued now, not missed
+            self.buttons.poll()
         self.leds()
         return drawn
 
