@@ -6,13 +6,13 @@ import importlib
 from host.errors import CommandError
 
 SUITES = {
-    "engine": "host.bench_engine",   # deadwood evals/s, random hands/s, peak MicroPython heap
-    "board": "host.bench_board",     # refreshes, e-ink wait per turn, latency, boot, heap
-    "flash": "host.bench_flash",     # full and incremental flash: bytes and seconds
-    "bots": "host.bench_bots",       # decision times of the computer players
-    "memory": "host.bench_memory",   # firmware peak heap and smallest heap a game runs in
-    "web": "host.bench_web",         # the web page: size, first screen, ms per key, hands/s
-    "chip": "host.bench_chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
+    "engine": "host.benches.engine",   # deadwood evals/s, random hands/s, peak MicroPython heap
+    "board": "host.benches.board",     # refreshes, e-ink wait per turn, latency, boot, heap
+    "flash": "host.benches.flash",     # full and incremental flash: bytes and seconds
+    "bots": "host.benches.bots",       # decision times of the computer players
+    "memory": "host.benches.memory",   # firmware peak heap and smallest heap a game runs in
+    "web": "host.benches.web",         # the web page: size, first screen, ms per key, hands/s
+    "chip": "host.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
 }
 
 

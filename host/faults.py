@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from host.errors import CommandError
-from host import transport
+from host.lib import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -385,7 +385,7 @@ def row_power_chip(n, rng, work, log):
             # the action through the protocol's press (test mode), the last
             # button without waiting for its answer
             # every iteration starts after a boot: both cursors at the left
-            from host.presses import Presses
+            from host.lib.presses import Presses
             buttons = Presses().for_action(p, act, m.observation(p)["hand"])
             for bt in buttons[:-1]:
                 t.req("press %d %s" % (p, bt), timeout=300)
@@ -471,10 +471,10 @@ def agrees(t, m):
 
 class Player:
     """Plays legal actions with the buttons, predicting the cursor with the
-    firmware's own card order (host/presses.py)."""
+    firmware's own card order (host/lib/presses.py)."""
 
     def __init__(self, t, rng):
-        from host.presses import Presses
+        from host.lib.presses import Presses
         self.t = t
         self.rng = rng
         self.keys = Presses(shortest=True)
@@ -1185,7 +1185,7 @@ def row_buttons(n, rng, work, log):
     in test mode's own game, whose record is read after each turn: the
     action must be the one the presses mean (the cursor model), exactly
     once. One lost or doubled cursor press discards another card."""
-    from host.presses import Presses, layout
+    from host.lib.presses import Presses, layout
     from engine import Match
     r = Row("buttons")
     t = TABLE[0](work, "buttons", speed=0.2)

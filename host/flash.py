@@ -24,8 +24,8 @@ import tempfile
 import time
 
 from host.errors import CommandError
-from host import transport
-from host.firmware_files import MPY_FLAGS, firmware_files
+from host.lib import transport
+from host.lib.firmware_files import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -220,7 +220,7 @@ def choose_mpy_cross(version, sub):
 
 def source_files(src_root):
     """(device path, host source path, compile?) for the whole firmware
-    (host/firmware_files.py, shared with the virtual board). The board's boot.py is
+    (host/lib/firmware_files.py, shared with the virtual board). The board's boot.py is
     the flasher's own (BOOT_PY), never the sources'."""
     files = [f for f in firmware_files(src_root) if f[0] != "boot.py"]
     if not any(f[0] == "main.py" for f in files):
@@ -721,7 +721,7 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
     t0 = time.monotonic()
-    dev = Device(port)      # another program on the port: named (host/locks.py)
+    dev = Device(port)      # another program on the port: named (host/lib/locks.py)
     run = Flash(dev, port, out, quiet, rep)
     board = None
     try:

@@ -1,6 +1,6 @@
 """``okgin hil``: run the hardware-in-loop suite (tests/hil/) against a board.
 
-The suite talks to the board only through its serial port (host/transport.py),
+The suite talks to the board only through its serial port (host/lib/transport.py),
 so the same tests run on a real Pico (``--port``, or the one plugged in), on
 the virtual board (``--sim``, which starts one and flashes it exactly as
 ``okgin flash`` flashes a real board) and on the emulated Pico (``--chip``:
@@ -19,7 +19,7 @@ import threading
 import time
 
 from host.errors import CommandError
-from host import transport
+from host.lib import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "hil")

@@ -87,7 +87,7 @@ def _save_shot(panels, path):
 
 
 def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True):
-    from host import transport
+    from host.lib import transport
     text, _final = load_record(record_path)
     steps = positions(text)
     if not steps:

@@ -155,7 +155,7 @@ def run(args):
 
 
 def _lock_flash(flash_dir):
-    """One program per flash directory (host/locks.py): two boards saving
+    """One program per flash directory (host/lib/locks.py): two boards saving
     one game file would overwrite each other's moves. Taken before --fresh
     and populate touch it; the virtual board is handed the same lock."""
     from host.vboard import lock_flash

@@ -36,7 +36,7 @@ def configure(parser):
 
 def read_stats(board):
     """The board's statistics as a dict (firmware/stats.py's)."""
-    from host.transport import TransportError
+    from host.lib.transport import TransportError
     lines = board.request_block("stats")
     try:
         d = json.loads(lines[0]) if len(lines) == 1 else None
@@ -87,7 +87,7 @@ def table(d):
 
 
 def run(args):
-    from host.transport import Board
+    from host.lib.transport import Board
     if args.port and args.flash_dir:
         raise CommandError("--flash-dir is the virtual board's; leave it out with --port")
     if args.port:

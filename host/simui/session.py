@@ -15,7 +15,7 @@ import threading
 import time
 
 from host.errors import CommandError
-from host.transport import parse_fields
+from host.lib.transport import parse_fields
 
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
@@ -130,7 +130,7 @@ class Session:
     def start(self, ready_timeout=READY_TIMEOUT):
         """Boot the board, open its port, wait for the firmware's READY."""
         self.board.start()
-        from host.transport import open_serial   # exclusive, as every okgin tool
+        from host.lib.transport import open_serial   # exclusive, as every okgin tool
         self._serial = open_serial(self.board.port)
         self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
         self._reader.start()

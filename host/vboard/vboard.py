@@ -71,7 +71,7 @@ def lock_flash(flash_dir):
     """One program at a time on a flash directory (two boards saving one
     game interleave their writes): a held lock, or VBoardError naming the
     program that has it."""
-    from host.locks import DirLock
+    from host.lib.locks import DirLock
     try:
         return DirLock(flash_dir, "the flash directory %s",
                        "close it, or use another flash directory")
@@ -161,7 +161,7 @@ class VirtualBoard:
         self.compiled = compiled
         self.flash_dir: "str | None" = os.path.abspath(flash_dir) if flash_dir else None
         self._own_flash = flash_dir is None
-        # one board per flash directory (host/locks.py): ``lock`` is one the
+        # one board per flash directory (host/lib/locks.py): ``lock`` is one the
         # caller took already (before populating it), else start() takes it
         self._lock = lock
         self._own_lock = lock is None

@@ -52,7 +52,7 @@ def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_hea
     # The whole engine plus the bots, in the heap the firmware must live in,
     # compiled as a board's flash holds them (a board never compiles the
     # engine from source, which needs far more heap while it parses).
-    from host.bench_engine import compile_engine
+    from host.benches.engine import compile_engine
     compile_engine(str(tmp_path), probes=(), bots=True)
     shutil.copy(os.path.join(HERE, "play_script.py"), str(tmp_path))
     p = run_micropython([os.path.join(str(tmp_path), "play_script.py"), "60", "300"],
@@ -64,7 +64,7 @@ def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_hea
 def test_micropython_and_cpython_make_the_same_decisions_for_a_seed(tmp_path):
     # The engine as a board runs it (.mpy from mpy-cross, in the device's
     # heap): compiling the source needs more heap than a board ever has.
-    from host.bench_engine import compile_engine
+    from host.benches.engine import compile_engine
     compile_engine(str(tmp_path), probes=(), bots=True)
     p = run_micropython([os.path.join(HERE, "play_script.py"), "18", "900"], path=str(tmp_path))
     assert p.returncode == 0, p.stderr

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from host.bench_engine import compile_engine
+from host.benches.engine import compile_engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MP_DIR = os.path.join(ROOT, "tests", "mp")
@@ -67,7 +67,7 @@ def test_house_scoring_gives_the_same_totals_on_cpython_and_micropython():
 
 def _compile(dest):
     """The engine (without the bots) and the probes, compiled as a board's
-    flash gets them (host/bench_engine.compile_engine: relative source
+    flash gets them (host/benches/engine.compile_engine: relative source
     names, so the heap a hand needs does not depend on where the checkout
     is; CI's longer /check/work/main once pushed a 32K hand over the edge)."""
     tool("mpy-cross")

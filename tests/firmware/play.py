@@ -1,11 +1,11 @@
 """Playing the firmware through its buttons, with the CPython engine as the
 oracle: the same seed replayed here predicts every card, and the cursor
-model (host/presses.py over firmware/layout.py) predicts which card a press
+model (host/lib/presses.py over firmware/layout.py) predicts which card a press
 discards."""
 import random
 
 from engine import Match, Rules, deadwood
-from host.presses import Presses
+from host.lib.presses import Presses
 
 
 class Player:

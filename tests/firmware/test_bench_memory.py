@@ -1,4 +1,4 @@
-"""`okgin bench memory` (host/bench_memory.py) measures the right thing: it
+"""`okgin bench memory` (host/benches/memory.py) measures the right thing: it
 plays a real hand on the virtual board, tells a board that did not boot
 from one that did, and its search for the smallest heap copes with a
 pass/fail that is not monotonic near the edge. (The figures themselves are
@@ -7,7 +7,7 @@ tests/firmware/test_memory.py.)"""
 import pytest
 
 from harness import ROOT  # noqa: F401  (puts the repository on sys.path)
-from host import bench_memory as bm
+from host.benches import memory as bm
 from host.vboard import populate
 
 

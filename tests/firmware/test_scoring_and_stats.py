@@ -16,7 +16,7 @@ from harness import Board, golden_check  # noqa: E402
 from play import Player  # noqa: E402
 
 from engine import Match, Rules  # noqa: E402
-from host.presses import Presses  # noqa: E402
+from host.lib.presses import Presses  # noqa: E402
 
 OKLAHOMA = Rules(target=150, spades_double=True, box_bonus=25, game_bonus=100,
                  shutout_double=True)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from host import transport
+from host.lib import transport
 
 
 def _target(config):

@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from hosthelpers import ROOT, okgin_cmd
-from host import transport
+from host.lib import transport
 from host.flash import flash_board, JOURNAL, STAGING
 
 

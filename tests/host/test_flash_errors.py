@@ -40,7 +40,7 @@ def test_a_wrong_source_or_board_path_is_named_before_looking_for_a_board(tmp_pa
 
 
 def test_no_board_plugged_in_lists_the_ports_seen():
-    from host import transport
+    from host.lib import transport
     import pytest
     if transport.find_boards():
         pytest.skip("a real MicroPython board is plugged into this machine")

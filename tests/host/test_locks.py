@@ -13,7 +13,7 @@ import sys
 import time
 
 from hosthelpers import ROOT, okgin_cmd
-from host import transport
+from host.lib import transport
 
 
 def _start_board(flash_dir):
@@ -79,7 +79,7 @@ def test_a_second_program_on_a_port_is_refused_and_flash_names_it(tmp_path):
                                "connect", port, "resume", "exec", "import time; time.sleep(60)"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            from host.locks import holder
+            from host.lib.locks import holder
             deadline = time.monotonic() + 30
             while "mpremote" not in (holder(port) or "") and time.monotonic() < deadline:
                 time.sleep(0.1)       # mpremote starting

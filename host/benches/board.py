@@ -26,7 +26,7 @@ import time
 
 from host.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
@@ -110,7 +110,7 @@ def _choose(obs, deadwood):
 def play_hands(s, hands, seed=21):
     """Play with the emulated buttons; returns the measurements."""
     from engine import Match, deadwood
-    from host.presses import Presses
+    from host.lib.presses import Presses
     s.cmd("testmode on")
     s.cmd("newgame seed=%d dealer=0" % seed)
     s.cmd("sync")
