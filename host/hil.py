@@ -148,7 +148,7 @@ def start_chip(flash=True, firmware=None, out=None):
         if flash:
             from host.flash import flash_board
             # the real path: raw REPL over USB serial, then machine.reset()
-            flash_board(chip.port, quiet=out is None, out=out or sys.stdout)
+            flash_board(chip.port, quiet=out is None, out=out or sys.stdout, ready_timeout=300)
     except BaseException:
         chip.stop()
         raise
