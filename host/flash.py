@@ -49,6 +49,13 @@ ARCHS = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
 # still has its staged copy). The same text is the device's boot.py, so a
 # board that lost power mid-switch completes it on its next boot, before
 # main.py runs.
+# A step over the whole firmware (hash every file, move every staged file
+# into place, delete a folder) takes about a second on a Pico's littlefs;
+# an emulated Pico on a busy machine runs 10-50 times slower (CI run a4563ba
+# timed out switching 37 files at 15 s). A board that really went away is
+# seen at once (the port fails); this only bounds a board that hangs.
+FS_TIMEOUT = 90
+
 SWITCH_CODE = """\
 # okgin: finish an interrupted firmware update (written by okgin flash)
 import os
@@ -407,12 +414,12 @@ class Device:
             raise TransportExecError(out, err.decode("utf-8", "replace"))
         return out.decode("utf-8", "replace")
 
-    def eval(self, code):
+    def eval(self, code, timeout=15):
         import ast
-        return ast.literal_eval(self.exec(code).strip().splitlines()[-1])
+        return ast.literal_eval(self.exec(code, timeout).strip().splitlines()[-1])
 
     def hashes(self, paths):
-        return self.eval("_okhs(%r)" % (list(paths),))
+        return self.eval("_okhs(%r)" % (list(paths),), FS_TIMEOUT)
 
     def write_file(self, path, data, progress=None):
         self.exec("_okf=open(%r,'wb')\n_okw=_okf.write" % path)
@@ -450,7 +457,7 @@ def _boot_in_process_board(board, power_cycle, rep):
 
 
 def _switch(dev):
-    text = dev.exec(SWITCH_CODE)
+    text = dev.exec(SWITCH_CODE, timeout=FS_TIMEOUT)
     if "okgin boot:" in text:
         raise CommandError("switching to the new files failed on the board: %s"
                            % text.strip().splitlines()[-1])
@@ -582,7 +589,7 @@ class Flash:
         untouched, so a failure here changes nothing the board runs."""
         self.step = "while copying"
         dev = self.dev
-        dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING))
+        dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING), timeout=FS_TIMEOUT)
         bar = Progress(self.out, len(plan.todo), plan.need, self.quiet)
         for p, d in plan.todo:
             if "/" in p:
@@ -622,7 +629,7 @@ class Flash:
         if plan.old != plan.paths:
             dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
                      % (MANIFEST + ".tmp", json.dumps(plan.paths), MANIFEST + ".tmp", MANIFEST))
-        dev.exec("_okrmtree(%r)" % STAGING)
+        dev.exec("_okrmtree(%r)" % STAGING, timeout=FS_TIMEOUT)
 
         self.step = "while verifying"
         got = dict(zip(plan.paths, dev.hashes(plan.paths)))

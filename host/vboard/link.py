@@ -202,6 +202,11 @@ class LinkServer:
         after a client has read a line, settle() makes the pins and panels
         reflect everything that happened before that line (including a
         first connection still in the listen queue)."""
+        if threading.current_thread() in self._serving:
+            # Called while applying the link's bytes (an event hook looking
+            # at a panel): what came before is applied, and waiting for this
+            # thread to go idle would wait for ourselves.
+            return True
         deadline = time.monotonic() + timeout
         with self.idle_cv:
             while True:
