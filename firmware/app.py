@@ -580,6 +580,7 @@ class App:
             pn.drawn = True
             fb = pn.fb
             import screens
+            v = None
             note = self.notice[p]
             if note is not None:
                 screens.error(fb, note[0], note[1], "any button: continue",
@@ -607,9 +608,10 @@ class App:
                     screens.game_update(fb, v, was)
                 else:
                     screens.game(fb, v)
-                self.onfb[p] = v
-                continue
-            self.onfb[p] = None
+            self.onfb[p] = v   # a turn screen's view, or None: another screen
+            # drawing a screen is the longest stretch without a look at the
+            # buttons: a quick tap made meanwhile is queued now, not missed
+            self.buttons.poll()
         self.leds()
         return drawn
 

@@ -17,14 +17,13 @@ import json
 import math
 import os
 import random
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+from typing import Any
 
 from host.errors import CommandError
 from host import transport
@@ -72,6 +71,7 @@ class Row:
         self.notes = []
         self.info = []          # figures for the report (not failures)
         self.seconds = 0.0
+        self.deals = 0          # the shuffle row's
 
     def ok(self):
         self.injected += 1
@@ -96,6 +96,9 @@ class Table:
     """One virtual board with its own flash directory: power, the port
     (``transport.Board``), the buttons (pins) and the files on its flash."""
 
+    cheap_files = True      # its flash is a host directory
+    vb: "Any"               # VirtualBoard, or ChipBoard (the same API)
+
     def __init__(self, work, name, speed=0.0, settings=None, timing=None):
         from host.vboard import VirtualBoard, populate
         self.flash = os.path.join(work, name)
@@ -113,32 +116,39 @@ class Table:
         if settings is not None:
             self.put("settings.json", json.dumps(settings))
         self.vb = VirtualBoard(flash_dir=self.flash, speed=speed, board=board)
-        self.b = None
+        # powered on here, and the port opened before the firmware prints
+        # READY; on() waits for it
+        self.vb.start()
+        self.b = transport.Board(str(self.vb.port), timeout=30.0)
+        self.b.open()
+        self._fresh = True
 
     # power
     def on(self, timeout=60):
-        self.vb.start()
-        if self.b is None:
-            self.b = transport.Board(self.vb.port, timeout=30.0)
-            self.b.open()
+        if self._fresh:
+            self._fresh = False
         else:
+            self.vb.start()
             self.b.reopen()
+        # a megabyte line takes the firmware (one byte per read) longer
+        # than the transport's 5 s to take in
+        ser = self.b.ser
+        assert ser is not None
+        ser.write_timeout = 300
         self.b.wait_ready(timeout, probe_after=2.0)
         return self
 
     def cut(self):
         """Power loss: the process is SIGKILLed wherever it is."""
         self.vb.kill()
-        if self.b is not None:
-            self.b.close()
+        self.b.close()
 
     def cycle(self):
         self.cut()
         return self.on()
 
     def stop(self):
-        if self.b is not None:
-            self.b.close()
+        self.b.close()
         self.vb.stop()
 
     # port
@@ -148,12 +158,55 @@ class Table:
     def status(self):
         return self.b.status()
 
+    def resync(self, timeout=60):
+        """Skip answers a caller left unread: ask hello, read up to its
+        answer. The lines skipped are returned."""
+        self.b.send_raw(b"hello\n")
+        skipped: "list[str]" = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.b._readline(max(0.1, deadline - time.monotonic()))
+            if line is None:
+                break
+            if line.startswith("OK okgin"):
+                return skipped
+            skipped.append(line)
+        raise transport.BoardTimeout("no answer to hello within %d s" % timeout)
+
     def sync(self, timeout=60):
         self.b.request("sync", timeout=timeout)
 
     # buttons (a finger on the pins)
     def press(self, p, button, long=False):
-        self.vb.press(p, button, long=long)
+        """As VirtualBoard.press, but waiting up to 10 s (not 1) for the
+        firmware to read each level: on a loaded machine the firmware's
+        process can stall for a second, and a press it never saw is the
+        host's fault, not the table's."""
+        vb = self.vb
+        deb = vb._timing("debounce_ms", 20)
+        vb.hold(p, button)
+        self.seen()
+        # a person's tap, 120 ms: "seen" is any pin read (a BUSY check
+        # too), and the button driver polls between draws, which take
+        # their time on a loaded machine (docs/firmware.md, buttons)
+        time.sleep(vb._timing("long_press_ms", 600) + 0.2 if long else 0.12)
+        vb.release(p, button)
+        self.seen()
+        time.sleep(3 * deb)
+
+    def hold(self, p, button):
+        self.vb.hold(p, button)
+        self.seen()
+
+    def release(self, p, button):
+        self.vb.release(p, button)
+        self.seen()
+
+    def seen(self):
+        link = self.vb.link
+        with link.seen_cond:
+            link.polling = True      # a timeout before must not skip this wait
+        link.wait_seen(10.0)
 
     # flash
     def path(self, name):
@@ -177,6 +230,202 @@ class Table:
             os.remove(self.path(name))
         except OSError:
             pass
+
+
+class ChipTable(Table):
+    """The emulated Pico (host/chip: the stock rp2 MicroPython on rp2040js)
+    with this checkout's firmware put on it by ``okgin flash``, driven like
+    a Table. Its flash is a file in littlefs, read here through the chip's
+    REPL (slow: a Ctrl-C, then a reset), so the rows that run on it look at
+    test mode's own game (``record``, the same store code and files) and
+    read the real game's file only where they must."""
+
+    cheap_files = False
+
+    def __init__(self, work, name, speed=0.02, settings=None, timing=None):
+        from host.chip import ChipBoard
+        if timing:
+            raise CommandError("board timing overrides are not done on the emulated Pico")
+        # one flash (a minute or two on the emulator) for the whole run: a
+        # copy of the flashed chip's image for each row
+        template = os.path.join(work, "chip-flashed.bin")
+        if not os.path.exists(template):
+            from host.flash import flash_board
+            import io
+            first = ChipBoard(flash=template + ".new", realtime=False, eink=0.02)
+            try:
+                first.start()
+                first.console_line("MicroPython v", 300)
+                flash_board(str(first.port), quiet=True, out=io.StringIO())
+            finally:
+                first.stop()
+            os.replace(template + ".new", template)
+        image = os.path.join(work, name + ".bin")
+        shutil.copy(template, image)
+        self.chip = ChipBoard(flash=image, realtime=False, eink=0.02)
+        self.chip.start()
+        self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
+        self.flash = None
+        self.b = transport.Board(str(self.chip.port), timeout=120.0)
+        self.b.open()
+        self._fresh = True
+        if settings is not None:
+            self.put("settings.json", json.dumps(settings))
+
+    def on(self, timeout=300):
+        if self._fresh:
+            self._fresh = False
+            self.b.wait_ready(timeout, probe_after=1.0)
+            return self
+        self.chip.start()
+        self.b.reopen(60)
+        self.b.wait_ready(timeout, probe_after=5.0)
+        return self
+
+    def cut(self):
+        self.chip.kill()
+        self.b.close()
+
+    def stop(self):
+        self.b.close()
+        self.chip.stop()
+
+    def sync(self, timeout=300):
+        self.b.request("sync", timeout=timeout)
+
+    def press(self, p, button, long=False):
+        self.chip.press(p, button, long=long)   # in the chip's time, until polled
+
+    def hold(self, p, button):
+        self.chip.hold(p, button)
+
+    def release(self, p, button):
+        self.chip.release(p, button)
+
+    def seen(self):
+        pass
+
+    def _repl(self, code):
+        """Run ``code`` at the chip's raw REPL (the firmware stops), return
+        its output, then reset the chip into the firmware again."""
+        import contextlib
+        import io
+        from mpremote.transport_serial import SerialTransport
+        self.b.close()
+        with contextlib.redirect_stdout(io.StringIO()):
+            tr = SerialTransport(str(self.chip.port), baudrate=115200, timeout=5)
+            try:
+                tr.enter_raw_repl(soft_reset=False, timeout_overall=60)
+                out, _err = tr.exec_raw(code, timeout=120)
+                tr.exec_raw_no_follow("import machine\nmachine.reset()")
+            finally:
+                tr.close()
+        self.b.reopen(60)
+        self.b.wait_ready(300, probe_after=5.0)
+        return out
+
+    def saved(self, name="game.okg"):
+        out = self._repl("import binascii\ntry:\n print(binascii.hexlify(open(%r,'rb').read()).decode())\n"
+                         "except OSError:\n print('-')\n" % name).decode().strip()
+        return None if out == "-" else bytes.fromhex(out)
+
+    def put(self, name, data):
+        if isinstance(data, str):
+            data = data.encode()
+        self._repl("import binascii\nwith open('x.tmp','wb') as f:\n f.write(binascii.unhexlify(%r))\n"
+                   "import os\nos.rename('x.tmp', %r)\n" % (data.hex(), name))
+
+    def remove(self, name):
+        self._repl("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\n" % name)
+
+
+def row_power_chip(n, rng, work, log):
+    """The power row on the emulated Pico, in test mode's own game (the
+    same store code, test.okg; read back with ``record``): half the cuts
+    fall between two of the chip's flash erase/program operations during
+    the save a press starts (``cut_power_after_flash_writes``), half at a
+    random instant after the press. littlefs must keep the last completed
+    action: after the boot the record is the one before the press, or it
+    plus the action (and the computer's answers)."""
+    from engine import Match
+    r = Row("power")
+    t = ChipTable(work, "power")
+    t.on()
+    ops: "dict[tuple[str, bool], int]" = {}
+    try:
+        t.req("testmode on", timeout=300)
+
+        def record():
+            return ("\n".join(t.b.request_block("record", timeout=300)) + "\n").encode()
+
+        def fresh():
+            vs = rng.choice(("human", "hard"))
+            t.req("newgame seed=%d vs=%s" % (rng.randrange(1 << 30), vs), timeout=300)
+            t.sync()
+        fresh()
+        i = 0
+        while r.injected < n and i < 3 * n:
+            i += 1
+            t.sync()
+            before = record()
+            m = Match.from_record(before.decode())
+            if m.winner is not None or m.hand_no > 2:
+                fresh()
+                continue
+            p = m.hand.to_move
+            assert p is not None       # (the hand is not over: the engine dealt the next)
+            if m.players[1] != "human" and p == 1:
+                continue
+            legal = m.observation(p)["legal"]
+            act = rng.choice(legal)
+            kind = "between flash writes" if r.injected % 2 == 0 else "at a random instant"
+            if kind == "between flash writes":
+                k = rng.randint(1, 6)
+                t.chip.cut_power_after_flash_writes(k)
+            # the action through the protocol's press (test mode), the last
+            # button without waiting for its answer
+            # every iteration starts after a boot: both cursors at the left
+            from host.presses import Presses
+            buttons = Presses().for_action(p, act, m.observation(p)["hand"])
+            for bt in buttons[:-1]:
+                t.req("press %d %s" % (p, bt), timeout=300)
+            t.b.send_raw(b"press %d %s\n" % (p, buttons[-1].encode()))
+            if kind == "at a random instant":
+                time.sleep(rng.uniform(0.0, 3.0))
+                t.cut()
+            else:
+                deadline = time.monotonic() + 120
+                while t.chip.alive and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if t.chip.alive:
+                    t.cut()      # fewer flash writes than armed: cut now
+                    kind = "after the writes"
+                t.b.close()
+            t.on()         # (a boot disarms a cut that did not happen)
+            t.req("testmode on", timeout=300)
+            t.sync()
+            after = record()
+            ops[kind, after == before] = ops.get((kind, after == before), 0) + 1
+            verdict = _judge_power(before, after, ("action", act, p))
+            if verdict[0] == "ok" and not verdict[1]:
+                why = agrees(t, parse(after))
+                verdict = ("ok", "") if not why else ("wrong", why)
+            if verdict[0] == "ok":
+                r.ok()
+            else:
+                r.bad(verdict[0], "%s cut %d: %s" % (kind, i, verdict[1]))
+            # a boot starts every cursor at the left: new presses from there
+            log("power", r)
+        r.info.append("emulated Pico; cuts that kept the record as it was / with the action: %s"
+                      % ", ".join("%s %d/%d" % (k, ops.get((k, True), 0), ops.get((k, False), 0))
+                                  for k in ("between flash writes", "at a random instant",
+                                            "after the writes")))
+    finally:
+        t.stop()
+    return r
+
+
+TABLE = [Table]     # what the rows run on: Table, or ChipTable (--chip)
 
 
 def public(m):
@@ -269,14 +518,16 @@ def row_power(n, rng, work, log):
     must be ``before`` or ``before`` plus what was started (the human's
     action and the computer's answers, or the whole new game), and the
     board's status must match it."""
-    from engine import Match
     r = Row("power")
     # slow saves and a slowish panel widen the windows a cut can fall in
-    t = Table(work, "power", speed=0.15, settings={"slow_save_ms": 4})
+    t = TABLE[0](work, "power", speed=0.15, settings={"slow_save_ms": 4})
     t.on()
     pl = Player(t, rng)
     kinds = ("save", "refresh", "newgame", "computer")
-    outcomes = {}
+    outcomes: "dict[tuple[str, bool], int]" = {}
+    newgames = 0
+    midsave = [0]
+    misses: "list[str]" = []
     try:
         _menu_new_game_fresh(t, 0)
         for i in range(n):
@@ -291,13 +542,16 @@ def row_power(n, rng, work, log):
             if kind == "computer" and not vs:
                 kind = "newgame"       # the next game is against the computer
             if kind == "newgame":
-                want_vs = "human" if vs else "hard"
+                # mostly against the computer, so the next "computer" cut
+                # finds one to cut
+                want_vs = "human" if newgames % 3 == 2 else "hard"
+                newgames += 1
                 t.press(0, "ok", long=True)
                 for _ in range(1 if want_vs == "human" else 4):
                     t.press(0, "right")
-                t.vb.hold(0, "ok")
+                t.hold(0, "ok")
                 time.sleep(0.06)
-                t.vb.release(0, "ok")
+                t.release(0, "ok")
                 time.sleep(rng.uniform(0.0, 0.35))
                 expect = ("newgame", want_vs, None)
             else:
@@ -308,17 +562,23 @@ def row_power(n, rng, work, log):
                 p, buttons = pl.buttons(m, act)
                 for bt in buttons[:-1]:
                     t.press(p, bt)
-                t.vb.hold(p, buttons[-1])
+                t.hold(p, buttons[-1])
                 time.sleep(0.06)
-                t.vb.release(p, buttons[-1])
+                t.release(p, buttons[-1])
                 window = {"save": 0.12, "refresh": 0.9, "computer": 1.5}[kind]
                 time.sleep(rng.uniform(0.0, window))
                 expect = ("action", act, p)
-            t.cycle()
+            t.cut()
+            if t.saved("game.tmp") is not None:
+                midsave[0] += 1      # the power went while a save was being written
+            t.on()
             t.sync()
             after = t.saved()
             outcomes[kind, after == before] = outcomes.get((kind, after == before), 0) + 1
             verdict = _judge_power(before, after, expect)
+            if verdict[0] == "ok" and verdict[1]:
+                misses.append(verdict[1])
+                verdict = ("ok", "")
             if not verdict[1]:
                 verdict = (verdict[0], agrees(t, parse(after)))
             if verdict[0] == "ok" and not verdict[1]:
@@ -333,6 +593,12 @@ def row_power(n, rng, work, log):
                       "as it was / with what was started: %s" % ", ".join(
                           "%s %d/%d" % (k, outcomes.get((k, True), 0), outcomes.get((k, False), 0))
                           for k in kinds))
+        r.info.append("%d cuts fell while a save was being written (game.tmp on the flash)"
+                      % midsave[0])
+        if misses:
+            r.info.append("new games against another opponent than the menu presses meant "
+                          "(a press the firmware did not take: not a power matter): %d, e.g. %s"
+                          % (len(misses), misses[0]))
     finally:
         t.stop()
     return r
@@ -356,7 +622,6 @@ def _menu_new_game_fresh(t, row):
 
 def _judge_power(before, after, expect):
     """("ok"|"lost"|"wrong", why) for a power cut."""
-    from engine import Match
     if after is None:
         return "lost", "no saved game after the boot"
     ma = parse(after)
@@ -365,10 +630,15 @@ def _judge_power(before, after, expect):
     if after == before:
         return "ok", ""
     if expect[0] == "newgame":
+        # a whole new game (its status must match its own seats, checked by
+        # the caller), never the old deal with another opponent; which
+        # opponent the menu presses chose is the buttons row's business
         mb = parse(before)
-        if ma.players[1] == expect[1] and (mb is None or ma.seed != mb.seed):
-            return "ok", ""
-        return "wrong", "neither the old game nor the new one (%s)" % (ma.players,)
+        if mb is not None and ma.seed == mb.seed:
+            return "wrong", "the old deal with other seats or rules (%s)" % (ma.players,)
+        if ma.players[1] != expect[1]:
+            return "ok", "menu: %s chosen, %s started" % (expect[1], ma.players[1])
+        return "ok", ""
     if after.startswith(before):
         added = after[len(before):].decode().splitlines()
         mb = parse(before)
@@ -462,9 +732,8 @@ def _good_prefix(orig, damaged):
 def row_damage(n, rng, work, log):
     """Damage game.okg and settings.json while the power is off, boot,
     and compare with the record's lines before the first damaged one."""
-    from engine import Match
     r = Row("damage")
-    t = Table(work, "damage")
+    t = TABLE[0](work, "damage")
     t.on()
     try:
         # the base games: one against the computer, one of two players, both
@@ -490,6 +759,7 @@ def row_damage(n, rng, work, log):
             bases.append((t.saved(), t.saved("settings.json")))
         r.info.append("base games: %s" % ", ".join(
             "%d lines (%s)" % (b.count(b"\n"), parse(b).players[1]) for b, _ in bases))
+        kinds = {"header": 0, "part": 0, "whole": 0}
         for i in range(n):
             base, settings = bases[i % len(bases)]
             t.cut()
@@ -513,12 +783,18 @@ def row_damage(n, rng, work, log):
                     t.put("settings.json", settings)
             t.on()
             t.sync()
+            kinds[("header" if good.count(b"\n") < 3 else "whole" if good == base
+                   else "part")] += 1
             verdict, why = _judge_damage(t, base, data, good)
             if verdict == "ok":
                 r.ok()
             else:
                 r.bad(verdict, "%s: %s" % (what, why))
             log("damage", r)
+        r.info.append("damage in the header (the menu, game.bad kept): %d; in the actions "
+                      "(their good part resumed): %d; the record whole (settings damaged, "
+                      "or only a last newline lost): %d"
+                      % (kinds["header"], kinds["part"], kinds["whole"]))
     finally:
         t.stop()
     return r
@@ -609,16 +885,19 @@ def row_serial(n, rng, work, log):
     change, the board keeps answering. Then megabyte lines and floods.
     The heap (``mem``, test mode) before and after the junk."""
     r = Row("serial")
-    t = Table(work, "serial")
+    t = TABLE[0](work, "serial")
     t.on()
     try:
         _menu_new_game_fresh(t, 0)
-        t.press(0 if parse(t.saved()).hand.to_move == 0 else 1, "draw")
+        t.press(int(t.status()["to_move"]), "draw")
         t.sync()
 
         def snapshot():
             t.sync()
-            return (t.saved(), t.status(), [t.vb.panel_image(p).tobytes() for p in (0, 1)])
+            # (the emulated Pico's flash is read through its REPL, which
+            # stops the firmware: there status and panels say it)
+            return (t.saved() if t.cheap_files else None, t.status(),
+                    [t.vb.panel_image(p).tobytes() for p in (0, 1)])
 
         t.req("testmode on")
         t.sync()
@@ -638,7 +917,7 @@ def row_serial(n, rng, work, log):
                 data += b
                 lines += 1
                 kinds.add(kind)
-            if rng.random() < 0.02 and big < 3:
+            if batch in (5, 60, 150):   # three megabyte lines in a long run
                 data += b"y" * (1024 * 1024) + b"\n"    # a megabyte line
                 lines += 1
                 big += 1
@@ -693,7 +972,7 @@ def _alloc(t):
 
 def _answers(t, count, timeout=60):
     """Up to ``count`` answer lines (OK/ERR...), skipping nothing else."""
-    out = []
+    out: "list[str]" = []
     deadline = time.monotonic() + timeout
     while len(out) < count and time.monotonic() < deadline:
         line = t.b._readline(max(0.05, deadline - time.monotonic()))
@@ -734,13 +1013,17 @@ def row_hidden(n, rng, work, log):
     a card of a hand; or a test command answered before the TEST MODE
     banner was on both panels."""
     r = Row("hidden")
-    t = Table(work, "hidden", speed=0.1)
+    t = TABLE[0](work, "hidden", speed=0.1)
     t.on()
     shown = []          # (time, panel, banner?) at each refresh start
 
     def on_event(ev):
+        # on the board's own thread: the emulated panel directly (panel_image
+        # would wait for that thread to settle the link)
         if ev[0] == "refresh":
-            shown.append((time.monotonic(), ev[1], _banner(t.vb.panel_image(ev[1]))))
+            pins = t.vb.pins
+            assert pins is not None
+            shown.append((time.monotonic(), ev[1], _banner(pins.panels[ev[1]].image())))
     try:
         _menu_new_game_fresh(t, 0)
         real = t.saved()
@@ -748,6 +1031,7 @@ def row_hidden(n, rng, work, log):
         secret = set(real.decode().splitlines()[2:])     # the deal line and the actions
         t.sync()
         ink = [t.vb.panel_image(p) for p in (0, 1)]
+        st_real = t.status()
         hands = [set(m.observation(p)["hand"]) for p in (0, 1)]
         t.vb.on_event = on_event
         other_seed = (m.seed + 1) % (1 << 30)
@@ -771,6 +1055,8 @@ def row_hidden(n, rng, work, log):
                     t.b.wait_ready(30, probe_after=2.0)
                     break
                 line = t.b._readline(30)
+                while line is not None and line.startswith("READY"):
+                    line = t.b._readline(30)     # unsolicited (a reset's boot)
                 if line is None:
                     leak.append("no answer to %r" % cmd)
                     break
@@ -792,10 +1078,15 @@ def row_hidden(n, rng, work, log):
                         k, _, v = w.partition("=")
                         if k != "discard" and (v in hands[0] or v in hands[1]):
                             leak.append("a card in status: %s" % w)
+            late = [x for x in t.resync() if not x.startswith("READY")]
+            if late:
+                leak.append("%d answer(s) came late: %r" % (len(late), late[:2]))
             t.req("testmode off")
             t.sync()
-            if t.saved() != real:
+            if t.cheap_files and t.saved() != real:
                 leak.append("the real game changed")
+            if t.status() != st_real:
+                leak.append("the real game's status changed")
             if [t.vb.panel_image(p).tobytes() for p in (0, 1)] != [x.tobytes() for x in ink]:
                 leak.append("the real game's panels did not come back")
             if leak:
@@ -824,7 +1115,7 @@ def row_panels(n, rng, work, log):
     on with the panel that works."""
     r = Row("panels")
     for i in range(n):
-        t = Table(work, "panels%d" % i, timing={"busy_timeout_ms": 600})
+        t = TABLE[0](work, "panels%d" % i, timing={"busy_timeout_ms": 600})
         try:
             t.on()
             _menu_new_game_fresh(t, 0)
@@ -897,7 +1188,7 @@ def row_buttons(n, rng, work, log):
     from host.presses import Presses, layout
     from engine import Match
     r = Row("buttons")
-    t = Table(work, "buttons", speed=0.2)
+    t = TABLE[0](work, "buttons", speed=0.2)
     t.on()
     deb = t.vb._timing("debounce_ms", 20)   # seconds
     skipped = 0
@@ -918,6 +1209,7 @@ def row_buttons(n, rng, work, log):
                     back(p, button)
                 edge(p, button)
                 worst = max(worst, time.monotonic() - t0)
+                t.seen()     # the firmware has read the settled level
                 time.sleep(hold_s if down else 3 * deb)
             return worst
 
@@ -940,8 +1232,8 @@ def row_buttons(n, rng, work, log):
             worst = 0.0
             if o["phase"] != "discard":
                 act = "draw" if "draw" in o["legal"] else "pass"
-                # every other time held past the long press: still one action
-                worst = chatter(p, "draw", 0.9 if done % 2 else 0.06)
+                # held past the long press, or very long: still one action
+                worst = chatter(p, "draw", (0.06, 0.9, 3.0)[done % 3])
             else:
                 order = layout.order(o["hand"])
                 q = 1 - p
@@ -1008,7 +1300,7 @@ def row_flash(n, rng, work, log):
     for d in ("engine", "firmware", "hardware"):
         shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    t = Table(work, "flash")
+    t = TABLE[0](work, "flash")
     t.on()
     try:
         _menu_new_game_fresh(t, 0)
@@ -1037,11 +1329,12 @@ def row_flash(n, rng, work, log):
                 with open(os.path.join(src, "firmware", mod), "a") as f:
                     f.write("\n_FAULTS_FLASH = %d\n" % i)
             kind = kinds[i % len(kinds)]
-            p = subprocess.Popen([sys.executable, "-m", "host.cli", "flash", "--port", t.vb.port,
-                                  "--source", src], cwd=ROOT, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True)
+            p = subprocess.Popen([sys.executable, "-m", "host.cli", "flash", "--port",
+                                  str(t.vb.port), "--source", src], cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             t.b.close()
             out = ""
+            assert p.stdout is not None
             for line in p.stdout:
                 out += line
                 if line.startswith("board: "):
@@ -1124,11 +1417,11 @@ def row_shuffle(n, rng, work, log):
     10,000 runs of this row)."""
     from engine import Match
     r = Row("shuffle")
-    t = Table(work, "shuffle")
+    t = TABLE[0](work, "shuffle")
     t.on()
     try:
         t.req("testmode on")
-        seeds = []
+        seeds: "list[int]" = []
         while len(seeds) < n:
             k = min(1000, n - len(seeds))
             seeds += [int(x, 16) for x in t.b.request_block("entropy %d" % k)]
@@ -1168,6 +1461,10 @@ def row_shuffle(n, rng, work, log):
     return r
 
 
+CHIP_ROWS = ("power", "serial", "hidden", "shuffle")
+CHIP_QUICK = {"power": 2, "serial": 100, "hidden": 2, "shuffle": 1000}
+CHIP_LONG = {"power": 40, "serial": 2000, "hidden": 14, "shuffle": 100000}
+
 RUNNERS = {"power": row_power, "damage": row_damage, "serial": row_serial,
            "buttons": row_buttons, "panels": row_panels, "flash": row_flash,
            "hidden": row_hidden, "shuffle": row_shuffle}
@@ -1183,15 +1480,17 @@ def table(rows, target="virtual board"):
     for r in rows:
         label = r.name
         if r.name == "shuffle":
-            label = "shuffle (%d deals; per card position)" % getattr(r, "deals", 0)
+            label = "shuffle (%d deals; per card position)" % r.deals
         elif r.name == "serial":
             label = "serial (inputs)"
         out.append("| %s | %d | %d | %d | %d |" % (label, r.injected, r.survived, r.lost, r.wrong))
     return "\n".join(out)
 
 
-def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
+def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, chip=False):
     rng = random.Random(seed)
+    TABLE[0] = ChipTable if chip else Table
+    runners = dict(RUNNERS, power=row_power_chip) if chip else RUNNERS
     results = []
     work = tempfile.mkdtemp(prefix="okgin-faults-")
     last = [0.0]
@@ -1206,7 +1505,7 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
             t0 = time.monotonic()
             out.write("%s: %s\n" % (name, GOALS[name]))
             out.flush()
-            r = RUNNERS[name](sizes[name], random.Random(rng.randrange(1 << 30)), work, log)
+            r = runners[name](sizes[name], random.Random(rng.randrange(1 << 30)), work, log)
             r.seconds = time.monotonic() - t0
             results.append(r)
             out.write("  %s: %d injected, %d survived, %d lost, %d wrong (%.0f s)\n"
@@ -1217,6 +1516,7 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
                 out.write("    %s\n" % note)
             out.flush()
     finally:
+        TABLE[0] = Table
         shutil.rmtree(work, ignore_errors=True)
     return results
 
@@ -1224,8 +1524,12 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True):
 def configure(parser):
     parser.add_argument("--quick", action="store_true",
                         help="the short run (make test does it): a few cases per row")
-    parser.add_argument("--rows", default=",".join(ROWS),
-                        help="rows to run, comma-separated (default: all: %s)" % ",".join(ROWS))
+    parser.add_argument("--rows", default=None,
+                        help="rows to run, comma-separated (default: all: %s; with --chip: %s)"
+                        % (",".join(ROWS), ",".join(CHIP_ROWS)))
+    parser.add_argument("--chip", action="store_true",
+                        help="on the emulated Pico (host/chip) instead of the virtual board: "
+                             "rows %s, fewer cases (it is ~10x slower)" % ",".join(CHIP_ROWS))
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random, printed)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every row's number of cases")
@@ -1235,23 +1539,34 @@ def configure(parser):
 
 
 def run(args):
-    rows = [x.strip() for x in args.rows.split(",") if x.strip()]
+    chip = getattr(args, "chip", False)
+    rows = [x.strip() for x in (args.rows or ",".join(CHIP_ROWS if chip else ROWS)).split(",")
+            if x.strip()]
     for x in rows:
         if x not in ROWS:
             raise CommandError("unknown row %r (rows: %s)" % (x, ", ".join(ROWS)))
-    base = QUICK if args.quick else LONG
+        if chip and x not in CHIP_ROWS:
+            raise CommandError("row %r runs on the virtual board only (on the emulated Pico: %s)"
+                               % (x, ", ".join(CHIP_ROWS)))
+    if chip:
+        base = CHIP_QUICK if args.quick else CHIP_LONG
+    else:
+        base = QUICK if args.quick else LONG
     if args.scale <= 0:
         raise CommandError("--scale must be > 0")
     sizes = {k: max(1, int(round(v * args.scale))) for k, v in base.items()}
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
-    print("okgin faults (%s run, seed %d) on the virtual board" % ("short" if args.quick else "long", seed))
+    where = "the emulated Pico" if chip else "the virtual board"
+    print("okgin faults (%s run, seed %d) on %s" % ("short" if args.quick else "long", seed, where))
     t0 = time.monotonic()
-    results = run_campaign(rows, sizes, seed)
+    results = run_campaign(rows, sizes, seed, chip=chip)
     print()
-    print(table(results))
+    print(table(results, "emulated Pico" if chip else "virtual board"))
     print()
-    print("%.0f s in all; rerun with: okgin faults%s --rows %s --seed %d"
-          % (time.monotonic() - t0, " --quick" if args.quick else "", ",".join(rows), seed))
+    print("%.0f s in all; rerun with: okgin faults%s%s --rows %s --seed %d%s"
+          % (time.monotonic() - t0, " --quick" if args.quick else "", " --chip" if chip else "",
+             ",".join(rows), seed,
+             " --scale %g" % args.scale if args.scale != 1.0 else ""))
     failed = [r.name for r in results if not r.passed()]
     if failed:
         raise CommandError("faults: %s lost or got something wrong (see above)" % ", ".join(failed))
