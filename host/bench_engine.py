@@ -138,8 +138,8 @@ def _run_script(interp, script_path, reps, n_dw, n_hands):
     return out
 
 
-def compile_engine(dest, probes=("one_hand.py",)):
-    """engine/*.py (not the bots) and the ``probes`` from tests/mp/ compiled
+def compile_engine(dest, probes=("one_hand.py",), bots=False):
+    """engine/*.py (the bots too with ``bots``) and the ``probes`` from tests/mp/ compiled
     by mpy-cross as a board's flash gets them (host/layout.py: the same
     options, source names relative to the flash's root). Each .mpy keeps its
     source name, which is on the heap once loaded: with absolute host paths
@@ -148,7 +148,7 @@ def compile_engine(dest, probes=("one_hand.py",)):
     os.makedirs(os.path.join(dest, "engine"), exist_ok=True)
     srcs = [("engine/" + n, os.path.join(ROOT, "engine", n))
             for n in sorted(os.listdir(os.path.join(ROOT, "engine")))
-            if n.endswith(".py") and not n.startswith("bot")]
+            if n.endswith(".py") and (bots or not n.startswith("bot"))]
     srcs += [(n, os.path.join(ROOT, "tests", "mp", n)) for n in probes]
     for rel, src in srcs:
         out = os.path.join(dest, rel[:-3] + ".mpy")

@@ -15,6 +15,15 @@ import time
 from host.errors import CommandError
 
 
+def _stop_on_ctrl_c_and_term():
+    """Ctrl-C (SIGINT) and SIGTERM both end the board cleanly. SIGINT is
+    set explicitly: a program started from a background job or a script
+    under nohup inherits SIGINT *ignored*, and Python then never raises
+    KeyboardInterrupt (CI ran the tests that way: the board ignored Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+
+
 def configure(parser):
     parser.add_argument("--flash-dir", metavar="DIR",
                         help="the board's flash: a directory kept between runs "
@@ -96,8 +105,7 @@ def run(args):
             print("micropython exited with status %s; the board boots again" % ev[1], flush=True)
 
     vb.on_event = on_event
-    # SIGTERM ends the board as cleanly as Ctrl-C.
-    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    _stop_on_ctrl_c_and_term()
     with vb:
         print("virtual board on %s (flash: %s, heap %s, speed %g)" % (
             vb.port, vb.flash_dir, vb.heapsize, vb.speed))
@@ -139,7 +147,7 @@ def run_chip(args):
                   % (ev[1], (chip.last_exit or (None, ""))[1]), flush=True)
 
     chip.on_event = on_event
-    signal.signal(signal.SIGTERM, lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+    _stop_on_ctrl_c_and_term()
     with chip:
         print("emulated Pico on %s (flash: %s; %s)" % (
             chip.port, chip.flash_path, os.path.basename(chip.firmware_path or "firmware on flash")))

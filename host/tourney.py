@@ -2,9 +2,19 @@
 
 Plays N seeded games (or single hands with ``--deals``), each twice with the
 seats swapped so both players get the same cards once: what is left of the
-difference is skill, not card luck. Prints the win rate per game, the points
-per hand, and 95% confidence intervals computed over the seed pairs.
+difference is skill, not card luck. Players are the levels of
+``engine.bot`` and the laptop-side yardsticks of ``host/yardsticks``
+(``simple``, ``pimc``, ``hard0``).
+
+Statistics (95%): points per hand over the seed pairs (a paired ratio
+estimate with Student's t, delta method: pairs may play different numbers of
+hands); the share of all points scored, the same way; rates of games or
+hands won with the Wilson score interval, which stays within 0..100% (it
+treats the games as independent: with the seats swapped, the two games of a
+pair tend to split, so this is on the wide side). ``--table`` plays the
+series docs/bots.md reports and prints its table.
 """
+import json
 import math
 import os
 import sys
@@ -13,20 +23,43 @@ import time
 from host.errors import CommandError
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
+YARDSTICKS = ("simple", "pimc", "hard0")
+PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
+MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
+
+# The series of docs/bots.md: (A, B, games, deals), seeds from --seed (1).
+# Sized to be played in about an hour on two shared cores; the sampling
+# player takes about half a second a decision, so it plays single hands,
+# just over the 30 seed pairs below which the verdict says "too few".
+TABLE = (
+    ("hard", "simple", 300, 0),
+    ("hard", "simple", 0, 800),
+    ("hard", "hard0", 200, 0),
+    ("hard", "greedy", 100, 0),
+    ("hard", "pimc", 0, 40),
+    ("hard0", "simple", 200, 0),
+    ("normal", "simple", 200, 0),
+    ("easy", "simple", 100, 0),
+    ("pimc", "simple", 0, 40),
+)
 
 EPILOG = """examples:
-  okgin tourney hard greedy                  100 games, each twice (seats swapped)
-  okgin tourney normal easy --games 400 --jobs 2
-  okgin tourney hard random --deals 500      single hands: points per hand only
+  okgin tourney hard simple                  100 games, each twice (seats swapped)
+  okgin tourney hard hard0 --games 500 --jobs 2
+  okgin tourney hard pimc --deals 150 --jobs 2      single hands: the sampler is slow
   okgin tourney easy greedy --seed 7 --max-turns 40 --target 50
-"""
+  okgin tourney --table --jobs 2             every series of docs/bots.md, as its table
+
+players: %s (engine levels), %s (yardsticks, laptop only)
+""" % (", ".join(LEVELS), ", ".join(YARDSTICKS))
 
 
 def configure(parser):
-    parser.add_argument("a", metavar="PLAYER_A", help="level of player A: %s" % ", ".join(LEVELS))
-    parser.add_argument("b", metavar="PLAYER_B", help="level of player B")
-    parser.add_argument("--games", type=int, default=100,
+    parser.add_argument("a", metavar="PLAYER_A", nargs="?",
+                        help="player A: %s" % ", ".join(PLAYERS))
+    parser.add_argument("b", metavar="PLAYER_B", nargs="?", help="player B")
+    parser.add_argument("--games", type=int, default=None,
                         help="seeded games, each played twice with seats swapped (default 100)")
     parser.add_argument("--deals", type=int, default=0,
                         help="play this many seeded single hands (each twice) instead of games")
@@ -37,6 +70,10 @@ def configure(parser):
                         help="a hand longer than this many turns ends as a draw (default 80)")
     parser.add_argument("--target", type=int, default=None,
                         help="game target score (default: the rules' 100, R13)")
+    parser.add_argument("--table", action="store_true",
+                        help="play every series of docs/bots.md and print its table "
+                             "(--games/--deals, when given, replace each series' size)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     parser.epilog = EPILOG
 
@@ -52,68 +89,81 @@ def _rules(max_turns, target):
         raise CommandError("bad rules option: %s" % e)
 
 
-def _bots(a, b, seed, swap):
-    from engine import bot
-    # Bot seeds derive from the deal seed and the seat, so a pair replays.
-    first = bot(a, seed * 2 + 1)
-    second = bot(b, seed * 2 + 2)
+def make_player(name, seed, rules):
+    """An engine level or a yardstick, seeded."""
+    if name in LEVELS:
+        from engine import bot
+        return bot(name, seed)
+    from host.yardsticks import player
+    return player(name, seed, rules)
+
+
+def _players(a, b, seed, swap, rules):
+    # Player seeds derive from the deal seed and the seat, so a pair replays.
+    first = make_player(a, seed * 2 + 1, rules)
+    second = make_player(b, seed * 2 + 2, rules)
     return (second, first) if swap else (first, second)
 
 
-def _to_move(game):
-    # Match keeps the hand being played as ``.hand``; its ``to_move`` is
-    # public state (the observation carries it too, but costs a dict).
-    h = getattr(game, "hand", None)
-    if h is not None and hasattr(h, "to_move"):
-        return h.to_move
-    return game.observation(0)["to_move"]
+class _Clock:
+    """Decision time per seat (seconds, count)."""
+
+    def __init__(self):
+        self.t = [0.0, 0.0]
+        self.n = [0, 0]
+
+    def choose(self, player, seat, obs):
+        t0 = time.perf_counter()
+        act = player.choose(obs)
+        self.t[seat] += time.perf_counter() - t0
+        self.n[seat] += 1
+        return act
 
 
 def play_game(a, b, seed, swap, max_turns=80, target=None):
     """One game to the target (R13). Returns (a_won, a_points, b_points,
-    hands, finished): A is ``a`` whichever seat it sits in."""
+    hands, finished, clock): A is ``a`` whichever seat it sits in."""
     from engine import Match
     rules = _rules(max_turns, target)
     m = Match(rules, seed=seed)
-    seats = _bots(a, b, seed, swap)
+    seats = _players(a, b, seed, swap, rules)
     a_seat = 1 if swap else 0
+    clock = _Clock()
     hands = 1
-    last_no = None
+    last_no = m.hand_no
     while m.winner is None:
-        p = _to_move(m)
-        obs = m.observation(p)
-        no = obs.get("hand_no")
-        if no != last_no:
-            if last_no is not None:
-                hands += 1
-            last_no = no
+        if m.hand_no != last_no:
+            hands += 1
+            last_no = m.hand_no
         if hands > MAX_HANDS_PER_GAME:
             break
-        m.play(seats[p].choose(obs))
+        p = m.hand.to_move
+        assert p is not None    # the game goes on: someone is to move
+        m.play(clock.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
     s = m.scores
-    return (m.winner == a_seat, s[a_seat], s[1 - a_seat], hands, m.winner is not None)
+    return (m.winner == a_seat, s[a_seat], s[1 - a_seat], hands, m.winner is not None, clock)
 
 
 def play_deal(a, b, seed, swap, max_turns=80, target=None):
-    """One hand (dealer from the seed). Returns (net points for A, A won
-    the hand, hand was a draw)."""
+    """One hand (dealer from the seed). Returns (points for A, points for
+    B, A won the hand, hand was a draw, clock)."""
     from engine import Hand
     rules = _rules(max_turns, target)
     h = Hand.deal(rules, dealer=seed % 2, seed=seed)
-    seats = _bots(a, b, seed, swap)
+    seats = _players(a, b, seed, swap, rules)
     a_seat = 1 if swap else 0
+    clock = _Clock()
     while not h.is_over():
         p = h.to_move
         assert p is not None    # someone is to move until the hand is over
-        h.play(seats[p].choose(h.observation(p)))
-    # The result as the contract's dict (Hand.result may be an object).
-    r = h.observation(0)["result"]
+        h.play(clock.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
+    r = h.result
     assert r is not None        # the hand is over
-    winner = r["winner"]
-    pts = r["points"] or 0
-    if winner is None:
-        return 0, False, True
-    return (pts if winner == a_seat else -pts), winner == a_seat, False
+    if r.winner is None:
+        return 0, 0, False, True, clock
+    pts = r.points
+    a_won = r.winner == a_seat
+    return (pts if a_won else 0), (0 if a_won else pts), a_won, False, clock
 
 
 def _pair(task):
@@ -122,8 +172,34 @@ def _pair(task):
     return seed, fn(a, b, seed, False, max_turns, target), fn(a, b, seed, True, max_turns, target)
 
 
+# ----- statistics -------------------------------------------------------------
+# Two-sided 95% quantiles of Student's t by degrees of freedom (1..30), then
+# the normal 1.96 beyond 120; in between interpolated in 1/df.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_T95_TAIL = ((30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980), (float("inf"), 1.960))
+
+
+def t95(df):
+    """The two-sided 95% critical value of Student's t with ``df`` degrees
+    of freedom."""
+    if df < 1:
+        return float("inf")
+    if df <= 30:
+        return _T95[int(df) - 1]
+    for (d0, t0), (d1, t1) in zip(_T95_TAIL, _T95_TAIL[1:]):
+        if df <= d1:
+            if d1 == float("inf"):
+                w = d0 / df
+                return t1 + (t0 - t1) * w
+            w = (1.0 / df - 1.0 / d1) / (1.0 / d0 - 1.0 / d1)
+            return t1 + (t0 - t1) * w
+    return 1.96
+
+
 def mean_ci(xs):
-    """Mean and 95% half-width (normal approximation) of a sample."""
+    """Mean and 95% half-width (Student's t) of a sample."""
     n = len(xs)
     if n == 0:
         return 0.0, float("nan")
@@ -131,12 +207,13 @@ def mean_ci(xs):
     if n < 2:
         return mu, float("inf")
     var = sum((x - mu) ** 2 for x in xs) / (n - 1)
-    return mu, 1.96 * math.sqrt(var / n)
+    return mu, t95(n - 1) * math.sqrt(var / n)
 
 
 def ratio_ci(xs, hs):
     """Ratio sum(xs)/sum(hs) and its 95% half-width (delta method over the
-    pairs: points per hand where pairs play different numbers of hands)."""
+    pairs, Student's t: points per hand where pairs play different numbers
+    of hands)."""
     n = len(xs)
     tot_h = float(sum(hs))
     if n == 0 or tot_h == 0:
@@ -146,7 +223,19 @@ def ratio_ci(xs, hs):
         return r, float("inf")
     hbar = tot_h / n
     var = sum((x - r * h) ** 2 for x, h in zip(xs, hs)) / (n - 1)
-    return r, 1.96 * math.sqrt(var / n) / hbar
+    return r, t95(n - 1) * math.sqrt(var / n) / hbar
+
+
+def wilson(k, n, z=1.96):
+    """Wilson score 95% interval (low, high) for k successes in n trials;
+    always within 0..1."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / float(n)
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
@@ -154,8 +243,8 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
     """Play the series and return a dict of figures (used by the command
     and the tests). Pairs are seeds ``seed .. seed+N-1``."""
     for lvl in (a, b):
-        if lvl not in LEVELS:
-            raise CommandError("unknown player %r (choose from %s)" % (lvl, ", ".join(LEVELS)))
+        if lvl not in PLAYERS:
+            raise CommandError("unknown player %r (choose from %s)" % (lvl, ", ".join(PLAYERS)))
     kind = "deal" if deals else "game"
     n = deals if deals else games
     if n <= 0:
@@ -184,32 +273,72 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
             results.append(_pair(t))
             if progress:
                 progress(len(results), n)
-    results.sort()
-    out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0}
+    results.sort(key=lambda r: r[0])
+    out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
+           "max_turns": max_turns, "target": target, "seed": seed}
+    secs = [0.0, 0.0]
+    decisions = [0, 0]
+    net, a_pts, tot_pts, hands = [], [], [], []
     if kind == "game":
-        wins, pts, hands, unfinished = [], [], [], 0
+        won, unfinished = 0, 0
         for _, g1, g2 in results:
-            wins.append((g1[0] + g2[0]) / 2.0)
-            pts.append(g1[1] - g1[2] + g2[1] - g2[2])
+            won += g1[0] + g2[0]
+            net.append(g1[1] - g1[2] + g2[1] - g2[2])
+            a_pts.append(g1[1] + g2[1])
+            tot_pts.append(g1[1] + g1[2] + g2[1] + g2[2])
             hands.append(g1[3] + g2[3])
             unfinished += (not g1[4]) + (not g2[4])
-        out["win_rate"], out["win_ci"] = mean_ci(wins)
-        out["points_per_hand"], out["points_ci"] = ratio_ci(pts, hands)
-        out["hands"] = sum(hands)
+            for g in (g1, g2):
+                for s in (0, 1):
+                    secs[s] += g[5].t[s]
+                    decisions[s] += g[5].n[s]
         out["games"] = 2 * n
+        out["games_won"] = won
+        out["win_rate"] = won / (2.0 * n)
+        out["win_low"], out["win_high"] = wilson(won, 2 * n)
         out["unfinished"] = unfinished
     else:
-        net, won, hands, draws = [], [], [], 0
+        won, draws = 0, 0
         for _, d1, d2 in results:
-            net.append(d1[0] + d2[0])
-            won.append((d1[1] + d2[1]) / 2.0)
+            net.append(d1[0] - d1[1] + d2[0] - d2[1])
+            a_pts.append(d1[0] + d2[0])
+            tot_pts.append(d1[0] + d1[1] + d2[0] + d2[1])
             hands.append(2)
-            draws += d1[2] + d2[2]
-        out["points_per_hand"], out["points_ci"] = ratio_ci(net, hands)
-        out["hand_win_rate"], out["hand_win_ci"] = mean_ci(won)
-        out["hands"] = 2 * n
+            won += d1[2] + d2[2]
+            draws += d1[3] + d2[3]
+            for d in (d1, d2):
+                for s in (0, 1):
+                    secs[s] += d[4].t[s]
+                    decisions[s] += d[4].n[s]
+        out["hands_won"] = won
+        out["hand_win_rate"] = won / (2.0 * n)
+        out["hand_win_low"], out["hand_win_high"] = wilson(won, 2 * n)
         out["draws"] = draws
+    out["hands"] = sum(hands)
+    out["points_per_hand"], out["points_ci"] = ratio_ci(net, hands)
+    out["share"], out["share_ci"] = ratio_ci(a_pts, tot_pts) if sum(tot_pts) else (0.5, float("nan"))
+    out["ms_per_decision"] = [1000.0 * secs[s] / decisions[s] if decisions[s] else 0.0
+                              for s in (0, 1)]
+    out["verdict"] = verdict(out)
     return out
+
+
+def verdict(r):
+    """One line: which player is stronger at 95%, or why the sample cannot
+    tell."""
+    low = r["points_per_hand"] - r["points_ci"]
+    high = r["points_per_hand"] + r["points_ci"]
+    if r["pairs"] < MIN_PAIRS:
+        return "too few seed pairs to conclude (%d < %d)" % (r["pairs"], MIN_PAIRS)
+    if low > 0:
+        return "%s is stronger (95%%: the interval of points per hand is above 0)" % r["a"]
+    if high < 0:
+        return "%s is stronger (95%%: the interval of points per hand is below 0)" % r["b"]
+    return "no difference shown at 95%% over %d seed pairs (the interval includes 0)" % r["pairs"]
+
+
+def _pct(x):
+    return "%.1f%%" % (100 * x)
 
 
 def report(r):
@@ -217,37 +346,100 @@ def report(r):
     if r["kind"] == "game":
         lines.append("%s vs %s: %d games (%d seeds, seats swapped), %d hands, %.1f s"
                      % (r["a"], r["b"], r["games"], r["pairs"], r["hands"], r["seconds"]))
-        lines.append("  %s wins %.1f%% of games to the target  (95%% CI %.1f%% .. %.1f%%)"
-                     % (r["a"], 100 * r["win_rate"], 100 * (r["win_rate"] - r["win_ci"]),
-                        100 * (r["win_rate"] + r["win_ci"])))
+        lines.append("  %s wins %s of games to the target (%d of %d; 95%% CI %s .. %s, Wilson)"
+                     % (r["a"], _pct(r["win_rate"]), r["games_won"], r["games"],
+                        _pct(r["win_low"]), _pct(r["win_high"])))
         if r["unfinished"]:
             lines.append("  %d games unfinished after %d hands (counted as losses for A)"
                          % (r["unfinished"], MAX_HANDS_PER_GAME))
     else:
         lines.append("%s vs %s: %d hands (%d seeds, seats swapped), %d draws, %.1f s"
                      % (r["a"], r["b"], r["hands"], r["pairs"], r["draws"], r["seconds"]))
-        lines.append("  %s wins %.1f%% of hands (draws count as losses) (95%% CI %.1f%% .. %.1f%%)"
-                     % (r["a"], 100 * r["hand_win_rate"], 100 * (r["hand_win_rate"] - r["hand_win_ci"]),
-                        100 * (r["hand_win_rate"] + r["hand_win_ci"])))
+        lines.append("  %s wins %s of hands (draws count as losses; 95%% CI %s .. %s, Wilson)"
+                     % (r["a"], _pct(r["hand_win_rate"]), _pct(r["hand_win_low"]),
+                        _pct(r["hand_win_high"])))
     lines.append("  %s nets %+.2f points per hand  (95%% CI %+.2f .. %+.2f)"
                  % (r["a"], r["points_per_hand"], r["points_per_hand"] - r["points_ci"],
                     r["points_per_hand"] + r["points_ci"]))
+    lines.append("  %s scores %s of all points  (95%% CI %s .. %s)"
+                 % (r["a"], _pct(r["share"]), _pct(r["share"] - r["share_ci"]),
+                    _pct(r["share"] + r["share_ci"])))
+    lines.append("  decision time (CPython, this machine): %s %.2f ms, %s %.2f ms on average"
+                 % (r["a"], r["ms_per_decision"][0], r["b"], r["ms_per_decision"][1]))
+    lines.append("  " + r["verdict"])
     return "\n".join(lines)
 
 
-def run(args):
-    a = args.a.lower()
-    b = args.b.lower()
+def table_row(r):
+    """One markdown row of docs/bots.md's table."""
+    pph = "%+.2f (%+.2f .. %+.2f)" % (r["points_per_hand"], r["points_per_hand"] - r["points_ci"],
+                                      r["points_per_hand"] + r["points_ci"])
+    share = "%.1f%%" % (100 * r["share"])
+    if r["kind"] == "game":
+        size = "%d games" % r["games"]
+        games = "%s (%s .. %s)" % (_pct(r["win_rate"]), _pct(r["win_low"]), _pct(r["win_high"]))
+    else:
+        size = "%d hands" % r["hands"]
+        games = "(hands only)"
+    return "| %s vs %s | %s | %s | %s | %s |" % (r["a"], r["b"], size, pph, share, games)
 
+
+TABLE_HEAD = ("| A vs B | played | A's points per hand (95% CI) | A's share of points "
+              "| A wins games (95% CI) |\n|---|---|---|---|---|")
+
+
+def _progress(args, label):
     def progress(done, total):
         if not args.quiet and sys.stderr.isatty():
-            sys.stderr.write("\r%d/%d" % (done, total))
+            sys.stderr.write("\r%s%d/%d" % (label, done, total))
             sys.stderr.flush()
+    return progress
 
-    r = tourney(a, b, games=args.games, seed=args.seed, jobs=args.jobs,
-                max_turns=args.max_turns, target=args.target, deals=args.deals,
-                progress=progress)
+
+def run(args):
+    if args.table:
+        if args.a or args.b:
+            raise CommandError("--table plays its own series; give no players")
+        rows = []
+        results = []
+        for a, b, games, deals in TABLE:
+            if args.games or args.deals:
+                games, deals = (args.games or 0), args.deals
+                if deals:
+                    games = 0
+            r = tourney(a, b, games=games, seed=args.seed, jobs=args.jobs,
+                        max_turns=args.max_turns, target=args.target, deals=deals,
+                        progress=_progress(args, "%s vs %s: " % (a, b)))
+            if not args.quiet and sys.stderr.isatty():
+                sys.stderr.write("\r\033[K")
+            print(report(r))
+            sys.stdout.flush()
+            rows.append(table_row(r))
+            results.append(r)
+        print()
+        print(TABLE_HEAD)
+        print("\n".join(rows))
+        _write_json(args.json, results)
+        return 0
+    if not args.a or not args.b:
+        raise CommandError("name two players (e.g. okgin tourney hard simple), or --table")
+    a = args.a.lower()
+    b = args.b.lower()
+    r = tourney(a, b, games=100 if args.games is None else args.games, seed=args.seed,
+                jobs=args.jobs, max_turns=args.max_turns, target=args.target, deals=args.deals,
+                progress=_progress(args, ""))
     if not args.quiet and sys.stderr.isatty():
-        sys.stderr.write("\r")
+        sys.stderr.write("\r\033[K")
     print(report(r))
+    _write_json(args.json, [r])
     return 0
+
+
+def _write_json(path, results):
+    if not path:
+        return
+    try:
+        with open(path, "w") as f:
+            json.dump(results, f, indent=1)
+    except OSError as e:
+        raise CommandError("cannot write %s: %s" % (path, e.strerror or e))

