@@ -12,14 +12,14 @@ engine's own, except those docs/engine.md lists for the firmware and tools.
 # the 64-bit port) stay alive. hand.py has the most functions, so its
 # dependencies are loaded first, each on its own, instead of from inside
 # hand.py where the transients would add up (docs/engine.md, "Memory").
-from engine.cards import card_str, parse_card
+from engine.cards import card_str, parse_card, IllegalAction, action_str
 from engine.melds import deadwood, best_melds
 import engine.prng  # noqa: F401
 # hand.py imports the showdown only when a hand ends, so a device can drop
 # it during play (firmware/app.py); loaded here all the same, while the
 # heap is unfragmented, because the engine alone must play a hand in 32K
 import engine.showdown  # noqa: F401
-from engine.hand import Rules, Hand, IllegalAction, action_str, parse_action
+from engine.hand import Rules, Hand, parse_action
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Optional

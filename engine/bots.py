@@ -1,4 +1,4 @@
-"""Computer players (issues 5, 11): ``bot(level, seed=None).choose(observation)``.
+"""Computer players (docs/bots.md): ``bot(level, seed=None).choose(observation)``.
 
 Levels, weakest first: ``random`` (any legal move), ``easy``, ``normal``,
 ``hard``; plus ``greedy`` (always the move that leaves the least deadwood,

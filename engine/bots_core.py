@@ -1,4 +1,4 @@
-"""Fast deadwood search for the computer players (issue 5).
+"""Fast deadwood search for the computer players (docs/bots.md).
 
 The engine's public ``deadwood``/``best_melds`` take card strings; a bot
 calls the search hundreds of times per decision on a microcontroller, so it

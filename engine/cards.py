@@ -1,4 +1,4 @@
-"""Cards as ints and their text form (R1, R2, R14).
+"""Cards and actions as ints and their text form (R1, R2, R14).
 
 A card is ``suit * 13 + rank`` with suits ``c d h s`` = 0..3 and ranks
 ``A..K`` = 0..12. Hot code works on four 13-bit suit masks (bit ``rank`` set
@@ -143,3 +143,25 @@ def cards_of(masks: "Sequence[int]") -> list[int]:
             m >>= 1
             r += 1
     return out
+
+
+# ---- actions (R14): the codes of engine/hand.py's fast path, as text ----
+class IllegalAction(ValueError):
+    """Bad or illegal action text; the state is unchanged."""
+
+
+def action_str(code: int) -> str:
+    """R14 text form of an action code: 0..51 discard card c, 52..103 knock
+    with c - 52, 104 draw, 105 take, 106 pass (literals: cards.py needs no
+    const() for four numbers)."""
+    if code < 52:
+        return "discard " + card_str(code)
+    if code < 104:
+        return "knock " + card_str(code - 52)
+    if code == 104:
+        return "draw"
+    if code == 105:
+        return "take"
+    if code == 106:
+        return "pass"
+    raise ValueError("bad action code %r" % (code,))

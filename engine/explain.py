@@ -3,9 +3,8 @@
 Loaded only when a player makes a mistake, so a device playing correctly
 never holds these strings in RAM.
 """
-from engine.cards import card_str
+from engine.cards import card_str, action_str
 from engine.melds import min_deadwood
-from engine.hand import action_str
 
 # the codes and phases of engine/hand.py (consts there, so not importable)
 KNOCK = 52
@@ -67,24 +66,18 @@ def why_illegal(hand, code, player):
             % (card_str(c), v, hand.knock_limit))
 
 
-def rules_problem(name, v):
-    """Why v is not a value of the rules option ``name`` (a row of
-    engine/options.py's table says what it allows)."""
-    from engine.options import option_rows
-    for r in option_rows():
-        if r[0] == name:
-            if r[2] is None:
-                return "rules option %s must be yes or no, got %r" % (name, v)
-            return "rules option %s must be %s%d..%d, got %r" % (
-                name, "none or " if r[1] is None else "", r[2], r[3], v)
-    return unknown_option({name: v})
+def rules_problem(r, v):
+    """Why v is not a value of the rules option whose row of
+    engine/options.py's table (option_row) is ``r``."""
+    if r[2] is None:
+        return "rules option %s must be yes or no, got %r" % (r[0], v)
+    return "rules option %s must be %s%d..%d, got %r" % (
+        r[0], "none or " if r[1] is None else "", r[2], r[3], v)
 
 
-def unknown_option(given):
-    from engine.options import OPTIONS
-    known = []
-    for line in OPTIONS:
-        known.append(line.split()[0])
+def unknown_option(given, known):
+    """``given`` (option names to values) names an option not in ``known``
+    (the table's names, engine/options.py)."""
     for k in given:
         if k not in known:
             return "unknown rules option %r (known: %s)" % (k, ", ".join(known))

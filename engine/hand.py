@@ -10,7 +10,10 @@ except ImportError:  # CPython
     def const(x: int) -> int:
         return x
 
-from engine.cards import RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs
+# the action's text form and its error live with the cards' (R14): record.py,
+# record_read.py and explain.py take them from there, not from this module
+from engine.cards import (RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs,
+                          IllegalAction, action_str)
 from engine.melds import min_deadwood, discard_deadwoods
 from engine.prng import Prng
 
@@ -34,25 +37,6 @@ _DRAW_PHASE = const(1)
 _DISCARD = const(2)
 _OVER = const(3)
 PHASE_NAMES: "tuple[Phase, ...]" = ("upcard", "draw", "discard", "over")
-
-
-class IllegalAction(ValueError):
-    """Bad or illegal action text; the state is unchanged."""
-
-
-def action_str(code: int) -> str:
-    """R14 text form of an action code."""
-    if code < _KNOCK:
-        return "discard " + card_str(code)
-    if code < _DRAW:
-        return "knock " + card_str(code - _KNOCK)
-    if code == _DRAW:
-        return "draw"
-    if code == _TAKE:
-        return "take"
-    if code == _PASS:
-        return "pass"
-    raise ValueError("bad action code %r" % (code,))
 
 
 _SIMPLE = {"take": _TAKE, "pass": _PASS, "draw": _DRAW}
@@ -106,7 +90,6 @@ class Rules:
         if not options:
             return    # the seeds' rules
         import sys
-        import engine
         held = "engine.options" in sys.modules   # by a caller: it stays
         import engine.options
         try:
@@ -117,7 +100,9 @@ class Rules:
                 # of heap on the 64-bit port; docs/engine.md, "Memory")
                 del sys.modules["engine.options"]
                 try:
-                    del engine.options
+                    # the package (loaded: it imports this module) through
+                    # sys.modules: importing it here would be an import circle
+                    delattr(sys.modules["engine"], "options")
                 except (AttributeError, KeyError):   # KeyError: MicroPython
                     pass
 
@@ -399,4 +384,4 @@ class Hand:
         """Rebuild a hand from to_record() text; ValueError naming the line on
         bad input. recover=True drops a torn last action line (docs/rules.md)."""
         from engine.record_read import hand_from_record
-        return hand_from_record(text, recover)
+        return hand_from_record(cls, Rules, text, recover)

@@ -1,6 +1,7 @@
 """A game to the target score: hands, scores, dealer rotation (R4, R12,
 R13), and the score pad's boxes and games (R16, R17)."""
-from engine.hand import Hand, Rules, IllegalAction
+from engine.cards import IllegalAction
+from engine.hand import Hand, Rules
 from engine.prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
@@ -185,4 +186,4 @@ class Match:
         """Rebuild a match from to_record() text (ValueError naming the line
         on bad input; recover=True drops a torn last action line)."""
         from engine.record_read import match_from_record
-        return match_from_record(cls, text, recover)
+        return match_from_record(cls, Rules, text, recover)

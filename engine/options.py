@@ -76,12 +76,15 @@ def set_rules(rules, given):
                     or (v is None and d is None)
             if not ok:
                 from engine.explain import rules_problem
-                raise ValueError(rules_problem(name, v))
+                raise ValueError(rules_problem(option_row(line), v))
             if v != d or type(v) is not type(d):
                 setattr(rules, name, v)
     if n != len(given):
         from engine.explain import unknown_option
-        raise ValueError(unknown_option(given))
+        known = []
+        for line in OPTIONS:
+            known.append(line.split(None, 1)[0])
+        raise ValueError(unknown_option(given, known))
 
 
 def option_row(line):

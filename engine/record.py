@@ -13,8 +13,7 @@ anywhere is found on its own line, a line from another game does not fit,
 and what comes before the damage stays usable (docs/reliability.md).
 """
 from binascii import crc32   # CPython, and MicroPython's rp2 and unix ports
-from engine.cards import card_str, strs
-from engine.hand import action_str
+from engine.cards import card_str, strs, action_str
 
 RECORD_MAGIC = "okgin-record 2"
 RECORD_MAGIC_V1 = "okgin-record 1"   # still read (no checks, no seats)

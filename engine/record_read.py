@@ -6,9 +6,8 @@ Records are read one line at a time (``Reader``), so a device restores a
 game of any length in the memory one line needs, and a damaged line stops
 the reading there with the game as it was after the line before.
 """
-from engine.cards import parse_card, to_ints
-from engine.hand import Hand, Rules, IllegalAction
-from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, END_MARK, magic_key, seal
+from engine.cards import parse_card, to_ints, IllegalAction
+from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, magic_key, seal
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any
@@ -46,11 +45,13 @@ class Reader:
     check), malformed or illegal raises ValueError naming it and changes
     nothing, so ``game`` is then the state after the last good line.
     ``kind``: "match" or "hand" (what the third line must be); ``cls``:
-    the Match class (engine.match imports this module, not the reverse)."""
+    the Match or Hand class and ``rules`` the Rules class (the engine's
+    modules that define them import this one, never the reverse)."""
 
-    def __init__(self, kind="match", cls=None):
+    def __init__(self, kind, cls, rules):
         self.kind = kind
         self.cls = cls
+        self.rules_cls = rules
         self.n = 0              # meaningful lines taken
         self.version = 0
         self.rules = None
@@ -89,10 +90,10 @@ class Reader:
                     raise ValueError("line %d: action line %r does not end with ' ;'" % (ln, t))
                 body = t[:-1]
         if n == 1:
-            self.rules = parse_rules_line(ln, body)
+            self.rules = parse_rules_line(ln, body, self.rules_cls)
         elif n == 2:
             if self.kind == "hand":
-                self.game = parse_hand_line(ln, body, self.rules)
+                self.game = parse_hand_line(ln, body, self.rules, self.cls)
             else:
                 self.game = parse_match_line(ln, body, self.rules, self.cls)
                 if self.version == 2:
@@ -132,12 +133,12 @@ class Reader:
         return self.game
 
 
-def read_text(text, kind, cls=None, recover=False):
+def read_text(text, kind, cls, rules, recover=False):
     """A record given as one string. recover=True drops a damaged or torn
     last line (the state after the one before)."""
     if not isinstance(text, str):
         raise ValueError("a record is text")
-    r = Reader(kind, cls)
+    r = Reader(kind, cls, rules)
     end = len(text)
     while end and text[end - 1] in " \t\r\n":
         end -= 1
@@ -158,12 +159,12 @@ def read_text(text, kind, cls=None, recover=False):
     return r.finish(ln + 1)
 
 
-def hand_from_record(text, recover=False):
-    return read_text(text, "hand", None, recover)
+def hand_from_record(cls, rules, text, recover=False):
+    return read_text(text, "hand", cls, rules, recover)
 
 
-def match_from_record(cls, text, recover=False):
-    return read_text(text, "match", cls, recover)
+def match_from_record(cls, rules, text, recover=False):
+    return read_text(text, "match", cls, rules, recover)
 
 
 def parse_match_line(ln, line, rules, cls):
@@ -193,15 +194,14 @@ def parse_kv(ln, words):
     return kv
 
 
-def parse_rules_line(ln, line):
+def parse_rules_line(ln, line, rules):
     words = line.split()
     if not words or words[0] != "rules":
         raise ValueError("line %d: expected the 'rules ...' line, got %r" % (ln, line))
     import sys
-    import engine
     held = ("engine.rulestext" in sys.modules, "engine.options" in sys.modules)
     try:
-        return Rules.from_options(parse_kv(ln, words[1:]))
+        return rules.from_options(parse_kv(ln, words[1:]))
     except ValueError as e:
         msg = str(e)
         if msg.startswith("line "):
@@ -209,12 +209,13 @@ def parse_rules_line(ln, line):
         raise ValueError("line %d: %s" % (ln, msg))
     finally:
         # the options' table and texts were needed for this line only: a
-        # device replays the rest of the game without them (heap)
+        # device replays the rest of the game without them (heap). The
+        # package through sys.modules: importing it would be a circle.
         for i, n in ((0, "rulestext"), (1, "options")):
             if not held[i]:
                 sys.modules.pop("engine." + n, None)
                 try:
-                    delattr(engine, n)
+                    delattr(sys.modules["engine"], n)
                 except (AttributeError, KeyError):   # KeyError: MicroPython
                     pass
 
@@ -236,7 +237,7 @@ def _int_field(ln, kv, name):
         raise ValueError("line %d: %s must be a number, got %r" % (ln, name, kv[name]))
 
 
-def parse_hand_line(ln, line, rules):
+def parse_hand_line(ln, line, rules, cls):
     words = line.split()
     if not words or words[0] != "hand":
         raise ValueError("line %d: expected the 'hand ...' deal line, got %r" % (ln, line))
@@ -246,12 +247,12 @@ def parse_hand_line(ln, line, rules):
         raise ValueError("line %d: dealer must be 0 or 1" % ln)
     try:
         if "seed" in kv:
-            return Hand.deal(rules, dealer, _int_field(ln, kv, "seed"))
+            return cls.deal(rules, dealer, _int_field(ln, kv, "seed"))
         for k in ("p0", "p1", "upcard", "stock"):
             if k not in kv:
                 raise ValueError("missing %s=" % k)
-        h = Hand.from_cards(rules, dealer, (kv["p0"].split(","), kv["p1"].split(",")),
-                            kv["upcard"], [x for x in kv["stock"].split(",") if x])
+        h = cls.from_cards(rules, dealer, (kv["p0"].split(","), kv["p1"].split(",")),
+                           kv["upcard"], [x for x in kv["stock"].split(",") if x])
         if h.stock_count != 31:
             raise ValueError("the deal does not name all 52 cards")
         return h

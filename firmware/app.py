@@ -31,9 +31,6 @@ _FULL_AT_BOOT = const(1)
 # the card under the cursor was just taken (_last_move, _just_taken)
 _RECENT = const(6)
 
-# Computer levels appear in the menu only when the engine has a bot (docs/bots.md).
-LEVELS = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
-
 
 def _show(card):
     """A card in on-screen text: ten as "10" like the big glyphs (R14's
@@ -53,13 +50,6 @@ def _unload(*names):
             delattr(engine, n)
         except (AttributeError, KeyError):   # KeyError: MicroPython
             pass
-
-
-def _drop_menu():
-    """The menu's code and the rules options' table it reads leave the heap
-    (both are imported again when the menu is next shown)."""
-    sys.modules.pop("menu", None)
-    _unload("options", "rulestext")
 
 
 def _make_room():
@@ -147,6 +137,13 @@ class Panel:
 
 
 class App:
+    """The table. The parts loaded on demand (menu, recover, stats, endview,
+    padview, testcmds) are peers it calls with itself as the context: they
+    read and set its state and never import this module."""
+
+    # Computer levels: offered only when the engine has a bot (docs/bots.md).
+    levels = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
+
     def __init__(self, hw, board):
         self.hw = hw
         # only the name and the timing are kept: main.py frees the rest of
@@ -217,7 +214,7 @@ class App:
         Called once the menu has returned: it is dropped and the heap
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
-        _drop_menu()
+        self.drop_menu()
         # the game being replaced goes first (it is still on flash): two
         # matches at once do not fit near the 128K budget
         had = self.match is not None
@@ -384,7 +381,12 @@ class App:
             return
         if self.mode == "menu":
             a = self._menu().menu_button(self, button, kind)
-            if a:
+            if a == "resume":
+                self.mode = "game"
+                self._hand_boundary()
+                self.drop_menu()   # not needed during play
+                self._touch()
+            elif a:
                 self.new_game(a)
             return
         if self.mode == "error":
@@ -680,6 +682,12 @@ class App:
         import menu
         return menu
 
+    def drop_menu(self):
+        """The menu's code and the rules options' table it reads leave the
+        heap (both are imported again when the menu is next shown)."""
+        sys.modules.pop("menu", None)
+        _unload("options", "rulestext")
+
     def set_testmode(self, on):
         """Test mode plays its own game (store.sandbox: test.okg): the game
         in progress leaves RAM (it is on flash, saved after every action)
@@ -782,7 +790,7 @@ class App:
                 self.panels[p].push()
             except OSError as e:
                 self.panel_failed(p, e)
-        if self.failures and not (True in self.dead) and \
+        if self.failures and True not in self.dead and \
                 self.panels[0].good and self.panels[1].good:
             # the panels work again after a reset: forget the failures
             self.failures = 0
@@ -815,7 +823,7 @@ class App:
         # the menu (shown before test mode was switched, or at boot) goes
         # first: replaying a record is a heavy moment; a menu shown after is
         # imported again when drawn
-        _drop_menu()
+        self.drop_menu()
         import recover
         recover.boot(self)
         # the record parser is needed only to resume (heap)

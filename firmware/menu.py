@@ -12,8 +12,6 @@ from engine.options import OPTIONS, option_row
 import store
 from screens import W, H, bold, header, banner, footer
 
-from app import LEVELS, _drop_menu   # computer levels: when the engine has a bot
-
 
 # Presets (docs/rules.md "Presets"): the name in the menu, the word the
 # serial newgame command takes (preset=oklahoma), and the options that
@@ -90,8 +88,8 @@ def newgame_from(app, opts):
         return "seed must be a whole number 0..1073741823"
     seed = int(seed)
     vs = opts.pop("vs", "human")
-    if vs != "human" and vs not in LEVELS:
-        return "vs must be one of human%s" % "".join("|" + x for x in LEVELS)
+    if vs != "human" and vs not in app.levels:
+        return "vs must be one of human%s" % "".join("|" + x for x in app.levels)
     dealer = opts.pop("dealer", None)
     if dealer is not None:
         if dealer not in ("0", "1"):
@@ -133,7 +131,7 @@ def menu_items(app):
         acts.append(("resume", None))
     items.append(("New game: 2 players", ""))
     acts.append(("new", "human"))
-    for lv in LEVELS:
+    for lv in app.levels:
         items.append(("New game vs computer", lv))
         acts.append(("new", lv))
     i = preset_of(rule_settings(app))
@@ -150,6 +148,8 @@ def menu_items(app):
 
 
 def menu_button(app, button, kind):
+    """A button on the menu: None, or what the app does next ("resume", or
+    a new game's game_args())."""
     if app.menu_page in ("stats", "reset"):
         import stats
         return stats.button(app, button, kind)
@@ -166,9 +166,7 @@ def menu_button(app, button, kind):
     elif button == "ok" and kind != "repeat":
         act, arg = acts[app.menu_sel % n]
         if act == "resume":
-            app.mode = "game"
-            app._hand_boundary()
-            _drop_menu()   # not needed during play
+            return "resume"   # the app goes back to the game and drops this module
         elif act == "new":
             return game_args(app, arg)   # app.new_game, once this returns
         elif act == "page":

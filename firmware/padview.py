@@ -14,7 +14,7 @@ def view_pad(app, p):
     w = 5 if n > 1 else 8   # column width
     rows = []
     head = "       "
-    for i in range(n):
+    for _ in range(n):
         head += ("%" + str(w) + "s%" + str(w) + "s") % (me[:w - 1], them[:w - 1])
     rows.append(head)
     labels = (("Points", "points"), ("Boxes", "boxes"), ("Box pts", "box_points"),

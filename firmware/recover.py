@@ -3,7 +3,7 @@ heap is tight): resuming the saved game at boot, a damaged game record, a
 panel whose BUSY line never goes low."""
 import time
 
-from engine import Match
+from engine import Match, Rules
 import store
 
 _LINE_MAX = 400   # bytes; the longest line a record has is ~120
@@ -20,7 +20,7 @@ def boot(app):
         app.mode = "menu"
         return
     from engine.record_read import Reader
-    r = Reader("match", Match)
+    r = Reader("match", Match, Rules)
     good = 0       # bytes of the good part
     ln = 0
     err = None
@@ -59,8 +59,7 @@ def boot(app):
     if old:
         _upgrade(app, m)
     seat = m.players[1]
-    from app import LEVELS
-    if m.players[0] != "human" or (seat != "human" and seat not in LEVELS):
+    if m.players[0] != "human" or (seat != "human" and seat not in app.levels):
         app.match = None
         app.mode = "menu"
         app.menu_msg = "Saved game: players %s,%s unknown here" % m.players
@@ -81,9 +80,8 @@ def _upgrade(app, m):
     were in settings.json, trusted now only where that entry names the
     record's seed. The record is saved again as version 2, with its seats,
     and the entry goes: settings no longer describe a game."""
-    from app import LEVELS
     g = app.settings.pop("game", None)
-    if isinstance(g, dict) and g.get("seed") == m.seed and g.get("vs") in LEVELS:
+    if isinstance(g, dict) and g.get("seed") == m.seed and g.get("vs") in app.levels:
         m.players = ("human", g["vs"])
         m._key = None   # the header changed
     store.save_lines(m.record_lines())

@@ -148,7 +148,7 @@ def view(app):
     lines = ["         games hands gins under best"]
     for vs in KINDS:
         c = d["by"][vs]
-        if vs != "human" and vs not in app_levels():
+        if vs != "human" and vs not in app.levels:
             continue
         lines.append("%-8s%6s%6s%5s%6s%5s" % (
             "P1-P2" if vs == "human" else "v " + vs, _pair(c["games"]),
@@ -174,11 +174,6 @@ def view(app):
         hint = "OK:back  KNOCK:reset"
         head = "Statistics: %d game%s" % (d["games"], "" if d["games"] == 1 else "s")
     return {"head": head, "testmode": app.testmode, "lines": lines, "hint": hint}
-
-
-def app_levels():
-    from app import LEVELS
-    return LEVELS
 
 
 def button(app, button, kind):

@@ -38,8 +38,7 @@ def dispatch(proto, cmd, w):
         got = app._menu().newgame_from(app, opts)
         if isinstance(got, str):
             if app.mode != "menu":
-                from app import _drop_menu
-                _drop_menu()   # as during play: not loaded
+                app.drop_menu()   # as during play: not loaded
             return proto.send("ERR " + got)
         app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
         return proto.send("OK")

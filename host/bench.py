@@ -43,5 +43,5 @@ def run(args):
     try:
         mod = importlib.import_module(SUITES[args.suite])
     except ImportError as e:
-        raise CommandError("benchmark %r is not available: %s" % (args.suite, e))
+        raise CommandError("benchmark %r is not available: %s" % (args.suite, e)) from e
     return mod.run(args)

@@ -188,7 +188,7 @@ def run(args):
     try:
         from host.vboard import populate   # is the virtual board there?
     except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e)
+        raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)
     hands = 1 if quick else HANDS
     heap = HEAP

@@ -184,7 +184,7 @@ def run_chip(quick):
                  statistics.median(times), _pct(times, 0.9), max(times), low,
                  time.monotonic() - t0))
     except ChipError as e:
-        raise CommandError(str(e))
+        raise CommandError(str(e)) from e
     finally:
         chip.stop()
     return 0

@@ -21,7 +21,7 @@ import time
 
 from host.bench import smallest
 from host.errors import CommandError
-from host.layout import MPY_FLAGS
+from host.firmware_files import MPY_FLAGS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -140,7 +140,7 @@ def _run_script(interp, script_path, reps, n_dw, n_hands):
 
 def compile_engine(dest, probes=("one_hand.py",), bots=False):
     """engine/*.py (the bots too with ``bots``) and the ``probes`` from tests/mp/ compiled
-    by mpy-cross as a board's flash gets them (host/layout.py: the same
+    by mpy-cross as a board's flash gets them (host/firmware_files.py: the same
     options, source names relative to the flash's root). Each .mpy keeps its
     source name, which is on the heap once loaded: with absolute host paths
     the heap figures would depend on where the checkout is."""

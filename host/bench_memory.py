@@ -18,7 +18,7 @@ and seed as the firmware. Printed for each:
   (python -m host.bench_memory) bisects in 1K steps with whole games to
   100 instead of one hand (a few minutes).
 
-The issue's budget is 128K on the unix port (64-bit objects are larger than
+The budget is 128K on the unix port (docs/memory.md) (64-bit objects are larger than
 the Pico's, whose MicroPython has about 226 KB). docs/memory.md explains
 where the heap goes.
 """
@@ -64,7 +64,7 @@ class Board:
                 line = self.readline()
         except HandFailed:
             self.stop()
-            raise HandFailed("did not boot: " + self.last_lines())
+            raise HandFailed("did not boot: " + self.last_lines()) from None
 
     def readline(self):
         raw = self.ser.readline()
@@ -82,7 +82,7 @@ class Board:
         try:
             r = self.readline()
         except HandFailed:
-            raise HandFailed("%s: no answer (%s)" % (line, self.last_lines()))
+            raise HandFailed("%s: no answer (%s)" % (line, self.last_lines())) from None
         if not r.startswith("OK"):
             raise HandFailed("%s -> %s" % (line, r))
         return r
@@ -249,7 +249,7 @@ def run(args):
     try:
         from host.vboard import populate   # is the virtual board there?
     except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e)
+        raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)
     heap = getattr(args, "heap", None)   # KB: where and why one size fails
     games = getattr(args, "games", False)   # the bisection plays whole games

@@ -186,7 +186,7 @@ def run(args):
             finally:
                 server.shutdown()
                 server.server_close()
-        for k, label in zip(keys, ("fast path", "safe path, strings")):
+        for k, label in zip(keys, ("fast path", "safe path, strings"), strict=True):
             print("engine random-play hands/s (%s): median %d in the page, %d on the unix port; "
                   "page/unix median x%.2f (%d alternating rounds of %d hands)"
                   % (label, _median(got[k][0]), _median(got[k][1]), _median(got[k][2]),

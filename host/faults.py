@@ -1,4 +1,4 @@
-"""``okgin faults``: the fault campaign (issue 10, docs/reliability.md).
+"""``okgin faults``: the fault campaign (docs/reliability.md).
 
 Each row injects one kind of fault into the real firmware on the virtual
 board, many times, and sorts every injection into survived, lost (a
@@ -926,7 +926,7 @@ def row_serial(n, rng, work, log):
             got = _answers(t, owed)
             sent += lines
             batch += 1
-            bad = [a for a in got if not (a.startswith("ERR") or a.startswith("OK"))]
+            bad = [a for a in got if not a.startswith(("ERR", "OK"))]
             if len(got) != owed or bad:
                 for _ in range(lines):
                     r.bad("wrong", "batch %d (%s): %d answers for %d lines; %r"
@@ -935,7 +935,7 @@ def row_serial(n, rng, work, log):
             if batch % 20 == 0 or sent >= n:
                 now = snapshot()
                 if now != ref:
-                    what = [k for k, a, b in zip(("flash", "status", "panels"), ref, now) if a != b]
+                    what = [k for k, a, b in zip(("flash", "status", "panels"), ref, now, strict=True) if a != b]
                     for _ in range(lines):
                         r.bad("wrong", "batch %d changed the %s" % (batch, ", ".join(what)))
                     break
@@ -1001,7 +1001,7 @@ def _same_below_banner(a, b):
     banner): the same screen of the same game."""
     a = a.crop((0, 12, 296, 128)).tobytes()
     b = b.crop((0, 12, 296, 128)).tobytes()
-    return sum(bin(x ^ y).count("1") for x, y in zip(a, b)) < 150
+    return sum(bin(x ^ y).count("1") for x, y in zip(a, b, strict=True)) < 150
 
 
 def row_hidden(n, rng, work, log):

@@ -25,7 +25,7 @@ import time
 
 from host.errors import CommandError
 from host import transport
-from host.layout import MPY_FLAGS, firmware_files
+from host.firmware_files import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -220,7 +220,7 @@ def choose_mpy_cross(version, sub):
 
 def source_files(src_root):
     """(device path, host source path, compile?) for the whole firmware
-    (host/layout.py, shared with the virtual board). The board's boot.py is
+    (host/firmware_files.py, shared with the virtual board). The board's boot.py is
     the flasher's own (BOOT_PY), never the sources'."""
     files = [f for f in firmware_files(src_root) if f[0] != "boot.py"]
     if not any(f[0] == "main.py" for f in files):
@@ -244,7 +244,7 @@ def validate_board(path):
         spec.loader.exec_module(mod)
         mod.load(path)
     except (ValueError, OSError) as e:
-        raise CommandError("board definition %s is invalid: %s" % (path, e))
+        raise CommandError("board definition %s is invalid: %s" % (path, e)) from e
     finally:
         sys.path.remove(os.path.dirname(fw_boarddef))
         sys.modules.pop("display", None)
@@ -375,7 +375,7 @@ class Device:
                 # in_waiting, and a silent port would block it forever.
                 self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except (TransportError, OSError, ValueError) as e:
-            raise self._open_failure(e)
+            raise self._open_failure(e) from e
         self.ser = _CountingSerial(self.t.serial)
         self.t.serial = self.ser
 
@@ -393,7 +393,7 @@ class Device:
         quiet = io.StringIO()
         # A board that is still booting (or busy drawing) may miss the first
         # Ctrl-C: try a few times, as a person would.
-        for attempt in range(2):
+        for _attempt in range(2):
             try:
                 with contextlib.redirect_stdout(quiet):
                     # soft_reset=False: the unix port (virtual board) cannot soft
@@ -531,7 +531,7 @@ class Flash:
             info = self.dev.eval(INFO_CODE)
         except (TransportExecError, ValueError, SyntaxError) as e:
             raise CommandError("%s is not a usable MicroPython board: %s"
-                               % (self.port, transport._short(e)))
+                               % (self.port, transport._short(e))) from e
         self.rep.info = info
         name, version, mpy, free, platform = info
         if name != "micropython":
@@ -568,10 +568,10 @@ class Flash:
         except (TransportExecError, ValueError, IndexError):
             old = []
         paths = [p for p, _ in files]
-        have = dict(zip(paths, dev.hashes(paths)))
+        have = dict(zip(paths, dev.hashes(paths), strict=True))
         shadow = [p[:-4] + ".py" for p in paths if p.endswith(".mpy")]
         stale = [p for p in old if p not in paths and p not in KEEP] + shadow
-        present = [p for p, h in zip(stale, dev.hashes(stale)) if h is not None] if stale else []
+        present = [p for p, h in zip(stale, dev.hashes(stale), strict=True) if h is not None] if stale else []
         plan = Plan(files, free, old, have, present)
         if plan.todo and free >= 0 and plan.need + SLACK > free:
             raise CommandError(
@@ -601,7 +601,7 @@ class Flash:
             self.rep.sent.append(p)
             self.rep.payload_bytes += len(d)
         staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo])
-        bad = [p for (p, _), h in zip(plan.todo, staged) if h != plan.want[p]]
+        bad = [p for (p, _), h in zip(plan.todo, staged, strict=True) if h != plan.want[p]]
         if bad:
             raise CommandError("verification of the staged copy failed for %s; "
                                "nothing was changed on the board; run okgin flash again"
@@ -632,7 +632,7 @@ class Flash:
         dev.exec("_okrmtree(%r)" % STAGING, timeout=FS_TIMEOUT)
 
         self.step = "while verifying"
-        got = dict(zip(plan.paths, dev.hashes(plan.paths)))
+        got = dict(zip(plan.paths, dev.hashes(plan.paths), strict=True))
         bad = [p for p in plan.paths if got[p] != plan.want[p]]
         if bad:
             raise CommandError("verification failed on the board for %s; run okgin flash again"

@@ -65,7 +65,7 @@ def start_sim(flash=True, heapsize=None, out=None):
     try:
         from host.vboard import VirtualBoard
     except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e)
+        raise CommandError("the virtual board is not available: %s" % e) from e
     flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
     vb = VirtualBoard(flash_dir=flash_dir, speed=0.0, heapsize=heapsize)
     try:
@@ -173,7 +173,7 @@ def check_board(port):
         with transport.Board(port) as b:
             b.wait_ready(15, probe_after=0.0)   # it booted long ago: ask at once
     except transport.BoardTimeout as e:
-        raise CommandError("%s; is the okgin firmware on it? okgin flash --port %s" % (e, port))
+        raise CommandError("%s; is the okgin firmware on it? okgin flash --port %s" % (e, port)) from e
 
 
 def run_suite(target, junit=None, keyword=None):

@@ -1,5 +1,5 @@
 """One program at a time: a board's serial port and a virtual board's flash
-directory (issue 10). Both are advisory ``flock`` locks, the kind pyserial's
+directory (docs/reliability.md). Both are advisory ``flock`` locks, the kind pyserial's
 ``exclusive=True`` and mpremote already take on a port, so okgin, mpremote
 and miniterm -- anything that asks -- refuse to share; the message names
 the program that holds it (Linux: /proc/locks), so the user knows what to
@@ -81,7 +81,7 @@ class DirLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise CommandError(busy_message(what % directory, self.path, advice))
+            raise CommandError(busy_message(what % directory, self.path, advice)) from None
         os.ftruncate(fd, 0)
         os.write(fd, ("%s\n" % command_of(os.getpid())).encode())
         self.fd = fd

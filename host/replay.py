@@ -24,12 +24,12 @@ def load_record(path):
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise CommandError("cannot read record %s: %s" % (path, e))
+        raise CommandError("cannot read record %s: %s" % (path, e)) from e
     from engine import Match
     try:
         match = Match.from_record(text)
     except ValueError as e:
-        raise CommandError("%s: not a valid game record: %s" % (path, e))
+        raise CommandError("%s: not a valid game record: %s" % (path, e)) from e
     return text, match
 
 
@@ -76,7 +76,7 @@ def _panels(vb):
 def _show_terminal(panels, out):
     from host.simui.render import braille_lines, shrink_half
     rows = [braille_lines(shrink_half(p)) for p in panels]
-    for a, b in zip(*rows):
+    for a, b in zip(*rows, strict=True):
         out.write(a + "   " + b + "\n")
 
 
@@ -95,7 +95,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     try:
         from host.vboard import VirtualBoard, populate
     except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e)
+        raise CommandError("the virtual board is not available: %s" % e) from e
     if shots:
         os.makedirs(shots, exist_ok=True)
     seat = _final.players[1]
@@ -152,7 +152,7 @@ def _nonneg(text):
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text)
+        raise argparse.ArgumentTypeError("not a number: %r" % text) from None
     if not 0 <= v <= 100:
         raise argparse.ArgumentTypeError("must be between 0 and 100")
     return v

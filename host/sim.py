@@ -43,7 +43,7 @@ def _positive_int(text):
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("not a whole number: %r" % text)
+        raise argparse.ArgumentTypeError("not a whole number: %r" % text) from None
     if v < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
     return v
@@ -54,7 +54,7 @@ def _seed(text):
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("not a whole number: %r" % text)
+        raise argparse.ArgumentTypeError("not a whole number: %r" % text) from None
     if not 0 <= v < 1 << 30:
         raise argparse.ArgumentTypeError("must be between 0 and %d" % ((1 << 30) - 1))
     return v
@@ -65,7 +65,7 @@ def _speed(text):
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text)
+        raise argparse.ArgumentTypeError("not a number: %r" % text) from None
     if not 0 <= v <= 100:
         raise argparse.ArgumentTypeError("must be between 0 (instant) and 100")
     return v

@@ -84,7 +84,7 @@ def _rules(max_turns, target):
     try:
         return Rules(**kw)
     except (TypeError, ValueError) as e:
-        raise CommandError("bad rules option: %s" % e)
+        raise CommandError("bad rules option: %s" % e) from e
 
 
 def make_player(name, seed, rules):
@@ -186,7 +186,7 @@ def t95(df):
         return float("inf")
     if df <= 30:
         return _T95[int(df) - 1]
-    for (d0, t0), (d1, t1) in zip(_T95_TAIL, _T95_TAIL[1:]):
+    for (d0, t0), (d1, t1) in zip(_T95_TAIL, _T95_TAIL[1:], strict=True):
         if df <= d1:
             if d1 == float("inf"):
                 w = d0 / df
@@ -220,7 +220,7 @@ def ratio_ci(xs, hs):
     if n < 2:
         return r, float("inf")
     hbar = tot_h / n
-    var = sum((x - r * h) ** 2 for x, h in zip(xs, hs)) / (n - 1)
+    var = sum((x - r * h) ** 2 for x, h in zip(xs, hs, strict=True)) / (n - 1)
     return r, t95(n - 1) * math.sqrt(var / n) / hbar
 
 
@@ -440,4 +440,4 @@ def _write_json(path, results):
         with open(path, "w") as f:
             json.dump(results, f, indent=1)
     except OSError as e:
-        raise CommandError("cannot write %s: %s" % (path, e.strerror or e))
+        raise CommandError("cannot write %s: %s" % (path, e.strerror or e)) from e

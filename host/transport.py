@@ -98,7 +98,7 @@ def open_serial(url, timeout=0.05):
         ser = serial.serial_for_url(url, baudrate=115200, timeout=timeout,
                                     write_timeout=5, exclusive=True)
     except (serial.SerialException, OSError, ValueError) as e:
-        raise open_failure(url, e)
+        raise open_failure(url, e) from e
     return ser
 
 
@@ -191,7 +191,7 @@ class Board:
             except BoardNotFound:
                 if time.monotonic() > deadline:
                     raise BoardNotFound("%s did not come back within %.0f s"
-                                        % (self.url, timeout))
+                                        % (self.url, timeout)) from None
                 time.sleep(0.2)
 
     def wait_reboot(self, timeout=30.0):
@@ -263,7 +263,7 @@ class Board:
                 n = ser.in_waiting
                 chunk = ser.read(n if n > 0 else 1)
             except (serial.SerialException, OSError, TypeError, AttributeError) as e:
-                raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
+                raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e))) from e
             if chunk:
                 self._buf += chunk
             elif not n:
@@ -278,7 +278,7 @@ class Board:
             ser.write(data)
             ser.flush()
         except (serial.SerialException, OSError, AttributeError) as e:
-            raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e)))
+            raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e))) from e
         self.sent_bytes += len(data)
 
     def send_raw(self, data):
@@ -307,7 +307,7 @@ class Board:
                 continue
             self.noise.append(line)
             del self.noise[:-20]
-            if line.startswith(">>>") or line.startswith("Traceback"):
+            if line.startswith((">>>", "Traceback")):
                 # The firmware crashed into the REPL: no answer will come.
                 # Name the exception (the first unindented line after).
                 why = self._exception_line(line)
@@ -399,7 +399,7 @@ def decode_screen(text):
         w, h = (int(v) for v in size.split("x"))
         raw = bytes.fromhex(hexdata)
     except ValueError:
-        raise TransportError("malformed screen answer: %r" % text[:60])
+        raise TransportError("malformed screen answer: %r" % text[:60]) from None
     stride = (w + 7) // 8
     if len(raw) != stride * h:
         raise TransportError("screen answer has %d bytes, expected %d for %dx%d"

@@ -41,7 +41,7 @@ def flat(colour, scale=1):
 
 def partial_frame(old, new, scale=1):
     """Mid-update of a partial refresh: pixels that change are grey."""
-    diff = Image.frombytes("1", old.size, bytes(a ^ b for a, b in zip(old.tobytes(), new.tobytes())))
+    diff = Image.frombytes("1", old.size, bytes(a ^ b for a, b in zip(old.tobytes(), new.tobytes(), strict=True)))
     base = to_rgb(old, scale)
     mask = diff.convert("L")
     if scale != 1:

@@ -42,7 +42,7 @@ def parse(text, filename="<script>"):
         cmd = words[0].lower()
         args = words[1:]
 
-        def bad(msg):
+        def bad(msg, lineno=lineno, raw=raw):   # called in this turn of the loop
             return ScriptError("%s:%d: %s: %s" % (filename, lineno, msg, raw.strip()))
 
         if cmd in ("press", "hold", "release"):
@@ -89,9 +89,9 @@ def load(path):
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise CommandError("cannot read script %s: %s" % (path, e.strerror or e))
+        raise CommandError("cannot read script %s: %s" % (path, e.strerror or e)) from e
     except UnicodeDecodeError:
-        raise CommandError("script %s is not UTF-8 text" % path)
+        raise CommandError("script %s is not UTF-8 text" % path) from None
     return parse(text, path)
 
 
@@ -142,5 +142,5 @@ def run(session, steps, shots_dir, out=print, filename="<script>", scale=2):
         except ScriptError:
             raise
         except CommandError as e:
-            raise ScriptError("%s: %s" % (where, e))
+            raise ScriptError("%s: %s" % (where, e)) from e
     return written

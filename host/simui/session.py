@@ -89,7 +89,7 @@ def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None, lock=None):
     try:
         from host.vboard import VirtualBoard, populate
     except ImportError as e:
-        raise CommandError("the virtual board (host.vboard) is not available: %s" % e)
+        raise CommandError("the virtual board (host.vboard) is not available: %s" % e) from e
     # heapsize None: the board's default, the firmware's budget
     kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize, "lock": lock}
     if board_path:
@@ -236,7 +236,7 @@ class Session:
                 else:
                     self._replies.put(line)
             # A REPL prompt ends without a newline; show it anyway.
-            if buf.endswith(b">>> ") or buf.endswith(b"=== "):
+            if buf.endswith((b">>> ", b"=== ")):
                 self._add_log("<", buf.decode("ascii", "replace"))
                 buf = b""
 
@@ -281,7 +281,7 @@ class Session:
                 reply = self._replies.get(timeout=min(left, 0.2))
             except queue.Empty:
                 continue
-            if any_line or reply.startswith("OK") or reply.startswith("ERR"):
+            if any_line or reply.startswith(("OK", "ERR")):
                 return reply
 
     def command(self, line, timeout=REPLY_TIMEOUT):

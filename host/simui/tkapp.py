@@ -466,7 +466,7 @@ def open_root():
     try:
         return tk.Tk(className="okgin")
     except tk.TclError as e:
-        raise NoDisplay(str(e))
+        raise NoDisplay(str(e)) from e
 
 
 def main(args, flash_dir, speed):

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from host.layout import MPY_FLAGS, firmware_files
+from host.firmware_files import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Files the firmware writes at run time: never touched by populate().
@@ -102,7 +102,7 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
     """
     os.makedirs(flash_dir, exist_ok=True)
     mpy_cross = find_mpy_cross() if compiled else None
-    for dev, src, compile_ in firmware_files(root):   # host/layout.py, as okgin flash
+    for dev, src, compile_ in firmware_files(root):   # host/firmware_files.py, as okgin flash
         if dev == "main.py" and main_py is not None:
             continue
         rel = dev[:-4] + ".py" if compile_ else dev   # the source's name on the board

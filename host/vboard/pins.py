@@ -75,7 +75,7 @@ class BoardPins:
             self.pull = [None] * NGPIO
             self.level = [0] * NGPIO
             self.spi = {}          # bus id -> (sck, mosi, firstbit)
-            for p, pp in enumerate(self.panel_pins):
+            for p in range(len(self.panel_pins)):
                 self.panels[p].set_reset(1)
 
     def configure(self, gpio, mode, pull):

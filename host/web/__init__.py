@@ -157,7 +157,7 @@ def build(out):
         _firmware(os.path.join(out, "fw"))
     except Exception as e:   # mpy-cross missing or failing (VBoardError)
         if isinstance(e, CommandError) or type(e).__name__ == "VBoardError":
-            raise CommandError(str(e))
+            raise CommandError(str(e)) from e
         raise
     fw = []
     for dirpath, dirnames, filenames in os.walk(os.path.join(out, "fw")):
@@ -237,7 +237,7 @@ def make_server(site, host="127.0.0.1", port=8000):
         server = http.server.ThreadingHTTPServer((host, port), handler)
     except OSError as e:
         raise CommandError("cannot serve on %s:%d: %s (--port 0 takes any free port)"
-                           % (host, port, e.strerror or e))
+                           % (host, port, e.strerror or e)) from e
     server.daemon_threads = True
     return server
 

@@ -41,7 +41,7 @@ class Browser:
             from selenium import webdriver
             from selenium.webdriver.chrome.service import Service
         except ImportError:
-            raise CommandError("needs selenium (pip install selenium; part of okgin's dev extras)")
+            raise CommandError("needs selenium (pip install selenium; part of okgin's dev extras)") from None
         chromium, driver = find()
         self.profile = tempfile.mkdtemp(prefix="okgin-chromium-")
         opts = webdriver.ChromeOptions()

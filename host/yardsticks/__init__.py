@@ -1,4 +1,4 @@
-"""Players that measure the computer levels (issue 11), laptop side only.
+"""Players that measure the computer levels (docs/bots.md), laptop side only.
 
 They are not shipped to the device: ``okgin tourney`` plays them against the
 levels of ``engine.bot``. Each decides from the observation alone, like the
@@ -8,7 +8,7 @@ engine's levels, through the engine's public API.
   EAAI baseline, OpenSpiel's simple bot), ``host/yardsticks/simple.py``.
 - ``pimc``: perfect-information Monte Carlo sampling with rollouts,
   ``host/yardsticks/pimc.py`` (slow: tens to hundreds of ms per decision).
-- ``hard0``: the hard level as issue 5 left it, frozen,
+- ``hard0``: the hard level before its rewrite, frozen,
   ``host/yardsticks/hard0.py``.
 """
 YARDSTICKS = ("simple", "pimc", "hard0")

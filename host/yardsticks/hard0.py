@@ -1,5 +1,5 @@
-"""Today's hard level as issue 5 left it (engine/bots.py at ceb3742),
-frozen here as the yardstick "hard0" for issue 11's "hard vs today's hard".
+"""The hard level before its rewrite (engine/bots.py at ceb3742), frozen
+here as the yardstick "hard0" for "the new hard against the old".
 
 Not shipped to the device and not to be improved: it is what the new hard
 level is measured against. It shares the bots' search (engine/bots_core.py);
@@ -201,7 +201,7 @@ class Bot:
         try:
             v = View(obs)
         except (ValueError, IndexError, TypeError, AttributeError) as e:
-            raise ValueError("malformed observation: %s" % e)
+            raise ValueError("malformed observation: %s" % e) from e
         if v.phase == "upcard" or v.phase == "draw":
             take = self._want_take(v)
             if take and "take" in legal:

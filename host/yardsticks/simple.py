@@ -8,7 +8,7 @@ descriptions (not from engine/bots.py):
 - OpenSpiel's ``simple_gin_rummy_bot``: take the upcard when it joins a meld
   *and* that meld lowers the deadwood (the meld it makes must not break a
   better one); always knock when legal; throw the deadwood card worth most.
-- The issue's wording (issue 11): keep the cards that form or nearly form
+- The wording of the task it was asked in (docs/bots.md): keep the cards that form or nearly form
   melds, discard the highest-value card not in or near a meld.
 
 So: take the discard only when, after the best discard, it lies in a meld of

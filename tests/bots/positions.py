@@ -28,8 +28,8 @@ def twin_with_other_hidden_cards(seed, moves):
     drawn = len(stock0) - h.stock_count
     deep = stock0[drawn:][-len(secret):]
     assert secret and len(deep) == len(secret)
-    swap = dict(zip(secret, deep))
-    swap.update(zip(deep, secret))
+    swap = dict(zip(secret, deep, strict=True))
+    swap.update(zip(deep, secret, strict=True))
     hands1 = [list(x) for x in hands0]
     hands1[o] = [swap.get(c, c) for c in hands0[o]]
     stock1 = [swap.get(c, c) for c in stock0]

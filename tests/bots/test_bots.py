@@ -1,4 +1,4 @@
-"""Computer players (issue 5): they only play legal moves, decide from the
+"""Computer players (docs/bots.md): they only play legal moves, decide from the
 observation alone, replay for a seed on both runtimes, and are ordered in
 strength as claimed."""
 import json
@@ -227,7 +227,7 @@ def test_hard_reads_a_pickup_as_a_meld_in_the_making():
     # The opponent took 5h from the pile: it most likely made or nearly
     # made a meld (R3), two other fives or, since we hold 4h, 6h 7h. Between
     # two equal loose eights, hard keeps 8h (it could complete 6h-7h-8h);
-    # issue 5's hard, which did not read pickups, threw it.
+    # hard0 (the hard level before its rewrite), which did not read pickups, threw it.
     hand = ["As", "2s", "3s", "Jc", "Qc", "Kc", "4c", "4d", "4h", "8h", "8s"]
     hist = ["1 pass", "0 pass", "1 draw", "1 discard 9d", "0 draw", "0 discard 5h",
             "1 take 5h", "1 discard Qd", "0 draw"]

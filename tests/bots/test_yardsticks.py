@@ -1,6 +1,6 @@
-"""The laptop-side yardsticks of issue 11 (host/yardsticks): the simple
+"""The laptop-side yardsticks of docs/bots.md (host/yardsticks): the simple
 player plays as the literature describes it, the sampling player deals only
-what the observation allows, neither peeks, the frozen hard of issue 5 stays
+what the observation allows, neither peeks, the frozen hard0 stays
 what it was, and the tournament's statistics respect their bounds."""
 import hashlib
 import math
@@ -154,7 +154,7 @@ def test_yardsticks_are_tournament_players_with_clear_errors():
 def test_hard0_still_makes_the_decisions_of_issue_5s_hard_level():
     # 16 seeded hands of hard0 against greedy, both seats: 471 decisions.
     # The digest is what engine/bots.py's hard level gave at commit ceb3742,
-    # before issue 11 changed it; a change to the shared search
+    # before the rewrite changed it; a change to the shared search
     # (engine/bots_core.py) that moved this yardstick would show here.
     from host.yardsticks.hard0 import bot as hard0_bot
     digest = hashlib.sha256()
@@ -173,7 +173,7 @@ def test_hard0_still_makes_the_decisions_of_issue_5s_hard_level():
     assert digest.hexdigest() == "01d7d61b4ae65c784b63b8f12427f425ff5c58ca9c88688c8a6d63f2c8878539"
 
 
-# ----- statistics (issue 11, item 4) ---------------------------------------------------
+# ----- statistics ---------------------------------------------------
 
 def test_wilson_interval_stays_within_0_and_100_percent_even_for_few_games():
     # the old normal interval printed "50.7% .. 116.0%" for 5 wins in 6 games

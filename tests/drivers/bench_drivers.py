@@ -56,7 +56,7 @@ def bench_alloc(rotation):
 
 
 def bench_poll(n=2000):
-    pins = [dict((name, fakes.Pin()) for name in buttons.NAMES) for _ in range(2)]
+    pins = [{name: fakes.Pin() for name in buttons.NAMES} for _ in range(2)]
     b = buttons.Buttons(pins)
     times = []
     for _ in range(n):

@@ -64,7 +64,7 @@ d = ssd1680.SSD1680(SPI(w), OutPin(w, "cs"), OutPin(w, "dc"), OutPin(w, "rst"), 
                     rotation=rotation)
 d.auto_sleep = len(sys.argv) > 4 and sys.argv[4] == "auto"
 fb = d.fb
-for step in range(steps):
+for _step in range(steps):
     for _ in range(random.randint(1, 4)):
         kind = random.randint(0, 3)
         x, y = random.randint(-10, 300), random.randint(-10, 130)

@@ -109,7 +109,7 @@ def check_pixels(rotation, mode, xwin, ywin, to_panel):
                           (ywin[0] | ywin[1] << 8, ywin[2] | ywin[3] << 8))
     assert len(ram) == N   # every RAM byte written exactly once
     black = 0
-    for (x_byte, gate), byte in ram.items():
+    for byte in ram.values():
         for bit in range(8):
             if not (byte >> bit) & 1:
                 black += 1

@@ -39,7 +39,7 @@ def test_ink_equals_frame_buffer_after_every_update(rotation, seed, auto):
             want = vlsb_to_rows(bytes.fromhex(rest))
             got = panel.image_bytes()
             if got != want:
-                wrong = sum(bin(a ^ b).count("1") for a, b in zip(got, want))
+                wrong = sum(bin(a ^ b).count("1") for a, b in zip(got, want, strict=True))
                 raise AssertionError("update %d: %d pixels differ; emulator log %r"
                                      % (checked, wrong, panel.log[-5:]))
             checked += 1

@@ -103,7 +103,7 @@ def check_ink(vb, fbs):
         want = vlsb_to_rows(fbs[p])
         assert any(want), "nothing was drawn"
         if ink != want:
-            wrong = sum(bin(a ^ b).count("1") for a, b in zip(ink, want))
+            wrong = sum(bin(a ^ b).count("1") for a, b in zip(ink, want, strict=True))
             raise AssertionError("panel %d: %d pixels differ from the frame buffer "
                                  "(emulator log: %r)" % (p, wrong, vb.panel(p).log[-5:]))
 

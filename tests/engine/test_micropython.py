@@ -90,8 +90,9 @@ def test_compiled_engine_passes_the_runner(tmp_path):
 
 
 def test_compiled_engine_plays_whole_hands_in_a_32K_heap(tmp_path):
-    """The issue's goal: a full hand of the engine alone within a 32 KB heap
-    on the 64-bit unix port (bisection, compiled -O3: 30.3-30.8 KB; checkout
+    """The engine's goal (docs/engine.md, "Memory"): a full hand of the
+    engine alone within a 32 KB heap on the 64-bit unix port (bisection,
+    compiled -O3: 30.3-30.8 KB; checkout
     path no longer matters). Seeds with each ending: 3 gin, 7 undercut,
     8 knock, 2 a draw with the stock down to two cards."""
     _compile(str(tmp_path))

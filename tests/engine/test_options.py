@@ -25,7 +25,7 @@ def _kind(row):
 def test_every_option_is_a_rules_attribute_with_the_tables_default_and_type():
     r = Rules()
     hints = typing.get_type_hints(Rules)
-    assert [k for k in hints] == [row[0] for row in OPTIONS]
+    assert list(hints) == [row[0] for row in OPTIONS]
     for row in OPTIONS:
         assert getattr(r, row[0]) == row[1] and type(getattr(r, row[0])) is type(row[1])
         assert hints[row[0]] == _kind(row), row[0]

@@ -3,7 +3,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 from engine import Rules, Hand, Match, deadwood, best_melds
 from engine.cards import card_str
-from engine.hand import action_str
+from engine.cards import action_str
 from engine.prng import Prng
 from engine_helpers import brute_deadwood
 

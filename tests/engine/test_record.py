@@ -106,7 +106,7 @@ def test_reading_line_by_line_stops_at_the_damage_with_the_game_before_it():
     m = played_match(n=40)
     lines = m.to_record().splitlines()
     lines[20] = lines[20].replace("discard", "discarb")
-    r = Reader("match", Match)
+    r = Reader("match", Match, Rules)
     for i, ln in enumerate(lines):
         try:
             r.feed(i + 1, ln)

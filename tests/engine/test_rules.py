@@ -27,7 +27,7 @@ def test_R1_a_deal_uses_one_52_card_deck():
 
 
 @pytest.mark.parametrize("card,value", [("A" + "h", 1)] + [
-    (r + "s", v) for r, v in zip("23456789TJQK", (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10))])
+    (r + "s", v) for r, v in zip("23456789TJQK", (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10), strict=True)])
 def test_R2_card_values(card, value):
     assert deadwood([card]) == value
 
@@ -44,7 +44,7 @@ def test_R2_ace_is_always_low(hand, expected):
 
 @pytest.mark.parametrize("hand,expected", [
     ("", 0),
-    ("7h 7d 7c 5h 6h", 11),                 # the example
+    ("7h 7d 7c 5h 6h", 11),                 # a set, and 5 + 6 loose
     ("7h 7d 7c", 0),                        # set of 3
     ("7h 7d 7c 7s", 0),                     # set of 4
     ("7h 7d", 14),                          # two are not a set

@@ -87,8 +87,8 @@ def play_all(rules, script):
     return m, results
 
 
-CLASSIC = dict(box_bonus=25, game_bonus=100, shutout_double=True,
-               gin_extra_boxes=2, undercut_extra_boxes=1)
+CLASSIC = {"box_bonus": 25, "game_bonus": 100, "shutout_double": True,
+           "gin_extra_boxes": 2, "undercut_extra_boxes": 1}
 
 
 def test_R16_worked_example_boxes_game_bonus_and_kisses():
@@ -109,7 +109,7 @@ def test_R16_worked_example_boxes_game_bonus_and_kisses():
     assert pad["total"][0] - pad["total"][1] == 267
     # the match's statistics: hands won, gins, undercuts, biggest hand
     from engine.match import TALLY
-    assert dict(zip(TALLY, zip(m.tally[0::2], m.tally[1::2]))) == {
+    assert dict(zip(TALLY, zip(m.tally[0::2], m.tally[1::2], strict=True), strict=True)) == {
         "wins": (3, 1), "gins": (1, 0), "undercuts": (0, 1), "best": (53, 11)}
 
 

@@ -348,14 +348,14 @@ MINI = {
 
 
 def pack(art, w, h):
-    rows = [r for r in art.strip("\n").split("\n")]
+    rows = art.strip("\n").split("\n")
     assert len(rows) == h, (len(rows), art)
     out = bytearray()
     for r in rows:
         assert len(r) == w, r
         bits = 0
         nbytes = (w + 7) // 8
-        for i, ch in enumerate(r.ljust(nbytes * 8, ".")):
+        for ch in r.ljust(nbytes * 8, "."):
             bits = (bits << 1) | (ch == "#")
         out += bits.to_bytes(nbytes, "big")
     return bytes(out)

@@ -14,7 +14,7 @@ def _play(tmp_path, name, controller, rotations=(90, 90)):
     flash = make_flash(str(tmp_path / name))
     with open(os.path.join(ROOT, "hardware", "board.json")) as f:
         board = json.load(f)
-    for player, rotation in zip(board["players"], rotations):
+    for player, rotation in zip(board["players"], rotations, strict=True):
         player["panel"]["controller"] = controller
         player["panel"]["rotation"] = rotation
     path = os.path.join(flash, "board.json")
@@ -41,7 +41,7 @@ def test_uc8151_panels_show_what_ssd1680_panels_show(tmp_path):
     got, uc_counts, logs = _play(tmp_path, "uc8151", "UC8151", rotations=(90, 270))
     assert logs == [[], []]            # no command the emulation had to ignore
     assert len({s[0] for s in want}) == len(want)    # every step changed the screen
-    for step, (a, b) in enumerate(zip(want, got)):
+    for step, (a, b) in enumerate(zip(want, got, strict=True)):
         assert a == b, "step %d: the UC8151 panels differ" % step
     # the UC8151 has no partial refresh: every update is a full one (how
     # many depends on when the app drew an intermediate screen)

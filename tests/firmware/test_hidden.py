@@ -1,5 +1,5 @@
-"""Hidden information over the serial port (issue 10, defect 5; threat
-model in docs/reliability.md): test mode plays its own game and never sees
+"""Hidden information over the serial port (the threat model in
+docs/reliability.md): test mode plays its own game and never sees
 the one in progress, and its banner is on both panels before any test-only
 command is answered."""
 import os

@@ -1,4 +1,4 @@
-"""Memory budget (issue 3): a whole game, both displays, runs under
+"""Memory budget (docs/memory.md): a whole game, both displays, runs under
 ``micropython -X heapsize=128K`` on the virtual board (64-bit objects: a
 conservative stand-in for the Pico's ~226 KB), compiled with mpy-cross as
 `okgin flash` lays it out. Played through button presses to the target

@@ -114,7 +114,7 @@ def test_mem_reports_heap(shared):
     ("screen 5", "ERR usage: screen 0|1"),
     ("newgame", "ERR seed=N required"),
     ("newgame seed=x", "ERR seed must be a whole number"),
-    # protocol edges found by fuzzing (issue 10, item 8): a seed is digits
+    # protocol edges found by fuzzing the port: a seed is digits
     # only and at most 30 bits (2**30 and 2**32 dealt like 0), and the
     # commands without arguments take none
     ("newgame seed=+1", "ERR seed must be a whole number"),
@@ -181,7 +181,7 @@ def test_reset_reboots_and_resumes(tboard):
 def test_ctrl_c_reaches_the_repl(board):
     import time
     end = time.monotonic() + 20
-    for attempt in range(2):
+    for _attempt in range(2):
         board.write(b"\r\x03")
         seen = b""
         while b">>> " not in seen and b"READY" not in seen.split(b"FATAL", 1)[-1] \

@@ -1,4 +1,4 @@
-"""The saved game (issue 10, defects 1-4): a record carries everything
+"""The saved game (docs/reliability.md): a record carries everything
 needed to resume it (who plays each seat, the rules, the deal), every line
 has its own check, and it is read from flash one line at a time.
 
@@ -92,7 +92,7 @@ def long_record(actions, players=("human", "human")):
     return m
 
 
-# ----- defect 1: a long game resumes at the default heap -----
+# ----- a long game resumes at the default heap -----
 
 def _resumes(flash, text):
     m = Match.from_record(text)
@@ -144,7 +144,7 @@ def test_a_record_from_before_this_change_keeps_its_seats(flash):
         b.stop()
 
 
-# ----- defect 2: who plays is the record's, never the settings' -----
+# ----- who plays is the record's, never the settings' -----
 
 def test_damaged_or_missing_settings_do_not_change_who_plays(flash):
     b = boot(flash)
@@ -209,7 +209,7 @@ def test_a_power_cut_while_a_new_game_starts_keeps_one_whole_game(flash):
         b.stop()
 
 
-# ----- defects 3 and 4: damage loses at most the damaged part -----
+# ----- damage loses at most the damaged part -----
 
 def _played_real_game(flash, n):
     b = boot(flash)

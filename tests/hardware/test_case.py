@@ -162,8 +162,8 @@ def test_committed_stls_are_what_the_build_makes(built):
         committed = M.read_stl(os.path.join(B.CASE_DIR, "stl", fname))
         assert len(fresh) == len(committed), fname
         assert abs(M.volume(fresh) - M.volume(committed)) < 1.0, fname
-        for a, b in zip(M.bbox(fresh), M.bbox(committed)):
-            assert all(abs(x - y) < 0.01 for x, y in zip(a, b)), fname
+        for a, b in zip(M.bbox(fresh), M.bbox(committed), strict=True):
+            assert all(abs(x - y) < 0.01 for x, y in zip(a, b, strict=True)), fname
 
 
 def test_bed_check_fails_for_a_part_too_big():
@@ -203,7 +203,7 @@ def test_supports_check_finds_an_overhang():
     assert not r.ok and "1 bridge(s) longer than 15 mm" in r.details[0]
     # a 45 degree chamfer is printable, a 60 degree one is not
     def wedge(run):
-        a, b, c, d = (0, 0, 5), (20, 0, 5), (20, 20, 5), (0, 20, 5)
+        _a, _b, c, d = (0, 0, 5), (20, 0, 5), (20, 20, 5), (0, 20, 5)
         e, f = (0, 0, 5 + run), (20, 0, 5 + run)
         # the underside of a ramp rising from (y=20, z=5) to (y=0, z=5+run)
         return [(e, d, c), (e, c, f)]

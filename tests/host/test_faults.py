@@ -1,4 +1,4 @@
-"""The short fault campaign (issue 10; docs/reliability.md): every row of
+"""The short fault campaign (docs/reliability.md): every row of
 `okgin faults` runs a few cases on the virtual board and loses nothing and
 gets nothing wrong. The long run (`okgin faults`) is for a release."""
 import subprocess

@@ -4,7 +4,6 @@ what changed; an interrupted flash leaves a board that boots."""
 import hashlib
 import os
 import subprocess
-import time
 
 from hosthelpers import ROOT, okgin_cmd
 from host import transport

@@ -1,4 +1,4 @@
-"""One program at a time (issue 10, defects 6 and 7): a virtual board's
+"""One program at a time (docs/reliability.md): a virtual board's
 flash directory and a board's serial port are refused to a second program
 with a message naming the first, `okgin flash` says what holds a busy port,
 and a flasher stopped at any moment leaves a table that gets back to its

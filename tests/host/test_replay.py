@@ -36,7 +36,7 @@ def test_replay_saves_one_shot_per_position_showing_the_game(tmp_path):
 
 
 def test_a_game_against_the_computer_replays_as_one(tmp_path):
-    """Issue 12 item 7: the record says who played seat 1, so the replay
+    """The record says who played seat 1, so the replay
     shows the computer's seat as the table did (its cards face down), and
     the computer does not move on its own during the replay."""
     shots = {}

@@ -54,8 +54,7 @@ def play_one(seed, redraw=True, live=None):
         acts = None
         h.play(pick)
         if redraw:  # a screen redraw after every action, as the firmware does
-            obs = h.observation(h.to_move if h.to_move is not None else 0)
-            obs = None
+            h.observation(h.to_move if h.to_move is not None else 0)   # made, then garbage
         n += 1
         if live is not None:
             gc.collect()

@@ -125,7 +125,8 @@ def test_console_shows_the_serial_traffic_and_sends_lines(window):
     xdo(display, "windowfocus", "--sync", str(win.console_entry.winfo_id()))
     xdo(display, "type", "hello")
     xdo(display, "key", "Return")
-    text = lambda: win.console_text.get("1.0", "end")
+    def text():
+        return win.console_text.get("1.0", "end")
     assert pump(root, win, until=lambda: "> hello\n< OK okgin" in text())
     # typing in the console is not playing: no button was pressed by "hello"
     assert session.presses == 0
@@ -143,7 +144,8 @@ def test_hiding_player_1_covers_only_that_panel(window):
 
 def test_power_cycle_button_restarts_the_board(window):
     root, win, session, display = window
-    readies = lambda: sum(1 for _, d, t in session.log_since(0) if d == "<" and t.startswith("READY "))
+    def readies():
+        return sum(1 for _, d, t in session.log_since(0) if d == "<" and t.startswith("READY "))
     n = readies()
     b = win.tool["power"]
     x, y = b.winfo_rootx() + 5, b.winfo_rooty() + 5

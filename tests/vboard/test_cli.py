@@ -78,7 +78,7 @@ def _board_until(flash, args, pattern, stream="stdout"):
     finally:
         stop.cancel()
         p.send_signal(signal.SIGINT)
-        rest = dict(zip(("stdout", "stderr"), p.communicate(timeout=20)))
+        rest = dict(zip(("stdout", "stderr"), p.communicate(timeout=20), strict=True))
     rest[stream] = "".join(seen) + rest[stream]
     return rest["stdout"], rest["stderr"], p.returncode
 

@@ -449,6 +449,6 @@ def test_any_window_in_any_mode_receives_its_bytes_in_the_mode_order(entry, x0, 
     cmd(p, 0x22, 0xF7)
     cmd(p, 0x20)
     expect = [bytearray(b"\xff" * XB) for _ in range(GATES)]
-    for (x, y), b in zip(order, data):
+    for (x, y), b in zip(order, data, strict=True):
         expect[y][x] = b
     assert native_rows(p) == [bytes(e) for e in expect]

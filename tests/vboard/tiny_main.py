@@ -2,7 +2,6 @@
 # console that pokes the vmachine pins, the real drivers and the flash.
 import sys
 import select
-import os
 import vmachine
 from vmachine import Pin
 

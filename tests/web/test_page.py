@@ -135,7 +135,7 @@ def test_a_game_against_the_computer_hides_its_panel_and_plays_the_engines_moves
     assert second.is_displayed()
     settle(page)
     # its panel was drawn all along, hidden: now the showdown (R10)
-    colours = dict((c, n) for n, c in canvas(page, 1).getcolors())
+    colours = {c: n for n, c in canvas(page, 1).getcolors()}
     assert set(colours) == {render.INK, render.PAPER}
 
 

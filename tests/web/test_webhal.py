@@ -89,7 +89,7 @@ def test_the_page_board_steps_the_firmware_like_the_device(flash):
 def test_the_page_ships_the_device_firmware_less_its_pins_and_serial(site):
     """The page's flash is the device's (okgin flash's layout, compiled),
     without the modules only the device uses, plus webhal and webmain."""
-    from host.layout import firmware_files
+    from host.firmware_files import firmware_files
     from host.web import DEVICE_ONLY
     device = {dev for dev, _src, _c in firmware_files(ROOT)}
     fw = os.path.join(site, "fw")
