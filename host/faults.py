@@ -130,13 +130,19 @@ class Table:
         else:
             self.vb.start()
             self.b.reopen()
-        # a megabyte line takes the firmware (one byte per read) longer
-        # than the transport's 5 s to take in
-        ser = self.b.ser
-        assert ser is not None
-        ser.write_timeout = 300
+        self.patient()
         self.b.wait_ready(timeout, probe_after=2.0)
         return self
+
+    # a megabyte line or a flood takes the firmware (one byte per read)
+    # longer than the transport's 5 s to take in: a write may wait this long
+    write_timeout = 300
+    answer_slowness = 1     # multiplies the waits for a batch's answers
+
+    def patient(self):
+        ser = self.b.ser
+        assert ser is not None
+        ser.write_timeout = self.write_timeout
 
     def cut(self):
         """Power loss: the process is SIGKILLed wherever it is."""
@@ -241,6 +247,8 @@ class ChipTable(Table):
     read the real game's file only where they must."""
 
     cheap_files = False
+    write_timeout = 3000    # the emulator runs at ~0.05-0.3 of a real Pico
+    answer_slowness = 10
 
     def __init__(self, work, name, speed=0.02, settings=None, timing=None):
         from host.chip import ChipBoard
@@ -275,10 +283,12 @@ class ChipTable(Table):
     def on(self, timeout=300):
         if self._fresh:
             self._fresh = False
+            self.patient()
             self.b.wait_ready(timeout, probe_after=1.0)
             return self
         self.chip.start()
         self.b.reopen(60)
+        self.patient()
         self.b.wait_ready(timeout, probe_after=5.0)
         return self
 
@@ -321,6 +331,7 @@ class ChipTable(Table):
             finally:
                 tr.close()
         self.b.reopen(60)
+        self.patient()
         self.b.wait_ready(300, probe_after=5.0)
         return out
 
@@ -923,7 +934,7 @@ def row_serial(n, rng, work, log):
                 big += 1
             owed = _expected_answers(data)
             t.b.send_raw(data)
-            got = _answers(t, owed)
+            got = _answers(t, owed, timeout=60 * t.answer_slowness)
             sent += lines
             batch += 1
             bad = [a for a in got if not a.startswith(("ERR", "OK"))]
@@ -945,7 +956,7 @@ def row_serial(n, rng, work, log):
         # a flood: 5,000 requests at once get 5,000 answers, in order
         flood = b"hello\n" * 5000
         t.b.send_raw(flood)
-        got = _answers(t, 5000, timeout=120)
+        got = _answers(t, 5000, timeout=120 * t.answer_slowness)
         if len(got) == 5000 and all(a.startswith("OK okgin") for a in got):
             for _ in range(5000):
                 r.ok()
