@@ -21,7 +21,7 @@ are the host's and the USB link's as much as the chip's). Printed:
   ``mem`` (in test mode, games played through ``press`` as okgin bench
   memory does).
 
-Goals (docs/emulated-pico.md): reaction <= 30 ms median; cursor move -> ink within one
+Goals: reaction <= 30 ms median; cursor move -> ink within one
 partial refresh + 50 ms; hard decision <= 300 ms median and <= 1 s max;
 whole games keep >= 120 KB free at their lowest, ten games in a row too.
 ``--quick``: one hand instead of whole games, two games in a row, fewer
