@@ -174,7 +174,7 @@ def run_chip(quick):
         banner = chip.console_line("MicroPython v", 120)
         flash_board(chip.port, quiet=True)
         chip.console_line("READY", 600)
-        games, cap = (1, 60) if quick else (2, 1000)
+        games, cap = (1, 60) if quick else (1, 1000)
         times, low, done, _ = bench_decisions(chip, games, cap)
         print("bots on the emulated Pico (%s, emulated 125 MHz): hard vs hard, %d decisions "
               "%s: median %.0f ms, p90 %.0f ms, max %.0f ms "
