@@ -66,7 +66,7 @@ class Board:
                 line = self.readline()
         except HandFailed:
             self.stop()
-            raise HandFailed("did not boot: " + self.last_lines())
+            raise HandFailed("did not boot: " + self.last_lines()) from None
 
     def readline(self):
         raw = self.ser.readline()
@@ -84,7 +84,7 @@ class Board:
         try:
             r = self.readline()
         except HandFailed:
-            raise HandFailed("%s: no answer (%s)" % (line, self.last_lines()))
+            raise HandFailed("%s: no answer (%s)" % (line, self.last_lines())) from None
         if not r.startswith("OK"):
             raise HandFailed("%s -> %s" % (line, r))
         return r
@@ -251,7 +251,7 @@ def run(args):
     try:
         from host.vboard import populate   # is the virtual board there?
     except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e)
+        raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)
     heap = getattr(args, "heap", None)   # KB: where and why one size fails
     games = getattr(args, "games", False)   # the bisection plays whole games
