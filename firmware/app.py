@@ -30,6 +30,19 @@ _FULL_AT_BOOT = const(1)
 # history entries a turn screen needs: the opponent's last turn and whether
 # the card under the cursor was just taken (_last_move, _just_taken)
 _RECENT = const(6)
+# A position's view (App._base): what a turn screen shows that a cursor move
+# does not change, built once per position instead of per button
+_B_HAND = const(0)     # the engine's Hand and three of its public fields:
+_B_STOCK = const(1)    # the position the view was built for
+_B_TOP = const(2)
+_B_TURN = const(3)
+_B_OBS = const(4)      # the observation, without its history and piles
+_B_GROUPS = const(5)   # layout.arrange(hand)
+_B_ORDER = const(6)    # the cards as the cursor walks them
+_B_HEAD = const(7)
+_B_LAST = const(8)     # the opponent's last turn in words
+_B_TAKEN = const(9)    # the card p just took (R7), or None
+_B_DW = const(10)      # card -> deadwood of the hand without it
 
 
 def _show(card):
@@ -64,8 +77,8 @@ def _make_room():
 
 
 try:
-    from hashlib import sha256 as _digest
-except ImportError:  # a port without hashlib: keep a full copy instead
+    from binascii import crc32 as _digest
+except ImportError:  # a port without it: keep a full copy instead
     _digest = None
 
 
@@ -74,10 +87,14 @@ class Panel:
     when the framebuffer differs from the panel's content; partial updates
     until ``partials_before_full`` or a requested full refresh.
 
-    What is on the panel is remembered as a SHA-256 of the framebuffer
-    (32 bytes instead of a 4.7 KB copy per panel: the heap is tight). The
-    hash is taken once after each redraw (``drawn``), not on every turn of
-    the main loop: it costs 5.6 ms on an RP2040 (docs/emulated-pico.md)."""
+    What is on the panel is remembered as a CRC-32 of the framebuffer (an
+    int instead of a 4.7 KB copy per panel), taken once after each redraw
+    (``drawn``), not on every turn of the main loop. On an RP2040 it costs
+    0.9 ms; the SHA-256 it replaced cost 5.2 ms of a cursor move's 30 ms
+    reaction budget (docs/emulated-pico.md). A redraw that changed the
+    image but kept its CRC would not be shown: a change within 32
+    consecutive bits is always caught, any other but for odds of 1 in
+    2**32, and the next redraw that changes anything shows it."""
 
     def __init__(self, disp, partials_before_full):
         self.d = disp             # a display driver (firmware/display.py)
@@ -96,7 +113,7 @@ class Panel:
         mv = memoryview(self.fb)
         if _digest is None:
             return bytes(mv)
-        return _digest(mv).digest()
+        return _digest(mv)
 
     def refreshing(self):
         """True while the last push is on its way to the ink. The driver
@@ -173,6 +190,10 @@ class App:
         self.menu_msg = ""
         self.menu_page = ""   # menu.py: "", "rules", "stats", "reset"
         self.dirty = [True, True]
+        # per player: the position's view (_base), and the view of it its
+        # frame buffer holds (redraw: a cursor move draws only what changed)
+        self.bases = [None, None]
+        self.onfb = [None, None]
         self.testmode = False
         self.error_text = None
         self.peak = 0
@@ -251,6 +272,7 @@ class App:
         hand_no = m.hand_no
         if action[0] == "k":
             # the showdown's code and search come in now (engine/hand.py)
+            self._touch()
             _make_room()
         try:
             m.play(action)
@@ -344,6 +366,7 @@ class App:
             return False
         # the computer's code and search need the most room of any moment
         # in a game
+        self._touch()
         _make_room()
         obs = m.observation(1)
         # a fresh bot seeded from the game and the move number: a resumed
@@ -420,8 +443,8 @@ class App:
         self._turn_button(p, button)
 
     def _turn_button(self, p, button):
-        m = self.match
-        obs = m.observation(p, _RECENT)
+        b = self._base(p)
+        obs = b[_B_OBS]
         self.msg[p] = ""
         if obs["to_move"] != p:
             if button in ("left", "right"):
@@ -447,8 +470,7 @@ class App:
                 self.msg[p] = "DRAW from stock or TAKE pile"
             return
         # discard phase: cursor, discard, knock (R7, R8)
-        import layout
-        order = layout.order(obs["hand"])
+        order = b[_B_ORDER]
         i = self.cursor[p] % len(order)
         c = order[i]
         if button in ("left", "right"):
@@ -459,7 +481,7 @@ class App:
             if button in ("knock", "ok"):
                 self.play(p, "knock " + c, obs["hand"])
         elif button == "ok":
-            if c == self._just_taken(p, obs) and ("discard " + c) not in obs["legal"]:
+            if c == b[_B_TAKEN] and ("discard " + c) not in obs["legal"]:
                 self.msg[p] = "%s was just taken: not now (R7)" % _show(c)
             else:
                 self.play(p, "discard " + c, obs["hand"])
@@ -491,6 +513,39 @@ class App:
     # ----- drawing -----
     def _touch(self):
         self.dirty = [True] * self.nplayers
+        # the position changed (or may have): its views go
+        self.bases = [None, None]
+        self.onfb = [None, None]
+
+    def _base(self, p):
+        """p's view of the position (the _B_ fields), built when the
+        position has changed: the observation, the hand's arrangement, the
+        header and the last move stay the same while p moves the cursor.
+        On the RP2040 building them took ~45 ms of a cursor move's 100
+        (docs/emulated-pico.md); every action clears them (_touch), and
+        the engine's public fields are checked too."""
+        m = self.match
+        h = m.hand
+        b = self.bases[p]
+        if b is not None and b[_B_HAND] is h and b[_B_STOCK] == h.stock_count \
+                and b[_B_TOP] == h.discard_top and b[_B_TURN] == h.to_move:
+            return b
+        self.bases[p] = b = None   # the old view goes first
+        obs = m.observation(p, _RECENT)
+        if self.vs != "human" and p == 1:
+            groups = []   # the computer's panel shows only the public side
+        else:
+            import layout
+            groups = layout.arrange(obs["hand"])
+        order = []
+        for g, _m in groups:
+            order.extend(g)
+        b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
+             self._head(p, obs), self._last_move(p, obs), self._just_taken(p, obs), {}]
+        for k in ("history", "discard", "opponent_known"):
+            obs.pop(k, None)   # read above; not kept
+        self.bases[p] = b
+        return b
 
     def _name(self, viewer, p):
         if self.vs != "human":
@@ -527,6 +582,7 @@ class App:
             pn.drawn = True
             fb = pn.fb
             import screens
+            v = None
             note = self.notice[p]
             if note is not None:
                 screens.error(fb, note[0], note[1], "any button: continue",
@@ -545,7 +601,16 @@ class App:
                 import endview
                 endview.showdown(fb, endview.view_showdown(self, p))
             else:
-                screens.game(fb, self.view_game(p))
+                v = self.view_game(p)
+                was = self.onfb[p]
+                if was is not None and was["base"] is v["base"] \
+                        and was["testmode"] == v["testmode"]:
+                    # the frame buffer holds this position's screen: only
+                    # what a cursor move changed is drawn (same pixels)
+                    screens.game_update(fb, v, was)
+                else:
+                    screens.game(fb, v)
+            self.onfb[p] = v   # a turn screen's view, or None: another screen
             # drawing a screen is the longest stretch without a look at the
             # buttons: a quick tap made meanwhile is queued now, not missed
             self.buttons.poll()
@@ -597,18 +662,12 @@ class App:
         return self._name(p, 1 - p) + " " + ", ".join(words)
 
     def view_game(self, p):
-        obs = self.match.observation(p, _RECENT)
+        b = self._base(p)
+        obs = b[_B_OBS]
         hand = obs["hand"]
         computer_seat = self.vs != "human" and p == 1
-        if computer_seat:
-            # the computer's panel shows only the public side (backs)
-            groups = []
-        else:
-            import layout
-            groups = layout.arrange(hand)
-        order = []
-        for g, _m in groups:
-            order.extend(g)
+        groups = b[_B_GROUPS]
+        order = b[_B_ORDER]
         my_turn = obs["to_move"] == p
         phase = obs["phase"]
         pile = obs["discard_top"]
@@ -634,8 +693,9 @@ class App:
         else:
             cursor = self.cursor[p] % len(order)
             c = order[cursor]
-            rest = [x for x in hand if x != c]
-            dw = engine.deadwood(rest)
+            dw = b[_B_DW].get(c)
+            if dw is None:   # each card once per position
+                dw = b[_B_DW][c] = engine.deadwood([x for x in hand if x != c])
             if self.confirm[p]:
                 lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % _show(c))
                 hint = "KNOCK/OK:confirm  other:cancel"
@@ -660,12 +720,13 @@ class App:
                 lines.append("Discard %s: deadwood %d" % (_show(c), dw))
         else:
             lines.append("Deadwood %d" % obs["deadwood"])
-        last = self._last_move(p, obs)
+        last = b[_B_LAST]
         if not last and doubled:
             last = "Spade upcard: this hand counts x2"   # R15, at the deal
         lines.append(last)
         v = {
-            "head": self._head(p, obs),
+            "base": b,
+            "head": b[_B_HEAD],
             "testmode": self.testmode,
             "pile": pile,
             "lines": lines,

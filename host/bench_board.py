@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
 HANDS = 3
-HEAP = os.environ.get("OKGIN_BENCH_HEAP", "128K")   # the budget (docs/memory.md)
+HEAP = os.environ.get("OKGIN_BENCH_HEAP", "160K")   # the budget (host/vboard/vboard.py HEAPSIZE)
 
 
 class Session:

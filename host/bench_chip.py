@@ -83,7 +83,7 @@ def _source_copy():
 def bench_flash(chip):
     from host.flash import flash_board
     t0 = chip.emulated_ns()
-    full = flash_board(chip.port, quiet=True)
+    full = flash_board(chip.port, quiet=True, ready_timeout=300)
     full_emu = (chip.emulated_ns() - t0) / 1e9
     src = _source_copy()
     try:
@@ -92,7 +92,7 @@ def bench_flash(chip):
             f.write("\n\ndef _bench_one_module():\n    return 1\n")
         chip.console_line("READY", 600)
         t1 = chip.emulated_ns()
-        one = flash_board(chip.port, src_root=src, quiet=True)
+        one = flash_board(chip.port, src_root=src, quiet=True, ready_timeout=300)
         one_emu = (chip.emulated_ns() - t1) / 1e9
     finally:
         shutil.rmtree(src, ignore_errors=True)

@@ -663,14 +663,14 @@ class Flash:
         except (TransportError, serial.SerialException, OSError):
             return None
 
-    def wait_for_game(self, board, power_cycle=None):
+    def wait_for_game(self, board, power_cycle=None, timeout=30):
         """Wait until the reset board prints READY (the port is closed then)."""
         if board is None:
             board = transport.Board(self.port)
-            board.reopen(timeout=30)
+            board.reopen(timeout=timeout)
         try:
             if power_cycle is None:
-                board.wait_reboot(30)
+                board.wait_reboot(timeout)
             else:
                 _boot_in_process_board(board, power_cycle, self.rep)
             self.rep.ready = board.ready
@@ -711,12 +711,14 @@ class Flash:
 
 
 def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
-                board_json=None, after_stage=None, power_cycle=None):
+                board_json=None, after_stage=None, power_cycle=None, ready_timeout=30):
     """Flash the firmware in ``src_root`` onto the board at ``port``; return
     a ``FlashReport``. ``after_stage(device)`` is a test hook run after
     staging, before the switch. ``power_cycle``: for a board whose power we
     control (an in-process VirtualBoard), restart it that way instead of
-    ``machine.reset()``."""
+    ``machine.reset()``. ``ready_timeout``: seconds (wall) the reset board
+    has to print READY; an emulated Pico on a loaded PC runs at a few
+    percent of a real one's speed and needs more than a Pico's 30."""
     import serial
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
@@ -750,7 +752,7 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     finally:
         dev.close()
     if reset:
-        run.wait_for_game(board, power_cycle)
+        run.wait_for_game(board, power_cycle, ready_timeout)
     rep.seconds = time.monotonic() - t0
     run.say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
     return rep

@@ -148,7 +148,7 @@ def start_chip(flash=True, firmware=None, out=None):
         if flash:
             from host.flash import flash_board
             # the real path: raw REPL over USB serial, then machine.reset()
-            flash_board(chip.port, quiet=out is None, out=out or sys.stdout)
+            flash_board(chip.port, quiet=out is None, out=out or sys.stdout, ready_timeout=300)
     except BaseException:
         chip.stop()
         raise
@@ -215,7 +215,7 @@ def configure(parser):
                         help="with --sim: put the compiled firmware straight into the board's "
                              "flash directory instead of flashing it over the serial port")
     parser.add_argument("--heapsize",
-                        help="with --sim: the virtual board's MicroPython heap (default 128K, "
+                        help="with --sim: the virtual board's MicroPython heap (default 160K, "
                              "the firmware's budget)")
     parser.add_argument("--firmware", metavar="UF2",
                         help="with --chip: the MicroPython .uf2 to start from (default: v1.28.0 "

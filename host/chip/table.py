@@ -49,7 +49,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
         out.write("okgin: bringing its firmware up to date with okgin flash (the first time "
                   "takes a minute or more: the emulator is slower than a Pico)\n")
         out.flush()
-        flash_board(chip.port, out=out)
+        flash_board(chip.port, out=out, ready_timeout=300)
     except BaseException:
         chip.stop()
         raise

@@ -108,12 +108,12 @@ def _wait_ready(s):
 
 
 def _firmware_boot(runs):
-    """The game firmware (compiled like okgin flash, 128K heap): process
+    """The game firmware (compiled like okgin flash, the budget's heap): process
     start to its READY line; None if it does not boot."""
     if not os.path.exists(os.path.join(ROOT, "firmware", "main.py")):
         return None
     times = []
-    with VirtualBoard(speed=0.0) as vb:   # the default heap: the budget, 128K
+    with VirtualBoard(speed=0.0) as vb:   # the default heap: the budget
         s = serial.Serial(vb.port, timeout=20)
         for i in range(runs):
             t = time.monotonic()

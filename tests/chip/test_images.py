@@ -5,6 +5,7 @@ import functools
 import http.server
 import io
 import os
+import re
 import struct
 import threading
 
@@ -30,9 +31,11 @@ def server(rp2_images, tmp_path):
     site.mkdir()
     (site / "RPI_PICO-20260406-v1.28.0.uf2").write_bytes(open(fw, "rb").read())
     (site / "b1.elf").write_bytes(_elf(open(rom, "rb").read()))
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    handler = functools.partial(Quiet, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.RequestHandlerClass.log_message = lambda *a: None
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield "http://127.0.0.1:%d/" % httpd.server_address[1], site
     httpd.shutdown()
@@ -86,6 +89,59 @@ def test_a_server_answering_garbage_is_refused(server, tmp_path, monkeypatch):
                            bootrom_url=base + "junk.uf2")
 
 
+def test_a_download_for_another_chip_is_refused_and_not_kept(server, tmp_path, monkeypatch):
+    """A UF2 for the Pico 2 (RP2350's family id in its blocks) from the
+    download place: refused before it is booted or cached."""
+    base, site = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    data = bytearray((site / "RPI_PICO-20260406-v1.28.0.uf2").read_bytes())
+    for off in range(0, len(data), 512):
+        struct.pack_into("<I", data, off + 28, 0xE48BFF59)
+    (site / "RPI_PICO2.uf2").write_bytes(bytes(data))
+    cache = tmp_path / "cache"
+    out = io.StringIO()
+    with pytest.raises(images.ImageError) as e:
+        images.find_images(out=out, cache=str(cache), firmware_url=base + "RPI_PICO2.uf2",
+                           bootrom_url=base + "b1.elf")
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert "not an RP2040 image" in msg and "0xe48bff59" in msg and "Pico 2" in msg
+    assert "downloading MicroPython v1.28.0" in out.getvalue()
+    assert "MicroPython v1.28.0 on" not in out.getvalue()        # never booted
+    assert not (cache / images.FIRMWARE_FILE).exists()
+    assert (cache / images.BOOTROM_FILE).exists()               # the good one is kept
+
+
+def test_download_progress_counts_up_to_the_whole_file(server, tmp_path, monkeypatch):
+    base, site = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    size = (site / "RPI_PICO-20260406-v1.28.0.uf2").stat().st_size
+    out = io.StringIO()
+    data = images.download(base + "RPI_PICO-20260406-v1.28.0.uf2", "MicroPython", out, "hint")
+    assert len(data) == size
+    steps = [int(m) for m in re.findall(r"(\d+)% of", out.getvalue())]
+    assert len(steps) >= size // 65536 and steps == sorted(steps) and steps[-1] == 100
+    assert ("of %d KB" % (size // 1024)) in out.getvalue() and out.getvalue().endswith("\n")
+
+
+def test_no_network_for_the_firmware_names_it_and_the_folder(server, tmp_path, monkeypatch):
+    """The bootrom is already cached; the firmware cannot be fetched: one
+    line with the file to get, where to get it and where to put it."""
+    base, _ = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    cache = tmp_path / "cache"
+    images.find_images(out=io.StringIO(), cache=str(cache), firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
+                       bootrom_url=base + "b1.elf")
+    (cache / images.FIRMWARE_FILE).unlink()
+    with pytest.raises(images.ImageError) as e:
+        images.find_images(out=io.StringIO(), cache=str(cache),
+                           firmware_url="http://127.0.0.1:9/RPI_PICO.uf2", bootrom_url="http://127.0.0.1:9/b1.elf")
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert "cannot download MicroPython v1.28.0" in msg and "127.0.0.1:9/RPI_PICO.uf2" in msg
+    assert images.FIRMWARE_PAGE in msg and images.FIRMWARE_FILE in msg and str(cache) in msg
+
+
 def test_uf2_blocks_for_another_chip_are_refused(rp2_images):
     data = bytearray(open(rp2_images[0], "rb").read())
     struct.pack_into("<I", data, 512 * 3 + 28, 0xE48BFF59)     # an RP2350 block
@@ -111,3 +167,24 @@ def test_a_uf2_updates_the_flash_and_keeps_the_filesystem(rp2_images, tmp_path):
     with open(flash, "rb") as f:
         f.seek(0x1F0000)
         assert f.read(10) == b"saved game"
+
+
+def test_okgin_board_chip_refuses_a_pico2_image_in_one_line(rp2_images, tmp_path):
+    """The user's own --firmware for the wrong chip: `okgin: ...`, exit 1,
+    no traceback, and the flash file untouched."""
+    import subprocess
+    import sys
+    from chiphelpers import ROOT
+    data = bytearray(open(rp2_images[0], "rb").read())
+    for off in range(0, len(data), 512):
+        struct.pack_into("<I", data, off + 28, 0xE48BFF59)
+    wrong = tmp_path / "RPI_PICO2-v1.28.0.uf2"
+    wrong.write_bytes(bytes(data))
+    flash = tmp_path / "pico.bin"
+    r = subprocess.run([sys.executable, "-m", "host.cli", "board", "--chip", "--firmware", str(wrong),
+                        "--flash", str(flash)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    err = r.stderr.strip()
+    assert "Traceback" not in r.stderr and len(err.splitlines()) == 1, r.stderr
+    assert err.startswith("okgin: ") and "not an RP2040 image" in err and wrong.name in err
+    assert not flash.exists()

@@ -21,8 +21,9 @@ if ROOT not in sys.path:
 
 from host.vboard import VirtualBoard  # noqa: E402
 
-# The virtual board's heap: its default, the firmware's budget (128K,
-# docs/memory.md), unless OKGIN_HEAP says otherwise.
+# The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
+# unix port's stand-in for the chip's budget, docs/memory.md), unless
+# OKGIN_HEAP says otherwise.
 HEAP = os.environ.get("OKGIN_HEAP")
 DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
 

