@@ -25,12 +25,12 @@ MicroPython has 240 KB; ``okgin bench chip`` measures the chip itself).
 docs/memory.md explains where the heap goes.
 """
 import os
-import re
 import shutil
 import sys
 import tempfile
 import time
 
+from host.benches.board import Session
 from host.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -92,13 +92,9 @@ class Board:
     def fields(self, line):
         return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
 
-    def record(self):
-        head = self.cmd("record")
-        m = re.match(r"OK lines=(\d+)", head)
-        if m is None:
-            raise CommandError("the board answered %r to record" % head)
-        n = int(m.group(1))
-        return "\n".join(self.readline() for _ in range(n)) + "\n"
+    # the game's record, read as okgin bench board reads it (its cmd and
+    # readline are this class's)
+    record = Session.record
 
     def stop(self):
         try:
