@@ -57,6 +57,7 @@ _CANDIDATE_SPAN = 12    # ... within this many points of the lowest
 _TAKE_MARGIN = 0        # points a take must beat the stock by (1 measured worse, docs/bots.md)
 _TAKE_INFER = 205       # /256: how sure a pickup means a meld (hard's card reading)
 _UNDERCUT_BONUS = 10    # R11 (the observation does not carry the rules' value)
+_FAR_LIMIT = 4          # knock limit (R5) up to which hard keeps near-melds (docs/bots.md)
 
 
 # Keys a decision reads (others are optional: a bare Hand observation has no
@@ -240,6 +241,31 @@ def _near(marks: bytearray, c: int) -> bool:
         if marks[base + k]:
             return True
     return False
+
+
+def _far_loose(hm: "list[int]") -> "list[int]":
+    """Suit masks of the loose cards of ``hm``'s best arrangement that no
+    other loose card is near: none of the same rank, none of the same suit
+    within two ranks."""
+    best(hm)
+    a = LOOSE[0]
+    b = LOOSE[1]
+    c = LOOSE[2]
+    d = LOOSE[3]
+    # ranks loose in two suits or more
+    paired = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    out = [0, 0, 0, 0]
+    for s in range(4):
+        x = LOOSE[s]
+        m = 0
+        r = 0
+        while x >> r:
+            bit = 1 << r
+            if x & bit and not paired & bit and not x & _WINDOW[r] & ~bit:
+                m |= bit
+            r += 1
+        out[s] = m
+    return out
 
 
 def _meld_pairs(c: int, out: "list[int]") -> int:
@@ -438,6 +464,15 @@ class Bot:
                 r += 1
         cand.sort()
         hard = self.hard
+        if hard and v.limit <= _FAR_LIMIT:
+            # A low knock limit (R5) is a race to gin, where a loose card's
+            # value matters less than the melds it may still make: throw a
+            # card near no other loose card (a pair, or suited within two
+            # ranks) while there is one.
+            far = _far_loose(hm11)
+            fc = [x for x in cand if (far[x[2] // 13] >> (x[2] % 13)) & 1]
+            if fc:
+                cand = fc
         wp = _POT_WEIGHT_HARD if hard else _POT_WEIGHT_NORMAL
         top_score = 1 << 20
         best_c = -1

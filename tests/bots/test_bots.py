@@ -245,6 +245,20 @@ def test_hard_reads_a_pickup_as_a_meld_in_the_making():
         assert p[c] > share + 0.1, (c, p[c])
 
 
+def test_hard_keeps_near_melds_when_the_knock_limit_is_low():
+    # R5: an upcard of 2 makes the hand a race to gin, where the pair of
+    # kings and the queen beside one of them are worth more than their
+    # points. Hard throws the lone 6h; at a knock limit of 10 (ten points
+    # to shed) it throws the queen.
+    hand = ["As", "2s", "3s", "4c", "4d", "4h", "Qs", "3d", "Kh", "6h", "Ks"]
+    legal = ["discard " + c for c in sorted(hand)]
+    hist = ["1 pass", "0 pass", "1 draw", "1 discard 5d"]
+    low = _obs(hand, "discard", legal, discard=("2c", "5d"), history=hist, limit=2)
+    assert bot("hard", 1).choose(low) == "discard 6h"
+    high = _obs(hand, "discard", legal, discard=("2c", "5d"), history=hist, limit=10)
+    assert bot("hard", 1).choose(high) == "discard Qs"
+
+
 def test_the_computer_decides_with_integers_only():
     # The Pico's MicroPython has 32-bit floats, CPython 64-bit: a close call
     # computed in floats could go one way on the device and the other on
