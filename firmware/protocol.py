@@ -18,15 +18,20 @@ class Protocol:
         self.app = app
         self.inp = stdin or getattr(sys.stdin, "buffer", sys.stdin)
         self.out = stdout or sys.stdout
-        self.poller = select.poll()
-        self.poller.register(self.inp, select.POLLIN)
-        # a request and its CR, allocated once
+        poller = select.poll()
+        poller.register(self.inp, select.POLLIN)
+        # ipoll: MicroPython's poll that allocates no list per call
+        self.ready_in = getattr(poller, "ipoll", poller.poll)
+        # a request and its CR, and the byte being read, allocated once:
+        # a flood of requests makes no garbage before each line is parsed
         self.buf = bytearray(MAX_LINE + 2)
+        self.one = bytearray(1)
         self.n = 0
         self.overflow = False
         self.waiting = None     # "sync" or "testmode": an answer held back
         self.band = None        # testcmds.screen's conversion band
         self.band_buf = None
+        self.hello = None       # the answer to hello (made at the first)
 
     def send(self, line):
         self.out.write(line)
@@ -50,15 +55,25 @@ class Protocol:
             elif w == "testmode" and self.app.shown():
                 self.waiting = None
                 self.send("OK testmode=1")
-        while self.waiting is None and self.poller.poll(0):
-            b = self.inp.read(1)
-            if not b:
+        # One byte per read: on the rp2 port a read of more waits until
+        # that many have come (it cannot say how many are waiting), and a
+        # line may be cut anywhere. Nothing is allocated per byte.
+        ready = self.ready_in
+        one = self.one
+        buf = self.buf
+        readinto = self.inp.readinto
+        while self.waiting is None:
+            for _ in ready(0):
+                break
+            else:
                 return
-            ch = b[0]
+            if not readinto(one):
+                return
+            ch = one[0]
             if ch == 10:   # \n ends a request
                 self._line()
             elif self.n < MAX_LINE + 2:
-                self.buf[self.n] = ch
+                buf[self.n] = ch
                 self.n += 1
             else:
                 self.overflow = True
@@ -77,10 +92,10 @@ class Protocol:
             if c > 126 or (c < 32 and c != 9):
                 self.send("ERR not ASCII text")
                 return
-        line = bytes(self.buf[:n]).decode().strip().lower()
-        if not line:
+        # (ASCII: checked above; split() drops the spaces around)
+        words = str(self.buf[:n], "ascii").lower().split()
+        if not words:
             return
-        words = line.split()
         try:
             self.dispatch(words)
         except Exception as e:   # input must never crash the firmware
@@ -97,9 +112,13 @@ class Protocol:
         if cmd == "hello":
             if len(w) != 1:
                 return self.send("ERR hello takes no arguments")
-            return self.send("OK okgin fw=%s proto=%d board=%s mpy=%d" % (
-                VERSION, PROTO, app.board_name,
-                getattr(sys.implementation, "_mpy", 0)))
+            if self.hello is None:
+                # made once: on the RP2040 formatting it cost a third of
+                # a hello's 2.4 ms (a flood of them, docs/reliability.md)
+                self.hello = "OK okgin fw=%s proto=%d board=%s mpy=%d" % (
+                    VERSION, PROTO, app.board_name,
+                    getattr(sys.implementation, "_mpy", 0))
+            return self.send(self.hello)
         if cmd == "status":
             if len(w) != 1:
                 return self.send("ERR status takes no arguments")
