@@ -202,6 +202,10 @@ class ChipBoard:
     def _clock(self):
         return self._t / 1e9
 
+    def clock(self):
+        """The chip's own time in seconds (emulated), as of its last report."""
+        return self._t / 1e9
+
     def _spawn(self):
         ours, theirs = socket.socketpair()
         log = open(os.path.join(self._work, "node.log"), "ab")
