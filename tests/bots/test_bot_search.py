@@ -54,3 +54,22 @@ def test_layoffs_extend_runs_one_after_another_and_complete_sets():
     # the fourth nine goes on the set of three nines
     assert layoff_value(masks_of([card_int("9h")]), runs, set3) == 9
     assert LOOSE == masks_of([card_int("Kd")])
+
+
+def test_far_loose_cards_are_the_loose_cards_near_no_other():
+    # hard's low-knock-limit discards (docs/bots.md): a loose card is "near"
+    # another loose card of its rank, or of its suit within two ranks
+    from engine.bots import _far_loose
+    for hand in _hands(400, 5):
+        if len(hand) != 11:
+            continue
+        m = masks_of(hand)
+        far = _far_loose(m)
+        best(m)
+        loose = [s * 13 + r for s in range(4) for r in range(13) if (LOOSE[s] >> r) & 1]
+        for c in hand:
+            near = any(o != c and (o % 13 == c % 13 or
+                                   (o // 13 == c // 13 and abs(o % 13 - c % 13) <= 2))
+                       for o in loose)
+            expect = c in loose and not near
+            assert bool((far[c // 13] >> (c % 13)) & 1) == expect, (hand, card_str(c))
