@@ -11,7 +11,10 @@ a release needs, whose table goes into docs/reliability.md.
 The oracle is the engine: every saved game is read back with
 ``Match.from_record`` and the board's public ``status`` must match it. The
 virtual board's flash is a host directory, so the saved game is read as a
-person holding the Pico's flash chip would.
+person holding the Pico's flash chip would. ``--chip`` runs every row on
+the emulated Pico instead (ChipTable: its flash read and written through
+the chip's raw REPL, each visit a reset; docs/reliability.md says what
+differs there).
 """
 import json
 import math
@@ -103,6 +106,8 @@ class Table:
     (``transport.Board``), the buttons (pins) and the files on its flash."""
 
     cheap_files = True      # its flash is a host directory
+    chip: "Any" = None      # the ChipBoard, on the emulated Pico
+    huge_sizes = (100 * 1024, 300 * 1024, 1024 * 1024)   # the damage row's huge files
     vb: "Any"               # VirtualBoard, or ChipBoard (the same API)
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None):
@@ -166,7 +171,11 @@ class Table:
 
     # port
     def req(self, line, timeout=30):
-        return self.b.request(line, timeout=timeout)
+        return self.b.request(line, timeout=timeout * self.answer_slowness)
+
+    def timing_s(self, key, default):
+        """A board.json timing value (``key`` in ms), in seconds."""
+        return self.vb._timing(key, default)
 
     def status(self):
         return self.b.status()
@@ -244,6 +253,39 @@ class Table:
         except OSError:
             pass
 
+    def tree(self):
+        """{path: SHA-256 hex} of the firmware's files on the flash (.mpy,
+        .py, .json but settings.json; not .staging)."""
+        import hashlib
+        out = {}
+        for dirpath, dirnames, filenames in os.walk(self.flash):
+            dirnames[:] = [d for d in dirnames if d != ".staging"]
+            for fn in filenames:
+                if fn.endswith((".mpy", ".py", ".json")) and fn != "settings.json":
+                    p = os.path.join(dirpath, fn)
+                    with open(p, "rb") as f:
+                        out[os.path.relpath(p, self.flash)] = hashlib.sha256(f.read()).hexdigest()
+        return out
+
+    def session(self, read=(), digest=(), put=None, remove=()):
+        """With the power off: read files (``read``: their bytes, or None;
+        ``digest``: (SHA-256 hex, size), or None), then remove and write
+        files, then power on. Returns {name: what was read}."""
+        import hashlib
+        self.cut()
+        out: "dict[str, Any]" = {}
+        for name in read:
+            out[name] = self.saved(name)
+        for name in digest:
+            data = self.saved(name)
+            out[name] = None if data is None else (hashlib.sha256(data).hexdigest(), len(data))
+        for name in remove:
+            self.remove(name)
+        for name, data in (put or {}).items():
+            self.put(name, data)
+        self.on()
+        return out
+
 
 class ChipTable(Table):
     """The emulated Pico (host/chip: the stock rp2 MicroPython on rp2040js)
@@ -254,6 +296,8 @@ class ChipTable(Table):
     read the real game's file only where they must."""
 
     cheap_files = False
+    # a file goes onto the chip as hex through its raw REPL
+    huge_sizes = (16 * 1024, 32 * 1024, 64 * 1024)
     write_timeout = 3000    # the emulator runs at ~0.05-0.3 of a real Pico
     answer_slowness = 10
     # it took in under 1 MB in 3,000 s on a loaded machine (a byte per
@@ -262,8 +306,6 @@ class ChipTable(Table):
 
     def __init__(self, work, name, speed=0.02, settings=None, timing=None):
         from host.chip import ChipBoard
-        if timing:
-            raise CommandError("board timing overrides are not done on the emulated Pico")
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each row
         template = os.path.join(work, "chip-flashed.bin")
@@ -280,15 +322,55 @@ class ChipTable(Table):
             os.replace(template + ".new", template)
         image = os.path.join(work, name + ".bin")
         shutil.copy(template, image)
-        self.chip = ChipBoard(flash=image, realtime=False, eink=0.02)
+        # the panels' refresh times scaled as the row asks (presses during
+        # refreshes): a sleeping chip jumps to BUSY's fall, so little wall time
+        self.chip = ChipBoard(flash=image, realtime=False, eink=speed or 0.02)
         self.chip.start()
         self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
         self.flash = None
         self.b = transport.Board(str(self.chip.port), timeout=120.0)
         self.b.open()
         self._fresh = True
+        put = {}
         if settings is not None:
-            self.put("settings.json", json.dumps(settings))
+            put["settings.json"] = json.dumps(settings).encode()
+        if timing:
+            # the firmware reads the copy on its flash
+            with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+                data = json.load(f)
+            data["timing"].update(timing)
+            put["board.json"] = json.dumps(data).encode()
+        if put:
+            # once the firmware is up (the REPL is reached by interrupting it)
+            self.patient()
+            self.b.wait_ready(300, probe_after=1.0)
+            self.session(put=put)
+
+    def timing_s(self, key, default):
+        return self.chip._timing_ms(key, default) / 1000.0
+
+    def tree(self):
+        """{path: SHA-256 hex} of the firmware's files on the chip's flash
+        (.mpy, .py, .json but settings.json; not .staging)."""
+        code = ("import os, hashlib, binascii\n"
+                "def _walk(d):\n"
+                " for e in os.ilistdir(d or '/'):\n"
+                "  p = (d + '/' + e[0]) if d else e[0]\n"
+                "  if e[1] == 0x4000:\n"
+                "   if e[0] != '.staging':\n"
+                "    _walk(p)\n"
+                "  elif e[0].rsplit('.', 1)[-1] in ('mpy', 'py', 'json') and e[0] != 'settings.json':\n"
+                "   h = hashlib.sha256()\n"
+                "   with open(p, 'rb') as f:\n"
+                "    h.update(f.read())\n"
+                "   print('H', p, binascii.hexlify(h.digest()).decode())\n"
+                "_walk('')\n")
+        out = {}
+        for line in self._repl(code).decode().splitlines():
+            w = line.split()
+            if len(w) == 3 and w[0] == "H":
+                out[w[1]] = w[2]
+        return out
 
     def on(self, timeout=300):
         if self._fresh:
@@ -326,17 +408,24 @@ class ChipTable(Table):
         pass
 
     def _repl(self, code):
-        """Run ``code`` at the chip's raw REPL (the firmware stops), return
-        its output, then reset the chip into the firmware again."""
+        """Run ``code`` (a string, or a list run one after the other) at
+        the chip's raw REPL (the firmware stops), return its output, then
+        reset the chip into the firmware again."""
         import contextlib
         import io
         from mpremote.transport_serial import SerialTransport
         self.b.close()
+        out = b""
         with contextlib.redirect_stdout(io.StringIO()):
             tr = SerialTransport(str(self.chip.port), baudrate=115200, timeout=5)
             try:
                 tr.enter_raw_repl(soft_reset=False, timeout_overall=60)
-                out, _err = tr.exec_raw(code, timeout=120)
+                for piece in [code] if isinstance(code, str) else code:
+                    got, err = tr.exec_raw(piece, timeout=600)
+                    if err:
+                        raise CommandError("the emulated Pico's REPL: %s"
+                                           % err.decode(errors="replace").strip().splitlines()[-1:])
+                    out += got
                 tr.exec_raw_no_follow("import machine\nmachine.reset()")
             finally:
                 tr.close()
@@ -358,6 +447,41 @@ class ChipTable(Table):
 
     def remove(self, name):
         self._repl("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\n" % name)
+
+    def session(self, read=(), digest=(), put=None, remove=()):
+        """As Table.session in one visit to the chip's REPL (Ctrl-C stops
+        the firmware, as the power going would; ``machine.reset()`` is the
+        power coming back): the reads first, then the removals and writes,
+        each file written to x.tmp and renamed."""
+        code = ["import os, binascii, hashlib",
+                "def _rd(n):\n try:\n  with open(n,'rb') as f:\n   return f.read()\n except OSError:\n  return None",
+                "def _dg(n):\n try:\n  f = open(n,'rb')\n except OSError:\n  return '-'\n h = hashlib.sha256()\n k = 0\n"
+                " b = bytearray(1024)\n while True:\n  m = f.readinto(b)\n  if not m:\n   break\n"
+                "  h.update(b[:m])\n  k += m\n f.close()\n return binascii.hexlify(h.digest()).decode() + ' ' + str(k)"]
+        for name in read:
+            code.append("d = _rd(%r)\nprint('R', %r, '-' if d is None else binascii.hexlify(d).decode())"
+                        % (name, name))
+        for name in digest:
+            code.append("print('D', %r, _dg(%r))" % (name, name))
+        for name in remove:
+            code.append("try:\n os.remove(%r)\nexcept OSError:\n pass" % name)
+        pieces = ["\n".join(code) + "\n"]
+        for name, data in (put or {}).items():
+            # a few KB of hex per piece: the chip compiles each in its heap
+            mode = "wb"
+            for i in range(0, max(len(data), 1), 4096):
+                pieces.append("with open('x.tmp',%r) as f:\n f.write(binascii.unhexlify(%r))\n"
+                              % (mode, data[i:i + 4096].hex()))
+                mode = "ab"
+            pieces.append("os.rename('x.tmp', %r)\n" % name)
+        out: "dict[str, Any]" = {}
+        for line in self._repl(pieces).decode().splitlines():
+            w = line.split()
+            if len(w) >= 3 and w[0] == "R":
+                out[w[1]] = None if w[2] == "-" else bytes.fromhex(w[2])
+            elif len(w) >= 3 and w[0] == "D":
+                out[w[1]] = None if w[2] == "-" else (w[2], int(w[3]))
+        return out
 
 
 def row_power_chip(n, rng, work, log):
@@ -486,7 +610,10 @@ def parse(rec):
 def agrees(t, m):
     """'' if the board's status matches match ``m`` (its game, its seats),
     else what differs."""
-    st = t.status()
+    return _agrees(t.status(), m)
+
+
+def _agrees(st, m):
     if m is None:
         return "" if st["screen"] == "menu" else "status %s, no saved game" % st["screen"]
     if st["screen"] == "error":
@@ -689,8 +816,8 @@ def _judge_power(before, after, expect):
 # ---------------------------------------------------------------------------
 # row: damaged files
 
-def _damage(rng, data, kind):
-    """(damaged bytes, description)."""
+def _damage(rng, data, kind, huge=(100 * 1024, 300 * 1024, 1024 * 1024)):
+    """(damaged bytes, description); ``huge``: the sizes of huge files."""
     n = len(data)
     if kind == "truncate":
         k = rng.randrange(0, n)
@@ -719,7 +846,7 @@ def _damage(rng, data, kind):
         return data[:i] + bytes(rng.randrange(32, 127) for _ in range(k)) + data[i + k:], \
             "%d printable bytes overwritten at %d" % (k, i)
     if kind == "huge":
-        size = rng.choice((100 * 1024, 300 * 1024, 1024 * 1024))
+        size = rng.choice(huge)
         fill = rng.choice(("random", "zeros", "lines"))
         if fill == "random":
             junk = rng.randbytes(size)
@@ -759,6 +886,29 @@ def _good_prefix(orig, damaged):
     return b"".join(x + b"\n" for x in keep)
 
 
+def _engine_bases(rng):
+    """Base games made with the engine (the record the firmware would have
+    saved: the same Match.record_lines), for a board whose flash is slow to
+    read back after every move (the emulated Pico): one against the
+    computer (hard) of 24 actions, one of two players of 16."""
+    from engine import Match
+    bases = []
+    for players, moves in ((("human", "hard"), 24), (("human", "human"), 16)):
+        while True:
+            m = Match(seed=rng.randrange(1 << 30), dealer=rng.randrange(2), players=players)
+            for _ in range(moves):
+                p = m.hand.to_move
+                assert p is not None     # (within the first hand)
+                legal = m.observation(p)["legal"]
+                m.play(rng.choice([a for a in legal if not a.startswith("knock")] or legal), p)
+                if m.hand_no > 1 or m.winner is not None:
+                    break
+            if m.hand_no == 1 and m.winner is None and m.hand.to_move == 0:
+                break    # a human to move, so the board waits at the game
+        bases.append(("".join(ln + "\n" for ln in m.record_lines()).encode(), None))
+    return bases
+
+
 def row_damage(n, rng, work, log):
     """Damage game.okg and settings.json while the power is off, boot,
     and compare with the record's lines before the first damaged one."""
@@ -766,61 +916,80 @@ def row_damage(n, rng, work, log):
     t = TABLE[0](work, "damage")
     t.on()
     try:
-        # the base games: one against the computer, one of two players, both
-        # played by the board itself
-        bases = []
-        for row, moves in ((3, 10), (0, 14)):
-            _menu_new_game_fresh(t, row)
-            m = parse(t.saved())
-            pl = Player(t, rng)
-            for _ in range(moves):
+        if not t.cheap_files:
+            bases = _engine_bases(rng)
+            r.info.append("emulated Pico: base games made by the engine, put on the flash "
+                          "through the REPL; huge files up to %d KB" % (max(t.huge_sizes) // 1024))
+        else:
+            # the base games: one against the computer, one of two players,
+            # both played by the board itself
+            bases = []
+            for row, moves in ((3, 10), (0, 14)):
+                _menu_new_game_fresh(t, row)
                 m = parse(t.saved())
-                if m.winner is not None or m.hand_no > 1:
-                    break
-                if m.players[1] != "human" and m.hand.to_move == 1:
+                pl = Player(t, rng)
+                for _ in range(moves):
+                    m = parse(t.saved())
+                    if m.winner is not None or m.hand_no > 1:
+                        break
+                    if m.players[1] != "human" and m.hand.to_move == 1:
+                        t.sync()
+                        continue
+                    act = pl.choose(m, m.hand.to_move)
+                    p, buttons = pl.buttons(m, act)
+                    for bt in buttons:
+                        t.press(p, bt)
                     t.sync()
-                    continue
-                act = pl.choose(m, m.hand.to_move)
-                p, buttons = pl.buttons(m, act)
-                for bt in buttons:
-                    t.press(p, bt)
-                t.sync()
-                pl.after(m, parse(t.saved()), p)
-            bases.append((t.saved(), t.saved("settings.json")))
+                    pl.after(m, parse(t.saved()), p)
+                bases.append((t.saved(), t.saved("settings.json")))
         r.info.append("base games: %s" % ", ".join(
             "%d lines (%s)" % (b.count(b"\n"), parse(b).players[1]) for b, _ in bases))
         kinds = {"header": 0, "part": 0, "whole": 0}
-        for i in range(n):
-            base, settings = bases[i % len(bases)]
-            t.cut()
-            for name in ("game.bad", "game.tmp"):
-                t.remove(name)
-            if i % 5 == 4:
-                # settings.json damaged, the game intact
-                sd = SETTINGS_DAMAGE[(i // 5) % len(SETTINGS_DAMAGE)]
-                t.put("game.okg", base)
-                if sd is None:
-                    t.remove("settings.json")
-                else:
-                    t.put("settings.json", sd)
-                data, what, good = base, "settings.json: %r" % (sd[:30] if sd else sd), base
-            else:
-                kind = DAMAGE_KINDS[(i - i // 5) % len(DAMAGE_KINDS)]
-                data, what = _damage(rng, base, kind)
-                good = _good_prefix(base, data)
-                t.put("game.okg", data)
-                if settings is not None:
-                    t.put("settings.json", settings)
-            t.on()
-            t.sync()
-            kinds[("header" if good.count(b"\n") < 3 else "whole" if good == base
-                   else "part")] += 1
-            verdict, why = _judge_damage(t, base, data, good)
+        looks = ("game.okg",), ("game.bad",)
+        pending = None      # the case the next look judges
+
+        def judge(case, look):
+            base, data, good, st, what = case
+            verdict, why = _judge_damage(st, look["game.okg"], look["game.bad"], base, data, good)
             if verdict == "ok":
                 r.ok()
             else:
                 r.bad(verdict, "%s: %s" % (what, why))
             log("damage", r)
+        for i in range(n):
+            base, settings = bases[i % len(bases)]
+            put: "dict[str, bytes]" = {}
+            gone = ["game.bad", "game.tmp"]
+            if i % 5 == 4:
+                # settings.json damaged, the game intact
+                sd = SETTINGS_DAMAGE[(i // 5) % len(SETTINGS_DAMAGE)]
+                put["game.okg"] = base
+                if sd is None:
+                    gone.append("settings.json")
+                else:
+                    put["settings.json"] = sd
+                data, what, good = base, "settings.json: %r" % (sd[:30] if sd else sd), base
+            else:
+                kind = DAMAGE_KINDS[(i - i // 5) % len(DAMAGE_KINDS)]
+                data, what = _damage(rng, base, kind, t.huge_sizes)
+                good = _good_prefix(base, data)
+                put["game.okg"] = data
+                if settings is not None:
+                    put["settings.json"] = settings
+                else:
+                    gone.append("settings.json")
+            # (the last case's files are read in the same visit, before
+            # this case's are written: on the emulated Pico a visit costs
+            # a reset and a boot)
+            look = t.session(read=looks[0], digest=looks[1], put=put, remove=gone)
+            if pending is not None:
+                judge(pending, look)
+            t.sync()
+            kinds[("header" if good.count(b"\n") < 3 else "whole" if good == base
+                   else "part")] += 1
+            pending = (base, data, good, t.status(), what)
+        if pending is not None:
+            judge(pending, t.session(read=looks[0], digest=looks[1]))
         r.info.append("damage in the header (the menu, game.bad kept): %d; in the actions "
                       "(their good part resumed): %d; the record whole (settings damaged, "
                       "or only a last newline lost): %d"
@@ -830,16 +999,19 @@ def row_damage(n, rng, work, log):
     return r
 
 
-def _judge_damage(t, base, data, good):
-    saved = t.saved()
+def _judge_damage(st, saved, bad, base, data, good):
+    """``st``: the board's status after the boot; ``saved``: game.okg then;
+    ``bad``: game.bad's (SHA-256 hex, size) or None."""
+    import hashlib
+    kept = bad == (hashlib.sha256(data).hexdigest(), len(data))
     m_good = parse(good) if good.count(b"\n") >= 3 else None
     if m_good is None:
         # the header is damaged: nothing to resume, the file kept as game.bad
         if saved is not None and parse(saved) is not None:
             return "wrong", "a game was resumed from a damaged header (%d lines)" % saved.count(b"\n")
-        if data and t.saved("game.bad") != data:
+        if data and not kept:
             return "lost", "the damaged file was not kept as game.bad"
-        why = agrees(t, None)
+        why = _agrees(st, None)
         return ("ok", "") if not why else ("wrong", why)
     if saved is None:
         return "lost", "no saved game (the good part has %d lines)" % good.count(b"\n")
@@ -854,9 +1026,9 @@ def _judge_damage(t, base, data, good):
     for ln in saved[len(good):].decode().splitlines():
         if m.players[1] == "human" or ln.split(" ")[1] != "1":
             return "wrong", "resumed %r past the good part" % ln
-    if data != good and data != good[:-1] and t.saved("game.bad") != data:
+    if data != good and data != good[:-1] and not kept:
         return "lost", "the damaged file was not kept as game.bad"
-    why = agrees(t, m)
+    why = _agrees(st, m)
     return ("ok", "") if not why else ("wrong", why)
 
 
@@ -1196,6 +1368,7 @@ def row_panels(n, rng, work, log):
             other = 1 - bad_p
             from_boot = (i // 2) % 2 == 1
             t0 = time.monotonic()
+            e0 = 0 if t.cheap_files else t.chip.emulated_ns()
             t.vb.set_fault(bad_p, True)
             if from_boot:
                 t.cycle()
@@ -1203,26 +1376,32 @@ def row_panels(n, rng, work, log):
                 t.press(m.hand.to_move, "draw")   # pass or draw: both panels redraw
             notes = []
             settled = told = False
-            while time.monotonic() - t0 < 60:
+            st = {}
+            slow = t.answer_slowness
+            while time.monotonic() - t0 < 60 * slow:
                 try:
-                    t.sync(timeout=5)
+                    t.sync(timeout=5 * slow)
                     # after its resets the board plays on with one panel; the
                     # other one says so (a notice: its black title bar)
                     told = _notice(t.vb.panel_image(other))
-                    if told and t.status().get("screen") in ("game", "showdown"):
+                    st = t.status()
+                    if told and st.get("screen") in ("game", "showdown"):
                         settled = True
                         break
                 except transport.TransportError:
                     try:
-                        t.b.wait_ready(5, probe_after=1.0)
+                        t.b.wait_ready(5 * slow, probe_after=1.0)
                     except transport.TransportError:
                         pass
             took = time.monotonic() - t0
+            chip_s = ""
+            if not t.cheap_files:
+                chip_s = " (%.1f s of the chip's time)" % ((t.chip.emulated_ns() - e0) / 1e9)
             if not settled:
-                notes.append("not settled after %.0f s" % took)
+                notes.append("not settled after %.0f s%s" % (took, chip_s))
             if not told:
                 notes.append("no message on the other panel")
-            saved = t.saved()
+            saved = t.saved()     # (on the emulated Pico: a reset; status was read before)
             lost = parse(saved) is None or not saved.startswith(before)
             if lost:
                 notes.append("the game was not kept")
@@ -1230,11 +1409,11 @@ def row_panels(n, rng, work, log):
                 notes.append("%d actions saved for one press"
                              % (saved.count(b"\n") - before.count(b"\n")))
             elif settled:
-                why = agrees(t, parse(saved))   # it plays on with the saved game
+                why = _agrees(st, parse(saved))   # it plays on with the saved game
                 if why:
                     notes.append(why)
-            r.info.append("panel %d stuck %s: settled in %.1f s" % (
-                bad_p, "from power-on" if from_boot else "mid-game", took))
+            r.info.append("panel %d stuck %s: settled in %.1f s%s" % (
+                bad_p, "from power-on" if from_boot else "mid-game", took, chip_s))
             if notes:
                 r.bad("lost" if lost else "wrong", "panel %d %s: %s" % (
                     bad_p, "from power-on" if from_boot else "mid-game", "; ".join(notes)))
@@ -1261,7 +1440,7 @@ def row_buttons(n, rng, work, log):
     r = Row("buttons")
     t = TABLE[0](work, "buttons", speed=0.2)
     t.on()
-    deb = t.vb._timing("debounce_ms", 20)   # seconds
+    deb = t.timing_s("debounce_ms", 20)
     skipped = 0
     try:
         t.req("testmode on")
@@ -1271,6 +1450,12 @@ def row_buttons(n, rng, work, log):
 
         def chatter(p, button, hold_s):
             """Press and release, each edge with chatter; the longest burst."""
+            if not t.cheap_files:
+                # the emulated Pico: the chatter in the chip's own time (0.3-0.5
+                # ms edges for up to 3/4 of the debounce), exact on any machine
+                t.chip.press(p, button, hold_ms=hold_s * 1000,
+                             bounce_ms=rng.uniform(1.0, 750 * deb))
+                return 0.0
             worst = 0.0
             for down in (True, False):
                 edge, back = (t.vb.hold, t.vb.release) if down else (t.vb.release, t.vb.hold)
@@ -1343,7 +1528,8 @@ def row_buttons(n, rng, work, log):
                     keys.reset()
             log("buttons", r)
         r.info.append("debounce %d ms; %d turns not counted (the host could not chatter "
-                      "inside it)" % (deb * 1000, skipped))
+                      "inside it)%s" % (deb * 1000, skipped, "" if t.cheap_files else
+                                        "; emulated Pico: chatter and holds in the chip's time"))
     finally:
         t.stop()
     return r
@@ -1365,7 +1551,6 @@ def row_flash(n, rng, work, log):
     on). The board must boot one complete firmware (every file the old or
     every file the new build) and resume its game; the next flash then
     completes."""
-    import hashlib
     r = Row("flash")
     src = os.path.join(work, "flash-src")
     for d in ("engine", "firmware", "hardware"):
@@ -1380,16 +1565,7 @@ def row_flash(n, rng, work, log):
         game = t.saved()
         m = parse(game)
 
-        def tree():
-            out = {}
-            for dirpath, dirnames, filenames in os.walk(t.flash):
-                dirnames[:] = [d for d in dirnames if d != ".staging"]
-                for fn in filenames:
-                    if fn.endswith((".mpy", ".py", ".json")) and fn != "settings.json":
-                        p = os.path.join(dirpath, fn)
-                        with open(p, "rb") as f:
-                            out[os.path.relpath(p, t.flash)] = hashlib.sha256(f.read()).hexdigest()
-            return out
+        tree = t.tree    # (on the emulated Pico: through its REPL, then a reset)
 
         # the board's firmware as okgin flash leaves it (boot.py, manifest)
         _flash(t, src, wait=True)
@@ -1416,7 +1592,7 @@ def row_flash(n, rng, work, log):
             else:
                 p.send_signal(signal.SIGKILL if kind == "sigkill" else signal.SIGTERM)
             try:
-                out += p.communicate(timeout=60)[0]
+                out += p.communicate(timeout=60 * t.answer_slowness)[0]
             except subprocess.TimeoutExpired:
                 p.kill()
                 out += p.communicate()[0]
@@ -1425,8 +1601,8 @@ def row_flash(n, rng, work, log):
                 # no power cycle: the flasher put the board back in its game
                 # (or had finished)
                 try:
-                    t.b.reopen()
-                    t.b.wait_ready(20, probe_after=1.0)
+                    t.b.reopen(20 * t.answer_slowness)
+                    t.b.wait_ready(20 * t.answer_slowness, probe_after=1.0)
                     st = t.status()
                     if st["screen"] != "game":
                         notes.append("after SIGTERM: screen=%s" % st["screen"])
@@ -1465,8 +1641,9 @@ def _flash(t, src, wait=True):
     import io
     flash_board(t.vb.port, src_root=src, out=io.StringIO(), quiet=True,
                 power_cycle=t.vb.power_cycle)
-    t.b.reopen()
-    t.b.wait_ready(30, probe_after=1.0)
+    t.b.reopen(30 * t.answer_slowness)
+    t.patient()
+    t.b.wait_ready(30 * t.answer_slowness, probe_after=1.0)
 
 
 # ---------------------------------------------------------------------------
@@ -1532,9 +1709,11 @@ def row_shuffle(n, rng, work, log):
     return r
 
 
-CHIP_ROWS = ("power", "serial", "hidden", "shuffle")
-CHIP_QUICK = {"power": 2, "serial": 100, "hidden": 2, "shuffle": 1000}
-CHIP_LONG = {"power": 40, "serial": 2000, "hidden": 14, "shuffle": 100000}
+CHIP_ROWS = ROWS       # every row runs on the emulated Pico too
+CHIP_QUICK = {"power": 2, "damage": 2, "serial": 100, "buttons": 2, "panels": 1, "flash": 1,
+              "hidden": 2, "shuffle": 1000}
+CHIP_LONG = {"power": 40, "damage": 100, "serial": 2000, "buttons": 20, "panels": 4, "flash": 3,
+             "hidden": 14, "shuffle": 100000}
 
 RUNNERS = {"power": row_power, "damage": row_damage, "serial": row_serial,
            "buttons": row_buttons, "panels": row_panels, "flash": row_flash,
@@ -1600,7 +1779,7 @@ def configure(parser):
                         % (",".join(ROWS), ",".join(CHIP_ROWS)))
     parser.add_argument("--chip", action="store_true",
                         help="on the emulated Pico (host/chip) instead of the virtual board: "
-                             "rows %s, fewer cases (it is ~10x slower)" % ",".join(CHIP_ROWS))
+                             "every row, fewer cases (it is ~10x slower; --scale raises them)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random, printed)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every row's number of cases")

@@ -672,20 +672,22 @@ class ChipBoard:
         g = self.pins.button_gpio(player, button)
         self._script([(0, 0, g, None)], (0, 0))
 
-    def press(self, player, button, long=False, bounce_ms=0.0):
+    def press(self, player, button, long=False, bounce_ms=0.0, hold_ms=None):
         """Press and release like a patient person, in the chip's time: held
         3 debounce periods (or past long_press_ms when long=True) and until
         the firmware has polled the buttons twice, then released until it
         has polled twice more and 3 debounce periods have passed (a busy
         firmware polls late; a press it never polls is lost, on a Pico too).
         With bounce_ms, the contact chatters that long at the press and at
-        the release (on/off every 0.3-0.5 ms), as a worn switch does.
+        the release (on/off every 0.3-0.5 ms), as a worn switch does;
+        hold_ms holds it that long instead (still until polled twice).
         Returns the emulated ns at which the pin first went low."""
         self._check_player(player)
         self._need_pins()
         g = self.pins.button_gpio(player, button)
         debounce = self._timing_ms("debounce_ms", 20)
-        hold_ms = self._timing_ms("long_press_ms", 600) + 200 if long else 3 * debounce
+        if hold_ms is None:
+            hold_ms = self._timing_ms("long_press_ms", 600) + 200 if long else 3 * debounce
         polls = 2 * len(self.pins.button_pins)     # a poll reads every button
         ms = 1_000_000
         steps = _chatter(g, 0, bounce_ms)
