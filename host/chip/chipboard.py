@@ -118,7 +118,7 @@ class ChipBoard:
         self.firmware_path: Optional[str] = None
         self._t = 0                 # emulated ns, as of the last report
         # the board around the chip: pins, panels (their time is the chip's)
-        self.pins = BoardPins(self.board, speed=self.eink, clock=self._clock)
+        self.pins = BoardPins(self.board, speed=self.eink, clock=self.clock)
         self.pins.on_event = self._emit
         self.boots = 0
         self.resets = 0
@@ -198,9 +198,6 @@ class ChipBoard:
             self._flash_lock.close()
             raise ChipError("the emulated Pico's flash %s is in use by another program (stop it, "
                             "or give this one its own --flash FILE)" % self.flash_path) from None
-
-    def _clock(self):
-        return self._t / 1e9
 
     def clock(self):
         """The chip's own time in seconds (emulated), as of its last report."""
