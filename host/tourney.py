@@ -3,8 +3,10 @@
 Plays N seeded games (or single hands with ``--deals``), each twice with the
 seats swapped so both players get the same cards once: what is left of the
 difference is skill, not card luck. Players are the levels of
-``engine.bot`` and the laptop-side yardsticks of ``host/yardsticks``
-(``simple``, ``pimc``, ``hard0``).
+``engine.bot``, the laptop-side yardsticks of ``host/yardsticks``
+(``simple``, ``pimc``, ``hard0``) and ``LEVEL@REV``, a level as git
+revision REV had it; ``--baseline REV`` plays A and ``A@REV`` against B on
+the same deals and prints their paired difference (``compare``).
 
 Statistics (95%): points per hand over the seed pairs (a paired ratio
 estimate with Student's t, delta method: pairs may play different numbers of
@@ -19,6 +21,7 @@ import math
 import os
 import sys
 import time
+import zlib
 
 from host.errors import CommandError
 
@@ -48,8 +51,13 @@ EPILOG = """examples:
   okgin tourney hard pimc --deals 150 --jobs 2      single hands: the sampler is slow
   okgin tourney easy greedy --seed 7 --max-turns 40 --target 50
   okgin tourney --table --jobs 2             every series of docs/bots.md, as its table
+  okgin tourney hard simple --deals 500 --baseline HEAD~1
+                                             hard now vs hard one commit ago, same deals:
+                                             the paired difference, by knock limit
+  okgin tourney hard hard@main --games 200   a level as a git revision had it
 
-players: %s (engine levels), %s (yardsticks, laptop only)
+players: %s (engine levels), %s (yardsticks, laptop only),
+LEVEL@REV (an engine level as git revision REV of this repository had it)
 """ % (", ".join(LEVELS), ", ".join(YARDSTICKS))
 
 
@@ -71,6 +79,10 @@ def configure(parser):
     parser.add_argument("--table", action="store_true",
                         help="play every series of docs/bots.md and print its table "
                              "(--games/--deals, when given, replace each series' size)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also play PLAYER_A as git revision REV had it (e.g. HEAD~1, main) "
+                             "against PLAYER_B on the same deals and seats, and print the "
+                             "paired difference, overall and by knock limit")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     parser.epilog = EPILOG
@@ -88,12 +100,41 @@ def _rules(max_turns, target):
 
 
 def make_player(name, seed, rules):
-    """An engine level or a yardstick, seeded."""
+    """An engine level, a yardstick or ``LEVEL@COMMIT`` (a full commit id,
+    from ``player_name``), seeded."""
+    if "@" in name:
+        from host.yardsticks import revision
+        level, commit = name.split("@", 1)
+        return revision.player(level, commit, seed)
     if name in LEVELS:
         from engine import bot
         return bot(name, seed)
     from host.yardsticks import player
     return player(name, seed, rules)
+
+
+def player_name(name):
+    """The name a series plays for the player argument ``name``: a level or
+    a yardstick as is; ``LEVEL@REV`` (an engine level as git revision REV
+    of this repository had it) as ``LEVEL@<full commit id>``, after loading
+    that revision's players once, so a bad revision fails here, before any
+    game."""
+    if "@" not in name:
+        if name not in PLAYERS:
+            raise CommandError("unknown player %r (choose from %s, or LEVEL@REV)"
+                               % (name, ", ".join(PLAYERS)))
+        return name
+    level, rev = name.split("@", 1)
+    if level not in LEVELS:
+        raise CommandError("only the engine's levels (%s) can be taken from a git revision, "
+                           "not %r" % (", ".join(LEVELS), level))
+    from host.yardsticks import revision
+    try:
+        commit = revision.resolve(rev)
+        revision.player(level, commit, 0)
+    except ValueError as e:
+        raise CommandError(str(e)) from e
+    return "%s@%s" % (level, commit)
 
 
 def _players(a, b, seed, swap, rules):
@@ -103,19 +144,33 @@ def _players(a, b, seed, swap, rules):
     return (second, first) if swap else (first, second)
 
 
-class _Clock:
-    """Decision time per seat (seconds, count)."""
+class _Record:
+    """What one game or hand leaves besides its score: decision time per
+    seat (seconds, count), a digest of every action (two series played the
+    same iff their digests match) and, per knock limit (R5: 0 when an ace
+    means gin only, else 1..10), the hands played and A's net points."""
 
     def __init__(self):
         self.t = [0.0, 0.0]
         self.n = [0, 0]
+        self.digest = 0
+        self.limit_hands = [0] * 11
+        self.limit_net = [0] * 11
 
     def choose(self, player, seat, obs):
         t0 = time.perf_counter()
         act = player.choose(obs)
         self.t[seat] += time.perf_counter() - t0
         self.n[seat] += 1
+        self.digest = zlib.crc32(act.encode(), self.digest)
         return act
+
+    def hand_over(self, hand, a_seat):
+        r = hand.result
+        lim = hand.knock_limit
+        self.limit_hands[lim] += 1
+        if r.winner is not None:
+            self.limit_net[lim] += r.points if r.winner == a_seat else -r.points
 
 
 def play_game(a, b, seed, swap, max_turns=80, target=None):
@@ -126,7 +181,7 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
     m = Match(rules, seed=seed)
     seats = _players(a, b, seed, swap, rules)
     a_seat = 1 if swap else 0
-    clock = _Clock()
+    rec = _Record()
     hands = 1
     last_no = m.hand_no
     while m.winner is None:
@@ -135,11 +190,14 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
             last_no = m.hand_no
         if hands > MAX_HANDS_PER_GAME:
             break
-        p = m.hand.to_move
+        h = m.hand
+        p = h.to_move
         assert p is not None    # the game goes on: someone is to move
-        m.play(clock.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
+        m.play(rec.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
+        if h.is_over():
+            rec.hand_over(h, a_seat)
     s = m.scores
-    return (m.winner == a_seat, s[a_seat], s[1 - a_seat], hands, m.winner is not None, clock)
+    return (m.winner == a_seat, s[a_seat], s[1 - a_seat], hands, m.winner is not None, rec)
 
 
 def play_deal(a, b, seed, swap, max_turns=80, target=None):
@@ -150,18 +208,19 @@ def play_deal(a, b, seed, swap, max_turns=80, target=None):
     h = Hand.deal(rules, dealer=seed % 2, seed=seed)
     seats = _players(a, b, seed, swap, rules)
     a_seat = 1 if swap else 0
-    clock = _Clock()
+    rec = _Record()
     while not h.is_over():
         p = h.to_move
         assert p is not None    # someone is to move until the hand is over
-        h.play(clock.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
+        h.play(rec.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
+    rec.hand_over(h, a_seat)
     r = h.result
     assert r is not None        # the hand is over
     if r.winner is None:
-        return 0, 0, False, True, clock
+        return 0, 0, False, True, rec
     pts = r.points
     a_won = r.winner == a_seat
-    return (pts if a_won else 0), (0 if a_won else pts), a_won, False, clock
+    return (pts if a_won else 0), (0 if a_won else pts), a_won, False, rec
 
 
 def _pair(task):
@@ -240,9 +299,14 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
             progress=None):
     """Play the series and return a dict of figures (used by the command
     and the tests). Pairs are seeds ``seed .. seed+N-1``."""
-    for lvl in (a, b):
-        if lvl not in PLAYERS:
-            raise CommandError("unknown player %r (choose from %s)" % (lvl, ", ".join(PLAYERS)))
+    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress)[0]
+
+
+def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
+    """(figures, results): results are (seed, first, second) per seed pair,
+    sorted by seed, as ``_pair`` returns them."""
+    run_a = player_name(a)
+    run_b = player_name(b)
     kind = "deal" if deals else "game"
     n = deals if deals else games
     if n <= 0:
@@ -252,7 +316,7 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
     if target is not None and target < 1:
         raise CommandError("--target must be at least 1")
     _rules(max_turns, target)      # bad options fail here, before any work
-    tasks = [(kind, a, b, seed + i, max_turns, target) for i in range(n)]
+    tasks = [(kind, run_a, run_b, seed + i, max_turns, target) for i in range(n)]
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs < 0:
@@ -274,22 +338,17 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
     results.sort(key=lambda r: r[0])
     out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
            "max_turns": max_turns, "target": target, "seed": seed}
+    for key, name in (("a_commit", run_a), ("b_commit", run_b)):
+        if "@" in name:
+            out[key] = name.split("@", 1)[1]
     secs = [0.0, 0.0]
     decisions = [0, 0]
-    net, a_pts, tot_pts, hands = [], [], [], []
+    net, a_pts, tot_pts, hands = _pair_points(kind, results)
     if kind == "game":
         won, unfinished = 0, 0
         for _, g1, g2 in results:
             won += g1[0] + g2[0]
-            net.append(g1[1] - g1[2] + g2[1] - g2[2])
-            a_pts.append(g1[1] + g2[1])
-            tot_pts.append(g1[1] + g1[2] + g2[1] + g2[2])
-            hands.append(g1[3] + g2[3])
             unfinished += (not g1[4]) + (not g2[4])
-            for g in (g1, g2):
-                for s in (0, 1):
-                    secs[s] += g[5].t[s]
-                    decisions[s] += g[5].n[s]
         out["games"] = 2 * n
         out["games_won"] = won
         out["win_rate"] = won / (2.0 * n)
@@ -298,27 +357,173 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
     else:
         won, draws = 0, 0
         for _, d1, d2 in results:
-            net.append(d1[0] - d1[1] + d2[0] - d2[1])
-            a_pts.append(d1[0] + d2[0])
-            tot_pts.append(d1[0] + d1[1] + d2[0] + d2[1])
-            hands.append(2)
             won += d1[2] + d2[2]
             draws += d1[3] + d2[3]
-            for d in (d1, d2):
-                for s in (0, 1):
-                    secs[s] += d[4].t[s]
-                    decisions[s] += d[4].n[s]
         out["hands_won"] = won
         out["hand_win_rate"] = won / (2.0 * n)
         out["hand_win_low"], out["hand_win_high"] = wilson(won, 2 * n)
         out["draws"] = draws
+    for _, x1, x2 in results:
+        for x in (x1, x2):
+            for s in (0, 1):
+                secs[s] += x[-1].t[s]
+                decisions[s] += x[-1].n[s]
     out["hands"] = sum(hands)
     out["points_per_hand"], out["points_ci"] = ratio_ci(net, hands)
     out["share"], out["share_ci"] = ratio_ci(a_pts, tot_pts) if sum(tot_pts) else (0.5, float("nan"))
     out["ms_per_decision"] = [1000.0 * secs[s] / decisions[s] if decisions[s] else 0.0
                               for s in (0, 1)]
     out["verdict"] = verdict(out)
-    return out
+    return out, results
+
+
+def _pair_points(kind, results):
+    """Per seed pair: A's net points, A's points, both players' points and
+    the hands played (lists in seed order)."""
+    net, a_pts, tot_pts, hands = [], [], [], []
+    for _, x1, x2 in results:
+        if kind == "game":
+            net.append(x1[1] - x1[2] + x2[1] - x2[2])
+            a_pts.append(x1[1] + x2[1])
+            tot_pts.append(x1[1] + x1[2] + x2[1] + x2[2])
+            hands.append(x1[3] + x2[3])
+        else:
+            net.append(x1[0] - x1[1] + x2[0] - x2[1])
+            a_pts.append(x1[0] + x2[0])
+            tot_pts.append(x1[0] + x1[1] + x2[0] + x2[1])
+            hands.append(2)
+    return net, a_pts, tot_pts, hands
+
+
+# ----- paired comparison: A against A of another revision, on the same deals ----
+
+def paired_ratio_ci(xs, hs, ys, ks):
+    """X/H - Y/K (X = sum(xs) ...) and its 95% half-width, where pair i
+    gives xs[i] over hs[i] and ys[i] over ks[i] (the same deals played by
+    two versions): the delta method over the pairs' differences of
+    linearised ratios, Student's t. With hs == ks == 2 everywhere (single
+    hands) it is the plain paired mean of (x - y) / 2."""
+    n = len(xs)
+    h = float(sum(hs))
+    k = float(sum(ks))
+    if n == 0 or h == 0 or k == 0:
+        return 0.0, float("nan")
+    r1 = sum(xs) / h
+    r2 = sum(ys) / k
+    if n < 2:
+        return r1 - r2, float("inf")
+    hbar = h / n
+    kbar = k / n
+    z = [(x - r1 * a) / hbar - (y - r2 * b) / kbar for x, a, y, b in zip(xs, hs, ys, ks, strict=True)]
+    var = sum(v * v for v in z) / (n - 1)    # the z's sum to 0
+    return r1 - r2, t95(n - 1) * math.sqrt(var / n)
+
+
+LIMIT_NAMES = ("gin", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10-K")
+
+
+def compare(a, b, rev, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
+            progress=None):
+    """A against B, then ``A@rev`` (A as git revision ``rev`` had it)
+    against B on the same seeds and seats, and their paired difference:
+    per seed pair, what A scored minus what ``A@rev`` scored on the same
+    cards. Returns (figures of A, figures of A@rev, the difference)."""
+    if "@" in a or a not in LEVELS:
+        raise CommandError("--baseline compares an engine level (%s) with itself at another "
+                           "revision; %r is not one" % (", ".join(LEVELS), a))
+    base_name = "%s@%s" % (a, rev)
+    player_name(base_name)       # a bad revision fails before any game
+    cur, res1 = _series(a, b, games, seed, jobs, max_turns, target, deals,
+                        progress and (lambda d, n: progress(d, 2 * n)))
+    base, res2 = _series(base_name, b, games, seed, jobs, max_turns, target, deals,
+                         progress and (lambda d, n: progress(n + d, 2 * n)))
+    return cur, base, paired(cur, res1, base, res2)
+
+
+def paired(cur, res1, base, res2):
+    """The paired difference of two series on the same seeds (``compare``)."""
+    kind = cur["kind"]
+    x, _, _, h = _pair_points(kind, res1)
+    y, _, _, k = _pair_points(kind, res2)
+    n = len(x)
+    d = {"a": cur["a"], "baseline": base["a"], "commit": base.get("a_commit"),
+         "b": cur["b"], "kind": kind, "pairs": n}
+    d["points_per_hand"], d["points_ci"] = paired_ratio_ci(x, h, y, k)
+    # a pair counts as played alike when every action of both its games is
+    differ = better = worse = 0
+    for (_, p1, p2), (_, q1, q2), xi, hi, yi, ki in zip(res1, res2, x, h, y, k, strict=True):
+        if p1[-1].digest != q1[-1].digest or p2[-1].digest != q2[-1].digest:
+            differ += 1
+            # per hand, so games of different lengths compare fairly
+            better += xi * ki > yi * hi
+            worse += xi * ki < yi * hi
+    d["differ"], d["better"], d["worse"] = differ, better, worse
+    won_key = 0 if kind == "game" else 2
+    wins = [(p1[won_key] + p2[won_key]) - (q1[won_key] + q2[won_key])
+            for (_, p1, p2), (_, q1, q2) in zip(res1, res2, strict=True)]
+    mu, half = mean_ci(wins)
+    d["won_diff"], d["won_ci"] = mu / 2.0, half / 2.0     # share of the pair's two games
+    rows = []
+    for lim in range(11):
+        xs = [p1[-1].limit_net[lim] + p2[-1].limit_net[lim] for _, p1, p2 in res1]
+        hs = [p1[-1].limit_hands[lim] + p2[-1].limit_hands[lim] for _, p1, p2 in res1]
+        ys = [q1[-1].limit_net[lim] + q2[-1].limit_net[lim] for _, q1, q2 in res2]
+        ks = [q1[-1].limit_hands[lim] + q2[-1].limit_hands[lim] for _, q1, q2 in res2]
+        if not sum(hs) or not sum(ks):
+            continue
+        # over the pairs that played hands of this limit (one pair: no interval)
+        have = [i for i in range(n) if hs[i] or ks[i]]
+        diff, ci = paired_ratio_ci([xs[i] for i in have], [hs[i] for i in have],
+                                   [ys[i] for i in have], [ks[i] for i in have])
+        rows.append({"limit": LIMIT_NAMES[lim], "hands": sum(hs), "baseline_hands": sum(ks),
+                     "points_per_hand": sum(xs) / float(sum(hs)),
+                     "baseline_points_per_hand": sum(ys) / float(sum(ks)),
+                     "difference": diff, "ci": ci})
+    d["by_limit"] = rows
+    d["verdict"] = paired_verdict(d)
+    return d
+
+
+def paired_verdict(d):
+    if not d["differ"]:
+        return "both versions played every seed pair alike: no difference"
+    low = d["points_per_hand"] - d["points_ci"]
+    high = d["points_per_hand"] + d["points_ci"]
+    if d["pairs"] < MIN_PAIRS:
+        return "too few seed pairs to conclude (%d < %d)" % (d["pairs"], MIN_PAIRS)
+    if low > 0:
+        return "%s is stronger than %s against %s (95%%)" % (d["a"], d["baseline"], d["b"])
+    if high < 0:
+        return "%s is stronger than %s against %s (95%%)" % (d["baseline"], d["a"], d["b"])
+    return ("no difference shown at 95% (a few pairs decide it: check a difference on "
+            "other seeds before believing it)")
+
+
+def paired_report(d):
+    what = "games" if d["kind"] == "game" else "hands"
+    commit = " (%s)" % d["commit"][:10] if d.get("commit") else ""
+    lines = ["%s minus %s%s, both against %s on the same %d seed pairs and seats:"
+             % (d["a"], d["baseline"], commit, d["b"], d["pairs"]),
+             "  points per hand %+.2f (95%% CI %+.2f .. %+.2f)"
+             % (d["points_per_hand"], d["points_per_hand"] - d["points_ci"],
+                d["points_per_hand"] + d["points_ci"]),
+             "  %s won %+.1f points of %% (95%% CI %+.1f .. %+.1f)"
+             % (what, 100 * d["won_diff"], 100 * (d["won_diff"] - d["won_ci"]),
+                100 * (d["won_diff"] + d["won_ci"])),
+             "  %d of %d seed pairs played differently: %s better on %d, worse on %d"
+             % (d["differ"], d["pairs"], d["a"], d["better"], d["worse"]),
+             "  by knock limit (R5), points per hand against %s:" % d["b"],
+             "    %-5s %7s %9s %9s   %s" % ("limit", "hands", "A", "baseline",
+                                           "difference (95% CI)")]
+    for row in d["by_limit"]:
+        hands = ("%d" % row["hands"] if row["hands"] == row["baseline_hands"]
+                 else "%d/%d" % (row["hands"], row["baseline_hands"]))
+        lines.append("    %-5s %7s %+9.2f %+9.2f   %+.2f (%+.2f .. %+.2f)"
+                     % (row["limit"], hands, row["points_per_hand"],
+                        row["baseline_points_per_hand"], row["difference"],
+                        row["difference"] - row["ci"], row["difference"] + row["ci"]))
+    lines.append("  " + d["verdict"])
+    return "\n".join(lines)
 
 
 def verdict(r):
@@ -398,6 +603,8 @@ def run(args):
     if args.table:
         if args.a or args.b:
             raise CommandError("--table plays its own series; give no players")
+        if args.baseline:
+            raise CommandError("--baseline compares two players' series, not the table")
         rows = []
         results = []
         for a, b, games, deals in TABLE:
@@ -421,9 +628,21 @@ def run(args):
         return 0
     if not args.a or not args.b:
         raise CommandError("name two players (e.g. okgin tourney hard simple), or --table")
-    a = args.a.lower()
-    b = args.b.lower()
-    r = tourney(a, b, games=100 if args.games is None else args.games, seed=args.seed,
+    a = _arg_name(args.a)
+    b = _arg_name(args.b)
+    games = 100 if args.games is None else args.games
+    if args.baseline:
+        cur, base, diff = compare(a, b, args.baseline, games=games, seed=args.seed,
+                                  jobs=args.jobs, max_turns=args.max_turns, target=args.target,
+                                  deals=args.deals, progress=_progress(args, ""))
+        if not args.quiet and sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+        print(report(cur))
+        print(report(base))
+        print(paired_report(diff))
+        _write_json(args.json, [cur, base, diff])
+        return 0
+    r = tourney(a, b, games=games, seed=args.seed,
                 jobs=args.jobs, max_turns=args.max_turns, target=args.target, deals=args.deals,
                 progress=_progress(args, ""))
     if not args.quiet and sys.stderr.isatty():
@@ -431,6 +650,13 @@ def run(args):
     print(report(r))
     _write_json(args.json, [r])
     return 0
+
+
+def _arg_name(text):
+    """A player argument as ``tourney`` takes it: the level in lower case,
+    a revision after ``@`` as typed (git names are case-sensitive)."""
+    level, at, rev = text.partition("@")
+    return level.lower() + at + rev
 
 
 def _write_json(path, results):

@@ -10,6 +10,8 @@ engine's levels, through the engine's public API.
   ``host/yardsticks/pimc.py`` (slow: tens to hundreds of ms per decision).
 - ``hard0``: the hard level before its rewrite, frozen,
   ``host/yardsticks/hard0.py``.
+- ``LEVEL@REV``: an engine level as git revision REV had it,
+  ``host/yardsticks/revision.py`` (``okgin tourney`` resolves the name).
 """
 YARDSTICKS = ("simple", "pimc", "hard0")
 

@@ -1,0 +1,106 @@
+"""An engine level as it was at a git revision: the tournament player
+``hard@REV`` (docs/bots.md, "Paired comparisons").
+
+The computer players of ``engine/bots.py`` at revision REV of this
+repository (``git show REV:engine/bots.py``), with the engine modules they
+import taken from the same revision (``engine/bots_core.py``,
+``engine/cards.py``, ...) when REV has them, so ``hard@REV`` decides exactly
+as that revision's hard did. The game itself is refereed by today's engine:
+a bot sees only the observation, so the two meet through card texts and
+action texts, which R14 fixes.
+
+Laptop only, like every yardstick. Each revision is loaded once per
+process, as a module of its own: it shares no state with today's
+``engine.bots`` (the search keeps its best arrangement in module lists).
+"""
+import builtins
+import os
+import subprocess
+import sys
+import types
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+_LOADED: "dict[str, types.ModuleType]" = {}   # full commit id -> that revision's engine.bots
+
+
+def _git(*args: str) -> "subprocess.CompletedProcess[str]":
+    try:
+        return subprocess.run(["git", "-C", ROOT] + list(args), capture_output=True,
+                              text=True, timeout=60)
+    except OSError as e:
+        raise ValueError("git is needed to load a revision's players: %s" % e) from e
+
+
+def resolve(rev: str) -> str:
+    """The full commit id of ``rev`` (any git revision: HEAD~2, a branch, a
+    short id); ValueError with a one-line reason when there is none."""
+    if not rev or rev.startswith("-"):
+        raise ValueError("no such git revision %r" % rev)
+    p = _git("rev-parse", "--verify", "--quiet", rev + "^{commit}")
+    if p.returncode != 0:
+        if _git("rev-parse", "--git-dir").returncode != 0:
+            raise ValueError("%s is not a git checkout: a revision's players need its history"
+                             % ROOT)
+        raise ValueError("no such git revision %r in %s" % (rev, ROOT))
+    return p.stdout.strip()
+
+
+def _source(commit: str, path: str) -> "str | None":
+    p = _git("show", "%s:%s" % (commit, path))
+    return p.stdout if p.returncode == 0 else None
+
+
+def bots_module(commit: str) -> types.ModuleType:
+    """That revision's ``engine.bots`` as a module of its own."""
+    mod = _LOADED.get(commit)
+    if mod is not None:
+        return mod
+    loaded: "dict[str, types.ModuleType]" = {}
+    real_import = builtins.__import__
+
+    def load(name: str) -> types.ModuleType:
+        # engine.X of the revision; a module the revision lacks is today's
+        m = loaded.get(name)
+        if m is not None:
+            return m
+        text = _source(commit, name.replace(".", "/") + ".py")
+        if text is None:
+            if name == "engine.bots":
+                raise ValueError("revision %s has no engine/bots.py" % commit[:10])
+            __import__(name)
+            return sys.modules[name]
+        m = types.ModuleType("%s@%s" % (name, commit[:10]))
+        m.__file__ = "%s:%s.py" % (commit[:10], name.replace(".", "/"))
+        hooked = dict(vars(builtins))
+        hooked["__import__"] = rev_import
+        m.__dict__["__builtins__"] = hooked
+        loaded[name] = m
+        exec(compile(text, m.__file__, "exec"), m.__dict__)
+        return m
+
+    def rev_import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002
+        # the revision's own engine modules for "from engine.x import ..."
+        if level == 0 and name.startswith("engine.") and fromlist:
+            return load(name)
+        return real_import(name, globals, locals, fromlist, level)
+
+    try:
+        mod = load("engine.bots")
+    except ValueError:
+        raise
+    except Exception as e:     # noqa: BLE001 (its code does not run with today's engine)
+        raise ValueError("the players of revision %s do not load: %s: %s"
+                         % (commit[:10], type(e).__name__, e)) from e
+    _LOADED[commit] = mod
+    return mod
+
+
+def player(level: str, commit: str, seed: "int | None" = None):
+    """``level``'s player as engine/bots.py had it at ``commit`` (a full
+    id from ``resolve``)."""
+    mod = bots_module(commit)
+    try:
+        return mod.bot(level, seed)
+    except ValueError as e:
+        raise ValueError("revision %s: %s" % (commit[:10], e)) from e

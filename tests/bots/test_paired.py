@@ -1,0 +1,113 @@
+"""Paired comparisons (docs/bots.md): an engine level against the same
+level as a git revision had it (``hard@REV``, ``okgin tourney A B
+--baseline REV``), on the same deals and seats."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host.cli import main
+from host.errors import CommandError
+from host.tourney import compare, mean_ci, paired_ratio_ci, player_name
+from host.yardsticks import revision
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from positions import observation as _obs  # noqa: E402
+
+# The commit that made hard keep near-melds at knock limits A-4 (R5), and
+# the one before it: two frozen versions of hard that differ in one known way.
+NEAR_MELDS = "fcf72ed"
+
+
+def _git(*args):
+    return subprocess.run(["git", "-C", ROOT] + list(args), capture_output=True, text=True,
+                          check=True, timeout=60).stdout.strip()
+
+
+def working_tree_revision():
+    """A commit holding exactly the working tree's tracked files: HEAD when
+    nothing is modified, else a stash commit made without touching the tree
+    or any ref (``git stash create``)."""
+    return _git("stash", "create") or _git("rev-parse", "HEAD")
+
+
+def test_the_working_trees_own_revision_plays_every_hand_alike():
+    rev = working_tree_revision()
+    cur, base, d = compare("hard", "simple", rev, deals=4, seed=31)
+    assert base["a_commit"] == rev and d["commit"] == rev
+    # the revision's players are modules of their own, not today's engine.bots
+    mod = revision.bots_module(rev)
+    import engine.bots
+    assert mod is not engine.bots and mod.best is not engine.bots.best
+    assert mod.__file__.startswith(rev[:10] + ":engine/bots.py")
+    assert d["differ"] == 0 and d["better"] == d["worse"] == 0
+    assert d["points_per_hand"] == 0 and d["points_ci"] == 0 and d["won_diff"] == 0
+    assert cur["points_per_hand"] == base["points_per_hand"]
+    assert d["by_limit"] and all(r["difference"] == 0 and r["hands"] == r["baseline_hands"]
+                                 for r in d["by_limit"])
+    assert sum(r["hands"] for r in d["by_limit"]) == cur["hands"] == 8
+    assert "alike" in d["verdict"]
+    # whole games too (R13): greedy is quick
+    cur, base, d = compare("greedy", "random", rev, games=2, target=40)
+    assert d["kind"] == "game" and d["differ"] == 0 and d["points_per_hand"] == 0
+    assert cur["games_won"] == base["games_won"]
+
+
+def test_a_past_revision_decides_as_it_did_then():
+    # R5: at a knock limit of 2 the near-melds change throws the lone 6h,
+    # the hard before it the queen; at 10 both throw the queen.
+    hand = ["As", "2s", "3s", "4c", "4d", "4h", "Qs", "3d", "Kh", "6h", "Ks"]
+    legal = ["discard " + c for c in sorted(hand)]
+    hist = ["1 pass", "0 pass", "1 draw", "1 discard 5d"]
+    before = revision.player("hard", player_name("hard@%s^" % NEAR_MELDS).split("@")[1], 1)
+    after = revision.player("hard", revision.resolve(NEAR_MELDS), 1)
+    low = _obs(hand, "discard", legal, discard=("2c", "5d"), history=hist, limit=2)
+    high = _obs(hand, "discard", legal, discard=("2c", "5d"), history=hist, limit=10)
+    assert before.choose(low) == "discard Qs" and after.choose(low) == "discard 6h"
+    assert before.choose(high) == after.choose(high) == "discard Qs"
+
+
+def test_the_paired_interval_is_the_plain_paired_one_for_single_hands():
+    xs = [3, -10, 0, 25, -4, 7]
+    ys = [1, -10, 5, 0, -4, 9]
+    twos = [2] * len(xs)
+    d, half = paired_ratio_ci(xs, twos, ys, twos)
+    mu, h = mean_ci([(x - y) / 2.0 for x, y in zip(xs, ys, strict=True)])
+    assert d == pytest.approx(mu) and half == pytest.approx(h)
+    assert paired_ratio_ci(xs, [3, 5, 2, 4, 6, 2], xs, [3, 5, 2, 4, 6, 2]) == (0, 0)
+    # games of different lengths: the difference of the two ratios
+    d, half = paired_ratio_ci([10, 20], [4, 6], [5, 5], [5, 5])
+    assert d == pytest.approx(30 / 10.0 - 10 / 10.0) and half > 0
+
+
+def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
+    rev = working_tree_revision()
+    assert main(["tourney", "normal", "simple", "--deals", "3", "--baseline", rev]) == 0
+    out = capsys.readouterr().out
+    assert "normal minus normal@%s (%s), both against simple on the same 3 seed pairs" \
+        % (rev, rev[:10]) in out
+    assert "points per hand +0.00" in out and "by knock limit (R5)" in out
+    assert "0 of 3 seed pairs played differently" in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["hard", "simple", "--baseline", "no-such-revision"], "no such git revision 'no-such-revision'"),
+    (["hard@no-such-revision", "simple"], "no such git revision 'no-such-revision'"),
+    (["simple", "hard", "--baseline", "HEAD"], "--baseline compares an engine level"),
+    (["simple@HEAD", "hard"], "only the engine's levels"),
+    (["hard", "simple", "--table", "--baseline", "HEAD"], "give no players"),
+    (["--table", "--baseline", "HEAD"], "--baseline compares two players' series"),
+])
+def test_bad_revisions_and_players_are_one_line_errors(capsys, argv, message):
+    assert main(["tourney"] + argv + ["--deals", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("okgin: ") and message in err and "Traceback" not in err
+
+
+def test_a_revision_without_the_players_is_a_clear_error():
+    root = _git("rev-list", "--max-parents=0", "HEAD").splitlines()[-1]
+    with pytest.raises(CommandError, match="has no engine/bots.py"):
+        player_name("hard@" + root)
