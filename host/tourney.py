@@ -70,6 +70,9 @@ def configure(parser):
     parser.add_argument("--deals", type=int, default=0,
                         help="play this many seeded single hands (each twice) instead of games")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument("--limits", metavar="LIST", default=None,
+                        help="with --deals: only deals whose knock limit (R5) is in LIST, "
+                             "e.g. A,2 or A-4 or 5-10 (the first such seeds from --seed)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes (default 1; 0 = one per core)")
     parser.add_argument("--max-turns", type=int, default=80,
@@ -296,13 +299,52 @@ def wilson(k, n, z=1.96):
 
 
 def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None):
+            progress=None, limits=None):
     """Play the series and return a dict of figures (used by the command
-    and the tests). Pairs are seeds ``seed .. seed+N-1``."""
-    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress)[0]
+    and the tests). Pairs are seeds ``seed .. seed+N-1``, or with
+    ``limits`` (knock limits, R5) the first N seeds from ``seed`` whose deal
+    has one of them."""
+    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits)[0]
 
 
-def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
+def parse_limits(text):
+    """``"A,2"``, ``"A-4"``, ``"5-10"`` -> the set of knock limits (R5):
+    1 for an ace, 2..10 (T, J, Q, K also 10), 0 for the house rule where
+    an ace means gin only."""
+    names = {"gin": 0, "a": 1, "t": 10, "j": 10, "q": 10, "k": 10}
+
+    def one(x):
+        x = x.strip().lower()
+        v = names.get(x)
+        if v is None and x.isdigit() and 1 <= int(x) <= 10:
+            v = int(x)
+        if v is None:
+            raise CommandError("bad knock limit %r in --limits (A, 2..10 or J, Q, K, gin)" % x)
+        return v
+    out: "set[int]" = set()
+    for part in text.split(","):
+        lo, dash, hi = part.partition("-")
+        a = one(lo)
+        b = one(hi) if dash else a
+        out.update(range(min(a, b), max(a, b) + 1))
+    return out
+
+
+def _seeds(seed, n, limits, max_turns, target):
+    if not limits:
+        return [seed + i for i in range(n)]
+    from engine import Hand
+    rules = _rules(max_turns, target)
+    out: "list[int]" = []
+    s = seed
+    while len(out) < n:
+        if Hand.deal(rules, dealer=s % 2, seed=s).knock_limit in limits:
+            out.append(s)
+        s += 1
+    return out
+
+
+def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=None):
     """(figures, results): results are (seed, first, second) per seed pair,
     sorted by seed, as ``_pair`` returns them."""
     run_a = player_name(a)
@@ -316,7 +358,10 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
     if target is not None and target < 1:
         raise CommandError("--target must be at least 1")
     _rules(max_turns, target)      # bad options fail here, before any work
-    tasks = [(kind, run_a, run_b, seed + i, max_turns, target) for i in range(n)]
+    if limits and kind != "deal":
+        raise CommandError("--limits chooses single deals: use it with --deals")
+    tasks = [(kind, run_a, run_b, s, max_turns, target)
+             for s in _seeds(seed, n, limits, max_turns, target)]
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs < 0:
@@ -338,6 +383,9 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
     results.sort(key=lambda r: r[0])
     out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
            "max_turns": max_turns, "target": target, "seed": seed}
+    if limits:
+        out["limits"] = sorted(limits)
+        out["last_seed"] = results[-1][0]
     for key, name in (("a_commit", run_a), ("b_commit", run_b)):
         if "@" in name:
             out[key] = name.split("@", 1)[1]
@@ -423,7 +471,7 @@ LIMIT_NAMES = ("gin", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10-K")
 
 
 def compare(a, b, rev, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None):
+            progress=None, limits=None):
     """A against B, then ``A@rev`` (A as git revision ``rev`` had it)
     against B on the same seeds and seats, and their paired difference:
     per seed pair, what A scored minus what ``A@rev`` scored on the same
@@ -434,9 +482,9 @@ def compare(a, b, rev, games=100, seed=1, jobs=1, max_turns=80, target=None, dea
     base_name = "%s@%s" % (a, rev)
     player_name(base_name)       # a bad revision fails before any game
     cur, res1 = _series(a, b, games, seed, jobs, max_turns, target, deals,
-                        progress and (lambda d, n: progress(d, 2 * n)))
+                        progress and (lambda d, n: progress(d, 2 * n)), limits)
     base, res2 = _series(base_name, b, games, seed, jobs, max_turns, target, deals,
-                         progress and (lambda d, n: progress(n + d, 2 * n)))
+                         progress and (lambda d, n: progress(n + d, 2 * n)), limits)
     return cur, base, paired(cur, res1, base, res2)
 
 
@@ -558,6 +606,10 @@ def report(r):
     else:
         lines.append("%s vs %s: %d hands (%d seeds, seats swapped), %d draws, %.1f s"
                      % (r["a"], r["b"], r["hands"], r["pairs"], r["draws"], r["seconds"]))
+        if r.get("limits"):
+            lines.append("  only deals with a knock limit (R5) of %s: seeds %d .. %d"
+                         % (", ".join(LIMIT_NAMES[x] for x in r["limits"]), r["seed"],
+                            r["last_seed"]))
         lines.append("  %s wins %s of hands (draws count as losses; 95%% CI %s .. %s, Wilson)"
                      % (r["a"], _pct(r["hand_win_rate"]), _pct(r["hand_win_low"]),
                         _pct(r["hand_win_high"])))
@@ -631,10 +683,12 @@ def run(args):
     a = _arg_name(args.a)
     b = _arg_name(args.b)
     games = 100 if args.games is None else args.games
+    limits = parse_limits(args.limits) if args.limits else None
     if args.baseline:
         cur, base, diff = compare(a, b, args.baseline, games=games, seed=args.seed,
                                   jobs=args.jobs, max_turns=args.max_turns, target=args.target,
-                                  deals=args.deals, progress=_progress(args, ""))
+                                  deals=args.deals, progress=_progress(args, ""),
+                                  limits=limits)
         if not args.quiet and sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
         print(report(cur))
@@ -644,7 +698,7 @@ def run(args):
         return 0
     r = tourney(a, b, games=games, seed=args.seed,
                 jobs=args.jobs, max_turns=args.max_turns, target=args.target, deals=args.deals,
-                progress=_progress(args, ""))
+                progress=_progress(args, ""), limits=limits)
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
     print(report(r))

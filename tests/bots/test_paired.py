@@ -111,3 +111,26 @@ def test_a_revision_without_the_players_is_a_clear_error():
     root = _git("rev-list", "--max-parents=0", "HEAD").splitlines()[-1]
     with pytest.raises(CommandError, match="has no engine/bots.py"):
         player_name("hard@" + root)
+
+
+def test_limits_choose_the_deals_of_those_knock_limits(capsys):
+    # R5: the upcard sets the knock limit; --limits A-2 plays only such deals
+    from engine import Hand, Rules
+    from host.tourney import parse_limits, tourney
+    assert parse_limits("A-2") == {1, 2} and parse_limits("5,K") == {5, 10}
+    assert parse_limits("10-7") == {7, 8, 9, 10} and parse_limits("gin,A") == {0, 1}
+    r = tourney("greedy", "simple", deals=3, seed=40, limits={1, 2})
+    seeds = [s for s in range(40, r["last_seed"] + 1)
+             if Hand.deal(Rules(max_turns=80), dealer=s % 2, seed=s).knock_limit in (1, 2)]
+    assert len(seeds) == 3 and r["hands"] == 6 and r["limits"] == [1, 2]
+    assert main(["tourney", "greedy", "simple", "--deals", "3", "--seed", "40",
+                 "--limits", "A-2", "--baseline", working_tree_revision()]) == 0
+    out = capsys.readouterr().out
+    assert "only deals with a knock limit (R5) of A, 2: seeds 40 .. %d" % seeds[-1] in out
+    rows = [ln.split()[0] for ln in out.split("by knock limit")[1].splitlines()[2:]
+            if ln.startswith("    ")]
+    assert rows and set(rows) <= {"A", "2"}
+    assert main(["tourney", "greedy", "simple", "--limits", "A,11", "--deals", "2"]) == 1
+    assert "okgin: bad knock limit '11'" in capsys.readouterr().err
+    assert main(["tourney", "greedy", "simple", "--limits", "A", "--games", "2"]) == 1
+    assert "use it with --deals" in capsys.readouterr().err
