@@ -26,7 +26,7 @@ import zlib
 from host.errors import CommandError
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
-YARDSTICKS = ("simple", "pimc", "hard0")
+YARDSTICKS = ("simple", "pimc", "hard0", "peek")
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
@@ -86,6 +86,9 @@ def configure(parser):
                         help="also play PLAYER_A as git revision REV had it (e.g. HEAD~1, main) "
                              "against PLAYER_B on the same deals and seats, and print the "
                              "paired difference, overall and by knock limit")
+    parser.add_argument("--paired", metavar="PLAYER",
+                        help="also play PLAYER against PLAYER_B on the same deals and seats, "
+                             "and print PLAYER_A minus PLAYER (as --baseline does)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     parser.epilog = EPILOG
@@ -176,6 +179,12 @@ class _Record:
             self.limit_net[lim] += r.points if r.winner == a_seat else -r.points
 
 
+def _peek(player, hand, p):
+    # the one player allowed to see the opponent's cards (host/yardsticks/peek.py)
+    if hasattr(player, "peek"):
+        player.peek(hand.hands[1 - p])
+
+
 def play_game(a, b, seed, swap, max_turns=80, target=None):
     """One game to the target (R13). Returns (a_won, a_points, b_points,
     hands, finished, clock): A is ``a`` whichever seat it sits in."""
@@ -196,6 +205,7 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
         h = m.hand
         p = h.to_move
         assert p is not None    # the game goes on: someone is to move
+        _peek(seats[p], h, p)
         m.play(rec.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
         if h.is_over():
             rec.hand_over(h, a_seat)
@@ -215,6 +225,7 @@ def play_deal(a, b, seed, swap, max_turns=80, target=None):
     while not h.is_over():
         p = h.to_move
         assert p is not None    # someone is to move until the hand is over
+        _peek(seats[p], h, p)
         h.play(rec.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
     rec.hand_over(h, a_seat)
     r = h.result
@@ -470,17 +481,21 @@ def paired_ratio_ci(xs, hs, ys, ks):
 LIMIT_NAMES = ("gin", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10-K")
 
 
-def compare(a, b, rev, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None, limits=None):
-    """A against B, then ``A@rev`` (A as git revision ``rev`` had it)
-    against B on the same seeds and seats, and their paired difference:
-    per seed pair, what A scored minus what ``A@rev`` scored on the same
-    cards. Returns (figures of A, figures of A@rev, the difference)."""
-    if "@" in a or a not in LEVELS:
-        raise CommandError("--baseline compares an engine level (%s) with itself at another "
-                           "revision; %r is not one" % (", ".join(LEVELS), a))
-    base_name = "%s@%s" % (a, rev)
-    player_name(base_name)       # a bad revision fails before any game
+def compare(a, b, rev=None, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
+            progress=None, limits=None, paired_with=None):
+    """A against B, then ``A@rev`` (A as git revision ``rev`` had it), or
+    the player ``paired_with``, against B on the same seeds and seats, and
+    their paired difference: per seed pair, what A scored minus what the
+    other scored on the same cards. Returns (figures of A, figures of the
+    other, the difference)."""
+    if paired_with is None:
+        if "@" in a or a not in LEVELS:
+            raise CommandError("--baseline compares an engine level (%s) with itself at "
+                               "another revision; %r is not one" % (", ".join(LEVELS), a))
+        base_name = "%s@%s" % (a, rev)
+    else:
+        base_name = paired_with
+    player_name(base_name)       # a bad revision or name fails before any game
     cur, res1 = _series(a, b, games, seed, jobs, max_turns, target, deals,
                         progress and (lambda d, n: progress(d, 2 * n)), limits)
     base, res2 = _series(base_name, b, games, seed, jobs, max_turns, target, deals,
@@ -655,8 +670,9 @@ def run(args):
     if args.table:
         if args.a or args.b:
             raise CommandError("--table plays its own series; give no players")
-        if args.baseline:
-            raise CommandError("--baseline compares two players' series, not the table")
+        if args.baseline or args.paired:
+            raise CommandError("--baseline and --paired compare two players' series, "
+                               "not the table")
         rows = []
         results = []
         for a, b, games, deals in TABLE:
@@ -684,11 +700,14 @@ def run(args):
     b = _arg_name(args.b)
     games = 100 if args.games is None else args.games
     limits = parse_limits(args.limits) if args.limits else None
-    if args.baseline:
+    if args.baseline and args.paired:
+        raise CommandError("give --baseline REV or --paired PLAYER, not both")
+    if args.baseline or args.paired:
         cur, base, diff = compare(a, b, args.baseline, games=games, seed=args.seed,
                                   jobs=args.jobs, max_turns=args.max_turns, target=args.target,
                                   deals=args.deals, progress=_progress(args, ""),
-                                  limits=limits)
+                                  limits=limits,
+                                  paired_with=args.paired and _arg_name(args.paired))
         if not args.quiet and sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
         print(report(cur))

@@ -99,7 +99,9 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
     (["simple", "hard", "--baseline", "HEAD"], "--baseline compares an engine level"),
     (["simple@HEAD", "hard"], "only the engine's levels"),
     (["hard", "simple", "--table", "--baseline", "HEAD"], "give no players"),
-    (["--table", "--baseline", "HEAD"], "--baseline compares two players' series"),
+    (["--table", "--baseline", "HEAD"], "--baseline and --paired compare two players' series"),
+    (["hard", "simple", "--paired", "oracle"], "unknown player 'oracle'"),
+    (["hard", "simple", "--paired", "hard0", "--baseline", "HEAD"], "not both"),
 ])
 def test_bad_revisions_and_players_are_one_line_errors(capsys, argv, message):
     assert main(["tourney"] + argv + ["--deals", "1"]) == 1
@@ -134,3 +136,38 @@ def test_limits_choose_the_deals_of_those_knock_limits(capsys):
     assert "okgin: bad knock limit '11'" in capsys.readouterr().err
     assert main(["tourney", "greedy", "simple", "--limits", "A", "--games", "2"]) == 1
     assert "use it with --deals" in capsys.readouterr().err
+
+
+def test_peek_counts_exactly_the_opponents_pairs_that_meld_with_a_discard():
+    # the ceiling for card reading: hard's danger with the truth instead of
+    # the estimate (R3: two others of the rank, or the run neighbours)
+    import random
+    from engine import Hand, Rules
+    from engine.bots import View
+    from engine.bots_core import card_int
+    from host.yardsticks.peek import PeekHard
+    rng = random.Random(5)
+    for seed in range(12):
+        h = Hand.deal(Rules(max_turns=80), dealer=0, seed=seed)
+        p = h.to_move
+        b = PeekHard(seed)
+        b.peek(h.hands[1 - p])
+        v = View(h.observation(p))
+        opp = {card_int(c) for c in h.hands[1 - p]}
+        for _ in range(6):
+            c = rng.randrange(52)
+            r, s = c % 13, c // 13
+            same = [x * 13 + r for x in range(4) if x != s and x * 13 + r in opp]
+            sets = len(same) * (len(same) - 1) // 2
+            runs = sum(1 for lo in (r - 2, r - 1, r) if lo >= 0 and lo + 2 <= 12
+                       and all(s * 13 + k in opp for k in range(lo, lo + 3) if k != r))
+            assert b._danger(v, c) == (sets + runs) * 255 * 255, (seed, c)
+
+
+def test_paired_with_another_player_on_the_same_deals(capsys):
+    # peek sees the opponent's cards in whole games too; --paired plays the
+    # other player on the same seeds and seats
+    assert main(["tourney", "peek", "simple", "--games", "1", "--target", "30",
+                 "--paired", "hard"]) == 0
+    out = capsys.readouterr().out
+    assert "peek minus hard, both against simple on the same 1 seed pairs" in out
