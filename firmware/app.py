@@ -826,6 +826,10 @@ class App:
     def idle(self):
         self.buttons.poll()
         self.drain()
+        if self.buttons.settling:
+            # a button changed within its debounce time (a quick tap's
+            # release): its event is still to come
+            return False
         for p in range(self.nplayers):
             pn = self.panels[p]
             if self.dead[p]:

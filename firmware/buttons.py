@@ -108,19 +108,25 @@ class Buttons:
             return
         self._queue.append(event)
 
+    settling = False   # a change was seen within its debounce time
+
     def poll(self):
         """Read every pin once and queue the events due now."""
         now = self._clock()
         pins = self.pins
         flags = self._flags
         changed = self._changed
+        settling = False
         for k in range(len(pins)):
             down = pins[k].value() == 0
             f = flags[k]
             rep = (self._id[k] & 7) < _REP
             if down != bool(f & _DOWN):
                 if ticks_diff(now, changed[k]) < self.debounce_ms:
-                    continue  # bounce
+                    # bounce, or a release too soon after its press: taken
+                    # by a later poll if it lasts (``settling`` till then)
+                    settling = True
+                    continue
                 changed[k] = now
                 if down:
                     flags[k] = (f | _DOWN) & ~_HELD
@@ -149,6 +155,7 @@ class Buttons:
             elif ticks_diff(now, changed[k]) >= self.long_press_ms:
                 flags[k] = f | _HELD
                 self._put(self._event(k, "long"))
+        self.settling = settling
 
     def get(self):
         """The next event (player, button, kind), or None."""

@@ -210,3 +210,36 @@ def test_pressed_reports_the_debounced_state():
     r.press(0, "take")
     r.run(10)
     assert r.b.pressed(0, "take")
+
+
+def test_a_release_inside_the_debounce_time_is_settling_until_it_is_taken():
+    # A quick tap: the release comes 5 ms after the press was taken. It is
+    # taken once the debounce time has passed, and until then the buttons
+    # say a change is settling (the app's sync waits for it: docs/protocol.md)
+    r = Rig()
+    r.press(0, "ok")
+    r.clock.advance(5)
+    r.b.poll()
+    assert not r.b.settling and r.events() == []
+    r.release(0, "ok")
+    r.clock.advance(5)
+    r.b.poll()
+    assert r.b.settling and r.events() == []
+    r.clock.advance(15)
+    r.b.poll()
+    assert not r.b.settling and r.events() == [(0, "ok", "short")]
+
+
+def test_a_bounce_back_to_the_held_level_settles_with_no_event():
+    r = Rig()
+    r.press(1, "draw")
+    r.clock.advance(5)
+    r.b.poll()
+    r.release(1, "draw")     # a contact bounce: open for 2 ms...
+    r.clock.advance(2)
+    r.b.poll()
+    assert r.b.settling
+    r.press(1, "draw")       # ...and closed again
+    r.clock.advance(2)
+    r.b.poll()
+    assert not r.b.settling and r.events() == []
