@@ -320,9 +320,10 @@ def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
 
 def parse_limits(text):
     """``"A,2"``, ``"A-4"``, ``"5-10"`` -> the set of knock limits (R5):
-    1 for an ace, 2..10 (T, J, Q, K also 10), 0 for the house rule where
-    an ace means gin only."""
-    names = {"gin": 0, "a": 1, "t": 10, "j": 10, "q": 10, "k": 10}
+    1 for an ace, 2..10 (T, J, Q, K also 10). The tournaments play the
+    standard rules, so the house rule's "ace means gin only" (limit 0)
+    never comes up and is not offered."""
+    names = {"a": 1, "t": 10, "j": 10, "q": 10, "k": 10}
 
     def one(x):
         x = x.strip().lower()
@@ -330,7 +331,7 @@ def parse_limits(text):
         if v is None and x.isdigit() and 1 <= int(x) <= 10:
             v = int(x)
         if v is None:
-            raise CommandError("bad knock limit %r in --limits (A, 2..10 or J, Q, K, gin)" % x)
+            raise CommandError("bad knock limit %r in --limits (A, 2..10, T, J, Q or K)" % x)
         return v
     out: "set[int]" = set()
     for part in text.split(","):

@@ -120,7 +120,11 @@ def test_limits_choose_the_deals_of_those_knock_limits(capsys):
     from engine import Hand, Rules
     from host.tourney import parse_limits, tourney
     assert parse_limits("A-2") == {1, 2} and parse_limits("5,K") == {5, 10}
-    assert parse_limits("10-7") == {7, 8, 9, 10} and parse_limits("gin,A") == {0, 1}
+    assert parse_limits("10-7") == {7, 8, 9, 10} and parse_limits("a, q") == {1, 10}
+    # limit 0 (an ace means gin only) is a house rule the tournaments never play:
+    # asking for it would look for such deals forever
+    with pytest.raises(CommandError, match="bad knock limit 'gin'"):
+        parse_limits("gin")
     r = tourney("greedy", "simple", deals=3, seed=40, limits={1, 2})
     seeds = [s for s in range(40, r["last_seed"] + 1)
              if Hand.deal(Rules(max_turns=80), dealer=s % 2, seed=s).knock_limit in (1, 2)]
