@@ -571,9 +571,10 @@ def paired_report(d):
              "  points per hand %+.2f (95%% CI %+.2f .. %+.2f)"
              % (d["points_per_hand"], d["points_per_hand"] - d["points_ci"],
                 d["points_per_hand"] + d["points_ci"]),
+             # a difference of two shares: within -100 .. +100 points
              "  %s won %+.1f points of %% (95%% CI %+.1f .. %+.1f)"
-             % (what, 100 * d["won_diff"], 100 * (d["won_diff"] - d["won_ci"]),
-                100 * (d["won_diff"] + d["won_ci"])),
+             % (what, 100 * d["won_diff"], max(-100.0, 100 * (d["won_diff"] - d["won_ci"])),
+                min(100.0, 100 * (d["won_diff"] + d["won_ci"]))),
              "  %d of %d seed pairs played differently: %s better on %d, worse on %d"
              % (d["differ"], d["pairs"], d["a"], d["better"], d["worse"]),
              "  by knock limit (R5), points per hand against %s:" % d["b"],
@@ -582,10 +583,14 @@ def paired_report(d):
     for row in d["by_limit"]:
         hands = ("%d" % row["hands"] if row["hands"] == row["baseline_hands"]
                  else "%d/%d" % (row["hands"], row["baseline_hands"]))
-        lines.append("    %-5s %7s %+9.2f %+9.2f   %+.2f (%+.2f .. %+.2f)"
+        if math.isinf(row["ci"]):
+            ci = "(one seed pair: no interval)"
+        else:
+            ci = "(%+.2f .. %+.2f)" % (row["difference"] - row["ci"],
+                                       row["difference"] + row["ci"])
+        lines.append("    %-5s %7s %+9.2f %+9.2f   %+.2f %s"
                      % (row["limit"], hands, row["points_per_hand"],
-                        row["baseline_points_per_hand"], row["difference"],
-                        row["difference"] - row["ci"], row["difference"] + row["ci"]))
+                        row["baseline_points_per_hand"], row["difference"], ci))
     lines.append("  " + d["verdict"])
     return "\n".join(lines)
 

@@ -91,6 +91,15 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
         % (rev, rev[:10]) in out
     assert "points per hand +0.00" in out and "by knock limit (R5)" in out
     assert "0 of 3 seed pairs played differently" in out
+    # two frozen revisions that play differently (one deal of limit 4, R5):
+    # intervals within their bounds, none from a single pair
+    assert main(["tourney", "hard@" + NEAR_MELDS, "simple", "--deals", "3", "--seed", "1",
+                 "--paired", "hard@%s^" % NEAR_MELDS]) == 0
+    out = capsys.readouterr().out
+    assert "1 of 3 seed pairs played differently" in out
+    assert "hands won +16.7 points of % (95% CI -55.1 .. +88.4)" in out
+    assert "    4           2    +13.50     +7.50   +6.00 (one seed pair: no interval)" in out
+    assert "inf" not in out
 
 
 @pytest.mark.parametrize("argv,message", [
