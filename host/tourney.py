@@ -55,6 +55,10 @@ EPILOG = """examples:
                                              hard now vs hard one commit ago, same deals:
                                              the paired difference, by knock limit
   okgin tourney hard hard@main --games 200   a level as a git revision had it
+  okgin tourney hard simple --deals 300 --limits A-2 --baseline main
+                                             the same, only deals of knock limit A or 2 (R5)
+  okgin tourney peek simple --deals 300 --paired hard
+                                             what knowing the opponent's cards would add
 
 players: %s (engine levels), %s (yardsticks, laptop only),
 LEVEL@REV (an engine level as git revision REV of this repository had it)
