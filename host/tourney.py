@@ -26,7 +26,7 @@ import zlib
 from host.errors import CommandError
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
-YARDSTICKS = ("simple", "pimc", "hard0")
+YARDSTICKS = ("simple", "pimc", "hard0", "peek")
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
@@ -55,6 +55,10 @@ EPILOG = """examples:
                                              hard now vs hard one commit ago, same deals:
                                              the paired difference, by knock limit
   okgin tourney hard hard@main --games 200   a level as a git revision had it
+  okgin tourney hard simple --deals 300 --limits A-2 --baseline main
+                                             the same, only deals of knock limit A or 2 (R5)
+  okgin tourney peek simple --deals 300 --paired hard
+                                             what knowing the opponent's cards would add
 
 players: %s (engine levels), %s (yardsticks, laptop only),
 LEVEL@REV (an engine level as git revision REV of this repository had it)
@@ -70,6 +74,9 @@ def configure(parser):
     parser.add_argument("--deals", type=int, default=0,
                         help="play this many seeded single hands (each twice) instead of games")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    parser.add_argument("--limits", metavar="LIST", default=None,
+                        help="with --deals: only deals whose knock limit (R5) is in LIST, "
+                             "e.g. A,2 or A-4 or 5-10 (the first such seeds from --seed)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes (default 1; 0 = one per core)")
     parser.add_argument("--max-turns", type=int, default=80,
@@ -83,6 +90,9 @@ def configure(parser):
                         help="also play PLAYER_A as git revision REV had it (e.g. HEAD~1, main) "
                              "against PLAYER_B on the same deals and seats, and print the "
                              "paired difference, overall and by knock limit")
+    parser.add_argument("--paired", metavar="PLAYER",
+                        help="also play PLAYER against PLAYER_B on the same deals and seats, "
+                             "and print PLAYER_A minus PLAYER (as --baseline does)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     parser.epilog = EPILOG
@@ -173,6 +183,12 @@ class _Record:
             self.limit_net[lim] += r.points if r.winner == a_seat else -r.points
 
 
+def _peek(player, hand, p):
+    # the one player allowed to see the opponent's cards (host/yardsticks/peek.py)
+    if hasattr(player, "peek"):
+        player.peek(hand.hands[1 - p])
+
+
 def play_game(a, b, seed, swap, max_turns=80, target=None):
     """One game to the target (R13). Returns (a_won, a_points, b_points,
     hands, finished, clock): A is ``a`` whichever seat it sits in."""
@@ -193,6 +209,7 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
         h = m.hand
         p = h.to_move
         assert p is not None    # the game goes on: someone is to move
+        _peek(seats[p], h, p)
         m.play(rec.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
         if h.is_over():
             rec.hand_over(h, a_seat)
@@ -212,6 +229,7 @@ def play_deal(a, b, seed, swap, max_turns=80, target=None):
     while not h.is_over():
         p = h.to_move
         assert p is not None    # someone is to move until the hand is over
+        _peek(seats[p], h, p)
         h.play(rec.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
     rec.hand_over(h, a_seat)
     r = h.result
@@ -296,13 +314,53 @@ def wilson(k, n, z=1.96):
 
 
 def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None):
+            progress=None, limits=None):
     """Play the series and return a dict of figures (used by the command
-    and the tests). Pairs are seeds ``seed .. seed+N-1``."""
-    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress)[0]
+    and the tests). Pairs are seeds ``seed .. seed+N-1``, or with
+    ``limits`` (knock limits, R5) the first N seeds from ``seed`` whose deal
+    has one of them."""
+    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits)[0]
 
 
-def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
+def parse_limits(text):
+    """``"A,2"``, ``"A-4"``, ``"5-10"`` -> the set of knock limits (R5):
+    1 for an ace, 2..10 (T, J, Q, K also 10). The tournaments play the
+    standard rules, so the house rule's "ace means gin only" (limit 0)
+    never comes up and is not offered."""
+    names = {"a": 1, "t": 10, "j": 10, "q": 10, "k": 10}
+
+    def one(x):
+        x = x.strip().lower()
+        v = names.get(x)
+        if v is None and x.isdigit() and 1 <= int(x) <= 10:
+            v = int(x)
+        if v is None:
+            raise CommandError("bad knock limit %r in --limits (A, 2..10, T, J, Q or K)" % x)
+        return v
+    out: "set[int]" = set()
+    for part in text.split(","):
+        lo, dash, hi = part.partition("-")
+        a = one(lo)
+        b = one(hi) if dash else a
+        out.update(range(min(a, b), max(a, b) + 1))
+    return out
+
+
+def _seeds(seed, n, limits, max_turns, target):
+    if not limits:
+        return [seed + i for i in range(n)]
+    from engine import Hand
+    rules = _rules(max_turns, target)
+    out: "list[int]" = []
+    s = seed
+    while len(out) < n:
+        if Hand.deal(rules, dealer=s % 2, seed=s).knock_limit in limits:
+            out.append(s)
+        s += 1
+    return out
+
+
+def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=None):
     """(figures, results): results are (seed, first, second) per seed pair,
     sorted by seed, as ``_pair`` returns them."""
     run_a = player_name(a)
@@ -316,7 +374,10 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
     if target is not None and target < 1:
         raise CommandError("--target must be at least 1")
     _rules(max_turns, target)      # bad options fail here, before any work
-    tasks = [(kind, run_a, run_b, seed + i, max_turns, target) for i in range(n)]
+    if limits and kind != "deal":
+        raise CommandError("--limits chooses single deals: use it with --deals")
+    tasks = [(kind, run_a, run_b, s, max_turns, target)
+             for s in _seeds(seed, n, limits, max_turns, target)]
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs < 0:
@@ -338,6 +399,9 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress):
     results.sort(key=lambda r: r[0])
     out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
            "max_turns": max_turns, "target": target, "seed": seed}
+    if limits:
+        out["limits"] = sorted(limits)
+        out["last_seed"] = results[-1][0]
     for key, name in (("a_commit", run_a), ("b_commit", run_b)):
         if "@" in name:
             out[key] = name.split("@", 1)[1]
@@ -422,21 +486,25 @@ def paired_ratio_ci(xs, hs, ys, ks):
 LIMIT_NAMES = ("gin", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10-K")
 
 
-def compare(a, b, rev, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None):
-    """A against B, then ``A@rev`` (A as git revision ``rev`` had it)
-    against B on the same seeds and seats, and their paired difference:
-    per seed pair, what A scored minus what ``A@rev`` scored on the same
-    cards. Returns (figures of A, figures of A@rev, the difference)."""
-    if "@" in a or a not in LEVELS:
-        raise CommandError("--baseline compares an engine level (%s) with itself at another "
-                           "revision; %r is not one" % (", ".join(LEVELS), a))
-    base_name = "%s@%s" % (a, rev)
-    player_name(base_name)       # a bad revision fails before any game
+def compare(a, b, rev=None, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
+            progress=None, limits=None, paired_with=None):
+    """A against B, then ``A@rev`` (A as git revision ``rev`` had it), or
+    the player ``paired_with``, against B on the same seeds and seats, and
+    their paired difference: per seed pair, what A scored minus what the
+    other scored on the same cards. Returns (figures of A, figures of the
+    other, the difference)."""
+    if paired_with is None:
+        if "@" in a or a not in LEVELS:
+            raise CommandError("--baseline compares an engine level (%s) with itself at "
+                               "another revision; %r is not one" % (", ".join(LEVELS), a))
+        base_name = "%s@%s" % (a, rev)
+    else:
+        base_name = paired_with
+    player_name(base_name)       # a bad revision or name fails before any game
     cur, res1 = _series(a, b, games, seed, jobs, max_turns, target, deals,
-                        progress and (lambda d, n: progress(d, 2 * n)))
+                        progress and (lambda d, n: progress(d, 2 * n)), limits)
     base, res2 = _series(base_name, b, games, seed, jobs, max_turns, target, deals,
-                         progress and (lambda d, n: progress(n + d, 2 * n)))
+                         progress and (lambda d, n: progress(n + d, 2 * n)), limits)
     return cur, base, paired(cur, res1, base, res2)
 
 
@@ -507,9 +575,10 @@ def paired_report(d):
              "  points per hand %+.2f (95%% CI %+.2f .. %+.2f)"
              % (d["points_per_hand"], d["points_per_hand"] - d["points_ci"],
                 d["points_per_hand"] + d["points_ci"]),
+             # a difference of two shares: within -100 .. +100 points
              "  %s won %+.1f points of %% (95%% CI %+.1f .. %+.1f)"
-             % (what, 100 * d["won_diff"], 100 * (d["won_diff"] - d["won_ci"]),
-                100 * (d["won_diff"] + d["won_ci"])),
+             % (what, 100 * d["won_diff"], max(-100.0, 100 * (d["won_diff"] - d["won_ci"])),
+                min(100.0, 100 * (d["won_diff"] + d["won_ci"]))),
              "  %d of %d seed pairs played differently: %s better on %d, worse on %d"
              % (d["differ"], d["pairs"], d["a"], d["better"], d["worse"]),
              "  by knock limit (R5), points per hand against %s:" % d["b"],
@@ -518,10 +587,14 @@ def paired_report(d):
     for row in d["by_limit"]:
         hands = ("%d" % row["hands"] if row["hands"] == row["baseline_hands"]
                  else "%d/%d" % (row["hands"], row["baseline_hands"]))
-        lines.append("    %-5s %7s %+9.2f %+9.2f   %+.2f (%+.2f .. %+.2f)"
+        if math.isinf(row["ci"]):
+            ci = "(one seed pair: no interval)"
+        else:
+            ci = "(%+.2f .. %+.2f)" % (row["difference"] - row["ci"],
+                                       row["difference"] + row["ci"])
+        lines.append("    %-5s %7s %+9.2f %+9.2f   %+.2f %s"
                      % (row["limit"], hands, row["points_per_hand"],
-                        row["baseline_points_per_hand"], row["difference"],
-                        row["difference"] - row["ci"], row["difference"] + row["ci"]))
+                        row["baseline_points_per_hand"], row["difference"], ci))
     lines.append("  " + d["verdict"])
     return "\n".join(lines)
 
@@ -558,6 +631,10 @@ def report(r):
     else:
         lines.append("%s vs %s: %d hands (%d seeds, seats swapped), %d draws, %.1f s"
                      % (r["a"], r["b"], r["hands"], r["pairs"], r["draws"], r["seconds"]))
+        if r.get("limits"):
+            lines.append("  only deals with a knock limit (R5) of %s: seeds %d .. %d"
+                         % (", ".join(LIMIT_NAMES[x] for x in r["limits"]), r["seed"],
+                            r["last_seed"]))
         lines.append("  %s wins %s of hands (draws count as losses; 95%% CI %s .. %s, Wilson)"
                      % (r["a"], _pct(r["hand_win_rate"]), _pct(r["hand_win_low"]),
                         _pct(r["hand_win_high"])))
@@ -603,8 +680,9 @@ def run(args):
     if args.table:
         if args.a or args.b:
             raise CommandError("--table plays its own series; give no players")
-        if args.baseline:
-            raise CommandError("--baseline compares two players' series, not the table")
+        if args.baseline or args.paired:
+            raise CommandError("--baseline and --paired compare two players' series, "
+                               "not the table")
         rows = []
         results = []
         for a, b, games, deals in TABLE:
@@ -631,10 +709,15 @@ def run(args):
     a = _arg_name(args.a)
     b = _arg_name(args.b)
     games = 100 if args.games is None else args.games
-    if args.baseline:
+    limits = parse_limits(args.limits) if args.limits else None
+    if args.baseline and args.paired:
+        raise CommandError("give --baseline REV or --paired PLAYER, not both")
+    if args.baseline or args.paired:
         cur, base, diff = compare(a, b, args.baseline, games=games, seed=args.seed,
                                   jobs=args.jobs, max_turns=args.max_turns, target=args.target,
-                                  deals=args.deals, progress=_progress(args, ""))
+                                  deals=args.deals, progress=_progress(args, ""),
+                                  limits=limits,
+                                  paired_with=args.paired and _arg_name(args.paired))
         if not args.quiet and sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
         print(report(cur))
@@ -644,7 +727,7 @@ def run(args):
         return 0
     r = tourney(a, b, games=games, seed=args.seed,
                 jobs=args.jobs, max_turns=args.max_turns, target=args.target, deals=args.deals,
-                progress=_progress(args, ""))
+                progress=_progress(args, ""), limits=limits)
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
     print(report(r))

@@ -10,10 +10,12 @@ engine's levels, through the engine's public API.
   ``host/yardsticks/pimc.py`` (slow: tens to hundreds of ms per decision).
 - ``hard0``: the hard level before its rewrite, frozen,
   ``host/yardsticks/hard0.py``.
+- ``peek``: hard told the opponent's cards for its danger, a ceiling for
+  card reading (not a fair player), ``host/yardsticks/peek.py``.
 - ``LEVEL@REV``: an engine level as git revision REV had it,
   ``host/yardsticks/revision.py`` (``okgin tourney`` resolves the name).
 """
-YARDSTICKS = ("simple", "pimc", "hard0")
+YARDSTICKS = ("simple", "pimc", "hard0", "peek")
 
 
 def forced(legal):
@@ -36,4 +38,7 @@ def player(name, seed=None, rules=None):
     if name == "hard0":
         from host.yardsticks.hard0 import bot
         return bot("hard", seed)
+    if name == "peek":
+        from host.yardsticks.peek import PeekHard
+        return PeekHard(seed)
     raise ValueError("unknown yardstick %r (choose one of %s)" % (name, ", ".join(YARDSTICKS)))

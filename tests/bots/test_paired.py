@@ -91,6 +91,15 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
         % (rev, rev[:10]) in out
     assert "points per hand +0.00" in out and "by knock limit (R5)" in out
     assert "0 of 3 seed pairs played differently" in out
+    # two frozen revisions that play differently (one deal of limit 4, R5):
+    # intervals within their bounds, none from a single pair
+    assert main(["tourney", "hard@" + NEAR_MELDS, "simple", "--deals", "3", "--seed", "1",
+                 "--paired", "hard@%s^" % NEAR_MELDS]) == 0
+    out = capsys.readouterr().out
+    assert "1 of 3 seed pairs played differently" in out
+    assert "hands won +16.7 points of % (95% CI -55.1 .. +88.4)" in out
+    assert "    4           2    +13.50     +7.50   +6.00 (one seed pair: no interval)" in out
+    assert "inf" not in out
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -99,7 +108,9 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
     (["simple", "hard", "--baseline", "HEAD"], "--baseline compares an engine level"),
     (["simple@HEAD", "hard"], "only the engine's levels"),
     (["hard", "simple", "--table", "--baseline", "HEAD"], "give no players"),
-    (["--table", "--baseline", "HEAD"], "--baseline compares two players' series"),
+    (["--table", "--baseline", "HEAD"], "--baseline and --paired compare two players' series"),
+    (["hard", "simple", "--paired", "oracle"], "unknown player 'oracle'"),
+    (["hard", "simple", "--paired", "hard0", "--baseline", "HEAD"], "not both"),
 ])
 def test_bad_revisions_and_players_are_one_line_errors(capsys, argv, message):
     assert main(["tourney"] + argv + ["--deals", "1"]) == 1
@@ -111,3 +122,65 @@ def test_a_revision_without_the_players_is_a_clear_error():
     root = _git("rev-list", "--max-parents=0", "HEAD").splitlines()[-1]
     with pytest.raises(CommandError, match="has no engine/bots.py"):
         player_name("hard@" + root)
+
+
+def test_limits_choose_the_deals_of_those_knock_limits(capsys):
+    # R5: the upcard sets the knock limit; --limits A-2 plays only such deals
+    from engine import Hand, Rules
+    from host.tourney import parse_limits, tourney
+    assert parse_limits("A-2") == {1, 2} and parse_limits("5,K") == {5, 10}
+    assert parse_limits("10-7") == {7, 8, 9, 10} and parse_limits("a, q") == {1, 10}
+    # limit 0 (an ace means gin only) is a house rule the tournaments never play:
+    # asking for it would look for such deals forever
+    with pytest.raises(CommandError, match="bad knock limit 'gin'"):
+        parse_limits("gin")
+    r = tourney("greedy", "simple", deals=3, seed=40, limits={1, 2})
+    seeds = [s for s in range(40, r["last_seed"] + 1)
+             if Hand.deal(Rules(max_turns=80), dealer=s % 2, seed=s).knock_limit in (1, 2)]
+    assert len(seeds) == 3 and r["hands"] == 6 and r["limits"] == [1, 2]
+    assert main(["tourney", "greedy", "simple", "--deals", "3", "--seed", "40",
+                 "--limits", "A-2", "--baseline", working_tree_revision()]) == 0
+    out = capsys.readouterr().out
+    assert "only deals with a knock limit (R5) of A, 2: seeds 40 .. %d" % seeds[-1] in out
+    rows = [ln.split()[0] for ln in out.split("by knock limit")[1].splitlines()[2:]
+            if ln.startswith("    ")]
+    assert rows and set(rows) <= {"A", "2"}
+    assert main(["tourney", "greedy", "simple", "--limits", "A,11", "--deals", "2"]) == 1
+    assert "okgin: bad knock limit '11'" in capsys.readouterr().err
+    assert main(["tourney", "greedy", "simple", "--limits", "A", "--games", "2"]) == 1
+    assert "use it with --deals" in capsys.readouterr().err
+
+
+def test_peek_counts_exactly_the_opponents_pairs_that_meld_with_a_discard():
+    # the ceiling for card reading: hard's danger with the truth instead of
+    # the estimate (R3: two others of the rank, or the run neighbours)
+    import random
+    from engine import Hand, Rules
+    from engine.bots import View
+    from engine.bots_core import card_int
+    from host.yardsticks.peek import PeekHard
+    rng = random.Random(5)
+    for seed in range(12):
+        h = Hand.deal(Rules(max_turns=80), dealer=0, seed=seed)
+        p = h.to_move
+        b = PeekHard(seed)
+        b.peek(h.hands[1 - p])
+        v = View(h.observation(p))
+        opp = {card_int(c) for c in h.hands[1 - p]}
+        for _ in range(6):
+            c = rng.randrange(52)
+            r, s = c % 13, c // 13
+            same = [x * 13 + r for x in range(4) if x != s and x * 13 + r in opp]
+            sets = len(same) * (len(same) - 1) // 2
+            runs = sum(1 for lo in (r - 2, r - 1, r) if lo >= 0 and lo + 2 <= 12
+                       and all(s * 13 + k in opp for k in range(lo, lo + 3) if k != r))
+            assert b._danger(v, c) == (sets + runs) * 255 * 255, (seed, c)
+
+
+def test_paired_with_another_player_on_the_same_deals(capsys):
+    # peek sees the opponent's cards in whole games too; --paired plays the
+    # other player on the same seeds and seats
+    assert main(["tourney", "peek", "simple", "--games", "1", "--target", "30",
+                 "--paired", "hard"]) == 0
+    out = capsys.readouterr().out
+    assert "peek minus hard, both against simple on the same 1 seed pairs" in out
