@@ -42,6 +42,14 @@ def _seen(vb):
     assert link.wait_seen(10.0), "the firmware did not read its pins within 10 s"
 
 
+def _both_pass_the_upcard(b):
+    """Test mode's own two-player game, where player 1 draws next (R6)."""
+    b.ok("testmode on")
+    b.ok("newgame seed=4242 vs=human dealer=0")
+    b.press(1, "draw")
+    b.press(0, "draw")
+
+
 def _appears(path, timeout=10.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -59,10 +67,7 @@ def test_a_tap_made_while_the_screens_are_drawn_is_taken(flash):
     b = Board(flash)
     b.start()
     try:
-        b.ok("testmode on")
-        b.ok("newgame seed=4242 vs=human dealer=0")
-        b.press(1, "draw")      # both pass the upcard: player 1 draws next
-        b.press(0, "draw")
+        _both_pass_the_upcard(b)
         vb = b.vb
         refreshed = threading.Event()
         vb.on_event = lambda ev: ev[0] == "refresh" and refreshed.set()
@@ -123,10 +128,7 @@ def test_sync_waits_for_a_tap_released_inside_the_debounce_time(flash):
     b = Board(flash, board_json=path)
     b.start()
     try:
-        b.ok("testmode on")
-        b.ok("newgame seed=4242 vs=human dealer=0")
-        b.press(1, "draw")      # both pass the upcard: player 1 draws next
-        b.press(0, "draw")
+        _both_pass_the_upcard(b)
         b.press(1, "draw")      # player 1 draws from the stock
         b.ok("sync")
         before = b.record().splitlines()
