@@ -742,11 +742,23 @@ def _arg_name(text):
     return level.lower() + at + rev
 
 
+def _finite(x):
+    """``x`` with every infinite or NaN number as None (JSON has no
+    Infinity: an interval that does not exist, e.g. from one seed pair)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
 def _write_json(path, results):
     if not path:
         return
     try:
         with open(path, "w") as f:
-            json.dump(results, f, indent=1)
+            json.dump(_finite(results), f, indent=1, allow_nan=False)
     except OSError as e:
         raise CommandError("cannot write %s: %s" % (path, e.strerror or e)) from e

@@ -1,6 +1,7 @@
 """Paired comparisons (docs/bots.md): an engine level against the same
 level as a git revision had it (``hard@REV``, ``okgin tourney A B
 --baseline REV``), on the same deals and seats."""
+import json
 import os
 import subprocess
 import sys
@@ -83,7 +84,7 @@ def test_the_paired_interval_is_the_plain_paired_one_for_single_hands():
     assert d == pytest.approx(30 / 10.0 - 10 / 10.0) and half > 0
 
 
-def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
+def test_baseline_command_prints_the_difference_by_knock_limit(capsys, tmp_path):
     rev = working_tree_revision()
     assert main(["tourney", "normal", "simple", "--deals", "3", "--baseline", rev]) == 0
     out = capsys.readouterr().out
@@ -93,13 +94,18 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys):
     assert "0 of 3 seed pairs played differently" in out
     # two frozen revisions that play differently (one deal of limit 4, R5):
     # intervals within their bounds, none from a single pair
+    figures = tmp_path / "paired.json"
     assert main(["tourney", "hard@" + NEAR_MELDS, "simple", "--deals", "3", "--seed", "1",
-                 "--paired", "hard@%s^" % NEAR_MELDS]) == 0
+                 "--paired", "hard@%s^" % NEAR_MELDS, "--json", str(figures)]) == 0
     out = capsys.readouterr().out
     assert "1 of 3 seed pairs played differently" in out
     assert "hands won +16.7 points of % (95% CI -55.1 .. +88.4)" in out
     assert "    4           2    +13.50     +7.50   +6.00 (one seed pair: no interval)" in out
     assert "inf" not in out
+    # the figures file is strict JSON: the missing interval is null
+    text = figures.read_text()
+    assert "Infinity" not in text and "NaN" not in text
+    assert json.loads(text)
 
 
 @pytest.mark.parametrize("argv,message", [
