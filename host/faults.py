@@ -101,6 +101,15 @@ class Row:
 # ---------------------------------------------------------------------------
 # the virtual board, as the campaign drives it
 
+def _board_with(timing):
+    """hardware/board.json with some of its timing values replaced, as the
+    bytes of a board.json file."""
+    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+        data = json.load(f)
+    data["timing"].update(timing)
+    return json.dumps(data).encode()
+
+
 class Table:
     """One virtual board with its own flash directory: power, the port
     (``transport.Board``), the buttons (pins) and the files on its flash."""
@@ -116,12 +125,9 @@ class Table:
         populate(self.flash)
         board = os.path.join(ROOT, "hardware", "board.json")
         if timing:
-            with open(board) as f:
-                data = json.load(f)
-            data["timing"].update(timing)
             board = os.path.join(work, name + "-board.json")
-            with open(board, "w") as f:
-                json.dump(data, f)
+            with open(board, "wb") as f:
+                f.write(_board_with(timing))
             # the firmware reads its own copy on the flash
             shutil.copy(board, os.path.join(self.flash, "board.json"))
         if settings is not None:
@@ -335,11 +341,7 @@ class ChipTable(Table):
         if settings is not None:
             put["settings.json"] = json.dumps(settings).encode()
         if timing:
-            # the firmware reads the copy on its flash
-            with open(os.path.join(ROOT, "hardware", "board.json")) as f:
-                data = json.load(f)
-            data["timing"].update(timing)
-            put["board.json"] = json.dumps(data).encode()
+            put["board.json"] = _board_with(timing)   # the firmware reads the copy on its flash
         if put:
             # once the firmware is up (the REPL is reached by interrupting it)
             self.patient()
