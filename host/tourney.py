@@ -166,6 +166,11 @@ class _Record:
         self.digest = 0
         self.limit_hands = [0] * 11
         self.limit_net = [0] * 11
+        # per seat (0 = A): plain discards, and how many the other player took
+        # from the pile at once (R7): the melds a player's discards feed
+        self.discards = [0, 0]
+        self.fed = [0, 0]
+        self._top = -1     # seat whose discard lies on the pile, -1 for none
 
     def choose(self, player, seat, obs):
         t0 = time.perf_counter()
@@ -173,9 +178,17 @@ class _Record:
         self.t[seat] += time.perf_counter() - t0
         self.n[seat] += 1
         self.digest = zlib.crc32(act.encode(), self.digest)
+        if act.startswith("discard "):
+            self.discards[seat] += 1
+            self._top = seat
+        else:
+            if act == "take" and self._top == 1 - seat:
+                self.fed[self._top] += 1
+            self._top = -1
         return act
 
     def hand_over(self, hand, a_seat):
+        self._top = -1
         r = hand.result
         lim = hand.knock_limit
         self.limit_hands[lim] += 1
@@ -427,16 +440,23 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=
         out["hand_win_rate"] = won / (2.0 * n)
         out["hand_win_low"], out["hand_win_high"] = wilson(won, 2 * n)
         out["draws"] = draws
+    discards = [0, 0]
+    fed = [0, 0]
     for _, x1, x2 in results:
         for x in (x1, x2):
             for s in (0, 1):
                 secs[s] += x[-1].t[s]
                 decisions[s] += x[-1].n[s]
+                discards[s] += x[-1].discards[s]
+                fed[s] += x[-1].fed[s]
     out["hands"] = sum(hands)
     out["points_per_hand"], out["points_ci"] = ratio_ci(net, hands)
     out["share"], out["share_ci"] = ratio_ci(a_pts, tot_pts) if sum(tot_pts) else (0.5, float("nan"))
     out["ms_per_decision"] = [1000.0 * secs[s] / decisions[s] if decisions[s] else 0.0
                               for s in (0, 1)]
+    # how often each player's discard was taken at once by the other (R7)
+    out["discards"] = discards
+    out["discards_taken"] = fed
     out["verdict"] = verdict(out)
     return out, results
 
@@ -644,6 +664,10 @@ def report(r):
     lines.append("  %s scores %s of all points  (95%% CI %s .. %s)"
                  % (r["a"], _pct(r["share"]), _pct(r["share"] - r["share_ci"]),
                     _pct(r["share"] + r["share_ci"])))
+    d, f = r["discards"], r["discards_taken"]
+    if d[0] and d[1]:
+        lines.append("  discards taken at once by the other player: %s's %s of %d, %s's %s of %d"
+                     % (r["a"], _pct(f[0] / d[0]), d[0], r["b"], _pct(f[1] / d[1]), d[1]))
     lines.append("  decision time (CPython, this machine): %s %.2f ms, %s %.2f ms on average"
                  % (r["a"], r["ms_per_decision"][0], r["b"], r["ms_per_decision"][1]))
     lines.append("  " + r["verdict"])

@@ -210,11 +210,46 @@ def test_a_small_series_says_it_cannot_conclude():
     assert verdict(r).startswith("greedy is stronger")
 
 
+def test_tourney_counts_the_discards_each_player_feeds_the_other():
+    # R7: a discard taken from the pile at once by the other player (most
+    # often to complete a meld). Recounted here from each hand's public
+    # history, replayed with the same seeds and seats.
+    from host.tourney import _players, _rules, play_deal
+    rules = _rules(80, None)
+    totals = [0, 0]
+    for seed in (3, 4, 5, 6):
+        for swap in (False, True):
+            rec = play_deal("hard", "simple", seed, swap)[-1]
+            h = Hand.deal(rules, dealer=seed % 2, seed=seed)
+            seats = _players("hard", "simple", seed, swap, rules)
+            while not h.is_over():
+                p = h.to_move
+                h.play(seats[p].choose(h.observation(p)))
+            history = [e.split() for e in h.observation(0)["history"]]
+            a_seat = 1 if swap else 0
+            discards, fed = [0, 0], [0, 0]
+            for i, e in enumerate(history):
+                if e[1] == "discard":
+                    who = 0 if int(e[0]) == a_seat else 1
+                    discards[who] += 1
+                    nxt = history[i + 1] if i + 1 < len(history) else None
+                    if nxt and nxt[1] == "take" and nxt[0] != e[0]:
+                        fed[who] += 1
+            assert (rec.discards, rec.fed) == (discards, fed), (seed, swap)
+            totals[0] += fed[0] + fed[1]
+            totals[1] += discards[0] + discards[1]
+    assert 0 < totals[0] < totals[1]
+    r = tourney("hard", "simple", deals=4, seed=3)
+    assert r["discards_taken"][0] + r["discards_taken"][1] == totals[0]
+    assert r["discards"][0] + r["discards"][1] == totals[1]
+
+
 def test_tourney_table_mode_and_bad_arguments_are_clear(capsys):
     from host.cli import main
     assert main(["tourney", "simple", "greedy", "--deals", "3"]) == 0
     out = capsys.readouterr().out
     assert "simple vs greedy: 6 hands" in out and "of all points" in out
+    assert "discards taken at once by the other player: simple's" in out
     assert main(["tourney", "hard"]) == 1
     assert "name two players" in capsys.readouterr().err
     assert main(["tourney", "hard", "simple", "--table"]) == 1
