@@ -59,8 +59,11 @@ EPILOG = """examples:
                                              the same, only deals of knock limit A or 2 (R5)
   okgin tourney peek simple --deals 300 --paired hard
                                              what knowing the opponent's cards would add
+  okgin tourney peek50 simple --deals 300 --paired hard
+                                             ... and knowing each with probability 50%%
 
 players: %s (engine levels), %s (yardsticks, laptop only),
+peekN (peek told each unseen card with probability N%%, N from 0 to 100),
 LEVEL@REV (an engine level as git revision REV of this repository had it)
 """ % (", ".join(LEVELS), ", ".join(YARDSTICKS))
 
@@ -130,9 +133,10 @@ def player_name(name):
     that revision's players once, so a bad revision fails here, before any
     game."""
     if "@" not in name:
-        if name not in PLAYERS:
-            raise CommandError("unknown player %r (choose from %s, or LEVEL@REV)"
-                               % (name, ", ".join(PLAYERS)))
+        from host.yardsticks.peek import share_of
+        if name not in PLAYERS and share_of(name) is None:
+            raise CommandError("unknown player %r (choose from %s, LEVEL@REV, or peekN "
+                               "with N from 0 to 100)" % (name, ", ".join(PLAYERS)))
         return name
     level, rev = name.split("@", 1)
     if level not in LEVELS:

@@ -11,7 +11,8 @@ engine's levels, through the engine's public API.
 - ``hard0``: the hard level before its rewrite, frozen,
   ``host/yardsticks/hard0.py``.
 - ``peek``: hard told the opponent's cards for its danger, a ceiling for
-  card reading (not a fair player), ``host/yardsticks/peek.py``.
+  card reading (not a fair player), ``host/yardsticks/peek.py``; ``peekN``
+  is told each unseen card with probability N% (``peek50``).
 - ``LEVEL@REV``: an engine level as git revision REV had it,
   ``host/yardsticks/revision.py`` (``okgin tourney`` resolves the name).
 """
@@ -38,7 +39,10 @@ def player(name, seed=None, rules=None):
     if name == "hard0":
         from host.yardsticks.hard0 import bot
         return bot("hard", seed)
-    if name == "peek":
-        from host.yardsticks.peek import PeekHard
-        return PeekHard(seed)
-    raise ValueError("unknown yardstick %r (choose one of %s)" % (name, ", ".join(YARDSTICKS)))
+    if name.startswith("peek"):
+        from host.yardsticks.peek import PeekHard, share_of
+        share = share_of(name)
+        if share is not None:
+            return PeekHard(seed, share)
+    raise ValueError("unknown yardstick %r (choose one of %s, or peekN for N%% of the cards told)"
+                     % (name, ", ".join(YARDSTICKS)))

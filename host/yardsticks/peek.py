@@ -8,20 +8,49 @@ tourney`` hands it the opponent's cards before each of its decisions
 (``peek``), and a pair of cards that would meld with the discard counts as
 certain when the opponent holds both, zero otherwise. Everything else
 (draws, promise, knocking) is hard's own, so ``okgin tourney peek simple
---baseline``-style pairs with hard on the same deals say how many points per
-hand better card reading could win at most this way.
+--paired hard`` says how many points per hand better card reading could
+win at most this way.
+
+``peekN`` (``peek25``, ``peek50``, ...; N a percentage from 0 to 100) is
+told less: at each decision, each card it has not seen is told (whether the
+opponent holds it) with probability N%, drawn afresh from its seeded
+generator, and the others keep hard's estimate. The series ``peek0`` (hard
+itself) .. ``peek100`` (``peek``) maps how much knowledge of the opponent's
+hand a danger estimate must carry for a given gain over hard: the figures
+of docs/bots.md, "How much card reading the goal needs".
 """
+import random
+
 from engine.bots import Bot, View, _meld_pairs
 from engine.bots_core import card_int
 
+_UNSEEN = 0     # engine/bots.py's marks in View.seen: not ours, not in the pile
+_OPP = 3        # ... and taken from the pile by the opponent
+
+
+def share_of(name):
+    """The percentage of unseen cards ``name`` is told: 100 for ``peek``, N
+    for ``peekN``; None for any other name (or a bad N)."""
+    if name == "peek":
+        return 100
+    if name.startswith("peek") and name[4:].isdigit() and name[4:] == str(int(name[4:])):
+        n = int(name[4:])
+        if 0 <= n <= 100:
+            return n
+    return None
+
 
 class PeekHard(Bot):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, share=100):
         super().__init__("hard", seed)
+        if not 0 <= share <= 100:
+            raise ValueError("peek's share of told cards is a percentage, 0 to 100: %r" % share)
+        self.share = share
+        self.told = random.Random(seed)
         self.opponent = None     # 52 bytes: 1 where the opponent holds the card
 
     def __repr__(self):
-        return "peek()"
+        return "peek()" if self.share == 100 else "peek%d()" % self.share
 
     def peek(self, cards):
         """The opponent's cards (texts) as they are before our next decision."""
@@ -34,10 +63,26 @@ class PeekHard(Bot):
         held = self.opponent
         if held is None:
             return super()._danger(v, c)
+        if self.share == 100:
+            hold = bytearray(255 if x else 0 for x in held)
+        else:
+            hold = self._hold(v, held)
         pairs = [0] * 12
         k = _meld_pairs(c, pairs)
         d = 0
         for i in range(0, k, 2):
-            if held[pairs[i]] and held[pairs[i + 1]]:
-                d += 255 * 255       # certain, in View.holds' 1/256 squared
+            d += hold[pairs[i]] * hold[pairs[i + 1]]   # 255 * 255: certain
         return d
+
+    def _hold(self, v: View, held: bytearray) -> bytearray:
+        # one draw of the told cards per decision (View is built once per
+        # decision, so the table is kept on it)
+        hold = getattr(v, "peek_hold", None)
+        if hold is None:
+            hold = bytearray(v.holds())
+            rng = self.told
+            for x in range(52):
+                if v.seen[x] in (_UNSEEN, _OPP) and rng.random() * 100 < self.share:
+                    hold[x] = 255 if held[x] else 0
+            v.peek_hold = hold
+        return hold

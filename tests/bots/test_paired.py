@@ -116,6 +116,9 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys, tmp_path)
     (["hard", "simple", "--table", "--baseline", "HEAD"], "give no players"),
     (["--table", "--baseline", "HEAD"], "--baseline and --paired compare two players' series"),
     (["hard", "simple", "--paired", "oracle"], "unknown player 'oracle'"),
+    (["peek101", "simple"], "unknown player 'peek101'"),
+    (["peek07", "simple"], "unknown player 'peek07'"),
+    (["peek-5", "simple"], "peekN with N from 0 to 100"),
     (["hard", "simple", "--paired", "hard0", "--baseline", "HEAD"], "not both"),
 ])
 def test_bad_revisions_and_players_are_one_line_errors(capsys, argv, message):
@@ -181,6 +184,70 @@ def test_peek_counts_exactly_the_opponents_pairs_that_meld_with_a_discard():
             runs = sum(1 for lo in (r - 2, r - 1, r) if lo >= 0 and lo + 2 <= 12
                        and all(s * 13 + k in opp for k in range(lo, lo + 3) if k != r))
             assert b._danger(v, c) == (sets + runs) * 255 * 255, (seed, c)
+
+
+def _peek_decisions(name, seeds):
+    # every decision of ``name`` (as player 0, against simple) over whole
+    # hands, with what peek is told, and the true chance table it saw
+    from engine import Hand, Rules
+    from host.tourney import make_player
+    rules = Rules(max_turns=80)
+    out = []
+    for seed in seeds:
+        h = Hand.deal(rules, dealer=seed % 2, seed=seed)
+        a = make_player(name, seed, rules)
+        b = make_player("simple", seed + 1, rules)
+        while not h.is_over():
+            p = h.to_move
+            obs = h.observation(p)
+            if p == 0:
+                if hasattr(a, "peek"):
+                    a.peek(h.hands[1])
+                action = a.choose(obs)
+                out.append(action)
+            else:
+                action = b.choose(obs)
+            h.play(action)
+    return out
+
+
+def test_peek_told_nothing_is_hard_and_told_everything_is_peek():
+    # peekN, N the percentage of unseen cards told: its ends are hard and
+    # peek, decision for decision over whole hands against simple
+    seeds = range(8)
+    hard = _peek_decisions("hard", seeds)
+    assert _peek_decisions("peek0", seeds) == hard
+    assert _peek_decisions("peek100", seeds) == _peek_decisions("peek", seeds)
+    assert _peek_decisions("peek100", seeds) != hard     # the truth changes decisions
+
+
+def test_peek_n_is_told_about_n_percent_of_the_unseen_cards():
+    # each unseen card: the truth (certain or impossible) with probability
+    # N%, else hard's own estimate (View.holds); drawn afresh each decision
+    from engine import Hand, Rules
+    from engine.bots import View
+    from engine.bots_core import card_int
+    from host.yardsticks.peek import PeekHard
+    told = total = 0
+    for seed in range(40):
+        h = Hand.deal(Rules(max_turns=80), dealer=0, seed=seed)
+        p = h.to_move
+        b = PeekHard(seed, share=30)
+        b.peek(h.hands[1 - p])
+        v = View(h.observation(p))
+        guess = bytearray(v.holds())
+        truth = {card_int(c) for c in h.hands[1 - p]}
+        b._danger(v, 0)
+        seen = v.peek_hold
+        assert b._hold(v, b.opponent) is seen          # one draw per decision
+        for x in v.unseen:
+            total += 1
+            if seen[x] != guess[x]:
+                told += 1
+                assert seen[x] == (255 if x in truth else 0), (seed, x)
+    # 40 decisions x ~41 unseen cards; hard's estimate is never 0 or 255 for
+    # an unseen card here, so every told card shows: 30% within 4 points
+    assert total > 1500 and abs(told / total - 0.30) < 0.04, (told, total)
 
 
 def test_paired_with_another_player_on_the_same_deals(capsys):
