@@ -48,6 +48,7 @@ class PeekHard(Bot):
         self.share = share
         self.told = random.Random(seed)
         self.opponent = None     # 52 bytes: 1 where the opponent holds the card
+        self._drawn = None       # (View, its chance table with the told cards)
 
     def __repr__(self):
         return "peek()" if self.share == 100 else "peek%d()" % self.share
@@ -75,14 +76,14 @@ class PeekHard(Bot):
         return d
 
     def _hold(self, v: View, held: bytearray) -> bytearray:
-        # one draw of the told cards per decision (View is built once per
-        # decision, so the table is kept on it)
-        hold = getattr(v, "peek_hold", None)
-        if hold is None:
-            hold = bytearray(v.holds())
-            rng = self.told
-            for x in range(52):
-                if v.seen[x] in (_UNSEEN, _OPP) and rng.random() * 100 < self.share:
-                    hold[x] = 255 if held[x] else 0
-            v.peek_hold = hold
+        # one draw of the told cards per decision: View is built once per
+        # decision, so the table is kept beside the View it was drawn for
+        if self._drawn is not None and self._drawn[0] is v:
+            return self._drawn[1]
+        hold = bytearray(v.holds())
+        rng = self.told
+        for x in range(52):
+            if v.seen[x] in (_UNSEEN, _OPP) and rng.random() * 100 < self.share:
+                hold[x] = 255 if held[x] else 0
+        self._drawn = (v, hold)
         return hold

@@ -237,8 +237,7 @@ def test_peek_n_is_told_about_n_percent_of_the_unseen_cards():
         v = View(h.observation(p))
         guess = bytearray(v.holds())
         truth = {card_int(c) for c in h.hands[1 - p]}
-        b._danger(v, 0)
-        seen = v.peek_hold
+        seen = b._hold(v, b.opponent)
         assert b._hold(v, b.opponent) is seen          # one draw per decision
         for x in v.unseen:
             total += 1
