@@ -10,7 +10,7 @@ CHIPDEPS := host/chip/node_modules/.package-lock.json
 
 .PHONY: sim web test board bench case clean
 
-# The first run downloads about 40 MB: pip's own lines and bars show it
+# The first run downloads about 100 MB (OpenSpiel and its SciPy: 60 MB): pip's own lines and bars show it
 # moving. setuptools' "Editable installation" notice (mind same-named folders
 # in the working directory) is filtered: this checkout is the package.
 $(STAMP): pyproject.toml

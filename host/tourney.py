@@ -26,7 +26,7 @@ import zlib
 from host.errors import CommandError
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
-YARDSTICKS = ("simple", "pimc", "hard0", "peek")
+YARDSTICKS = ("simple", "pimc", "hard0", "peek", "openspiel")
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
@@ -204,6 +204,11 @@ def _peek(player, hand, p):
     # the one player allowed to see the opponent's cards (host/yardsticks/peek.py)
     if hasattr(player, "peek"):
         player.peek(hand.hands[1 - p])
+    # OpenSpiel's bot decides from a state of its own game, kept in step with
+    # this hand (host/yardsticks/openspiel.py); it reads only its own
+    # observation there
+    if hasattr(player, "sync"):
+        player.sync(hand)
 
 
 def play_game(a, b, seed, swap, max_turns=80, target=None):

@@ -13,10 +13,13 @@ engine's levels, through the engine's public API.
 - ``peek``: hard told the opponent's cards for its danger, a ceiling for
   card reading (not a fair player), ``host/yardsticks/peek.py``; ``peekN``
   is told each unseen card with probability N% (``peek50``).
+- ``openspiel``: OpenSpiel's own simple gin rummy bot (C++, from the
+  ``open_spiel`` package), kept in step with the table by ``sync(hand)``,
+  ``host/yardsticks/openspiel.py``.
 - ``LEVEL@REV``: an engine level as git revision REV had it,
   ``host/yardsticks/revision.py`` (``okgin tourney`` resolves the name).
 """
-YARDSTICKS = ("simple", "pimc", "hard0", "peek")
+YARDSTICKS = ("simple", "pimc", "hard0", "peek", "openspiel")
 
 
 def forced(legal):
@@ -39,6 +42,9 @@ def player(name, seed=None, rules=None):
     if name == "hard0":
         from host.yardsticks.hard0 import bot
         return bot("hard", seed)
+    if name == "openspiel":
+        from host.yardsticks.openspiel import OpenSpielSimple
+        return OpenSpielSimple(seed)
     if name.startswith("peek"):
         from host.yardsticks.peek import PeekHard, share_of
         share = share_of(name)

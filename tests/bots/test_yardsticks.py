@@ -254,3 +254,73 @@ def test_tourney_table_mode_and_bad_arguments_are_clear(capsys):
     assert "name two players" in capsys.readouterr().err
     assert main(["tourney", "hard", "simple", "--table"]) == 1
     assert "--table plays its own series" in capsys.readouterr().err
+
+
+# ----- OpenSpiel's own simple bot, kept in step with the table ------------------------
+
+def _openspiel_or_skip():
+    # installed by the dev extra (pyproject.toml) where OpenSpiel has wheels;
+    # under CI it must be there
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("open_spiel is not installed (pip install open_spiel)")
+
+
+def test_openspiel_bot_decides_from_the_observation_alone():
+    _openspiel_or_skip()
+    decided = 0
+    for seed in range(10, 30):
+        h, twin, p = twin_with_other_hidden_cards(seed, 4 + seed % 3 * 5)
+        a, b = player("openspiel", 1), player("openspiel", 1)
+        a.sync(h)
+        b.sync(twin)
+        obs = h.observation(p)
+        assert a.choose(obs) == b.choose(twin.observation(p)), seed
+        decided += len(obs["legal"]) > 1
+    assert decided >= 10
+
+
+def test_openspiel_bot_plays_the_classic_simple_rules_at_our_table():
+    # whole hands against normal, both seats: every move legal (R6-R8), every
+    # plain discard a deadwood card of a least-deadwood arrangement (R3), a
+    # knock whenever one is legal (R8: as soon as it may)
+    _openspiel_or_skip()
+    from engine import deadwood
+    from engine.cards import RANK_VALUE, parse_card
+    rules = Rules(max_turns=80)
+    knocks = discards = 0
+    for s in range(12):
+        h = Hand.deal(rules, dealer=s % 2, seed=300 + s)
+        seats = [player("openspiel", s), bot("normal", s)]
+        if s % 2:
+            seats.reverse()
+        while not h.is_over():
+            p = h.to_move
+            obs = h.observation(p)
+            me = seats[p]
+            if hasattr(me, "sync"):
+                me.sync(h)
+            act = me.choose(obs)
+            assert act in obs["legal"], (s, act)
+            if hasattr(me, "sync") and obs["phase"] == "discard":
+                if any(a.startswith("knock") for a in obs["legal"]):
+                    assert act.startswith("knock"), (s, obs["hand"], act)
+                    knocks += 1
+                else:
+                    card = act.split()[1]
+                    rest = [c for c in obs["hand"] if c != card]
+                    value = RANK_VALUE[parse_card(card) % 13]
+                    assert deadwood(rest) == deadwood(obs["hand"]) - value, (s, obs["hand"], act)
+                    discards += 1
+            h.play(act)
+    assert knocks >= 3 and discards >= 60, (knocks, discards)
+
+
+def test_openspiel_bot_needs_the_table():
+    _openspiel_or_skip()
+    h = Hand.deal(Rules(), dealer=0, seed=4)
+    with pytest.raises(ValueError, match="call sync"):
+        player("openspiel", 1).choose(h.observation(h.to_move) | {"legal": ["take", "pass"]})
