@@ -43,6 +43,8 @@ TABLE = (
     ("normal", "simple", 200, 0),
     ("easy", "simple", 100, 0),
     ("pimc", "simple", 0, 40),
+    ("hard", "openspiel", 300, 0),
+    ("simple", "openspiel", 300, 0),
 )
 
 EPILOG = """examples:

@@ -21,7 +21,7 @@ ours, so only the bot's draw, discard and knock choices count.
 """
 from typing import Any
 
-from engine import Hand
+from engine import Hand, deadwood
 
 try:
     import pyspiel
@@ -29,6 +29,7 @@ except ImportError:     # the tourney names the package in its error
     pyspiel = None
 
 _RANKS = "A23456789TJQK"
+_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)    # R2
 
 
 def _os_card(text):
@@ -57,6 +58,7 @@ class OpenSpielSimple:
         self._drawn = 0         # stock cards drawn so far
         self._seat = {}         # engine player -> OpenSpiel player
         self._bots: list = []
+        self.overruled = 0      # its choices R7 does not allow here (_instead)
 
     def __repr__(self):
         return "OpenSpielSimple()"
@@ -135,6 +137,27 @@ class OpenSpielSimple:
         else:
             action = "discard " + _text(a)
         if action not in legal:
+            action = self._instead(obs, action)
+        return action
+
+    def _instead(self, obs, action):
+        # OpenSpiel's game lets a player knock by throwing back the upcard it
+        # just took; R7 does not (the bot takes it "to knock" in the upcard
+        # turn). Then, as the same simple player: knock with the least
+        # deadwood if it may, else throw the highest-value deadwood card
+        # (R3) among the legal discards.
+        legal = obs["legal"]
+        card = action.split()[-1]
+        if card not in obs["hand"] or obs["phase"] != "discard":
             raise ValueError("OpenSpiel's bot chose %r, not legal here (%s): the state "
                              "lost step with the hand" % (action, ", ".join(legal)))
-        return action
+        self.overruled += 1
+        # the bot planned its knock's melds: it must forget the plan
+        self._bots[self._state.current_player()].restart()
+        hand = obs["hand"]
+        ranked = []
+        for a in legal:
+            c = a.split()[1]
+            rest = [x for x in hand if x != c]
+            ranked.append((not a.startswith("knock"), deadwood(rest), -_VALUE[_RANKS.index(c[0])], a))
+        return min(ranked)[3]

@@ -324,3 +324,31 @@ def test_openspiel_bot_needs_the_table():
     h = Hand.deal(Rules(), dealer=0, seed=4)
     with pytest.raises(ValueError, match="call sync"):
         player("openspiel", 1).choose(h.observation(h.to_move) | {"legal": ["take", "pass"]})
+
+
+def test_openspiel_bot_cannot_knock_with_the_upcard_it_just_took():
+    # OpenSpiel's game lets a player take the upcard and knock by throwing
+    # it back; R7 does not. The bot takes Qs to knock, then plays as the
+    # same simple player: the legal move with the least deadwood, and the
+    # bot forgets its knock plan (its next moves stay legal to the end)
+    _openspiel_or_skip()
+    rules = Rules(max_turns=80)
+    h = Hand.from_cards(rules, 0, (["Jc", "7d", "9d", "Qd", "6h", "9h", "Qh", "2s", "6s", "9s"],
+                                   ["2c", "4c", "8c", "4d", "8d", "Ah", "8h", "As", "3s", "4s"]), "Qs")
+    os_bot, other = player("openspiel", 1), bot("hard", 1)
+    os_bot.sync(h)
+    assert os_bot.choose(h.observation(1)) == "take"
+    h.play("take")
+    os_bot.sync(h)
+    act = os_bot.choose(h.observation(1))
+    assert act == "discard 3s" and os_bot.overruled == 1    # 14 left: As Ah 2c Qs
+    h.play(act)
+    while not h.is_over():
+        p = h.to_move
+        obs = h.observation(p)
+        if p == 1:
+            os_bot.sync(h)
+        act = (os_bot if p == 1 else other).choose(obs)
+        assert act in obs["legal"]
+        h.play(act)
+    assert os_bot.overruled == 1
