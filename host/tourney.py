@@ -202,8 +202,9 @@ class _Record:
             self.limit_net[lim] += r.points if r.winner == a_seat else -r.points
 
 
-def _peek(player, hand, p):
-    # the one player allowed to see the opponent's cards (host/yardsticks/peek.py)
+def _inform(player, hand, p):
+    # what the table tells two yardsticks beyond the observation: peek sees
+    # the opponent's cards (host/yardsticks/peek.py)
     if hasattr(player, "peek"):
         player.peek(hand.hands[1 - p])
     # OpenSpiel's bot decides from a state of its own game, kept in step with
@@ -233,7 +234,7 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
         h = m.hand
         p = h.to_move
         assert p is not None    # the game goes on: someone is to move
-        _peek(seats[p], h, p)
+        _inform(seats[p], h, p)
         m.play(rec.choose(seats[p], 0 if p == a_seat else 1, m.observation(p)))
         if h.is_over():
             rec.hand_over(h, a_seat)
@@ -253,7 +254,7 @@ def play_deal(a, b, seed, swap, max_turns=80, target=None):
     while not h.is_over():
         p = h.to_move
         assert p is not None    # someone is to move until the hand is over
-        _peek(seats[p], h, p)
+        _inform(seats[p], h, p)
         h.play(rec.choose(seats[p], 0 if p == a_seat else 1, h.observation(p)))
     rec.hand_over(h, a_seat)
     r = h.result

@@ -6,8 +6,8 @@ It is the classic simple player of the EAAI challenge (Neller's
 ``SimpleGinRummyPlayer``): take the upcard when it lies in a best meld or
 lets it knock, knock as soon as it may, otherwise throw the highest card of
 the deadwood of a least-deadwood arrangement. Unlike our ``simple``
-yardstick it keeps no near-melds (pairs, run draws), so it is the weaker of
-the two (docs/bots.md).
+yardstick it keeps no near-melds (pairs, run draws); at our table the two
+are even all the same (docs/bots.md).
 
 The bot decides from an OpenSpiel state, reading only its own observation
 tensor (its hand, the knock card, the upcard, the discard pile, the stock
@@ -22,6 +22,7 @@ ours, so only the bot's draw, discard and knock choices count.
 from typing import Any
 
 from engine import Hand, deadwood
+from engine.cards import RANK_VALUE, parse_card
 
 try:
     import pyspiel
@@ -29,7 +30,6 @@ except ImportError:     # the tourney names the package in its error
     pyspiel = None
 
 _RANKS = "A23456789TJQK"
-_VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)    # R2
 
 
 def _os_card(text):
@@ -159,5 +159,6 @@ class OpenSpielSimple:
         for a in legal:
             c = a.split()[1]
             rest = [x for x in hand if x != c]
-            ranked.append((not a.startswith("knock"), deadwood(rest), -_VALUE[_RANKS.index(c[0])], a))
+            ranked.append((not a.startswith("knock"), deadwood(rest),
+                           -RANK_VALUE[parse_card(c) % 13], a))
         return min(ranked)[3]

@@ -21,11 +21,8 @@ of docs/bots.md, "How much card reading the goal needs".
 """
 import random
 
-from engine.bots import Bot, View, _meld_pairs
+from engine.bots import _OPP, _UNSEEN, Bot, View, _meld_pairs
 from engine.bots_core import card_int
-
-_UNSEEN = 0     # engine/bots.py's marks in View.seen: not ours, not in the pile
-_OPP = 3        # ... and taken from the pile by the opponent
 
 
 def share_of(name):
