@@ -190,7 +190,7 @@ def _peek_decisions(name, seeds):
     # every decision of ``name`` (as player 0, against simple) over whole
     # hands, with what peek is told, and the true chance table it saw
     from engine import Hand, Rules
-    from host.tourney import make_player
+    from host.tourney import _inform, make_player
     rules = Rules(max_turns=80)
     out = []
     for seed in seeds:
@@ -201,8 +201,7 @@ def _peek_decisions(name, seeds):
             p = h.to_move
             obs = h.observation(p)
             if p == 0:
-                if hasattr(a, "peek"):
-                    a.peek(h.hands[1])
+                _inform(a, h, p)
                 action = a.choose(obs)
                 out.append(action)
             else:

@@ -290,6 +290,7 @@ def test_openspiel_bot_plays_the_classic_simple_rules_at_our_table():
     _openspiel_or_skip()
     from engine import deadwood
     from engine.cards import RANK_VALUE, parse_card
+    from host.tourney import _inform
     rules = Rules(max_turns=80)
     knocks = discards = 0
     for s in range(12):
@@ -301,8 +302,7 @@ def test_openspiel_bot_plays_the_classic_simple_rules_at_our_table():
             p = h.to_move
             obs = h.observation(p)
             me = seats[p]
-            if hasattr(me, "sync"):
-                me.sync(h)
+            _inform(me, h, p)       # what the tournament tells it: the hand
             act = me.choose(obs)
             assert act in obs["legal"], (s, act)
             if hasattr(me, "sync") and obs["phase"] == "discard":
