@@ -22,23 +22,21 @@ ours, so only the bot's draw, discard and knock choices count.
 from typing import Any
 
 from engine import Hand, deadwood
-from engine.cards import RANK_VALUE, parse_card
+from engine.cards import RANK_VALUE, RANKS, parse_card
 
 try:
     import pyspiel
 except ImportError:     # the tourney names the package in its error
     pyspiel = None
 
-_RANKS = "A23456789TJQK"
-
 
 def _os_card(text):
     """OpenSpiel's card number (suits s, c, d, h; ranks ace low) of a card text."""
-    return _RANKS.index(text[0]) + 13 * "scdh".index(text[1])
+    return RANKS.index(text[0]) + 13 * "scdh".index(text[1])
 
 
 def _text(code):
-    return _RANKS[code % 13] + "scdh"[code // 13]
+    return RANKS[code % 13] + "scdh"[code // 13]
 
 
 class OpenSpielSimple:
