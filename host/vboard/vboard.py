@@ -179,6 +179,7 @@ class VirtualBoard:
         self._life = threading.RLock()
         self._closed = False
         self._dying = set()
+        self._watchers = []     # the threads waiting on each process's exit
         self._clock_cv = threading.Condition()
         self._started = False
         self._quick_exits = 0
@@ -261,8 +262,10 @@ class VirtualBoard:
         self.proc = proc
         self.boots += 1
         self._spawned_at = time.monotonic()
-        threading.Thread(target=self._watch, args=(proc, token), name="vboard-watch",
-                         daemon=True).start()
+        watcher = threading.Thread(target=self._watch, args=(proc, token),
+                                   name="vboard-watch", daemon=True)
+        self._watchers = [t for t in self._watchers if t.is_alive()] + [watcher]
+        watcher.start()
 
     def _watch(self, proc, token):
         code = proc.wait()
@@ -358,6 +361,14 @@ class VirtualBoard:
                 with self._clock_cv:
                     self._clock_cv.notify_all()
                 self._clock.join(2.0)
+            watchers = self._watchers
+        # Each process's watcher wakes once it is killed and leaves at once
+        # (the board is closed), but it needs _life to see that: wait for
+        # them here, after letting go of it, so nothing of the board outlives
+        # stop().
+        for t in watchers:
+            if t is not threading.current_thread():
+                t.join(5.0)
         if self._work:
             shutil.rmtree(self._work, ignore_errors=True)   # includes a temporary flash dir
         if self._own_lock and self._lock is not None:
