@@ -14,11 +14,11 @@ import shutil
 import sys
 import time
 
-from host.errors import CommandError
-from host.hardware import checks as C
-from host.hardware import layout as L
-from host.hardware import mesh as M
-from host.hardware import scad
+from okgin.errors import CommandError
+from okgin.hardware import checks as C
+from okgin.hardware import layout as L
+from okgin.hardware import mesh as M
+from okgin.hardware import scad
 
 CASE_DIR = os.path.join(L.HARDWARE, "case")
 CASE_SCAD = os.path.join(CASE_DIR, "case.scad")

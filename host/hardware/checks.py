@@ -21,7 +21,7 @@ the numbers that went in:
 """
 import math
 
-from host.hardware import mesh as M
+from okgin.hardware import mesh as M
 
 WINDOW_SLACK = 1.5     # mm of panel border a window may show beyond the active area
 HOLE_TOLERANCE = 0.15  # mm a hole centre may be off its layout position

@@ -18,9 +18,9 @@ def need_chip():
     `make test` on a fresh laptop does not download 700 KB behind your back.
     """
     import pytest
-    from host.errors import CommandError
-    from host.chip import images
-    from host.chip.node import ensure_emulator
+    from okgin.errors import CommandError
+    from okgin.chip import images
+    from okgin.chip.node import ensure_emulator
     strict = bool(os.environ.get("OKGIN_RP2_DIR"))
     try:
         fw, rom = images.find_images(download=False)

@@ -17,7 +17,7 @@ def rp2_images():
 @pytest.fixture
 def make_chip(rp2_images, tmp_path):
     """make_chip(flash=None, **kw) -> a started ChipBoard (stopped after the test)."""
-    from host.chip import ChipBoard
+    from okgin.chip import ChipBoard
     made = []
 
     def make(flash=None, **kw):

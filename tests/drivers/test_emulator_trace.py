@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from host.vboard.ssd1680 import SSD1680 as Emulator
+from okgin.vboard.ssd1680 import SSD1680 as Emulator
 
 from .test_micropython import micropython
 from .test_vboard_driver import vlsb_to_rows

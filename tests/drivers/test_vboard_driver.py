@@ -13,7 +13,7 @@ import time
 import pytest
 import serial
 
-from host.vboard import VirtualBoard
+from okgin.vboard import VirtualBoard
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from engine import Rules, Hand  # noqa: E402
+from okgin.engine import Rules, Hand  # noqa: E402
 
 
 def cards(text):

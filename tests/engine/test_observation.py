@@ -1,8 +1,8 @@
 """Observations: exactly the contract's keys, and nothing hidden leaks."""
 import pytest
 
-from engine import Rules, Hand, Match
-from engine.prng import Prng
+from okgin.engine import Rules, Hand, Match
+from okgin.engine.prng import Prng
 from engine_helpers import deal
 
 KEYS = {"player", "hand", "discard", "discard_top", "upcard", "stock_count",
@@ -95,7 +95,7 @@ def test_observation_is_the_same_for_a_reshuffled_hidden_state(seed):
         # played... simpler: only the observation function is tested here,
         # by permuting o's hidden cards and the stock in place
         g = Hand.from_record("\n".join(record))
-        from engine.cards import masks_of, to_ints
+        from okgin.engine.cards import masks_of, to_ints
         g._hands[o] = masks_of(to_ints(opp_hidden))
         g._stock = g._stock[:g._si] + bytearray(to_ints(stock))
         g._kcache = None

@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import golden_check  # noqa: E402
 from play import Player  # noqa: E402
 
-from engine import Match  # noqa: E402
+from okgin.engine import Match  # noqa: E402
 
 SEED = 2
 
@@ -157,7 +157,7 @@ def test_gin_is_offered_and_confirmed(flash):
     """A saved game at the moment a player can go gin (R8): the screen says
     so for that card, the first knock asks GIN?, the second ends the hand."""
     from harness import Board
-    from engine import deadwood
+    from okgin.engine import deadwood
     import layout
     pl = Player(None, 1, dealer=0, rng_seed=3)
     while True:

@@ -13,8 +13,8 @@ figures (the smallest heap that works, the live heap)."""
 import harness
 from harness import Board, make_flash
 from play import Player
-from engine import bot
-from engine.bots import move_seed
+from okgin.engine import bot
+from okgin.engine.bots import move_seed
 
 BUDGET = "160K"   # host/vboard/vboard.py HEAPSIZE
 SEED = 7

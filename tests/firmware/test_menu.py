@@ -11,7 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import golden_check  # noqa: E402
 from play import Player  # noqa: E402
 
-from engine import Match, Rules  # noqa: E402
+from okgin.engine import Match, Rules  # noqa: E402
 
 # main menu rows with no game to resume: 2 players, 3 levels, then the
 # rules preset, the rule switches and the statistics

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from play import Player  # noqa: E402
 
-from engine import IllegalAction, Match  # noqa: E402
+from okgin.engine import IllegalAction, Match  # noqa: E402
 
 SEED = 2
 

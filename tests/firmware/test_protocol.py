@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from engine import Match  # noqa: E402
+from okgin.engine import Match  # noqa: E402
 
 HEX_RE = re.compile(r"OK 296x128 [0-9a-f]{9472}$")
 STATUS_KEYS = ["screen", "hand_no", "dealer", "to_move", "phase", "stock", "discard",

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Board  # noqa: E402
 from play import Player  # noqa: E402
 
-from engine import Match, Rules  # noqa: E402
+from okgin.engine import Match, Rules  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 

@@ -15,8 +15,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Board, golden_check  # noqa: E402
 from play import Player  # noqa: E402
 
-from engine import Match, Rules  # noqa: E402
-from host.lib.presses import Presses  # noqa: E402
+from okgin.engine import Match, Rules  # noqa: E402
+from okgin.lib.presses import Presses  # noqa: E402
 
 OKLAHOMA = Rules(target=150, spades_double=True, box_bonus=25, game_bonus=100,
                  shutout_double=True)

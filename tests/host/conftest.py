@@ -35,7 +35,7 @@ def bare_board(tmp_path):
 @pytest.fixture
 def vboard(tmp_path):
     """The project's virtual board with an empty flash (like a fresh Pico)."""
-    from host.vboard import VirtualBoard
+    from okgin.vboard import VirtualBoard
     flash = tmp_path / "vflash"
     flash.mkdir()
     vb = VirtualBoard(flash_dir=str(flash), speed=0.0)

@@ -12,4 +12,4 @@ MICROPYTHON = os.path.join(BIN, "micropython") if os.path.exists(os.path.join(BI
 
 
 def okgin_cmd(*args):
-    return [sys.executable, "-m", "host.cli"] + list(args)
+    return [sys.executable, "-m", "okgin.cli"] + list(args)

@@ -4,7 +4,7 @@ import subprocess
 import pytest
 
 from hosthelpers import ROOT, okgin_cmd
-from host.cli import COMMANDS
+from okgin.cli import COMMANDS
 
 
 def _help(*args):

@@ -40,7 +40,7 @@ def test_a_wrong_source_or_board_path_is_named_before_looking_for_a_board(tmp_pa
 
 
 def test_no_board_plugged_in_lists_the_ports_seen():
-    from host.lib import transport
+    from okgin.lib import transport
     import pytest
     if transport.find_boards():
         pytest.skip("a real MicroPython board is plugged into this machine")
@@ -64,8 +64,8 @@ def test_a_port_that_is_not_micropython_is_refused():
 
 def test_unsupported_versions_name_the_fix():
     import pytest
-    from host.errors import CommandError
-    from host.flash import check_supported, choose_mpy_cross
+    from okgin.errors import CommandError
+    from okgin.flash import check_supported, choose_mpy_cross
     with pytest.raises(CommandError) as e:
         check_supported((1, 19, 1), 1542)     # MicroPython 1.19: too old
     assert "1.19.1" in str(e.value) and "1.22 or newer" in str(e.value)
@@ -92,15 +92,15 @@ def test_filesystem_full_is_detected_before_copying(tmp_path):
     import pytest
     from hosthelpers import MICROPYTHON
     from ptyboard import BareBoard
-    from host import flash
-    from host.errors import CommandError
+    from okgin import flash
+    from okgin.errors import CommandError
     # A board whose flash is a 24 KB littlefs: the firmware does not fit.
     (tmp_path / "d").mkdir()
     b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=24).start()
     try:
         with pytest.raises(CommandError) as e:
             flash.flash_board(b.port, reset=False, quiet=True)
-        from host.flash import Device
+        from okgin.flash import Device
         d = Device(b.port)
         d.enter()
         left = d.exec("import os\nprint(os.listdir())").strip()

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from host.lib import transport
+from okgin.lib import transport
 from ptyboard import _raw
 
 

@@ -3,7 +3,7 @@ game that survives closing the simulator, --fresh, and no display."""
 import os
 import subprocess
 
-from host.simui.session import clear_saved_state
+from okgin.simui.session import clear_saved_state
 from simhelpers import ROOT, env_with, okgin_cmd
 
 

@@ -2,7 +2,7 @@
 table is the one the code uses."""
 import os
 
-from host.simui import keymaps
+from okgin.simui import keymaps
 from simhelpers import ROOT
 
 

@@ -16,8 +16,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
 from play import Player  # noqa: E402
 from test_scoring_and_stats import pad_from_hands  # noqa: E402
 
-from engine import Rules  # noqa: E402
-from host.lib.presses import Presses  # noqa: E402
+from okgin.engine import Rules  # noqa: E402
+from okgin.lib.presses import Presses  # noqa: E402
 
 
 def test_a_hollywood_game_to_its_end_in_the_simulator(tmp_path):

@@ -4,8 +4,8 @@ import subprocess
 
 import pytest
 
-from host.simui import script
-from host.simui.script import ScriptError
+from okgin.simui import script
+from okgin.simui.script import ScriptError
 from simhelpers import ROOT, env_with, okgin_cmd
 
 GOOD = """\

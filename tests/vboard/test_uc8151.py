@@ -4,8 +4,8 @@ them (IL0373 command table): a right sequence shows the image, a wrong one
 sleep code, bytes while BUSY_N is low) shows it wrong or not at all."""
 import random
 
-from host.vboard.pins import EMULATIONS
-from host.vboard.uc8151 import UC8151
+from okgin.vboard.pins import EMULATIONS
+from okgin.vboard.uc8151 import UC8151
 
 SOURCES, GATES = 128, 296
 XB = SOURCES // 8

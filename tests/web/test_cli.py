@@ -14,7 +14,7 @@ from webhelpers import ROOT
 
 def okgin(*args, **kw):
     env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.Popen([sys.executable, "-m", "host.cli", "web", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "okgin.cli", "web", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 

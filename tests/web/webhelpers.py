@@ -9,10 +9,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from engine import Match, Rules  # noqa: E402
-from host.lib.presses import Presses  # noqa: E402
-from host.simui import render  # noqa: E402
-from host.web.browser import (canvas, choose, open_page, press, settle,  # noqa: E402,F401
+from okgin.engine import Match, Rules  # noqa: E402
+from okgin.lib.presses import Presses  # noqa: E402
+from okgin.simui import render  # noqa: E402
+from okgin.web.browser import (canvas, choose, open_page, press, settle,  # noqa: E402,F401
                               stored, wait_ready)
 
 FAILED = os.path.join(os.environ.get("TMPDIR", "/tmp"), "okgin_web_failed")
