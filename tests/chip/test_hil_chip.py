@@ -6,9 +6,12 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from chiphelpers import ROOT
+import pytest
+
+from tests.support.chip import ROOT
 
 
+@pytest.mark.slow
 def test_okgin_hil_chip_flashes_and_passes_the_whole_suite(rp2_images, tmp_path):
     junit = tmp_path / "hil.xml"
     r = subprocess.run([sys.executable, "-m", "okgin.cli", "hil", "--chip", "--junit", str(junit)],

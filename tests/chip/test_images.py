@@ -174,7 +174,7 @@ def test_okgin_board_chip_refuses_a_pico2_image_in_one_line(rp2_images, tmp_path
     no traceback, and the flash file untouched."""
     import subprocess
     import sys
-    from chiphelpers import ROOT
+    from tests.support.chip import ROOT
     data = bytearray(open(rp2_images[0], "rb").read())
     for off in range(0, len(data), 512):
         struct.pack_into("<I", data, off + 28, 0xE48BFF59)

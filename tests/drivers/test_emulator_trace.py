@@ -11,8 +11,7 @@ import pytest
 
 from okgin.vboard.ssd1680 import SSD1680 as Emulator
 
-from .test_micropython import micropython
-from .test_vboard_driver import vlsb_to_rows
+from tests.support import micropython, vlsb_to_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

@@ -5,7 +5,7 @@ from okgin.engine import Rules, Hand, Match, deadwood, best_melds
 from okgin.engine.cards import card_str
 from okgin.engine.cards import action_str
 from okgin.engine.prng import Prng
-from engine_helpers import brute_deadwood
+from tests.support.hands import brute_deadwood
 
 RANKS = "A23456789TJQK"
 FAST = settings(max_examples=60, deadline=None,

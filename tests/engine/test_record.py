@@ -3,7 +3,7 @@ import pytest
 
 from okgin.engine import Rules, Hand, Match, IllegalAction
 from okgin.engine.prng import Prng
-from engine_helpers import deal
+from tests.support.hands import deal
 
 
 def played_match(seed=3, n=120, **opts):

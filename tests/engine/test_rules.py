@@ -2,7 +2,7 @@
 import pytest
 
 from okgin.engine import Rules, Hand, Match, IllegalAction, deadwood, best_melds
-from engine_helpers import deal, knock_after_draw, snapshot, brute_deadwood
+from tests.support.hands import deal, knock_after_draw, snapshot, brute_deadwood
 
 RANKS = "A23456789TJQK"
 

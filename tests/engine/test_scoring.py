@@ -5,7 +5,7 @@ computed by hand in the docs."""
 import pytest
 
 from okgin.engine import Rules, Hand, Match
-from engine_helpers import knock_after_draw
+from tests.support.hands import knock_after_draw
 
 # The knocker's ten cards (melds 5-6-7h, 9c 9d 9s, A-2-3c and Kd): drawing
 # the 3 of the stock and knocking with Kd leaves 3 deadwood; drawing 4c

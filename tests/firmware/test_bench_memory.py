@@ -6,7 +6,6 @@ printed by the benchmark, never asserted; the budget test is
 tests/firmware/test_memory.py.)"""
 import pytest
 
-from harness import ROOT  # noqa: F401  (puts the repository on sys.path)
 from okgin.benches import memory as bm
 from okgin.vboard import populate
 

@@ -3,7 +3,7 @@ import subprocess
 
 import pytest
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 from okgin.cli import COMMANDS
 
 

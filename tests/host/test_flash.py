@@ -5,7 +5,7 @@ import hashlib
 import os
 import subprocess
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 from okgin.lib import transport
 from okgin.flash import flash_board, JOURNAL, STAGING
 

@@ -1,7 +1,7 @@
 """okgin flash fails with one line that says what to do, and changes nothing."""
 import subprocess
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 
 
 def _flash(*args):
@@ -51,7 +51,7 @@ def test_no_board_plugged_in_lists_the_ports_seen():
 
 
 def test_a_port_that_is_not_micropython_is_refused():
-    from ptyboard import GarbagePty
+    from tests.support.ptyboard import GarbagePty
     g = GarbagePty()
     try:
         rc, out, err = _flash("--port", g.port)
@@ -90,13 +90,13 @@ def test_invalid_board_definition_stops_before_touching_the_board(source_tree, b
 
 def test_filesystem_full_is_detected_before_copying(tmp_path):
     import pytest
-    from hosthelpers import MICROPYTHON
-    from ptyboard import BareBoard
+    from tests.support import micropython
+    from tests.support.ptyboard import BareBoard
     from okgin import flash
     from okgin.errors import CommandError
     # A board whose flash is a 24 KB littlefs: the firmware does not fit.
     (tmp_path / "d").mkdir()
-    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=24).start()
+    b = BareBoard(tmp_path / "d", micropython(), ramfs_kb=24).start()
     try:
         with pytest.raises(CommandError) as e:
             flash.flash_board(b.port, reset=False, quiet=True)
@@ -115,10 +115,10 @@ def test_an_error_on_the_board_reaches_the_user_in_its_own_words(tmp_path):
     """A board whose filesystem is mounted read-only: the write fails on the
     board, and the user reads the board's error (EROFS), not "went away"
     (the TransportError branch used to catch TransportExecError first)."""
-    from ptyboard import BareBoard
-    from hosthelpers import MICROPYTHON
+    from tests.support.ptyboard import BareBoard
+    from tests.support import micropython
     (tmp_path / "d").mkdir()
-    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=256, readonly=True).start()
+    b = BareBoard(tmp_path / "d", micropython(), ramfs_kb=256, readonly=True).start()
     try:
         rc, out, err = _flash("--port", b.port, "--no-reset")
     finally:

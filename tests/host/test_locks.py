@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 from okgin.lib import transport
 
 

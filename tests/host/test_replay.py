@@ -4,7 +4,7 @@ import subprocess
 
 from PIL import Image
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 
 
 def _record(actions, seed=5, players=None):

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from okgin.lib import transport
-from ptyboard import _raw
+from tests.support.ptyboard import _raw
 
 
 class FakeUSBPort:

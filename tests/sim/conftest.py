@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from simhelpers import ROOT, new_board
+from tests.support.sim import ROOT, new_board
 
 
 @pytest.fixture

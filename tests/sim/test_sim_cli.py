@@ -4,7 +4,7 @@ import os
 import subprocess
 
 from okgin.simui.session import clear_saved_state
-from simhelpers import ROOT, env_with, okgin_cmd
+from tests.support.sim import ROOT, env_with, okgin_cmd
 
 
 def sim(args, tmp_path, script, **kw):

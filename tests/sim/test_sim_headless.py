@@ -6,7 +6,7 @@ import subprocess
 from PIL import Image
 
 from okgin.simui import script
-from simhelpers import ROOT, env_with, okgin_cmd
+from tests.support.sim import ROOT, env_with, okgin_cmd
 
 
 def same(a, b):

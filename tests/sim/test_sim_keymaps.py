@@ -3,7 +3,7 @@ table is the one the code uses."""
 import os
 
 from okgin.simui import keymaps
-from simhelpers import ROOT
+from tests.support.sim import ROOT
 
 
 def test_each_player_has_every_button_and_no_key_is_shared():

@@ -6,7 +6,7 @@ import pytest
 
 from okgin.simui import script
 from okgin.simui.script import ScriptError
-from simhelpers import ROOT, env_with, okgin_cmd
+from tests.support.sim import ROOT, env_with, okgin_cmd
 
 GOOD = """\
 # a comment line

@@ -11,7 +11,7 @@ import pytest
 
 from okgin.simui import render
 from okgin.simui.session import Session
-from simhelpers import ROOT, env_with, new_board, okgin_cmd
+from tests.support.sim import ROOT, env_with, new_board, okgin_cmd
 
 COLS, ROWS = 310, 45  # room for both panels side by side at full size
 

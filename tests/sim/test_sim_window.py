@@ -10,7 +10,7 @@ import pytest
 from okgin.simui import render
 
 tk = pytest.importorskip("tkinter")
-from okgin.simui import tkapp  # noqa: E402
+from okgin.simui import tkapp
 
 SCALE = 2
 
@@ -162,7 +162,7 @@ def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):
     in it, Ctrl-Q closes it and the board with it (exit status 0)."""
     import sys
     from PIL import ImageGrab
-    from simhelpers import ROOT, env_with
+    from tests.support.sim import ROOT, env_with
     if not shutil.which("xdotool"):
         pytest.skip("xdotool is not installed (apt install xdotool)")
     proc = subprocess.Popen([sys.executable, "-m", "okgin.cli", "sim", "--speed", "0", "--scale", "1",
@@ -196,7 +196,7 @@ def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):
 
 def test_a_board_that_cannot_start_is_explained_in_the_window(xdisplay, tmp_path):
     import sys
-    from simhelpers import ROOT, env_with
+    from tests.support.sim import ROOT, env_with
     if not shutil.which("xdotool"):
         pytest.skip("xdotool is not installed (apt install xdotool)")
     proc = subprocess.Popen([sys.executable, "-m", "okgin.cli", "sim", "--flash-dir", str(tmp_path / "f")],

@@ -127,11 +127,5 @@ def test_deep_sleep_needs_its_check_code_and_a_reset_to_wake():
 
 
 def test_every_firmware_controller_has_an_emulation():
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "firmware"))
-    try:
-        from display import DRIVERS
-    finally:
-        sys.path.pop(0)
+    from display import DRIVERS
     assert sorted(DRIVERS) == sorted(EMULATIONS)

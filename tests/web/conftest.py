@@ -6,7 +6,6 @@ import os
 
 import pytest
 
-from webhelpers import ROOT  # noqa: F401  (puts the checkout on sys.path)
 from okgin.errors import CommandError
 
 

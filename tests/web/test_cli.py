@@ -9,7 +9,7 @@ import subprocess
 import sys
 import urllib.request
 
-from webhelpers import ROOT
+from tests.support.web import ROOT
 
 
 def okgin(*args, **kw):

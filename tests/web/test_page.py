@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from webhelpers import (ROOT, assert_same_panels, canvas, choose, hand_script,
+from tests.support.web import (ROOT, assert_same_panels, canvas, choose, hand_script,
                         open_page, press, settle, stored, wait_ready)
 from okgin.engine import Match, Rules, bot
 from okgin.engine.bots import move_seed

@@ -9,17 +9,14 @@ instead of comparing (look at them before committing).
 """
 import os
 import re
-import sys
 import time
 
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
-from okgin.vboard import VirtualBoard  # noqa: E402
+from okgin.vboard import VirtualBoard
 
 # The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
 # unix port's stand-in for the chip's budget, docs/memory.md), unless

@@ -1,11 +1,8 @@
 """Shared by the emulated-Pico tests (a unique module name, see tests/host)."""
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
 
 def need_chip():
