@@ -108,7 +108,11 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
     times = scad.run_all(jobs, parallel=2, progress=lambda m: _say(progress, "  " + m))
     t_scad = time.monotonic() - t0
 
-    mesh = {n: M.read_stl(os.path.join(work, n + ".stl")) for n in EXPORTS}
+    mesh = {}
+    for n in EXPORTS:
+        # in a fixed order, and written back so the pictures draw the same file
+        mesh[n] = M.canonical(M.read_stl(os.path.join(work, n + ".stl")))
+        M.write_stl(os.path.join(work, n + ".stl"), mesh[n])
     assembled = {"lid": mesh["lid"], "base": mesh["base"], "tray (player 1)": mesh["tray0"],
                  "tray (player 2)": M.rotate_z180(mesh["tray0"])}
     stl_dir = os.path.join(out, "stl")
@@ -119,7 +123,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         tris = mesh[name]
         if how == "flip":
             tris = M.flip_over(tris)
-        tris = M.place_on_bed(tris)
+        tris = M.canonical(M.place_on_bed(tris))
         printed[fname] = tris
         M.write_stl(os.path.join(stl_dir, fname), tris,
                     header=("okgin %s %s" % (fname, digest)).encode())
@@ -180,7 +184,8 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
                     "per_solid": {k: round(v, 1) for k, v in times.items()}},
     }
     with open(os.path.join(out, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
+        # no build times in the file: a rebuild with nothing changed writes the same bytes
+        json.dump({k: v for k, v in manifest.items() if k != "seconds"}, f, indent=1, sort_keys=True)
         f.write("\n")
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)

@@ -44,6 +44,20 @@ def write_stl(path, tris, header=b"okgin"):
         f.write(b"".join(out))
 
 
+def canonical(tris):
+    """The same triangles in an order that depends on nothing but their
+    coordinates: each starts at its smallest vertex (winding kept) and the
+    list is sorted. OpenSCAD's CGAL writes the same solid with its triangles
+    in a different order from run to run; written in this order, a rebuild
+    with nothing changed gives the same bytes."""
+    out = []
+    for t in tris:
+        i = t.index(min(t))
+        out.append(t[i:] + t[:i])
+    out.sort()
+    return out
+
+
 def sub(a, b):
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
