@@ -65,7 +65,7 @@ def input_hash(opt, files):
 def source_files():
     return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
             os.path.join(L.HARDWARE, "board.json")] + \
-        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "mesh.py")]
+        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "mesh.py", "seats.py")]
 
 
 def load_inputs(opts, layout_path=None, parts_path=None, board_path=None):

@@ -91,9 +91,9 @@ class _Checker:
             self.fail(where, "%g is out of range %g..%g" % (v, lo, hi))
         return float(v)
 
-    def vec(self, where, v, n, lo, hi, what="mm"):
+    def vec(self, where, v, n, lo, hi, what="mm", shape=None):
         if not isinstance(v, list) or len(v) != n:
-            shape = "[x, y]" if n == 2 else "[%s]" % ", ".join("v%d" % i for i in range(n))
+            shape = shape or ("[x, y]" if n == 2 else "[%s]" % ", ".join("v%d" % i for i in range(n)))
             self.fail(where, "expected %s in %s, got %s" % (shape, what, _kind(v)))
         return [self.num("%s[%d]" % (where, i), x, lo, hi) for i, x in enumerate(v)]
 
@@ -109,7 +109,7 @@ def load_layout(path=None, board=None):
     path = path or os.path.join(HARDWARE, "layout.json")
     c = _Checker(os.path.basename(path))
     lay = _load(path)
-    c.obj("", lay, ("description", "box", "seat", "pico", "cable_ties", "defaults", "print"),
+    c.obj("", lay, ("description", "box", "seats", "seat", "pico", "cable_ties", "defaults", "print"),
           ("description",))
     if "description" in lay:
         c.text("description", lay["description"])
@@ -119,6 +119,7 @@ def load_layout(path=None, board=None):
     c.num("box.height", box["height"], 20, 120)
     c.num("box.corner_radius", box["corner_radius"], 1, min(W, D) / 4)
 
+    _check_seats(c, lay["seats"])
     seat = c.obj("seat", lay["seat"], ("panel", "buttons", "led", "tray_posts"))
     panel = c.obj("seat.panel", seat["panel"], ("x", "y", "connector"))
     c.num("seat.panel.x", panel["x"], -W / 2, W / 2)
@@ -161,6 +162,28 @@ def load_layout(path=None, board=None):
     c.num("print.min_wall", pr["min_wall"], 0.4, 5)
     _check_spacing(c, lay, names)
     return lay
+
+
+# Plausible bounds (mm, degrees) for each range in "seats": a typo (cm for
+# mm, a sign) fails with the field's name instead of building a case for
+# giants.
+SEAT_BOUNDS = {"table_depth": (300, 3000), "table_height": (400, 1200), "seat_height": (200, 900),
+               "sitting_eye_height": (400, 1100), "hip_behind_edge": (0, 1000), "lean": (-45, 60)}
+
+
+def _check_seats(c, seats):
+    from host.hardware import seats as S
+    c.obj("seats", seats, S.FIELDS, ("about", "sources"))
+    for f in S.RANGES:
+        lo, hi = SEAT_BOUNDS[f]
+        a, b = c.vec("seats." + f, seats[f], 2, lo, hi, what="mm (lean: degrees)", shape="[low, high]")
+        if a > b:
+            c.fail("seats." + f, "[%g, %g]: the low end is above the high end" % (a, b))
+    c.num("seats.box_off_centre", seats["box_off_centre"], 0, 1000)
+    c.num("seats.box_to_the_side", seats["box_to_the_side"], 0, 2000)
+    c.num("seats.hip_above_seat", seats["hip_above_seat"], 0, 300)
+    if seats["sitting_eye_height"][0] <= seats["hip_above_seat"]:
+        c.fail("seats.hip_above_seat", "is above the lowest eye")
 
 
 def _button_names(board):
