@@ -107,32 +107,34 @@ def _plate_loops(lid, layout, lid_t):
     return [lp for lp in M.slice_z(lid, z) if len(lp) > 3]
 
 
-def windows(lid, ink, layout, lid_t):
-    """ink: the active-area films of both panels (their shells)."""
-    loops = _plate_loops(lid, layout, lid_t)
+def windows(hood, ink_list, depth):
+    """Each panel's window, sliced through the hood's wall ``depth`` mm in
+    front of the ink (parallel to it), uncovers all of the ink and shows at
+    most WINDOW_SLACK mm of its border on any side."""
     details, ok = [], True
-    films = M.shells(ink)
-    if len(films) != 2:
-        return Result("windows", False, "expected 2 panels' active areas, found %d" % len(films))
-    for film in sorted(films, key=lambda s: M.bbox(s)[0][1]):
-        (ax0, ay0, _), (ax1, ay1, _) = M.bbox(film)
-        cx, cy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
-        seat = 1 if cy > 0 else 0
+    if len(ink_list) != 2:
+        return Result("windows", False, "expected 2 panels' active areas, found %d" % len(ink_list))
+    for ink in ink_list:
+        local = ink.to_local(hood)
         hole = None
-        for lp in loops:
+        for lp in M.slice_z(local, depth):
+            if len(lp) < 4:
+                continue
             (x0, y0), (x1, y1) = M.loop_box(lp)
-            if x0 < cx < x1 and y0 < cy < y1 and (x1 - x0) < layout["box"]["width"] - 1:
-                hole = (x0, y0, x1, y1)
+            if x0 < 0 < x1 and y0 < 0 < y1 and x1 - x0 < 2 * ink.size[0]:
+                if hole is None or (x1 - x0) < (hole[2] - hole[0]):
+                    hole = (x0, y0, x1, y1)
         if hole is None:
             ok = False
-            details.append("player %d: no window above the panel's active area" % (seat + 1))
+            details.append("player %d: no window in front of the panel's active area" % (ink.seat + 1))
             continue
         x0, y0, x1, y1 = hole
-        margins = [ax0 - x0, x1 - ax1, ay0 - y0, y1 - ay1]
+        ax, ay = ink.size[0] / 2, ink.size[1] / 2
+        margins = [-ax - x0, x1 - ax, -ay - y0, y1 - ay]
         good = min(margins) >= -TOUCH and max(margins) <= WINDOW_SLACK
         ok &= good
         details.append("player %d: window %.2f x %.2f mm over an active area of %.2f x %.2f mm; "
-                       "margins %s mm%s" % (seat + 1, x1 - x0, y1 - y0, ax1 - ax0, ay1 - ay0,
+                       "margins %s mm%s" % (ink.seat + 1, x1 - x0, y1 - y0, 2 * ax, 2 * ay,
                                             "/".join("%.2f" % m for m in margins),
                                             "" if good else "  (must be 0..%g)" % WINDOW_SLACK))
     return Result("windows", ok, "both windows uncover the whole active area, %g mm slack at most"
@@ -183,11 +185,16 @@ def holes(lid, caps, layout, lid_t, cap_d):
     return Result("holes", ok, summary, details)
 
 
-def walls(parts, min_wall):
+def walls(parts, min_wall, engraved=None):
+    """``engraved``: {part: z}: above that height the part's top face has
+    engraved legends, whose strokes leave ridges narrower than a wall
+    between them (the legends check measures those): not counted here."""
     details, ok = [], True
     limit = min_wall * 1.5
     for name, tris in parts.items():
-        t, where = M.thinnest(tris, M.Grid(tris), limit)
+        top = (engraved or {}).get(name)
+        keep = None if top is None else (lambda p, top=top: p[2] < top)
+        t, where = M.thinnest(tris, M.Grid(tris), limit, keep=keep)
         if t is None:
             details.append("%s: nothing thinner than %.2f mm" % (name, limit))
         else:
@@ -247,10 +254,11 @@ class Ink:
     large face that looks up is the ink's face."""
 
     def __init__(self, shell):
-        faces = [t for t in shell if M.normal(*t)[2] > 0.2 and M.area(t) > 1.0]
-        if not faces:
+        up = [t for t in shell if M.normal(*t)[2] > 0.05]
+        if not up:
             raise ValueError("an ink film with no face looking up")
-        n = M.normal(*faces[0])
+        n = M.normal(*max(up, key=M.area))
+        faces = [t for t in up if M.dot(M.normal(*t), n) > 0.999]
         corners = sorted(set(v for t in faces for v in t))
         self.normal = n
         c = tuple(sum(v[k] for v in corners) / len(corners) for k in range(3))
@@ -267,6 +275,10 @@ class Ink:
         if short[1] * toward_owner > 0:          # the short side runs toward the owner: flip it
             origin = tuple(origin[k] + short[k] for k in range(3))
             short = tuple(-s for s in short)
+        lu, ls = math.sqrt(M.dot(long_, long_)), math.sqrt(M.dot(short, short))
+        self.size = (lu, ls)
+        self.ex = tuple(v / lu for v in long_)
+        self.ey = tuple(v / ls for v in short)
         self.points, self.footer = [], []
         lift = 0.01
         for row in INK_ROWS:
@@ -276,6 +288,16 @@ class Ink:
                 p = tuple(origin[k] + fu * long_[k] + fv * short[k] + lift * n[k] for k in range(3))
                 self.points.append(p)
                 self.footer.append(row < FOOTER_ROWS)
+
+    def to_local(self, tris):
+        """Triangles in the ink's own frame: x along its long side, y across
+        it (from the owner's edge), z out of it; origin at the ink's centre."""
+        c, ex, ey, n = self.centre, self.ex, self.ey, self.normal
+
+        def f(v):
+            d = M.sub(v, c)
+            return (M.dot(d, ex), M.dot(d, ey), M.dot(d, n))
+        return M.transform(tris, f)
 
     def angle(self, eye, p):
         d = M.sub(eye, p)

@@ -137,6 +137,19 @@ def shells(tris, digits=4):
     return list(groups.values())
 
 
+def thin_shells(tris, max_t):
+    """The triangles of the shells no thicker than max_t across their
+    largest face (the panels' ink films)."""
+    out = []
+    for sh in shells(tris):
+        big = max(sh, key=area)
+        n = normal(*big)
+        ds = [dot(v, n) for t in sh for v in t]
+        if max(ds) - min(ds) < max_t:
+            out += sh
+    return out
+
+
 class Grid:
     """Triangles bucketed by the cells their bounding boxes cover."""
 
@@ -272,10 +285,11 @@ def inside(point, grid):
     return len(hits) % 2 == 1
 
 
-def thinnest(tris, grid, limit, samples_per_mm2=0.5):
+def thinnest(tris, grid, limit, samples_per_mm2=0.5, keep=None):
     """Sample the surface, cast a ray inward from each sample and measure how
     far it runs through material. Returns (thickness, point) for the
-    thinnest place found below ``limit`` (or (None, None))."""
+    thinnest place found below ``limit`` (or (None, None)). ``keep(point)``,
+    if given, says which samples count."""
     best, where = None, None
     for t in tris:
         n = normal(*t)
@@ -296,6 +310,8 @@ def thinnest(tris, grid, limit, samples_per_mm2=0.5):
                 u = v = 1 / 3
             u, v = 1 / 3 + 0.9 * (u - 1 / 3), 1 / 3 + 0.9 * (v - 1 / 3)
             p = tuple(t[0][i] + u * (t[1][i] - t[0][i]) + v * (t[2][i] - t[0][i]) for i in range(3))
+            if keep is not None and not keep(p):
+                continue
             o = (p[0] + d[0] * 1e-4, p[1] + d[1] * 1e-4, p[2] + d[2] * 1e-4)
             e = (o[0] + d[0] * limit, o[1] + d[1] * limit, o[2] + d[2] * limit)
             box = (tuple(min(o[i], e[i]) for i in range(3)), tuple(max(o[i], e[i]) for i in range(3)))
