@@ -6,14 +6,14 @@ can deny lay-offs); for each, the defender's best reply is searched exactly
 over the lay-off choices, which are few (chains at the ends of runs, the
 fourth card of a set).
 """
-from engine.cards import RANK_VALUE, strs, meld_strs, run_cards, set_cards
-from engine.melds import min_deadwood, best_arrangement
-from engine.result import Result
+from .cards import RANK_VALUE, strs, meld_strs, run_cards, set_cards
+from .melds import min_deadwood, best_arrangement
+from .result import Result
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any, Sequence
-    from engine.hand import Hand
-    from engine.views import ResultKind
+    from .hand import Hand
+    from .views import ResultKind
     # a knocker's meld: (0, suit, lo, hi) for a run, (1, rank, suit bits, 0) for a set
     Meld = tuple[int, int, int, int]
 

@@ -12,7 +12,7 @@ import signal
 import sys
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 
 def _stop_on_ctrl_c_and_term():
@@ -69,7 +69,7 @@ def run(args):
     for opt in ("flash", "firmware", "erase"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
-    from host.vboard import VirtualBoard, populate, lock_flash
+    from okgin.vboard import VirtualBoard, populate, lock_flash
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
     lock = None
@@ -78,7 +78,7 @@ def run(args):
             # before populating it: one program per flash directory
             lock = lock_flash(args.flash_dir)
         if args.populate:
-            from host.vboard.flash import ROOT
+            from okgin.vboard.flash import ROOT
             board = args.board if os.path.exists(args.board) else os.path.join(ROOT, args.board)
             if not os.path.exists(board):
                 raise CommandError("board definition %s not found" % args.board)
@@ -121,7 +121,7 @@ def run(args):
 
 
 def run_chip(args):
-    from host.chip.chipboard import ChipBoard, default_flash
+    from okgin.chip.chipboard import ChipBoard, default_flash
     for opt in ("flash_dir", "populate", "source", "heapsize"):
         if getattr(args, opt):
             raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "

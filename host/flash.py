@@ -23,9 +23,9 @@ import sys
 import tempfile
 import time
 
-from host.errors import CommandError
-from host.lib import transport
-from host.lib.firmware_files import MPY_FLAGS, firmware_files
+from okgin.errors import CommandError
+from okgin.lib import transport
+from okgin.lib.firmware_files import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

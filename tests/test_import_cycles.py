@@ -13,12 +13,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _modules():
-    """Module name -> source path: the engine package and the firmware's
-    flat modules (flashed to the device's root, imported by bare name)."""
+    """Module name -> source path: the engine package (``engine`` on the
+    device, ``okgin.engine`` on the host; named ``engine`` here) and the
+    firmware's flat modules (flashed to the device's root, imported by bare
+    name)."""
     found = {}
     for name in sorted(os.listdir(os.path.join(ROOT, "engine"))):
         if name.endswith(".py"):
-            mod = "engine" if name == "__init__.py" else "engine." + name[:-3]
+            mod = "engine.__init__" if name == "__init__.py" else "engine." + name[:-3]
             found[mod] = os.path.join(ROOT, "engine", name)
     for name in sorted(os.listdir(os.path.join(ROOT, "firmware"))):
         if name.endswith(".py"):
@@ -34,9 +36,20 @@ def _type_checking_only(node):
             or (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"))
 
 
-def imports_of(source, known):
-    """The modules of ``known`` that ``source`` imports, anywhere in it."""
+def _absolute(name):
+    """The engine is ``okgin.engine`` on the host and ``engine`` on the device."""
+    return name[len("okgin."):] if name.startswith("okgin.engine") else name
+
+
+def imports_of(source, known, module=""):
+    """The modules of ``known`` that ``source`` (the module named ``module``:
+    a package's own file is ``pkg.__init__``) imports, anywhere in it.
+    Relative imports are resolved against ``module``'s package."""
     out = set()
+
+    def pick(name):
+        # a package is known by its __init__
+        return name if name in known else name + ".__init__"
 
     def visit(node):
         for child in ast.iter_child_nodes(node):
@@ -49,12 +62,16 @@ def imports_of(source, known):
     def visit_one(node):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in known:
-                    out.add(alias.name)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                out.add(pick(_absolute(alias.name)))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")[:-node.level]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = _absolute(node.module)
             for alias in node.names:       # from engine import options: a module
-                sub = node.module + "." + alias.name
-                out.add(sub if sub in known else node.module)
+                sub = name + "." + alias.name
+                out.add(pick(sub) if pick(sub) in known else pick(name))
         visit(node)
 
     visit(ast.parse(source))
@@ -65,7 +82,7 @@ def graph(modules):
     g = {}
     for mod, path in modules.items():
         with open(path, encoding="utf-8") as f:
-            g[mod] = sorted(imports_of(f.read(), modules) - {mod})
+            g[mod] = sorted(imports_of(f.read(), modules, mod) - {mod})
     return g
 
 
@@ -98,6 +115,15 @@ def circles(g):
 def test_no_import_circle_in_engine_or_firmware():
     rings = circles(graph(_modules()))
     assert not rings, "import circles:\n" + "\n".join(" -> ".join(r) for r in rings)
+
+
+def test_relative_imports_are_followed():
+    known = {"engine.__init__": "", "engine.hand": "", "engine.cards": "", "engine.options": ""}
+    assert imports_of("from .cards import card_str\nfrom . import options\n", known,
+                      "engine.hand") == {"engine.cards", "engine.options"}
+    assert imports_of("from .hand import Hand\n", known, "engine.__init__") == {"engine.hand"}
+    assert imports_of("from okgin.engine.cards import x\nimport engine\n", known,
+                      "app") == {"engine.cards", "engine.__init__"}
 
 
 def test_a_circle_through_a_function_level_import_is_found():

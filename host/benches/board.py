@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -36,7 +36,7 @@ HEAP = os.environ.get("OKGIN_BENCH_HEAP", "160K")   # the budget (host/vboard/vb
 
 class Session:
     def __init__(self, flash, heap, speed=0.0):
-        from host.vboard import VirtualBoard
+        from okgin.vboard import VirtualBoard
         import serial
         self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
                                speed=speed, heapsize=heap)
@@ -109,8 +109,8 @@ def _choose(obs, deadwood):
 
 def play_hands(s, hands, seed=21):
     """Play with the emulated buttons; returns the measurements."""
-    from engine import Match, deadwood
-    from host.lib.presses import Presses
+    from okgin.engine import Match, deadwood
+    from okgin.lib.presses import Presses
     s.cmd("testmode on")
     s.cmd("newgame seed=%d dealer=0" % seed)
     s.cmd("sync")
@@ -165,7 +165,7 @@ def play_hands(s, hands, seed=21):
 
 
 def _boots_and_plays(heap):
-    from host.vboard import populate
+    from okgin.vboard import populate
     work = tempfile.mkdtemp(prefix="okgin-bench-")
     try:
         populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
@@ -186,7 +186,7 @@ def _boots_and_plays(heap):
 
 def run(args):
     try:
-        from host.vboard import populate   # is the virtual board there?
+        from okgin.vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)

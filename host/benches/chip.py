@@ -35,7 +35,7 @@ import tempfile
 import threading
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MS = 1_000_000
@@ -45,7 +45,7 @@ def _firmware(chip, timeout=600.0):
     """The okgin firmware on the chip, spoken to over its port exactly as
     the memory bench speaks to the virtual board (its Board, on our port)."""
     import serial
-    from host.benches.memory import Board
+    from okgin.benches.memory import Board
     fw = Board.__new__(Board)
     fw.ser = serial.Serial(chip.port, 115200, timeout=timeout)
     fw.seen = []
@@ -81,7 +81,7 @@ def _source_copy():
 
 
 def bench_flash(chip):
-    from host.flash import flash_board
+    from okgin.flash import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300)
     full_emu = (chip.emulated_ns() - t0) / 1e9
@@ -216,7 +216,7 @@ def bench_decisions(chip, games, cap):
         times = [int(x) / 1000 for x in out.split("TIMES", 1)[1].split("\n", 1)[0].split()]
         low = int(out.split("LOWFREE", 1)[1].split()[0])
         games_done = out.count("GAME ")
-        from host.benches.engine import BENCH_SCRIPT
+        from okgin.benches.engine import BENCH_SCRIPT
         # okgin bench engine's script as it runs on the unix port: argv =
         # engine folder, repetitions, deadwood cases, random hands
         script = BENCH_SCRIPT
@@ -239,7 +239,7 @@ def _lowest_free(mem):
 
 
 def bench_heap(chip, fw, hands, in_a_row):
-    from host.benches.memory import play_hand
+    from okgin.benches.memory import play_hand
     out: dict = {}
     for name, vs in (("two players", None), ("vs hard", "hard")):
         _reboot(chip, fw)               # a fresh boot: peak counts from here
@@ -255,8 +255,8 @@ def bench_heap(chip, fw, hands, in_a_row):
 
 
 def run(args):
-    from host.chip import ChipBoard
-    from host.chip.chipboard import ChipError
+    from okgin.chip import ChipBoard
+    from okgin.chip.chipboard import ChipError
     quick = getattr(args, "quick", False)
     chip = ChipBoard(realtime=False)
     t_start = time.monotonic()

@@ -28,8 +28,8 @@ def _touch_module(src, n):
 
 
 def measure(runs=3, out=sys.stdout):
-    from host.flash import flash_board
-    from host.vboard import VirtualBoard
+    from okgin.flash import flash_board
+    from okgin.vboard import VirtualBoard
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}
     try:

@@ -15,7 +15,7 @@ and seed as the firmware. Printed for each:
   three deals (bisection between 64K and 256K, confirmed two sizes up):
   that figure includes the transient allocations and the fragmentation the
   live figure does not. ``--quick`` only tries the budget; ``--games``
-  (python -m host.benches.memory) bisects in 1K steps with whole games to
+  (python -m okgin.benches.memory) bisects in 1K steps with whole games to
   100 instead of one hand (a few minutes).
 
 The budget on the unix port is the virtual board's heap, 160K: the 64-bit
@@ -30,8 +30,8 @@ import sys
 import tempfile
 import time
 
-from host.benches.board import Session
-from host.errors import CommandError
+from okgin.benches.board import Session
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUDGET_K = 160     # host/vboard/vboard.py HEAPSIZE
@@ -51,7 +51,7 @@ class Board:
     pty with pyserial, as the host tool does."""
 
     def __init__(self, flash, heap, timeout=20.0):
-        from host.vboard import VirtualBoard
+        from okgin.vboard import VirtualBoard
         import serial
         self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
                                speed=0.0, heapsize=heap, crash_restarts=1)
@@ -115,10 +115,10 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
     the oracle makes the computer's moves with the same bot and seed as the
     firmware (app.py ``bot_step``; the bots decide identically on both
     runtimes), and ``status`` must agree after each of the human's moves."""
-    from engine import Match, Rules, bot, deadwood
-    from engine.bots import move_seed
-    from host.benches.board import _choose
-    from host.lib.presses import Presses
+    from okgin.engine import Match, Rules, bot, deadwood
+    from okgin.engine.bots import move_seed
+    from okgin.benches.board import _choose
+    from okgin.lib.presses import Presses
     b = board
     b.cmd("testmode on")
     b.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))
@@ -245,7 +245,7 @@ MODES = ((None, "two players"), ("hard", "against the computer (hard)"))
 
 def run(args):
     try:
-        from host.vboard import populate   # is the virtual board there?
+        from okgin.vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)

@@ -42,9 +42,9 @@ import tty
 import weakref
 from typing import Any, Optional
 
-from host.errors import CommandError
-from host.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
-from host.vboard.vboard import load_board
+from okgin.errors import CommandError
+from okgin.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
+from okgin.vboard.vboard import load_board
 
 OUT_LIMIT = 65536       # chip -> host bytes waiting for a client that does not read
 IN_WINDOW = 4096        # host -> chip bytes the chip may have queued, unread
@@ -159,8 +159,8 @@ class ChipBoard:
         return self
 
     def _setup(self):
-        from host.chip import images
-        from host.chip.node import ensure_emulator
+        from okgin.chip import images
+        from okgin.chip.node import ensure_emulator
         self._node, self._glue = ensure_emulator(self._out)
         if self._bootrom is None:
             fw, self._bootrom = images.find_images(self._firmware, download=self._download, out=self._out)

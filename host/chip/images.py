@@ -24,7 +24,7 @@ import urllib.error
 import urllib.request
 from typing import Optional
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 FIRMWARE_VERSION = "1.28.0"
 FIRMWARE_FILE = "RPI_PICO-v%s.uf2" % FIRMWARE_VERSION
@@ -273,7 +273,7 @@ def fetch_firmware(cache, bootrom, url, out):
 def boot_banner(firmware, bootrom, timeout=60.0):
     """Boot a firmware image on a scratch emulated Pico and return the first
     line it prints at its REPL (MicroPython's banner names its version)."""
-    from host.chip.chipboard import ChipBoard
+    from okgin.chip.chipboard import ChipBoard
     chip = ChipBoard(firmware=firmware, bootrom=bootrom, realtime=False)
     try:
         chip.start()

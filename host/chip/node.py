@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GLUE = "glue.mjs"
@@ -53,7 +53,7 @@ def _installed(folder):
 def _install_dir():
     if os.access(HERE, os.W_OK):
         return HERE
-    from host.chip.images import cache_dir
+    from okgin.chip.images import cache_dir
     folder = os.path.join(os.path.dirname(cache_dir()), "chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
     for name in ("package.json", "package-lock.json", GLUE):

@@ -6,7 +6,7 @@ changed are sent, over the chip's USB serial port)."""
 import sys
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 
 def wait_at_rest(chip, timeout=600.0):
@@ -34,8 +34,8 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     printed. ``fresh``: forget the saved game and settings first; ``seed``
     or ``vs``: a new game on its flash (as okgin sim puts one on the
     virtual board's), which it resumes when it boots."""
-    from host.chip.chipboard import ChipBoard, default_flash
-    from host.flash import flash_board
+    from okgin.chip.chipboard import ChipBoard, default_flash
+    from okgin.flash import flash_board
     out = sys.stderr if out is None else out
     kw = {"board": board_path} if board_path else {}
     chip = ChipBoard(flash=flash or default_flash(), realtime=realtime, eink=eink, out=out, **kw)
@@ -69,7 +69,7 @@ def _on_the_chip(chip, fresh, seed, vs):
             if fresh:
                 t.exec_raw(FORGET, timeout=60)
             if seed is not None or vs:
-                from host.simui.session import new_game_record
+                from okgin.simui.session import new_game_record
                 out, _err = t.exec_raw(READ_SETTINGS, timeout=60)
                 settings = out.decode("utf-8", "replace").strip() or None
                 _seed, record = new_game_record(settings, seed, vs)

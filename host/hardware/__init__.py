@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 EXAMPLES = """examples:
   okgin hardware build                        default case into hardware/case
@@ -46,7 +46,7 @@ def configure(parser):
 def run(args):
     if getattr(args, "action", None) != "build":
         raise CommandError("say what to do: okgin hardware build (see okgin hardware --help)")
-    from host.hardware import build
+    from okgin.hardware import build
     out = os.path.abspath(args.out) if args.out else build.CASE_DIR
     opts = {"panel": args.panel, "buttons": args.buttons, "wall": args.wall, "tolerance": args.tolerance}
     if out == build.CASE_DIR:

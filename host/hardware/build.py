@@ -14,12 +14,12 @@ import shutil
 import sys
 import time
 
-from host.errors import CommandError
-from host.hardware import checks as C
-from host.hardware import layout as L
-from host.hardware import mesh as M
-from host.hardware import scad
-from host.hardware import seats
+from okgin.errors import CommandError
+from okgin.hardware import checks as C
+from okgin.hardware import layout as L
+from okgin.hardware import mesh as M
+from okgin.hardware import scad
+from okgin.hardware import seats
 
 CASE_DIR = os.path.join(L.HARDWARE, "case")
 CASE_SCAD = os.path.join(CASE_DIR, "case.scad")

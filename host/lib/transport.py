@@ -5,12 +5,12 @@ Ports are opened with ``serial.serial_for_url`` (as mpremote does), so a real
 ``rfc2217://`` URLs all behave the same. The hardware-in-loop tests and the
 flasher only ever talk to a board through this module.
 
-Every failure is a subclass of ``host.errors.CommandError`` so a command that
+Every failure is a subclass of ``okgin.errors.CommandError`` so a command that
 lets one escape prints a single ``okgin: ...`` line.
 """
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 # USB IDs a MicroPython board enumerates with. The Pico's stock MicroPython
 # uses the Raspberry Pi VID with PID 0x0005; boards built with MicroPython's
@@ -106,7 +106,7 @@ def open_failure(url, e):
     """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
     with the fix when the cause is a common one."""
     import errno
-    from host.lib.locks import port_busy
+    from okgin.lib.locks import port_busy
     busy = port_busy(url, e)
     if busy is not None:
         return PortBusy(str(busy))   # another program has it: named

@@ -14,8 +14,8 @@ import random
 import threading
 import time
 
-from host.errors import CommandError
-from host.lib.transport import parse_fields
+from okgin.errors import CommandError
+from okgin.lib.transport import parse_fields
 
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
@@ -64,7 +64,7 @@ def new_game_record(settings, seed=None, vs=None):
     """(seed, the saved-game text of a new game) with the rules of the
     settings.json text ``settings`` (None: no settings), as the menu
     starts one (new_game_on_flash; the emulated Pico's okgin sim --chip)."""
-    from engine import Match, Rules
+    from okgin.engine import Match, Rules
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     rules = Rules()
@@ -84,12 +84,12 @@ def load_timing(board_path):
 
 
 def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None, lock=None):
-    """The real virtual board (host.vboard). Imported here, not at module
+    """The real virtual board (okgin.vboard). Imported here, not at module
     level, so the front ends can be tested and documented on their own."""
     try:
-        from host.vboard import VirtualBoard, populate
+        from okgin.vboard import VirtualBoard, populate
     except ImportError as e:
-        raise CommandError("the virtual board (host.vboard) is not available: %s" % e) from e
+        raise CommandError("the virtual board (okgin.vboard) is not available: %s" % e) from e
     # heapsize None: the board's default, the firmware's budget
     kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize, "lock": lock}
     if board_path:
@@ -130,7 +130,7 @@ class Session:
     def start(self, ready_timeout=READY_TIMEOUT):
         """Boot the board, open its port, wait for the firmware's READY."""
         self.board.start()
-        from host.lib.transport import open_serial   # exclusive, as every okgin tool
+        from okgin.lib.transport import open_serial   # exclusive, as every okgin tool
         self._serial = open_serial(self.board.port)
         self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
         self._reader.start()

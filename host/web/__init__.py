@@ -20,7 +20,7 @@ import sys
 import tempfile
 import threading
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -104,7 +104,7 @@ def _firmware(dst):
     firmware compiled by mpy-cross, board.json), less what only the device
     needs, plus the page's board and main (webhal, webmain), compiled the
     same way."""
-    from host.vboard.flash import install, populate
+    from okgin.vboard.flash import install, populate
     populate(dst, root=ROOT, compiled=True)
     for name in DEVICE_ONLY:
         path = os.path.join(dst, name)
@@ -115,9 +115,9 @@ def _firmware(dst):
 
 
 def _timing():
-    from host.simui import render
-    from host.simui.keymaps import BUTTONS, KEYMAP, key_label
-    from host.vboard.ssd1680 import T_FULL, T_PARTIAL
+    from okgin.simui import render
+    from okgin.simui.keymaps import BUTTONS, KEYMAP, key_label
+    from okgin.vboard.ssd1680 import T_FULL, T_PARTIAL
     with open(os.path.join(ROOT, "hardware", "board.json")) as f:
         board = json.load(f)
     return {

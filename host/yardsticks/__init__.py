@@ -34,19 +34,19 @@ def player(name, seed=None, rules=None):
     """A yardstick player by name; ``rules`` are the game's Rules (the
     sampling player replays its deals under them)."""
     if name == "simple":
-        from host.yardsticks.simple import SimplePlayer
+        from okgin.yardsticks.simple import SimplePlayer
         return SimplePlayer(seed)
     if name == "pimc":
-        from host.yardsticks.pimc import PimcPlayer
+        from okgin.yardsticks.pimc import PimcPlayer
         return PimcPlayer(seed, rules)
     if name == "hard0":
-        from host.yardsticks.hard0 import bot
+        from okgin.yardsticks.hard0 import bot
         return bot("hard", seed)
     if name == "openspiel":
-        from host.yardsticks.openspiel import OpenSpielSimple
+        from okgin.yardsticks.openspiel import OpenSpielSimple
         return OpenSpielSimple(seed)
     if name.startswith("peek"):
-        from host.yardsticks.peek import PeekHard, share_of
+        from okgin.yardsticks.peek import PeekHard, share_of
         share = share_of(name)
         if share is not None:
             return PeekHard(seed, share)

@@ -6,8 +6,10 @@ can be checked for legal moves and compared for identical decisions.
 """
 import sys
 
-from engine import Hand, Rules
-from engine import bot
+try:
+    from okgin.engine import Hand, Rules, bot   # CPython: the installed package
+except ImportError:
+    from engine import Hand, Rules, bot         # micropython: the engine on its path
 
 PAIRS = (("random", "easy"), ("easy", "normal"), ("normal", "hard"),
          ("hard", "greedy"), ("greedy", "random"), ("hard", "hard"))

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from host.chip import images
+from okgin.chip import images
 
 
 def _elf(rom):
@@ -174,14 +174,14 @@ def test_okgin_board_chip_refuses_a_pico2_image_in_one_line(rp2_images, tmp_path
     no traceback, and the flash file untouched."""
     import subprocess
     import sys
-    from chiphelpers import ROOT
+    from tests.support.chip import ROOT
     data = bytearray(open(rp2_images[0], "rb").read())
     for off in range(0, len(data), 512):
         struct.pack_into("<I", data, off + 28, 0xE48BFF59)
     wrong = tmp_path / "RPI_PICO2-v1.28.0.uf2"
     wrong.write_bytes(bytes(data))
     flash = tmp_path / "pico.bin"
-    r = subprocess.run([sys.executable, "-m", "host.cli", "board", "--chip", "--firmware", str(wrong),
+    r = subprocess.run([sys.executable, "-m", "okgin.cli", "board", "--chip", "--firmware", str(wrong),
                         "--flash", str(flash)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 1
     err = r.stderr.strip()

@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from host.hardware import build as B
-from host.hardware import checks as C
-from host.hardware import layout as L
-from host.hardware import mesh as M
-from host.hardware import seats as S
+from okgin.hardware import build as B
+from okgin.hardware import checks as C
+from okgin.hardware import layout as L
+from okgin.hardware import mesh as M
+from okgin.hardware import seats as S
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 needs_openscad = pytest.mark.skipif(not shutil.which("openscad"),
@@ -291,7 +291,7 @@ def test_bad_parts_gets_a_message_naming_the_field(tmp_path):
 
 
 def _okgin(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "host.cli"] + list(args), cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "okgin.cli"] + list(args), cwd=ROOT, capture_output=True,
                           text=True, env=dict(os.environ, **(env or {})))
 
 
@@ -312,7 +312,7 @@ def test_command_line_errors_are_one_line():
 def test_pictures_are_drawn_even_when_their_x_server_is_killed(tmp_path, monkeypatch):
     """The private Xvfb killed from outside (seen once in CI) costs a new
     X server and a second try, not the build."""
-    from host.hardware import scad
+    from okgin.hardware import scad
     monkeypatch.delenv("DISPLAY", raising=False)
     model = tmp_path / "cube.scad"
     model.write_text("cube(10);\n")

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from host.hardware import checks as C
-from host.hardware import layout as L
-from host.hardware import mesh as M
-from host.hardware import seats as S
+from okgin.hardware import checks as C
+from okgin.hardware import layout as L
+from okgin.hardware import mesh as M
+from okgin.hardware import seats as S
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

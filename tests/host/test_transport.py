@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from host.lib import transport
-from ptyboard import _raw
+from okgin.lib import transport
+from tests.support.ptyboard import _raw
 
 
 class FakeUSBPort:
