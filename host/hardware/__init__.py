@@ -62,6 +62,9 @@ def run(args):
     if out == build.CASE_DIR:
         import subprocess
         subprocess.run([sys.executable, os.path.join(build.L.HARDWARE, "gen_wiring.py")], check=False)
+    pr = m["print"]
+    print("print: %.0f cm3 solid, about %d g of PLA and %.0f h (an estimate: %s)"
+          % (pr["solid_cm3"], pr["pla_g"], pr["hours"], pr["assumes"]))
     s = m["seconds"]
     print("built %s in %.0f s (OpenSCAD %.0f s, checks %.0f s, pictures %.0f s); all checks passed"
           % (out, s["total"], s["openscad"], s["checks"], s["pictures"]))
