@@ -185,6 +185,37 @@ def holes(lid, caps, layout, lid_t, cap_d):
     return Result("holes", ok, summary, details)
 
 
+def legends(lid, layout, depth, min_height=3.0):
+    """Every button has its name engraved beside it on the deck, at least
+    ``min_height`` mm tall: measured on the deck sliced half way down the
+    engraving (the strokes' outlines near where layout.json puts the word)."""
+    D = layout["box"]["depth"]
+    seat = layout["seat"]
+    off = seat["legends"]["offset"]
+    loops = [lp for lp in M.slice_z(lid, layout["box"]["height"] - depth / 2) if len(lp) > 3]
+    boxes = [M.loop_box(lp) for lp in loops]
+    details, ok, least = [], True, None
+    for p in (0, 1):
+        for name, (bx, by) in seat["buttons"].items():
+            wx, wy = seat_to_world(p, bx, by + off, D)
+            near = [b for b in boxes if abs((b[0][0] + b[1][0]) / 2 - wx) < 8 and abs((b[0][1] + b[1][1]) / 2 - wy) < 4
+                    and b[1][0] - b[0][0] < 10]
+            if not near:
+                ok = False
+                details.append("player %d's %s button: no legend engraved beside it" % (p + 1, name))
+                continue
+            h = max(b[1][1] for b in near) - min(b[0][1] for b in near)
+            least = h if least is None else min(least, h)
+            if h < min_height:
+                ok = False
+                details.append("player %d's %s button: its legend is %.2f mm tall (at least %g)"
+                               % (p + 1, name, h, min_height))
+    n = 2 * len(seat["buttons"])
+    summary = ("all %d buttons have their name engraved beside them, letters %.1f mm tall"
+               % (n, least) if ok else "a legend is missing or too small")
+    return Result("legends", ok, summary, details)
+
+
 def walls(parts, min_wall, engraved=None):
     """``engraved``: {part: z}: above that height the part's top face has
     engraved legends, whose strokes leave ridges narrower than a wall

@@ -47,7 +47,7 @@ def built(tmp_path_factory):
 def test_default_case_passes_every_check_and_fits_the_bed(built):
     out, manifest, lines, _ = built
     assert [c["check"] for c in manifest["checks"]] == ["privacy", "readability", "bed", "fit", "windows", "holes",
-                                                         "walls", "supports"]
+                                                         "legends", "walls", "supports"]
     assert all(c["ok"] for c in manifest["checks"]), manifest["checks"]
     for name, part in manifest["parts"].items():
         w, d, h = part["size_mm"]
@@ -162,6 +162,20 @@ def test_the_built_case_hides_each_hand_and_a_lower_hood_does_not(built):
     low = [t for t in hood if max(v[2] for v in t) < top - 14]
     r = C.privacy(low, _inks(work), eyes)
     assert not r.ok, r.details
+
+
+@needs_openscad
+def test_every_button_has_a_legend_and_a_flat_deck_has_none(built):
+    out, manifest, _, _ = built
+    r = {c["check"]: c for c in manifest["checks"]}["legends"]
+    assert r["ok"] and "all 12 buttons" in r["summary"]
+    assert float(r["summary"].split("letters ")[1].split(" ")[0]) >= 3.0
+    layout = L.load_layout()
+    lid = M.read_stl(os.path.join(out, "work", "lid.stl"))
+    # the deck with its top 0.6 mm planed off (no engraving left): every legend missing
+    flat = [t for t in lid if min(v[2] for v in t) < 32 - 0.7]
+    r = C.legends(flat, layout, 0.6)
+    assert not r.ok and "player 1's left button: no legend engraved beside it" in r.details
 
 
 @needs_openscad
