@@ -18,8 +18,8 @@ panel's BUSY falling, a button to release) the sleeping chip jumps there
 at once. So a 2.5 s full refresh costs no wall time in a test, and an
 idle board costs almost no CPU either way.
 
-Same interface as host.vboard.VirtualBoard where it makes sense (start,
-port, press/hold/release, panel_image, refresh_counts, led, stats,
+The same contract as okgin.vboard.VirtualBoard (okgin.lib.boards.EmulatedBoard:
+start, port, press/hold/release, panel_image, refresh_counts, led, stats,
 on_event, kill, power_cycle, stop), so the simulator, ``okgin hil`` and
 the benches take either.
 """
@@ -628,8 +628,11 @@ class ChipBoard:
             return list(self._console)
 
     # -- buttons, LEDs, panels -----------------------------------------------------------
-    def _timing_ms(self, key, default):
+    def timing_ms(self, key, default):
+        """A timing value of the board definition (debounce_ms, long_press_ms...)."""
         return self.board.get("timing", {}).get(key, default)
+
+    _timing_ms = timing_ms      # the fault campaign's name for it
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):
@@ -682,9 +685,9 @@ class ChipBoard:
         self._check_player(player)
         self._need_pins()
         g = self.pins.button_gpio(player, button)
-        debounce = self._timing_ms("debounce_ms", 20)
+        debounce = self.timing_ms("debounce_ms", 20)
         if hold_ms is None:
-            hold_ms = self._timing_ms("long_press_ms", 600) + 200 if long else 3 * debounce
+            hold_ms = self.timing_ms("long_press_ms", 600) + 200 if long else 3 * debounce
         polls = 2 * len(self.pins.button_pins)     # a poll reads every button
         ms = 1_000_000
         steps = _chatter(g, 0, bounce_ms)
