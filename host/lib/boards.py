@@ -14,12 +14,15 @@ other arguments, fails the type check and not a front end at run time.
 A real Pico offers only its port: code that also runs against one (okgin
 hil) asks ``Target.board`` for the rest.
 """
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, overload
 
 from okgin.errors import CommandError
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+
+    from okgin.chip.chipboard import ChipBoard
+    from okgin.vboard.vboard import VirtualBoard
 
 # kind -> what it is (okgin board/sim/hil --chip choose the emulated Pico)
 KINDS = {
@@ -120,8 +123,23 @@ class EmulatedBoard(Protocol):
         """A timing value of the board definition (debounce_ms, long_press_ms...)."""
 
 
+@overload
+def make_board(kind: Literal["vboard"] = ..., *, board: "str | dict | None" = None,
+               eink: float = 1.0, flash: "str | None" = None, **options: Any) -> "VirtualBoard": ...
+
+
+@overload
+def make_board(kind: Literal["chip"], *, board: "str | dict | None" = None,
+               eink: float = 1.0, flash: "str | None" = None, **options: Any) -> "ChipBoard": ...
+
+
+@overload
+def make_board(kind: str, *, board: "str | dict | None" = None,
+               eink: float = 1.0, flash: "str | None" = None, **options: Any) -> EmulatedBoard: ...
+
+
 def make_board(kind: str = "vboard", *, board: "str | dict | None" = None, eink: float = 1.0,
-               flash: "str | None" = None, **options: Any) -> EmulatedBoard:
+               flash: "str | None" = None, **options: Any) -> Any:
     """An emulated board of ``kind`` ("vboard" or "chip"), not started yet
     (set ``on_event`` first, then ``start()`` or ``with``).
 
@@ -161,7 +179,19 @@ def make_board(kind: str = "vboard", *, board: "str | dict | None" = None, eink:
     return vb
 
 
-def start_board(kind: str = "vboard", **kw: Any) -> EmulatedBoard:
+@overload
+def start_board(kind: Literal["vboard"] = ..., **kw: Any) -> "VirtualBoard": ...
+
+
+@overload
+def start_board(kind: Literal["chip"], **kw: Any) -> "ChipBoard": ...
+
+
+@overload
+def start_board(kind: str, **kw: Any) -> EmulatedBoard: ...
+
+
+def start_board(kind: str = "vboard", **kw: Any) -> Any:
     """make_board(kind, **kw), powered on (stopped again if that fails)."""
     b = make_board(kind, **kw)
     try:
