@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from okgin.bench import smallest
+from okgin.benches import smallest
 from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -163,7 +163,8 @@ class ChipBoard:
         from okgin.chip.node import ensure_emulator
         self._node, self._glue = ensure_emulator(self._out)
         if self._bootrom is None:
-            fw, self._bootrom = images.find_images(self._firmware, download=self._download, out=self._out)
+            fw, self._bootrom = images.find_images(self._firmware, download=self._download, out=self._out,
+                                                   boots=boot_banner)
         else:
             fw = self._firmware
         self._work = tempfile.mkdtemp(prefix="okgin-chip-")
@@ -743,6 +744,18 @@ class ChipBoard:
                 cb(ev)
             except Exception as e:   # a front-end bug must not kill the board
                 print("okgin chip: on_event(%r) raised %r" % (ev, e), file=sys.stderr)
+
+
+def boot_banner(firmware, bootrom, timeout=60.0):
+    """Boot a firmware image on a scratch emulated Pico and return the first
+    line it prints at its REPL (MicroPython's banner names its version):
+    how okgin.chip.images checks a firmware it downloaded."""
+    chip = ChipBoard(firmware=firmware, bootrom=bootrom, realtime=False)
+    try:
+        chip.start()
+        return chip.console_line("MicroPython", timeout)
+    finally:
+        chip.stop()
 
 
 def _chatter(gpio, level, bounce_ms, delay_ns=0, reads=0):
