@@ -221,8 +221,8 @@ def open_session(args, flash_dir, speed):
 
 
 def _default_board():
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, "hardware", "board.json")
+    from okgin.lib.paths import BOARD
+    return BOARD
 
 
 def _run_headless(args, steps, flash_dir, speed):

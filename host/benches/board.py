@@ -26,7 +26,7 @@ import time
 
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import BOARD
 
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
@@ -38,7 +38,7 @@ class Session:
     def __init__(self, flash, heap, speed=0.0):
         from okgin.vboard import VirtualBoard
         import serial
-        self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
+        self.vb = VirtualBoard(flash_dir=flash, board=BOARD,
                                speed=speed, heapsize=heap)
         self.events = []
         self.lock = threading.Lock()

@@ -33,7 +33,7 @@ import time
 from okgin.benches.board import Session
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import BOARD
 BUDGET_K = 160     # host/vboard/vboard.py HEAPSIZE
 LOW_K = 64
 HIGH_K = 256
@@ -53,7 +53,7 @@ class Board:
     def __init__(self, flash, heap, timeout=20.0):
         from okgin.vboard import VirtualBoard
         import serial
-        self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
+        self.vb = VirtualBoard(flash_dir=flash, board=BOARD,
                                speed=0.0, heapsize=heap, crash_restarts=1)
         self.vb.start()
         self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)

@@ -9,10 +9,9 @@ follows firmware/layout.py, the firmware's own card order (pure Python over
 the engine), so a press lands on the card the oracle expects or the test
 fails.
 """
-import os
 import sys
 
-_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
+from okgin.lib.paths import FIRMWARE as _FIRMWARE
 if _FIRMWARE not in sys.path:
     sys.path.insert(0, _FIRMWARE)
 import layout  # noqa: E402  (firmware/layout.py)
