@@ -534,6 +534,20 @@ class VirtualBoard:
         for panel in self._need_pins().panels:
             panel.reset_stats()
 
+    def set_supply(self, vbus=None, vsys=None):
+        """USB plugged in or not (board.json power.vbus_sense) and the
+        volts on VSYS (what ADC.read_u16 on power.vsys_adc reads, divided
+        by 3 as on a Pico); as ChipBoard.set_supply."""
+        if vsys is not None and not 0 <= vsys <= 5.5:
+            raise ValueError("vsys must be 0..5.5 V (the Pico's VSYS range), not %r" % (vsys,))
+        pins = self._need_pins()
+        with pins.lock:
+            if vbus is not None:
+                pins.vbus = bool(vbus)
+            if vsys is not None:
+                pins.vsys = float(vsys)
+        self._inputs_changed()
+
     def set_fault(self, player, busy_stuck=True):
         """Fault injection: BUSY of that panel stays high (e.g. to test the
         driver's EPDTimeout path)."""
