@@ -165,7 +165,7 @@ def run_chip(quick):
     from okgin.benches.chip import bench_decisions, _pct
     from okgin.chip import ChipBoard
     from okgin.chip.chipboard import ChipError
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     import statistics
     chip = ChipBoard(realtime=False)
     t0 = time.monotonic()

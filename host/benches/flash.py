@@ -28,7 +28,7 @@ def _touch_module(src, n):
 
 
 def measure(runs=3, out=sys.stdout):
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     from okgin.vboard import VirtualBoard
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}

@@ -1,5 +1,5 @@
 """How the firmware is laid out and compiled for a board's flash: shared by
-`okgin flash` (host/flash.py) and the virtual board (host/vboard/flash.py),
+`okgin flash` (host/lib/flashing.py) and the virtual board (host/vboard/flash.py),
 so the board in CI runs exactly what a Pico gets."""
 import os
 
