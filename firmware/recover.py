@@ -52,7 +52,7 @@ def boot(app):
         note = ("Saved game damaged", [err or "line %d: the record ends early" % (ln + 1),
                                        "Kept as %s." % store.BAD, "Start a new game."])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
         return
     seat = m.players[1]
     if m.players[0] != "human" or (seat != "human" and seat not in app.levels):
@@ -64,7 +64,7 @@ def boot(app):
         note = ("Saved game not resumed", ["Players %s,%s unknown here." % m.players,
                                            "Kept as %s." % store.BAD, "Start a new game."])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
         return
     store.owned = True    # the record on the flash is this game's from now on
     if err is not None or not newline:
@@ -79,7 +79,7 @@ def boot(app):
         note = ("Saved game repaired", [err, "Resumed at the last valid move.",
                                         "Damaged copy kept as %s." % store.BAD])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
 
 
 def _upgrade(app, m):
@@ -105,7 +105,7 @@ def resume_state(app):
     if m.winner is not None:
         # a game won before a power cut: counted now if it was not then
         app.count_game()
-    app._hand_boundary()
+    app.hand_boundary()
 
 
 def panel_failed(app, p, e):

@@ -99,7 +99,7 @@ def valid(d):
 def load():
     """The statistics, or fresh ones: no file yet, or a file that is not
     this firmware's statistics (damaged, even as valid JSON), which is kept
-    as stats.bad (a rename) and replaced by fresh ones, so a damaged file
+    as stats.json.bad (a rename) and replaced by fresh ones, so a damaged file
     never stops the table."""
     text = _read()
     if text is None:
@@ -118,7 +118,7 @@ def load():
         return d
     d = fresh()
     try:
-        store._replace(store.STATS, store.STATS[:-5] + ".bad")
+        store._replace(store.STATS, store.STATS + ".bad")
         _write(d)
     except OSError:
         pass
@@ -234,7 +234,7 @@ def button(app, button, kind):
         app.menu_page = "reset"
     elif button == "ok" and kind != "repeat":
         app.menu_page = ""
-    app._touch()
+    app.touch()
 
 
 def draw(fb, v):

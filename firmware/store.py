@@ -208,7 +208,7 @@ def load_settings():
     """The menu's preferences, checked field by field. A settings.json
     that is missing gives {}; one that is damaged (too big, not JSON, JSON
     the parser cannot hold: "[" * 5000 ran it out of heap at boot, a
-    setting of the wrong type) is kept as settings.bad (a rename: no
+    setting of the wrong type) is kept as settings.json.bad (a rename: no
     room needed) and what was good in it is written back as a fresh one.
     Nothing in it can stop the boot."""
     d = None
@@ -228,7 +228,7 @@ def load_settings():
         if len(good) == len(d):
             return d
     try:
-        _replace(SETTINGS, SETTINGS[:-5] + ".bad")
+        _replace(SETTINGS, SETTINGS + ".bad")
         save_settings(good)
     except OSError:
         pass

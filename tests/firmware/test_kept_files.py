@@ -59,7 +59,7 @@ def test_damaged_statistics_are_kept_aside_and_the_game_goes_on(flash, old, new)
         assert b.status()["screen"] == "over"
         s = json.loads(b.block("stats")[0])
         assert s["games"] == 1 and s["by"]["human"]["games"][m.winner] == 1
-        assert saved(flash, "stats.bad").decode() == damaged      # kept aside whole
+        assert saved(flash, "stats.json.bad").decode() == damaged      # kept aside whole
         assert json.loads(saved(flash, "stats.json")) == s        # a fresh file
         b.power_cut_and_boot()
         b.ok("sync")
@@ -85,7 +85,7 @@ def test_settings_of_the_wrong_type_are_kept_aside_and_the_good_ones_stay(flash,
         b.start()
         b.ok("sync")
         assert b.status()["screen"] == "menu"
-        assert saved(flash, "settings.bad").decode() == text
+        assert saved(flash, "settings.json.bad").decode() == text
         assert json.loads(saved(flash, "settings.json")) == kept
     finally:
         b.stop()

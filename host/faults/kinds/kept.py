@@ -82,7 +82,7 @@ def run(table, n, rng, work, log):
             what = "%s: %s" % (name, what)
             put = dict(good)
             put[name] = data
-            t.session(put=put, remove=["game.bad", "test.bad", "stats.bad", "settings.bad",
+            t.session(put=put, remove=["game.bad", "test.bad", "stats.json.bad", "settings.json.bad",
                                        "game.tmp", "test.tmp"])
             t.sync()
             notes = []
@@ -117,7 +117,7 @@ def run(table, n, rng, work, log):
                                  % (rec.count(b"\n"), want.count(b"\n")))
                 t.req("testmode off")
                 t.sync()
-            bad_name = name[:-3] + "bad" if name == "test.okg" else name[:-5] + ".bad"
+            bad_name = "test.bad" if name == "test.okg" else name + ".bad"
             look = t.session(read=("game.okg", name), digest=(bad_name,))
             if look["game.okg"] != real:
                 r.bad("lost", "%s: the real game's record changed" % what)
