@@ -20,7 +20,8 @@ from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
 
-# Run boot.py then main.py from the flash root, as the Pico does: an error in
+# Run boot.py then main.py from the flash root, as the Pico does (main.py
+# starts with Ctrl-C on, as MicroPython starts each script): an error in
 # boot.py is printed and main.py still runs; main.py's errors (and Ctrl-C)
 # end at the REPL because micropython runs with -i. execfile keeps
 # __name__ == "__main__" and the file names in tracebacks.
@@ -39,6 +40,11 @@ BOOT = (
     "  _s.print_exception(e)\n"
     "_m=_e('main.py')\n"
     "del _o,_s,_e\n"
+    # each script MicroPython runs starts with Ctrl-C on (pyexec), whatever
+    # boot.py did with it: the owner's lock in main.py turns it off again
+    "import vmachine as _v\n"
+    "_v.kbd_intr(3)\n"
+    "del _v\n"
     "if _m:\n"
     " del _m\n"
     " execfile('main.py')\n"
