@@ -40,13 +40,15 @@ BOOT = (
     "  _s.print_exception(e)\n"
     "_m=_e('main.py')\n"
     "del _o,_s,_e\n"
-    # each script MicroPython runs starts with Ctrl-C on (pyexec), whatever
-    # boot.py did with it: the owner's lock in main.py turns it off again
-    "import vmachine as _v\n"
-    "_v.kbd_intr(3)\n"
-    "del _v\n"
     "if _m:\n"
     " del _m\n"
+    # each script MicroPython runs starts with Ctrl-C on (pyexec), whatever
+    # boot.py did with it: the owner's lock in main.py turns it off again.
+    # Not for the bare REPL: there Ctrl-C is a character the REPL reads
+    # (with the pty's ISIG on it would end the process).
+    " import vmachine as _v\n"
+    " _v.kbd_intr(3)\n"
+    " del _v\n"
     " execfile('main.py')\n"
 )
 
