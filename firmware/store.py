@@ -36,14 +36,6 @@ def sandbox(on):
     STATS = "teststats.json" if on else "stats.json"
 
 
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
 def _remove(path):
     try:
         os.remove(path)
