@@ -31,7 +31,7 @@ from typing import Any
 from okgin.errors import CommandError
 from okgin.lib import transport
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from okgin.lib.paths import BOARD, ROOT, copy_source
 
 ROWS = ("power", "damage", "serial", "buttons", "panels", "flash", "hidden", "shuffle")
 
@@ -104,7 +104,7 @@ class Row:
 def _board_with(timing):
     """hardware/board.json with some of its timing values replaced, as the
     bytes of a board.json file."""
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(BOARD) as f:
         data = json.load(f)
     data["timing"].update(timing)
     return json.dumps(data).encode()
@@ -123,7 +123,7 @@ class Table:
         from okgin.vboard import VirtualBoard, populate
         self.flash = os.path.join(work, name)
         populate(self.flash)
-        board = os.path.join(ROOT, "hardware", "board.json")
+        board = BOARD
         if timing:
             board = os.path.join(work, name + "-board.json")
             with open(board, "wb") as f:
@@ -1556,9 +1556,7 @@ def row_flash(n, rng, work, log):
     completes."""
     r = Row("flash")
     src = os.path.join(work, "flash-src")
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    copy_source(src, ignore=("__pycache__", "*.pyc"))
     t = TABLE[0](work, "flash")
     t.on()
     try:

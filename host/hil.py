@@ -21,8 +21,7 @@ import time
 from okgin.errors import CommandError
 from okgin.lib import transport
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUITE = os.path.join(ROOT, "tests", "hil")
+from okgin.lib.paths import HIL_SUITE as SUITE, ROOT
 
 
 class Target:

@@ -17,7 +17,7 @@ import time
 from okgin.benches import smallest
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import ROOT
 LEVELS = ("random", "easy", "greedy", "normal", "hard")
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times

@@ -37,7 +37,7 @@ import time
 
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import copy_source
 MS = 1_000_000
 
 
@@ -70,10 +70,7 @@ def _say(text):
 # -- flash ----------------------------------------------------------------------
 def _source_copy():
     src = tempfile.mkdtemp(prefix="okgin-bench-src-")
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.mpy"))
-    return src
+    return copy_source(src)
 
 
 def bench_flash(chip):

@@ -204,8 +204,8 @@ def open_session(args, flash_dir, speed):
 
 
 def _default_board():
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(here, "hardware", "board.json")
+    from okgin.lib.paths import BOARD
+    return BOARD
 
 
 class Session:

@@ -14,7 +14,8 @@ import time
 import weakref
 
 from okgin.errors import CommandError
-from okgin.vboard.flash import ROOT, populate
+from okgin.lib.paths import FIRMWARE, resolve_board
+from okgin.vboard.flash import populate
 from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
@@ -103,9 +104,7 @@ def find_micropython(explicit=None):
 def load_board(board):
     if isinstance(board, dict):
         return board
-    path = board
-    if not os.path.isabs(path) and not os.path.exists(path):
-        path = os.path.join(ROOT, board)
+    path = resolve_board(board)
     try:
         with open(path) as f:
             data = json.load(f)
@@ -114,7 +113,7 @@ def load_board(board):
     except ValueError as e:
         raise VBoardError("board definition %s is not valid JSON: %s" % (board, e)) from None
     try:
-        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+        sys.path.insert(0, FIRMWARE)
         import boarddef
         data = boarddef.validate(data) or data
     except ImportError:
@@ -226,7 +225,7 @@ class VirtualBoard:
     def _board_file(self, work):
         if self.board_path:
             p = self.board_path
-            return p if os.path.exists(p) else os.path.join(ROOT, p)
+            return resolve_board(p)
         path = os.path.join(work, "board.json")
         with open(path, "w") as f:
             json.dump(self.board, f)
@@ -533,6 +532,20 @@ class VirtualBoard:
     def reset_stats(self):
         for panel in self._need_pins().panels:
             panel.reset_stats()
+
+    def set_supply(self, vbus=None, vsys=None):
+        """USB plugged in or not (board.json power.vbus_sense) and the
+        volts on VSYS (what ADC.read_u16 on power.vsys_adc reads, divided
+        by 3 as on a Pico); as ChipBoard.set_supply."""
+        if vsys is not None and not 0 <= vsys <= 5.5:
+            raise ValueError("vsys must be 0..5.5 V (the Pico's VSYS range), not %r" % (vsys,))
+        pins = self._need_pins()
+        with pins.lock:
+            if vbus is not None:
+                pins.vbus = bool(vbus)
+            if vsys is not None:
+                pins.vsys = float(vsys)
+        self._inputs_changed()
 
     def set_fault(self, player, busy_stuck=True):
         """Fault injection: BUSY of that panel stays high (e.g. to test the
