@@ -210,9 +210,6 @@ class BoardPins:
         if self.on_change:
             self.on_change()
 
-    def is_input(self, gpio):
-        return self.mode[gpio] == IN
-
     def led(self, player):
         g = self.led_pins[player]
         if g is None:
