@@ -59,7 +59,7 @@ def _install_dir():
     from okgin.chip.images import cache_dir
     folder = os.path.join(os.path.dirname(cache_dir()), "chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
-    for name in ("package.json", "package-lock.json", GLUE):
+    for name in ("package.json", "package-lock.json", GLUE, "uf2drop.mjs"):
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))
     return folder
 
