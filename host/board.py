@@ -73,7 +73,8 @@ def run(args):
     for opt in ("flash", "firmware", "erase", "drop"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
-    from okgin.vboard import VirtualBoard, populate, lock_flash
+    from okgin.lib.boards import make_board
+    from okgin.vboard import lock_flash, populate
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
     lock = None
@@ -90,8 +91,8 @@ def run(args):
         elif not os.path.isdir(args.flash_dir):
             raise CommandError("flash directory %s does not exist (add --populate to create it "
                                "from the sources)" % args.flash_dir)
-    vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
-                      heapsize=args.heapsize, compiled=not args.source, lock=lock)
+    vb = make_board("vboard", flash=args.flash_dir, board=args.board, eink=args.speed,
+                    heapsize=args.heapsize, compiled=not args.source, lock=lock)
 
     def on_event(ev):
         if ev[0] == "exit" and not ev[2]:
@@ -140,7 +141,8 @@ def _erase(flash):
 
 
 def run_chip(args):
-    from okgin.chip.chipboard import ChipBoard, default_flash
+    from okgin.chip.chipboard import default_flash
+    from okgin.lib.boards import make_board
     for opt in ("flash_dir", "populate", "source", "heapsize"):
         if getattr(args, opt):
             raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "
@@ -157,8 +159,8 @@ def run_chip(args):
         print("okgin board: dragging %s onto the Pico replaces its filesystem: the saved game, "
               "settings and statistics in %s are erased (okgin flash keeps them)"
               % (args.drop, flash), file=sys.stderr, flush=True)
-    chip = ChipBoard(flash=flash, board=args.board, firmware=args.firmware,
-                     realtime=args.speed == 1, drop=args.drop)
+    chip = make_board("chip", flash=flash, board=args.board, firmware=args.firmware,
+                      realtime=args.speed == 1, drop=args.drop)
 
     def on_event(ev):
         if args.quiet:

@@ -140,7 +140,7 @@ def find_firmware(firmware=None, out=None):
 def device_files(src_root=None, board_json=None):
     """[(device path, bytes)] exactly as `okgin flash` writes them to a Pico
     with this MicroPython, plus the list it keeps of what it wrote."""
-    from okgin.flash import MANIFEST, build, choose_mpy_cross
+    from okgin.lib.flashing import MANIFEST, build, choose_mpy_cross
     from okgin.lib.paths import ROOT
     cross = choose_mpy_cross(*MPY_ABI)
     work = tempfile.mkdtemp(prefix="okgin-uf2-")

@@ -20,7 +20,8 @@ from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
 
-# Run boot.py then main.py from the flash root, as the Pico does: an error in
+# Run boot.py then main.py from the flash root, as the Pico does (main.py
+# starts with Ctrl-C on, as MicroPython starts each script): an error in
 # boot.py is printed and main.py still runs; main.py's errors (and Ctrl-C)
 # end at the REPL because micropython runs with -i. execfile keeps
 # __name__ == "__main__" and the file names in tracebacks.
@@ -41,6 +42,13 @@ BOOT = (
     "del _o,_s,_e\n"
     "if _m:\n"
     " del _m\n"
+    # each script MicroPython runs starts with Ctrl-C on (pyexec), whatever
+    # boot.py did with it: the owner's lock in main.py turns it off again.
+    # Not for the bare REPL: there Ctrl-C is a character the REPL reads
+    # (with the pty's ISIG on it would end the process).
+    " import vmachine as _v\n"
+    " _v.kbd_intr(3)\n"
+    " del _v\n"
     " execfile('main.py')\n"
 )
 
@@ -168,7 +176,7 @@ class VirtualBoard:
         self._link_kind = link
         self.crash_restarts = crash_restarts
         self.on_event = None
-        self.port = None
+        self.port: "str | None" = None
         self.pins: "BoardPins | None" = None
         self.proc = None
         self.boots = 0
@@ -427,8 +435,12 @@ class VirtualBoard:
                 self._clock_cv.wait(min(timeout, 1.0))
 
     # -- buttons, LEDs, panels --------------------------------------------------
+    def timing_ms(self, key, default):
+        """A timing value of the board definition (debounce_ms, long_press_ms...)."""
+        return self.board.get("timing", {}).get(key, default)
+
     def _timing(self, key, default):
-        return self.board.get("timing", {}).get(key, default) / 1000.0
+        return self.timing_ms(key, default) / 1000.0
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):
@@ -529,6 +541,20 @@ class VirtualBoard:
     def reset_stats(self):
         for panel in self._need_pins().panels:
             panel.reset_stats()
+
+    def set_supply(self, vbus=None, vsys=None):
+        """USB plugged in or not (board.json power.vbus_sense) and the
+        volts on VSYS (what ADC.read_u16 on power.vsys_adc reads, divided
+        by 3 as on a Pico); as ChipBoard.set_supply."""
+        if vsys is not None and not 0 <= vsys <= 5.5:
+            raise ValueError("vsys must be 0..5.5 V (the Pico's VSYS range), not %r" % (vsys,))
+        pins = self._need_pins()
+        with pins.lock:
+            if vbus is not None:
+                pins.vbus = bool(vbus)
+            if vsys is not None:
+                pins.vsys = float(vsys)
+        self._inputs_changed()
 
     def set_fault(self, player, busy_stuck=True):
         """Fault injection: BUSY of that panel stays high (e.g. to test the
