@@ -21,6 +21,7 @@ COMMANDS = {
     "sim": ("okgin.sim", "play on the virtual board in a window (or the terminal)"),
     "board": ("okgin.board", "run only the virtual board and print its serial port"),
     "flash": ("okgin.flash", "compile and copy the firmware onto a board"),
+    "uf2": ("okgin.uf2", "write one .uf2 file to drag onto a Pico: MicroPython and the game"),
     "hil": ("okgin.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("okgin.replay", "replay a game record on the virtual board"),
     "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip)"),
@@ -36,6 +37,7 @@ EPILOG = """examples:
   okgin sim --vs hard                    play against the computer
   okgin board                            start the virtual board, print its port
   okgin flash                            put the firmware on the plugged-in Pico
+  okgin uf2 -o okgin.uf2                 one file to drag onto a new Pico (BOOTSEL)
   okgin hil --sim                        run the hardware-in-loop tests on the virtual board
   okgin replay game.okg --shots out/     replay a saved game, a picture per action
   okgin tourney hard greedy --games 200  computer players against each other

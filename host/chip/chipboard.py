@@ -98,7 +98,7 @@ class ChipBoard:
     called from any one thread; on_event is called from the board's thread."""
 
     def __init__(self, flash=None, board="hardware/board.json", firmware=None, bootrom=None,
-                 realtime=True, eink=1.0, download=True, out=None):
+                 realtime=True, eink=1.0, download=True, out=None, drop=None):
         if os.name != "posix":
             raise ChipError("the emulated Pico needs POSIX ptys (Linux or macOS); on Windows use WSL")
         self.board_path = board if isinstance(board, str) else None
@@ -112,6 +112,10 @@ class ChipBoard:
         self._bootrom = bootrom
         self._download = download
         self._out = sys.stderr if out is None else out
+        # a UF2 file dragged onto the Pico's USB drive at the first power-on,
+        # BOOTSEL held: the bootrom writes it (uf2drop.mjs) and boots it
+        self._drop = os.path.abspath(drop) if drop else None
+        self.dropped_blocks = (0, 0)     # (written, in the file) as the bootrom acknowledges them
         self.on_event = None        # ("refresh", p, kind, s), ("ended", p), ("led", p, on), ("reset",), ("exit", code)
         self.on_trace = None        # every raw chip event, for benches: (kind, t_ns, ...)
         self.port: Optional[str] = None
@@ -185,10 +189,13 @@ class ChipBoard:
         if not self.flash_path:
             self.flash_path = os.path.join(self._work, "flash.bin")
         self._lock_flash()
-        if fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
+        if self._drop:
+            if not os.path.exists(self.flash_path):
+                images.new_flash(self.flash_path)
+        elif fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
             # a new Pico, or --firmware: the UF2 as the USB drive would write it
             images.write_uf2(self.flash_path, fw)
-        if not images.has_firmware(self.flash_path):
+        if not self._drop and not images.has_firmware(self.flash_path):
             raise ChipError("the flash file %s holds no firmware" % self.flash_path)
         self.firmware_path = fw
         self._master, self._slave = os.openpty()
@@ -224,7 +231,7 @@ class ChipBoard:
         try:
             proc = subprocess.Popen(
                 [self._node, self._glue, self._bootrom, self.flash_path, str(theirs.fileno()),
-                 str(self._t)],
+                 str(self._t)] + ([self._drop] if self._drop else []),
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 start_new_session=True)
         except OSError as e:
@@ -232,6 +239,7 @@ class ChipBoard:
         finally:
             theirs.close()
             log.close()
+        self._drop = None           # the next power-on boots from flash
         with self._lock:
             self._sent = None
             self._cut_after = None
@@ -479,6 +487,8 @@ class ChipBoard:
             self.flash_ops[ev[2]] += 1
         elif kind == "log":
             self._console.append((self._t, "[emulator] " + ev[1]))
+        elif kind == "drop":
+            self.dropped_blocks = (ev[2], ev[3])
 
     def _pin(self, gpio, state):
         # rp2040js GPIOPinState -> the board model's mode, level and pull
