@@ -15,9 +15,9 @@ from engine import IllegalAction, Match
 # needed by every game (each action's record line): loaded at boot, before
 # the heap fragments, rather than in the middle of the first new game
 import engine.record  # noqa: F401
-# layout.py, screens.py (and font.py through it) are imported where they
-# are used, not held here: a knock and the computer's move drop them to make
-# room (_make_room), the next redraw loads them again.
+# engine/arrange.py, screens.py (and font.py through it) are imported where
+# they are used, not held here: a knock and the computer's move drop them to
+# make room (_make_room), the next redraw loads them again.
 import store
 
 try:
@@ -37,7 +37,7 @@ _B_STOCK = const(1)    # the position the view was built for
 _B_TOP = const(2)
 _B_TURN = const(3)
 _B_OBS = const(4)      # the observation, without its history and piles
-_B_GROUPS = const(5)   # layout.arrange(hand)
+_B_GROUPS = const(5)   # engine.arrange.arrange(hand)
 _B_ORDER = const(6)    # the cards as the cursor walks them
 _B_HEAD = const(7)
 _B_LAST = const(8)     # the opponent's last turn in words
@@ -68,11 +68,12 @@ def _unload(*names):
 def _make_room():
     """Before the two heaviest moments of a game, a knock (the showdown's
     code and search) and the computer's move (its code and search): the
-    drawing code (screens, font, layout: ~7 KB on the heap) goes, the next
-    redraw imports it again (~3 KB of .mpy), and the heap is cleared of the
-    last move's garbage (docs/memory.md)."""
-    for n in ("screens", "font", "layout"):
+    drawing code (screens, font, the hand's arrangement: ~7 KB on the heap)
+    goes, the next redraw imports it again (~3 KB of .mpy), and the heap is
+    cleared of the last move's garbage (docs/memory.md)."""
+    for n in ("screens", "font"):
         sys.modules.pop(n, None)
+    _unload("arrange")
     gc.collect()
 
 
@@ -304,8 +305,8 @@ class App:
             hand = m.hand.hands[p]
             new = [c for c in hand if c not in before]
             if new:
-                import layout
-                order = layout.order(hand)
+                from engine.arrange import order as arranged
+                order = arranged(hand)
                 if new[0] in order:
                     self.cursor[p] = order.index(new[0])
         self._touch()
@@ -534,8 +535,8 @@ class App:
         if self.vs != "human" and p == 1:
             groups = []   # the computer's panel shows only the public side
         else:
-            import layout
-            groups = layout.arrange(obs["hand"])
+            from engine.arrange import arrange
+            groups = arrange(obs["hand"])
         order = []
         for g, _m in groups:
             order.extend(g)

@@ -1437,7 +1437,8 @@ def row_buttons(n, rng, work, log):
     in test mode's own game, whose record is read after each turn: the
     action must be the one the presses mean (the cursor model), exactly
     once. One lost or doubled cursor press discards another card."""
-    from okgin.lib.presses import Presses, layout
+    from okgin.engine.arrange import order as arranged
+    from okgin.lib.presses import Presses
     from okgin.engine import Match
     r = Row("buttons")
     t = TABLE[0](work, "buttons", speed=0.2)
@@ -1493,7 +1494,7 @@ def row_buttons(n, rng, work, log):
                 # held past the long press, or very long: still one action
                 worst = chatter(p, "draw", (0.06, 0.9, 3.0)[done % 3])
             else:
-                order = layout.order(o["hand"])
+                order = arranged(o["hand"])
                 q = 1 - p
                 k = rng.randint(0, len(order) - 1)
                 qk = rng.randint(0, 3)        # the other player mashes meanwhile

@@ -88,7 +88,7 @@ def bench_flash(chip):
     src = _source_copy()
     try:
         # one module changed (a function added: new bytecode, one .mpy)
-        with open(os.path.join(src, "firmware", "layout.py"), "a") as f:
+        with open(os.path.join(src, "firmware", "padview.py"), "a") as f:
             f.write("\n\ndef _bench_one_module():\n    return 1\n")
         chip.console_line("READY", 600)
         t1 = chip.emulated_ns()
