@@ -55,6 +55,16 @@ def text(reason):
     return TEXTS[reason[0]] % reason[1]
 
 
+def refuse(hand, code, player):
+    """Raise IllegalAction for code: its text in English, its reason as
+    data (``.reason``, for a device to say it in its players' words)."""
+    from .cards import IllegalAction
+    reason = illegal(hand, code, player)
+    e = IllegalAction(text(reason))
+    e.reason = reason
+    raise e
+
+
 def why_illegal(hand, code, player):
     """The reason code is not legal for player (None: the player to move),
     in English."""

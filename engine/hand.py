@@ -314,11 +314,8 @@ class Hand:
         code = parse_action(action)
         if not ((player is None or player == self._to_move) and code in self.legal_codes()):
             # the reasons live in engine/explain.py, loaded only on a mistake
-            from .explain import illegal, text
-            reason = illegal(self, code, player)
-            e = IllegalAction(text(reason))
-            e.reason = reason   # for a device to say it in its players' words
-            raise e
+            from .explain import refuse
+            refuse(self, code, player)
         self.apply(code)
         return action_str(code)
 

@@ -85,7 +85,7 @@ def load(c):
     try:
         f, idx = _open(c)
         try:
-            text.load(c)
+            text.load(DIR + c + ".fnt")
         except Exception:
             f.close()
             raise

@@ -108,16 +108,16 @@ def newgame_from(app, opts):
             return "preset must be one of " + "|".join(names)
         rules = preset_settings(names.index(preset))
     lang = opts.pop("lang", None)
-    if lang is not None:
-        if lang not in i18n.codes():
-            return "lang must be one of " + "|".join(i18n.codes())
-        app.set_lang(lang)
+    if lang is not None and lang not in i18n.codes():
+        return "lang must be one of " + "|".join(i18n.codes())
     for k in opts:
         rules[k] = opts[k]
     try:
         rules = Rules.from_options(rules)   # names the bad option
     except ValueError as e:
         return str(e)
+    if lang is not None:
+        app.set_lang(lang)   # everything checked: nothing changes on an error
     return game_args(app, vs, seed, dealer, rules)
 
 
@@ -264,15 +264,15 @@ def draw(fb, v):
             fb.fill_rect(0, y, W, LINE, 1)
         vw = text.width(value) if value else 0
         if value:
-            text.right(fb, value, W - 4, y, vw, c)
-        text.draw(fb, label, 4, y, W - 8 - (vw + 12 if value else 0), c)
+            text.right(fb, value, W - 7, y, vw, c)
+        text.draw(fb, label, 4, y, W - 11 - (vw + 12 if value else 0), c)
         y += LINE
     if len(items) > rows:
-        # more above / below: a mark at the right edge of the first / last row
+        # more above / below: a bar at the right edge of the first / last row
         if top > 0:
-            fb.fill_rect(W - 2, TOP, 2, 4, 1)
+            fb.fill_rect(W - 3, TOP, 3, 6, 1)
         if top + rows < len(items):
-            fb.fill_rect(W - 2, TOP + rows * LINE - 4, 2, 4, 1)
+            fb.fill_rect(W - 3, TOP + rows * LINE - 6, 3, 6, 1)
     if msg:
         text.draw(fb, msg, 3, FOOT_Y - LINE, W - 6, 1, True)
     footer(fb, v["hint"])

@@ -122,13 +122,17 @@ def footer(fb, hint):
 
 
 def header(fb, left, testmode=False, rule=True, w=None):
-    """The title line; ``w``: its width when something else shares the
-    line; ``rule=False``: no rule under it (a table whose first row is
-    underlined, to fit six rows)."""
+    """The title line; ``left`` a text, or a tuple of them, longest first
+    (the first that fits is drawn: the TEST MODE banner takes room).
+    ``w``: its width when something else shares the line; ``rule=False``:
+    no rule under it (a table whose first row is underlined, to fit six
+    rows)."""
     fb.fill_rect(0, 0, W, LINE + 1, 0)
     # the TEST MODE banner takes the right of the line
     if w is None:
         w = W - 2 - banner_w(testmode) - (4 if testmode else 0)
+    if isinstance(left, tuple):
+        left = text.first_fit(w, left)
     text.draw(fb, left, 1, 0, w)
     if rule:
         fb.hline(0, LINE, W, 1)
@@ -168,13 +172,19 @@ def table(fb, v, testmode):
 
 
 def title_bar(fb, title, testmode=False):
-    """A black bar with the title in white (notices, errors, questions)."""
+    """A black bar with the title in white (notices, errors, questions).
+    A title the bar has no room for (the TEST MODE banner beside it) is
+    left to the caller: returns False."""
     fb.fill_rect(0, 0, W, LINE, 1)
     b = banner_w(testmode)
-    text.draw(fb, title, 3, 0, W - 6 - b - (4 if b else 0), 0)
+    w = W - 6 - b - (4 if b else 0)
+    fits = text.width(title) <= w
+    if fits:
+        text.draw(fb, title, 3, 0, w, 0)
     if b:
         fb.fill_rect(W - b - 2, 0, 2, LINE, 0)   # the banner set apart
     banner(fb, testmode)
+    return fits
 
 
 def hand_positions(groups):
@@ -297,8 +307,9 @@ def error(fb, title, lines, hint, testmode=False):
     """A notice or an error: a title bar, the lines wrapped to the width
     (as many as fit above the footer), the footer."""
     fb.fill(0)
-    title_bar(fb, title, testmode)
     y = LINE + 4
+    if not title_bar(fb, title, testmode):
+        lines = [title] + list(lines)   # the title first, in the text
     for ln in lines:
         for part in text.wrap(ln, W - 6):
             if y + LINE > FOOT_Y:

@@ -35,15 +35,15 @@ _INV.pixel(0, 0, 1)
 _INV.pixel(1, 0, 0)
 
 
-def load(code):
-    """Use the glyphs of language ``code`` (i18n.load calls this)."""
+def load(path):
+    """Use the glyph file ``path`` (i18n.load calls this with the
+    language's lang/<code>.fnt)."""
     global _f, _narrow, _wide, _nbase, _wbase
-    from i18n import DIR
-    f = open(DIR + code + ".fnt", "rb")
+    f = open(path, "rb")
     head = f.read(12)
     if head[:4] != b"OKGF" or head[4] != 1 or head[5] != H:
         f.close()
-        raise ValueError("lang/%s.fnt: not a glyph file of this firmware" % code)
+        raise ValueError("%s: not a glyph file of this firmware" % path)
     nn = head[6] | head[7] << 8
     nw = head[8] | head[9] << 8
     note = head[10] | head[11] << 8
@@ -91,8 +91,6 @@ def _glyph(cp):
 
 def width(s):
     """Pixels ``s`` needs."""
-    if _f is None:
-        _default()
     w = 0
     for ch in s:
         cp = ord(ch)
@@ -107,17 +105,10 @@ def width(s):
     return w
 
 
-def _default():
-    import i18n
-    i18n.load(i18n.code or i18n.DEFAULT)
-
-
 def draw(fb, s, x, y, w, c=1, bold=False):
     """Draw ``s`` at (x, y) within ``w`` px; returns the x after it. ``c``
     0 draws white (on a black bar). What does not fit is not drawn (and
     is reported to CHECK)."""
-    if _f is None:
-        _default()
     if CHECK is not None:
         CHECK.append((x, y, w, H, width(s) + (1 if bold else 0), s))
     return _draw(fb, s, x, y, x + w, c, bold)
@@ -125,8 +116,6 @@ def draw(fb, s, x, y, w, c=1, bold=False):
 
 def right(fb, s, x_end, y, w, c=1):
     """``s`` ending at ``x_end``, in a box of ``w`` px ending there."""
-    if _f is None:
-        _default()
     n = width(s)
     if CHECK is not None:
         CHECK.append((x_end - w, y, w, H, n, s))
