@@ -39,7 +39,7 @@ def view_showdown(app, p):
         if dead:
             groups.append((dead, False))
         dw = res["deadwood"][q] if res.get("deadwood") else 0
-        who = app._name(p, q)
+        who = app.name(p, q)
         rows.append((t("end.row_knocked", who, dw) if q == knocker and knocker is not None
                      else t("end.row", who, dw), groups, lay))
     kind = res.get("kind")
@@ -59,7 +59,7 @@ def view_showdown(app, p):
         if winner == p:
             line = t("end.win_you", res["points"], what)
         else:
-            line = t("end.win", app._name(p, winner), res["points"], what)
+            line = t("end.win", app.name(p, winner), res["points"], what)
     sc = obs["scores"]
     gw = obs.get("game_winner")
     games = obs["games"]
@@ -71,7 +71,7 @@ def view_showdown(app, p):
             out.append("%d-%d%s" % (s[p], s[1 - p], "" if g["winner"] is None else "*"))
         score = t("end.games", " ".join(out))
     else:
-        score = t("end.score", app._name(p, p), sc[p], app._name(p, 1 - p), sc[1 - p])
+        score = t("end.score", app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p])
     heads = (t("end.head", ended, score), score)
     if gw is not None:
         # the game (or Hollywood's three) is won: said in the head, the
@@ -82,10 +82,10 @@ def view_showdown(app, p):
                 if g["winner"] == gw:
                     won += 1
             heads = (t("end.match_you", won, 3 - won) if gw == p else
-                     t("end.match", app._name(p, gw), won, 3 - won),)
+                     t("end.match", app.name(p, gw), won, 3 - won),)
         else:
             heads = (t("end.game_you", sc[gw], sc[1 - gw]) if gw == p else
-                     t("end.game", app._name(p, gw), sc[gw], sc[1 - gw]),)
+                     t("end.game", app.name(p, gw), sc[gw], sc[1 - gw]),)
         r = m.rules
         pad = r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood
         hint = t("hint.to_pad") if pad else t("hint.to_menu")

@@ -14,8 +14,8 @@ def view_pad(app, p):
     m = app.match
     r = m.rules
     pads = m.score_pad()   # engine/scoring.py: app.next_hand drops it
-    me = app._name(p, p)
-    them = app._name(p, 1 - p)
+    me = app.name(p, p)
+    them = app.name(p, 1 - p)
     n = len(pads)
     keys = [("pad.points", "points")]
     if r.box_bonus:
@@ -49,11 +49,11 @@ def view_pad(app, p):
     mine = m.winner == p
     if n > 1:
         head = t("pad.title_hw_you", won, n - won, net) if mine else \
-            t("pad.title_hw", app._name(p, m.winner), n - won, won, net)
+            t("pad.title_hw", app.name(p, m.winner), n - won, won, net)
         cols = tuple(t("pad.game", i + 1) for i in range(n))
         corner = me + "-" + them
     else:
-        head = t("pad.title_you", net) if mine else t("pad.title", app._name(p, m.winner), net)
+        head = t("pad.title_you", net) if mine else t("pad.title", app.name(p, m.winner), net)
         cols = (me, them)
         corner = ""
     hint = t("hint.to_menu")

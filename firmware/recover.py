@@ -55,7 +55,7 @@ def boot(app):
         note = (t("rec.damaged"), [t("rec.bad_line", ln if err else ln + 1),
                                    t("rec.kept", store.BAD)])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
         return
     if err is not None or not newline:
         store.keep_prefix(good, not newline, err is not None)
@@ -74,7 +74,7 @@ def boot(app):
     if err is not None:
         note = (t("rec.repaired"), [t("rec.bad_line", ln), t("rec.resumed", store.BAD)])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
 
 
 def _upgrade(app, m):
@@ -100,7 +100,7 @@ def resume_state(app):
     if m.winner is not None:
         # a game won before a power cut: counted now if it was not then
         app.count_game()
-    app._hand_boundary()
+    app.hand_boundary()
 
 
 def panel_failed(app, p, e):

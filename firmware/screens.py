@@ -209,11 +209,11 @@ def hand_positions(groups):
 
 
 def game(fb, v):
-    """The turn screen of one player. ``v`` (built by the app) holds:
-    head, testmode, pile (card or None), lines (3 texts right of the pile;
-    the first is the prompt, drawn bold), groups (list of (cards,
-    is_meld)), cursor (index in display order or -1), msg (over the third
-    line), hint, backs."""
+    """The turn screen of one player. ``v`` (built by turn.view) holds:
+    head (a text, or long and short forms), testmode, pile (card or
+    None), lines (3 texts right of the pile; the first is the prompt,
+    drawn bold), groups (list of (cards, is_meld)), cursor (index in
+    display order or -1), msg (over the last lines), hint, backs."""
     fb.fill(0)
     header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
@@ -222,11 +222,9 @@ def game(fb, v):
         card(fb, 2, TOP + 1, v["pile"])
     else:
         empty_pile(fb, 2, TOP + 1)
-    lines = v["lines"]
-    for i in range(len(lines)):
-        _line(fb, i, lines[i], v["msg"])
-    if v["msg"] and len(lines) < 3:
-        _line(fb, 2, "", v["msg"])
+    rows = _rows(v)
+    for i in range(3):
+        _row(fb, i, rows[i])
     nb = v.get("backs", 0)
     if nb:
         # the computer's seat: its cards face down (public side only)
@@ -262,15 +260,12 @@ def game_update(fb, v, was):
     drawing only what differs, which for a cursor move is a line of text
     and two cards. On an RP2040 a whole screen takes ~20 ms to draw, a
     cursor move ~3 ms this way (docs/emulated-pico.md)."""
-    lines = v["lines"]
-    old = was["lines"]
-    msg = v["msg"]
-    for i in range(max(len(lines), len(old), 3 if msg or was["msg"] else 0)):
-        s = lines[i] if i < len(lines) else ""
-        o = old[i] if i < len(old) else ""
-        if s != o or (i == 2 and msg != was["msg"]):
+    rows = _rows(v)
+    old = _rows(was)
+    for i in range(3):
+        if rows[i] != old[i]:
             fb.fill_rect(LINES_X, TOP + LINE * i, W - LINES_X, LINE, 0)
-            _line(fb, i, s, msg)
+            _row(fb, i, rows[i])
     cur = v["cursor"]
     was_cur = was["cursor"]
     if cur != was_cur:
@@ -288,14 +283,29 @@ def game_update(fb, v, was):
         footer(fb, v["hint"])
 
 
-def _line(fb, i, s, msg):
-    # the first line is the prompt, in bold; a message (an illegal press)
-    # takes the third line's place, bold
-    y = TOP + LINE * i
-    if i == 2 and msg:
-        text.draw(fb, msg, LINES_X, y, LINES_W, 1, True)
-    elif s:
-        text.draw(fb, s, LINES_X, y, LINES_W, 1, i == 0)
+def _rows(v):
+    """The three lines right of the pile as (text, bold): the prompt in
+    bold, then the view's lines; a message (a press that is not allowed,
+    the engine's reason) takes the last line, or the last two when it
+    needs them, in bold."""
+    lines = v["lines"]
+    rows = []
+    for i in range(3):
+        rows.append((lines[i] if i < len(lines) else "", i == 0))
+    msg = v["msg"]
+    if msg:
+        parts = text.wrap(msg, LINES_W)
+        if len(parts) > 2:
+            text.no_room(" ".join(parts[2:]), LINES_X, TOP + 3 * LINE)
+        parts = parts[:2]
+        for k in range(len(parts)):
+            rows[3 - len(parts) + k] = (parts[k], True)
+    return rows
+
+
+def _row(fb, i, row):
+    if row[0]:
+        text.draw(fb, row[0], LINES_X, TOP + LINE * i, LINES_W, 1, row[1])
 
 
 def _hand_card(fb, x, c, sel):

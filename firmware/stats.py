@@ -210,7 +210,7 @@ def button(app, button, kind):
     elif button == "ok" and kind != "repeat":
         app.menu_page = ""
         app.stats_page = 0
-    app._touch()
+    app.touch()
 
 
 def draw(fb, v):

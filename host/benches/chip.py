@@ -43,13 +43,9 @@ MS = 1_000_000
 
 def _firmware(chip, timeout=600.0):
     """The okgin firmware on the chip, spoken to over its port exactly as
-    the memory bench speaks to the virtual board (its Board, on our port)."""
-    import serial
-    from okgin.benches.memory import Board
-    fw = Board.__new__(Board)
-    fw.ser = serial.Serial(chip.port, 115200, timeout=timeout)
-    fw.seen = []
-    return fw
+    the memory bench speaks to the virtual board."""
+    from okgin.benches.board import Firmware
+    return Firmware(chip, timeout)
 
 
 def _reboot(chip, fw):
@@ -58,7 +54,7 @@ def _reboot(chip, fw):
     t0 = chip.emulated_ns()
     chip.console_line("READY okgin", 600, since=t0)
     time.sleep(0.2)
-    fw.ser.reset_input_buffer()
+    fw.flush_input()
     return t0
 
 
@@ -274,8 +270,8 @@ PARTS = ("flash", "boot", "reaction", "decisions", "heap")
 
 
 def run(args):
-    from okgin.chip import ChipBoard
     from okgin.chip.chipboard import ChipError
+    from okgin.lib.boards import make_board
     quick = getattr(args, "quick", False)
     parts = PARTS
     if getattr(args, "only", None):
@@ -284,7 +280,7 @@ def run(args):
         if bad:
             raise CommandError("--only: the parts are %s, not %s" % (", ".join(PARTS), ", ".join(bad)))
     langs = _langs(args)
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t_start = time.monotonic()
     try:
         chip.start()
@@ -343,7 +339,7 @@ def run(args):
                     heaps[code] = bench_heap(chip, fw, 1 if quick else None,
                                              (2 if quick else 10) if i == 0 else 0, code)
         finally:
-            fw.ser.close()
+            fw.close()
         what = "one hand" if quick else "a whole game"
         for code in heaps:
             heap = heaps[code]

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from okgin.bench import smallest
+from okgin.benches import smallest
 from okgin.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS
 

@@ -17,8 +17,8 @@ import tempfile
 import threading
 import time
 
+from okgin.lib import session as sess
 from okgin.simui import render
-from okgin.simui import session as sess
 
 
 def _one(args, speed, window):

@@ -169,7 +169,7 @@ class VirtualBoard:
         self._link_kind = link
         self.crash_restarts = crash_restarts
         self.on_event = None
-        self.port = None
+        self.port: "str | None" = None
         self.pins: "BoardPins | None" = None
         self.proc = None
         self.boots = 0
@@ -428,8 +428,12 @@ class VirtualBoard:
                 self._clock_cv.wait(min(timeout, 1.0))
 
     # -- buttons, LEDs, panels --------------------------------------------------
+    def timing_ms(self, key, default):
+        """A timing value of the board definition (debounce_ms, long_press_ms...)."""
+        return self.board.get("timing", {}).get(key, default)
+
     def _timing(self, key, default):
-        return self.board.get("timing", {}).get(key, default) / 1000.0
+        return self.timing_ms(key, default) / 1000.0
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):

@@ -88,7 +88,7 @@ def menus():
     app.mode = "menu"
     app.match = None
     app.menu_page = ""
-    n = len(app._menu().menu_items(app)[0])
+    n = len(__import__("menu").menu_items(app)[0])
     for i in range(n):
         app.menu_sel = i
         shot("menu-%d" % i, (0,))
@@ -97,7 +97,7 @@ def menus():
     shot("menu-msg", (0,))
     app.menu_msg = ""
     app.menu_page = "rules"
-    n = len(app._menu().menu_items(app)[0])
+    n = len(__import__("menu").menu_items(app)[0])
     for i in range(n):
         app.menu_sel = i
         shot("rules-%d" % i, (0,))
