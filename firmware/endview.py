@@ -4,7 +4,7 @@ import framebuf
 
 import font
 import text
-from i18n import t
+from i18n import t, cards
 from screens import W, LINE, TOP, header, banner, footer, _rank, _ri, _si
 
 MINI_STEP = 23       # big rank + small suit
@@ -40,8 +40,15 @@ def view_showdown(app, p):
             groups.append((dead, False))
         dw = res["deadwood"][q] if res.get("deadwood") else 0
         who = app.name(p, q)
-        rows.append((t("end.row_knocked", who, dw) if q == knocker and knocker is not None
-                     else t("end.row", who, dw), groups, lay))
+        if q == knocker and knocker is not None:
+            label = t("end.row_knocked", who, dw)
+        elif lay:
+            # the cards laid off on the knocker's melds (R10), named here
+            # and drawn after a "+" at the end of the row
+            label = t("end.row_layoff", who, dw, cards(lay))
+        else:
+            label = t("end.row", who, dw)
+        rows.append((label, groups, lay))
     kind = res.get("kind")
     winner = res.get("winner")
     x = res.get("multiplier", 1)
@@ -53,13 +60,18 @@ def view_showdown(app, p):
         # and the boxes the hand earns (R16)
         if x > 1:
             what = t("end.doubled", what)
+        whats = [what]
         if m.rules.box_bonus:
             from engine.scoring import boxes_of   # loaded as the hand ended
-            what = t("end.boxes", what, boxes_of(m, m.last_hand))
-        if winner == p:
-            line = t("end.win_you", res["points"], what)
-        else:
-            line = t("end.win", app.name(p, winner), res["points"], what)
+            # with the boxes when the line has room (the score pad has them)
+            whats.insert(0, t("end.boxes", what, boxes_of(m, m.last_hand)))
+        lines = []
+        for w in whats:
+            if winner == p:
+                lines.append(t("end.win_you", res["points"], w))
+            else:
+                lines.append(t("end.win", app.name(p, winner), res["points"], w))
+        line = text.first_fit(W - 7, lines)
     sc = obs["scores"]
     gw = obs.get("game_winner")
     games = obs["games"]
@@ -149,7 +161,7 @@ def showdown(fb, v):
         x = mini_groups(fb, 2, y, groups)
         if layoffs:
             # the defender's cards laid off on the knocker's melds (R10)
-            x = text.draw(fb, t("end.layoff"), x, y, W - x - len(layoffs) * MINI_STEP - 2) + 3
+            x = text.draw(fb, "+", x, y, 8) + 2
             for c in layoffs:
                 x = mini(fb, x, y, c)
         y += 20

@@ -250,9 +250,13 @@ def draw(fb, v):
     banner(fb, v["testmode"])
     items = v["items"]
     sel = v["sel"]
-    msg = v["msg"]
-    # scroll so the selection is visible: 5 rows of 16 px (4 with a message)
-    rows = (FOOT_Y - TOP - (LINE if msg else 0)) // LINE
+    msg = text.wrap(v["msg"], W - 7) if v["msg"] else []
+    # scroll so the selection is visible: 5 rows of 16 px, fewer under a
+    # message (a saved game that could not be read: up to two lines)
+    if len(msg) > 2:
+        text.no_room(" ".join(msg[2:]), 3, FOOT_Y)
+        msg = msg[:2]
+    rows = (FOOT_Y - TOP - LINE * len(msg)) // LINE
     top = 0
     if sel >= rows:
         top = sel - rows + 1
@@ -264,15 +268,18 @@ def draw(fb, v):
             fb.fill_rect(0, y, W, LINE, 1)
         vw = text.width(value) if value else 0
         if value:
-            text.right(fb, value, W - 7, y, vw, c)
-        text.draw(fb, label, 4, y, W - 11 - (vw + 12 if value else 0), c)
+            text.right(fb, value, W - 11, y, vw, c)
+        text.draw(fb, label, 4, y, W - 15 - (vw + 12 if value else 0), c)
         y += LINE
     if len(items) > rows:
-        # more above / below: a bar at the right edge of the first / last row
+        # more above / below: an arrow at the right end of the first / last row
         if top > 0:
-            fb.fill_rect(W - 3, TOP, 3, 6, 1)
+            text.draw(fb, "\u25b2", W - 9, TOP, 8, 0 if top == sel else 1)
         if top + rows < len(items):
-            fb.fill_rect(W - 3, TOP + rows * LINE - 6, 3, 6, 1)
-    if msg:
-        text.draw(fb, msg, 3, FOOT_Y - LINE, W - 6, 1, True)
+            last = top + rows - 1
+            text.draw(fb, "\u25bc", W - 9, TOP + (rows - 1) * LINE, 8, 0 if last == sel else 1)
+    y = FOOT_Y - LINE * len(msg)
+    for part in msg:
+        text.draw(fb, part, 3, y, W - 6, 1, True)
+        y += LINE
     footer(fb, v["hint"])

@@ -1,7 +1,8 @@
 """The score pad at the end of a game (R16; three games in Hollywood, R17):
 loaded for that screen only, after the last hand's showdown."""
+import text
 from i18n import t
-from screens import table
+from screens import W, table
 
 
 def view_pad(app, p):
@@ -32,11 +33,15 @@ def view_pad(app, p):
             cell = []
             for q in (p, 1 - p):
                 v = g[k][q]
-                cell.append(("\u00d72" if v > 1 else "-") if k == "shutout" else str(v))
-            if n > 1:
-                row.append(cell[0] + "-" + cell[1])
+                if k == "shutout":   # x2 where a player's score doubled
+                    v = "\u00d72" if v > 1 else ""
+                cell.append(str(v))
+            if n == 1:
+                row.extend([c or "-" for c in cell])
+            elif k == "shutout":
+                row.append(cell[0] + "-" + cell[1] if cell[0] or cell[1] else "")
             else:
-                row.extend(cell)
+                row.append(cell[0] + "-" + cell[1])
         rows.append(tuple(row))
     net = 0
     for g in pads:
@@ -48,14 +53,18 @@ def view_pad(app, p):
             won += 1
     mine = m.winner == p
     if n > 1:
-        head = t("pad.title_hw_you", won, n - won, net) if mine else \
-            t("pad.title_hw", app.name(p, m.winner), n - won, won, net)
+        head = t("pad.title_hw_you", won, n - won) if mine else \
+            t("pad.title_hw", app.name(p, m.winner), n - won, won)
         cols = tuple(t("pad.game", i + 1) for i in range(n))
-        corner = me + "-" + them
+        # the cells are "mine-theirs": said in the corner, with the names
+        # when they fit
+        corner = text.first_fit(W - n * 64 - 8, (me + "-" + them, t("pad.corner")))
     else:
-        head = t("pad.title_you", net) if mine else t("pad.title", app.name(p, m.winner), net)
+        head = t("pad.title_you") if mine else t("pad.title", app.name(p, m.winner))
         cols = (me, them)
         corner = ""
+    # the net for the reader, when the head has room for it
+    head = (head + " \u00b7 " + t("pad.net", net), head)
     hint = t("hint.to_menu")
     if app.vs != "human" and p == 1:
         hint = t("hint.human_continues")

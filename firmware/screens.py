@@ -294,7 +294,7 @@ def _rows(v):
         rows.append((lines[i] if i < len(lines) else "", i == 0))
     msg = v["msg"]
     if msg:
-        parts = text.wrap(msg, LINES_W)
+        parts = text.wrap(msg, LINES_W - 1)   # bold: one pixel wider
         if len(parts) > 2:
             text.no_room(" ".join(parts[2:]), LINES_X, TOP + 3 * LINE)
         parts = parts[:2]

@@ -143,6 +143,12 @@ def _name(vs, p):
     return t("name.you") if p == 0 else t("name.cpu")
 
 
+def _kind(vs):
+    # who played, in a word: "2 players" or the computer's level
+    from i18n import t
+    return t("stats.two") if vs == "human" else t("level." + vs)
+
+
 def _opponent(vs):
     from i18n import t
     return t("stats.two") if vs == "human" else t("stats.vs", t("level." + vs))
@@ -170,14 +176,13 @@ def view(app):
         b = d.get("biggest")
         if not b:
             rows.append(t("stats.biggest_none"))
-        elif b[2] == "human":
-            rows.append(t("stats.biggest", b[0], _name(b[2], b[1])))
         else:
-            rows.append(t("stats.biggest_vs", b[0], _name(b[2], b[1]), t("level." + b[2])))
+            rows.append(t("stats.biggest", b[0], _name(b[2], b[1]), _kind(b[2])))
         rows.append(t("stats.last"))
         for g in d["last"][:3]:
-            # who played, who won, the winner's total first (score pad, R16)
-            rows.append(t("stats.last_game", _opponent(g[0]), _name(g[0], g[1]),
+            # who won, the winner's total first (score pad, R16), and
+            # against whom
+            rows.append(t("stats.last_game", _kind(g[0]), _name(g[0], g[1]),
                           g[2 + g[1]], g[3 - g[1]]))
         if not d["last"]:
             rows.append(t("stats.none"))

@@ -21,8 +21,9 @@ LANG_DIR = os.path.join(ROOT, "firmware", "lang")
 # the firmware's own order (firmware/i18n.py CODES); every catalogue in
 # LANG_DIR must be one of them
 ASCII = "".join(chr(c) for c in range(32, 127))
-# drawn by the firmware's code itself (i18n.card): the card suits
-SYMBOLS = "\u2663\u2666\u2665\u2660"
+# drawn by the firmware's code itself: the card suits (i18n.card), the
+# menu's arrows for more items above and below
+SYMBOLS = "\u2663\u2666\u2665\u2660\u25b2\u25bc"
 NOTE = ("GNU Unifont glyphs (unifoundry.com), cut by okgin glyphs. Licence: "
         "SIL Open Font License 1.1, or GNU GPL 2 or later with the GNU font "
         "embedding exception.")

@@ -95,10 +95,10 @@ def _inputs():
              "last": [["human", 1, 1234, 987, 1], ["hard", 0, 412, 388, 3],
                       ["normal", 1, 150, 149, 1]]}
     from okgin.engine import explain
-    reasons = {"over": [], "turn": [1, 0], "upcard": ["knock 10s", "10s"], "both_passed": [],
-               "pass_first": [], "draw_first": ["discard 10s", "10s"], "drawn": ["take"],
-               "not_held": ["10s"], "just_taken": ["10s"], "ace_gin": ["10s", 100],
-               "limit": ["10s", 100, 10]}
+    reasons = {"over": [], "turn": [1, 0], "upcard": ["knock Ts", "Ts"], "both_passed": [],
+               "pass_first": [], "draw_first": ["discard Ts", "Ts"], "drawn": ["take"],
+               "not_held": ["Ts"], "just_taken": ["Ts"], "ace_gin": ["Ts", 100],
+               "limit": ["Ts", 100, 10]}
     assert set(reasons) == set(explain.TEXTS)
     rs = [[k, v] for k, v in reasons.items()] + [["game_over", []]]
     return {"games": games, "stats": stats, "reasons": rs, "langs": lang.codes(),
@@ -111,11 +111,11 @@ def drawn(tmp_path_factory):
     from okgin.web import _firmware
     d = str(tmp_path_factory.mktemp("screens"))
     _firmware(d)
-    shutil.copy(os.path.join(ROOT, "tests", "mp", "screens.py"), d)
+    shutil.copy(os.path.join(ROOT, "tests", "mp", "all_screens.py"), d)
     os.makedirs(os.path.join(d, "img"))
-    with open(os.path.join(d, "screens_in.json"), "w") as f:
+    with open(os.path.join(d, "all_screens.json"), "w") as f:
         json.dump(_inputs(), f)
-    r = subprocess.run([find_micropython(), "-X", "heapsize=4M", "screens.py"], cwd=d,
+    r = subprocess.run([find_micropython(), "-X", "heapsize=4M", "all_screens.py"], cwd=d,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:] or r.stdout[-3000:]
     recs = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]

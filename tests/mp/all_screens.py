@@ -2,9 +2,9 @@
 board (webhal, webmain) under the MicroPython unix port: the fit test
 (tests/app/test_fit.py) and the per-language golden images.
 
-    cd <the page's flash> && micropython screens.py      # reads screens_in.json
+    cd <the page's flash> && micropython all_screens.py      # reads all_screens.json
 
-screens_in.json (written by the test): the games to replay (seed, rules,
+all_screens.json (written by the test): the games to replay (seed, rules,
 actions, made on the host with the engine), the statistics to show, which
 scenes to save as images. For each scene and panel it prints one JSON line:
 lang, scene, panel, the text boxes drawn (text.CHECK: x, y, w, h, the width
@@ -19,7 +19,7 @@ sys.path.insert(0, ".")
 
 import webmain  # noqa: E402
 
-with open("screens_in.json") as f:
+with open("all_screens.json") as f:
     IN = json.load(f)
 
 webmain.boot(0, 0, speed=0.0, out=".")
@@ -204,12 +204,16 @@ def turns():
     shot("vs-scores")
     app.hold = False
     # a whole game: its last showdown and the score pad
-    for key in ("whole", "hollywood"):
+    # (both against the computer, whose names are the longest, and between
+    # two people)
+    for key, vs in (("whole", "hard"), ("whole", "human"), ("hollywood", "human"),
+                    ("hollywood", "hard")):
         g = IN["games"][key]
-        game(g, vs="hard" if key == "whole" else "human")
-        shot(key + "-over")
+        game(g, vs=vs)
+        tag = key + ("" if vs == "human" else "-vs")
+        shot(tag + "-over")
         app.next_hand()
-        shot(key + "-pad")
+        shot(tag + "-pad")
         app.next_hand()
     # Hollywood's head during play, three-digit scores in each game
     g = IN["games"]["hollywood"]
