@@ -68,8 +68,8 @@ class App:
         # only the name and the timing are kept: main.py frees the rest of
         # the board definition (~2.8 KB on the unix port, docs/memory.md)
         self.board_name = board.get("name", "okgin")
-        t = board.get("timing", {})
-        n = t.get("partials_before_full", 8)
+        timing = board.get("timing", {})
+        n = timing.get("partials_before_full", 8)
         self.panels = [Panel(d, n) for d in hw.displays]
         self.buttons = hw.buttons
         self.nplayers = 2

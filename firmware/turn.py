@@ -260,9 +260,9 @@ def view(app, p):
             lines.append(t("turn.after_knock", show_card(c), dw))
         else:
             lines.append(t("turn.after", show_card(c), dw))
-    elif my_turn and last:
+    elif last:
         lines.append(last)
-    elif my_turn and doubled and not last:
+    elif doubled:
         lines.append(t("turn.doubled"))   # R15, at the deal
     else:
         lines.append(t("turn.deadwood", obs["deadwood"]))
