@@ -21,7 +21,14 @@ def configure(parser):
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--chip", action="store_true",
                         help="bots: only the hard level's decision times on the emulated Pico")
-    parser.epilog = "examples:\n  okgin bench engine\n  okgin bench board --quick\n"
+    parser.add_argument("--lang", metavar="CODES",
+                        help="chip: the table's languages to measure, comma-separated "
+                             "(default: every one; docs/architecture.md \"Languages\")")
+    parser.add_argument("--only", metavar="PARTS",
+                        help="chip: only these parts, comma-separated: flash, boot, reaction, "
+                             "decisions, heap")
+    parser.epilog = ("examples:\n  okgin bench engine\n  okgin bench board --quick\n"
+                     "  okgin bench chip --only reaction,heap --lang ko,en\n")
 
 
 def run(args):

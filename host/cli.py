@@ -30,6 +30,7 @@ COMMANDS = {
     "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
+    "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont"),
 }
 
 EPILOG = """examples:
@@ -46,6 +47,7 @@ EPILOG = """examples:
   okgin hardware build                   render, check and picture the printable case
   okgin faults --quick                   the fault campaign, short (docs/reliability.md)
   okgin stats                            the table's statistics (the simulator's board)
+  okgin glyphs                           cut the glyph files after editing a catalogue
 """
 
 

@@ -19,6 +19,7 @@ EPILOG = """examples:
   okgin sim                          a window; resume the saved game or open the menu
   okgin sim --vs hard                a new game against the hard computer player
   okgin sim --seed 7 --speed 0       a given deal, e-ink refreshes instant
+  okgin sim --lang ko                in Korean (also lt, sw, en; the menu's Language too)
   okgin sim --tui                    in the terminal (also used when there is no display)
   okgin sim --headless --script s.txt --shots out/
                                      play a script of presses, write PNGs of the panels
@@ -71,6 +72,18 @@ def _speed(text):
     return v
 
 
+def _langs():
+    from okgin.lib import lang
+    return lang.codes()
+
+
+def _lang(text):
+    import argparse
+    if text not in _langs():
+        raise argparse.ArgumentTypeError("the table speaks %s" % ", ".join(_langs()))
+    return text
+
+
 def configure(parser):
     from okgin.lib.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
@@ -78,6 +91,9 @@ def configure(parser):
     g = parser.add_argument_group("game")
     g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (it plays seat 1)")
     g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
+    g.add_argument("--lang", type=_lang, metavar="CODE",
+                   help="the table's language, as its menu's Language sets it (kept): %s"
+                        % ", ".join(_langs()))
     g.add_argument("--flash-dir", metavar="DIR",
                    help="the board's flash (saved game); default: a per-user directory, "
                         "or a temporary one with --headless")

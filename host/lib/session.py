@@ -197,6 +197,9 @@ def open_session(args, flash_dir, speed):
     s = Session(board, timing=timing)
     try:
         s.start()
+        if getattr(args, "lang", None):
+            # the serial port's lang command: what the menu's Language does
+            s.command("lang " + args.lang)
     except BaseException:
         s.close()
         raise

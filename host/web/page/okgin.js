@@ -271,6 +271,12 @@ class Table {
   }
 
   update(state) {
+    if (state.lang && state.lang !== this.lang) {   // the menu's Language, or the page's switch
+      this.lang = state.lang;
+      const select = document.getElementById("lang");
+      if (select) select.value = state.lang;
+      document.documentElement.lang = state.lang;
+    }
     let relayout = state.vs !== this.vs || state.mode !== this.mode;
     if (state.mode !== this.mode && state.mode === "game") this.revealed = null;   // play (again)
     this.vs = state.vs;
@@ -319,6 +325,31 @@ class Table {
   }
 }
 
+// ------------------------------------------------------------ the language
+// The page's own switch lists the table's languages, each in its own name.
+// On a first visit (no language in the table's settings yet) the table
+// follows the browser's language when it speaks it (?lang=xx overrides);
+// after that the players' choice, on the page or in the table's menu, is
+// kept with the settings.
+function chooseLanguage(table, web) {
+  const info = JSON.parse(web.languages());
+  const select = document.getElementById("lang");
+  for (const [code, name] of info.langs) {
+    select.append(el("option", { value: code, textContent: name, lang: code }));
+  }
+  select.value = info.lang;
+  select.addEventListener("change", () => {
+    table.update(JSON.parse(web.set_lang(select.value)));
+    table.save();
+  });
+  const asked = params.get("lang");
+  let want = asked ? [asked] : (info.chosen ? [] : (navigator.languages || [navigator.language]));
+  want = want.map((l) => String(l).toLowerCase().split("-")[0]);
+  const pick = want.find((l) => info.langs.some(([c]) => c === l));
+  if (pick && pick !== info.lang) table.update(JSON.parse(web.set_lang(pick)));
+  table.lang = table.lang || info.lang;
+}
+
 // ------------------------------------------------------------ start
 async function fetchBytes(url) {
   const r = await fetch(url);
@@ -358,6 +389,7 @@ async function main() {
   const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
   const random = crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
   table.update(JSON.parse(web.boot(site.full_ms, site.partial_ms, speed, seed, random)));
+  chooseLanguage(table, web);
   table.save();
   say("");
   okgin.settled = () => {
