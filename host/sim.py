@@ -23,7 +23,6 @@ EPILOG = """examples:
   okgin sim --tui                    in the terminal (also used when there is no display)
   okgin sim --headless --script s.txt --shots out/
                                      play a script of presses, write PNGs of the panels
-  okgin sim --bench-startup 5        print the median start-up time to the first frame
   okgin sim --chip                   on the emulated Pico (stock MicroPython rp2, flashed first)
 
 keys (hold = long press; Shift+key = long press too):
