@@ -681,6 +681,11 @@ class ChipBoard:
         wall = sum(w for w, _ in s)
         return sum(e for _, e in s) / 1e9 / wall if wall > 0.05 else None
 
+    def wait_emulated(self, ns, timeout=60.0):
+        """Let ns of emulated time pass (a jump while the chip sleeps, unless
+        realtime)."""
+        self._script([], (ns, 0), timeout)
+
     def console_line(self, text, timeout=30.0, since=0):
         """The first line the chip printed (at emulated ns >= since, among
         the last 200) that contains text; waits for it. Raises ChipError
