@@ -130,7 +130,6 @@ class ChipBoard:
         self.last_exit: Optional[tuple] = None   # (exit status, the emulator's last message)
         self.flash_ops: "collections.Counter[str]" = collections.Counter()
         self.reports: "collections.Counter[str]" = collections.Counter()   # chip reports by why
-        self.running_ns = 0         # emulated time the core spent awake (not in WFI)
         # emulated ns per power state, as glue.mjs counts them ("run 125 SU",
         # "wait 125 SU", "deep 12 -U", "dormant", "flash": docs/power.md)
         self.power_ns: "collections.Counter[str]" = collections.Counter()
@@ -402,8 +401,6 @@ class ChipBoard:
 
     def _step(self, rep):
         """One report from the chip: apply what it did, decide what it sees."""
-        if self._sent is not None:
-            self.running_ns += max(0, rep["t"] - self._sent[1])
         if self._sent is not None and rep["why"] == "slice":
             # a whole slice of running: how fast the emulator computes
             wall0, t0 = self._sent
@@ -690,6 +687,11 @@ class ChipBoard:
         s = list(self._speed)
         wall = sum(w for w, _ in s)
         return sum(e for _, e in s) / 1e9 / wall if wall > 0.05 else None
+
+    def wait_emulated(self, ns, timeout=60.0):
+        """Let ns of emulated time pass (a jump while the chip sleeps, unless
+        realtime)."""
+        self._script([], (ns, 0), timeout)
 
     def console_line(self, text, timeout=30.0, since=0):
         """The first line the chip printed (at emulated ns >= since, among
