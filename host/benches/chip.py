@@ -266,7 +266,7 @@ def _langs(args):
     return out
 
 
-PARTS = ("flash", "boot", "reaction", "decisions", "heap")
+PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row")
 
 
 def run(args):
@@ -336,8 +336,8 @@ def run(args):
                 for i, code in enumerate(langs):
                     # ten games in a row once (in the first language): fragmentation
                     # does not depend on the words
-                    heaps[code] = bench_heap(chip, fw, 1 if quick else None,
-                                             (2 if quick else 10) if i == 0 else 0, code)
+                    row = (2 if quick else 10) if i == 0 and "row" in parts else 0
+                    heaps[code] = bench_heap(chip, fw, 1 if quick else None, row, code)
         finally:
             fw.close()
         what = "one hand" if quick else "a whole game"
