@@ -22,6 +22,11 @@ code = None        # the language loaded
 _f = None          # its catalogue, open
 _idx = None        # sorted (hash << 16 | offset) of its keys
 _en = None         # (file, index) of English, opened only for a missing key
+# The texts asked for lately, as read (before {} are filled in): a turn
+# screen asks for the same dozen on every cursor move, and a read from
+# flash costs ~1 ms on an RP2040. Emptied when full and at a language change.
+_seen = {}
+_SEEN_MAX = 24
 
 
 def _hash(key):
@@ -98,6 +103,7 @@ def load(c):
     _f = f
     _idx = idx
     code = c
+    _seen.clear()
     return c
 
 
@@ -146,16 +152,21 @@ def _find(f, idx, key):
 def t(key, *args):
     """The text of ``key`` in the language in use, ``args`` filled in."""
     global _en
-    if code is None:
-        load(DEFAULT)
-    s = _find(_f, _idx, key)
+    s = _seen.get(key)
     if s is None:
-        if code != DEFAULT:
-            if _en is None:
-                _en = _open(DEFAULT)
-            s = _find(_en[0], _en[1], key)
+        if code is None:
+            load(DEFAULT)
+        s = _find(_f, _idx, key)
         if s is None:
-            s = key
+            if code != DEFAULT:
+                if _en is None:
+                    _en = _open(DEFAULT)
+                s = _find(_en[0], _en[1], key)
+            if s is None:
+                s = key
+        if len(_seen) >= _SEEN_MAX:
+            _seen.clear()
+        _seen[key] = s
     if args:
         s = s.format(*args)
     return s

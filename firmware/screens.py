@@ -6,9 +6,12 @@ player's hidden cards. Text is text.py's (Unifont, 16 px a line, in the
 players' language: the callers pass texts already translated); the ranks
 and suits on the card faces are the card art of font.py.
 
-The layout, in 16-px text lines: a header line (0..15) and a rule under it,
-the inverted footer (112..127) saying what each button does now, and
-between them the screen's own content.
+The layout, in 16-px text lines whose tops are multiples of 8 (text.py
+copies those into the frame buffer instead of blitting them: a cursor
+move's line costs ~4x less on an RP2040): a header line (0..15, with a
+rule on its last row, which Unifont leaves blank but for an ogonek), the
+inverted footer (112..127) saying what each button does now, and between
+them the screen's own content.
 """
 import framebuf
 import font
@@ -18,7 +21,7 @@ W = 296
 H = 128
 LINE = text.H        # 16 px
 FOOT_Y = H - LINE    # the footer's top
-TOP = LINE + 2       # the first line under the header and its rule
+TOP = LINE           # the first line under the header (its rule is its last row)
 CARD_W = 23          # a card box: 11 of them plus meld gaps fit in 296 px
 CARD_H = 36
 CARD_STEP = 24
@@ -127,7 +130,7 @@ def header(fb, left, testmode=False, rule=True, w=None):
     ``w``: its width when something else shares the line; ``rule=False``:
     no rule under it (a table whose first row is underlined, to fit six
     rows)."""
-    fb.fill_rect(0, 0, W, LINE + 1, 0)
+    fb.fill_rect(0, 0, W, LINE, 0)
     # the TEST MODE banner takes the right of the line
     if w is None:
         w = W - 2 - banner_w(testmode) - (4 if testmode else 0)
@@ -135,7 +138,7 @@ def header(fb, left, testmode=False, rule=True, w=None):
         left = text.first_fit(w, left)
     text.draw(fb, left, 1, 0, w)
     if rule:
-        fb.hline(0, LINE, W, 1)
+        fb.hline(0, LINE - 1, W, 1)
 
 
 def table(fb, v, testmode):
@@ -317,7 +320,7 @@ def error(fb, title, lines, hint, testmode=False):
     """A notice or an error: a title bar, the lines wrapped to the width
     (as many as fit above the footer), the footer."""
     fb.fill(0)
-    y = LINE + 4
+    y = LINE + 8
     if not title_bar(fb, title, testmode):
         lines = [title] + list(lines)   # the title first, in the text
     for ln in lines:

@@ -133,6 +133,45 @@ def test_the_firmware_reads_every_text_as_written():
         assert texts == [cat[k] for k in keys]
 
 
+COPY = r"""
+import sys, framebuf
+sys.path.insert(0, %(fw)r)
+import i18n, text
+i18n.DIR = %(dir)r
+def draw(s):
+    buf = bytearray(296 * 16)
+    fb = framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB)
+    for y in (0, 16, 48, 112):
+        text.draw(fb, s, 3, y, 290)
+    return bytes(buf)
+bad = 0
+for code in i18n.codes():
+    i18n.load(code)
+    for k in ("turn.after_knock", "lock.text", "menu.title", "end.row_layoff", "lang.name"):
+        s = i18n.t(k, "10\u2665", 12, "7\u2663 8\u2663")
+        text.FAST = True
+        a = draw(s)
+        text.FAST = False
+        b = draw(s)
+        if a != b or not any(a):
+            bad += 1
+            print("DIFF", code, k)
+print("BAD", bad)
+"""
+
+
+def test_a_line_copied_into_the_frame_buffer_is_the_line_blitted():
+    """text.py copies black text on a line whose top is a multiple of 8 into
+    the frame buffer a band at a time instead of blitting each glyph: the
+    same pixels, in every language."""
+    from okgin.vboard.vboard import find_micropython
+    script = COPY % {"fw": FW, "dir": os.path.join(FW, "lang") + "/"}
+    r = subprocess.run([find_micropython(), "-c", script], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "BAD 0", r.stdout
+
+
 # ----- the code asks only for keys that exist, and every key is asked for -----
 
 # a key is asked for as t("turn.head", ...) or handed around as a literal
