@@ -266,9 +266,23 @@ def game_update(fb, v, was):
     rows = _rows(v)
     old = _rows(was)
     for i in range(3):
-        if rows[i] != old[i]:
-            fb.fill_rect(LINES_X, TOP + LINE * i, W - LINES_X, LINE, 0)
-            _row(fb, i, rows[i])
+        new = rows[i]
+        if new == old[i]:
+            continue
+        y = TOP + LINE * i
+        s = new[0]
+        o = old[i][0]
+        k = 0
+        if not new[1] and not old[i][1]:
+            # the same words up to the card under the cursor: only what
+            # follows them is drawn again (text is monospaced per glyph)
+            n = min(len(s), len(o))
+            while k < n and s[k] == o[k]:
+                k += 1
+        x = LINES_X + (text.width(s[:k]) if k else 0)
+        fb.fill_rect(x, y, W - x, LINE, 0)
+        if s[k:]:
+            text.draw(fb, s[k:], x, y, LINES_W - (x - LINES_X), 1, new[1])
     cur = v["cursor"]
     was_cur = was["cursor"]
     if cur != was_cur:
