@@ -79,8 +79,8 @@ def run(args):
             # before populating it: one program per flash directory
             lock = lock_flash(args.flash_dir)
         if args.populate:
-            from okgin.vboard.flash import ROOT
-            board = args.board if os.path.exists(args.board) else os.path.join(ROOT, args.board)
+            from okgin.lib.paths import resolve_board
+            board = resolve_board(args.board)
             if not os.path.exists(board):
                 raise CommandError("board definition %s not found" % args.board)
             populate(args.flash_dir, board=board, compiled=not args.source)

@@ -26,7 +26,7 @@ import time
 from okgin.errors import CommandError
 from okgin.lib import transport
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import BOARD
 
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
@@ -92,7 +92,7 @@ class Session(Firmware):
 
     def __init__(self, flash, heap, speed=0.0, timeout=30.0, crash_restarts=3):
         from okgin.lib.boards import make_board
-        self.vb = make_board("vboard", flash=flash, board=os.path.join(ROOT, "hardware", "board.json"),
+        self.vb = make_board("vboard", flash=flash, board=BOARD,
                              eink=speed, heapsize=heap, crash_restarts=crash_restarts)
         self.events = []
         self.lock = threading.Lock()

@@ -37,7 +37,7 @@ import time
 
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import copy_source
 MS = 1_000_000
 
 
@@ -70,14 +70,11 @@ def _say(text):
 # -- flash ----------------------------------------------------------------------
 def _source_copy():
     src = tempfile.mkdtemp(prefix="okgin-bench-src-")
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.mpy"))
-    return src
+    return copy_source(src)
 
 
 def bench_flash(chip, one_module=True):
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300)
     full_emu = (chip.emulated_ns() - t0) / 1e9

@@ -33,7 +33,6 @@ import time
 from okgin.benches.board import BenchFailed, Session
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUDGET_K = 160     # host/vboard/vboard.py HEAPSIZE
 LOW_K = 64
 HIGH_K = 256

@@ -127,6 +127,19 @@ class ChipBoard:
         self.flash_ops: "collections.Counter[str]" = collections.Counter()
         self.reports: "collections.Counter[str]" = collections.Counter()   # chip reports by why
         self.running_ns = 0         # emulated time the core spent awake (not in WFI)
+        # emulated ns per power state, as glue.mjs counts them ("run 125 SU",
+        # "wait 125 SU", "deep 12 -U", "dormant", "flash": docs/power.md)
+        self.power_ns: "collections.Counter[str]" = collections.Counter()
+        self.wakes = 0              # the core left a sleep (WFI/WFE or DORMANT) to run
+        # jump=True (with realtime=False): whenever the core sleeps and the
+        # host has nothing to say, its time jumps to its own next alarm at
+        # once (an hour of an idle table in seconds of wall time: okgin
+        # bench power); the host's serial bytes then arrive at whatever
+        # emulated moment they do
+        self.jump = False
+        # the supply (board.json "power"): USB plugged in (VBUS sense pin
+        # high) and VSYS in volts, which the ADC sees divided by 3
+        self._adc_sent = None
         self._reads = 0             # GPIO_IN reads by the firmware, as of the last report
         self._proc: Optional[subprocess.Popen] = None
         self._sock: Any = None
@@ -144,6 +157,7 @@ class ChipBoard:
         self._cut_after = None      # power cut after this many more flash operations
         self._speed: "collections.deque[tuple[float, int]]" = collections.deque(maxlen=200)
         self._sent = None
+        self._asleep = False
         self.dropped = 0
 
     # -- life cycle ---------------------------------------------------------------
@@ -389,6 +403,12 @@ class ChipBoard:
                 self._speed.append((time.monotonic() - wall0, rep["t"] - t0))
         self.reports[rep["why"]] += 1
         self._reads = rep.get("r", 0)
+        pw = rep.get("pw")
+        if pw:
+            if self._asleep and any(k.startswith("run") for k in pw):
+                self.wakes += 1
+            self.power_ns.update(pw)
+        self._asleep = rep["why"] in ("idle", "dormant")
         with self._lock:
             for ev in rep["ev"]:
                 self._event(ev)
@@ -409,6 +429,9 @@ class ChipBoard:
         reply = {}
         if why == "idle":
             reply["adv"] = self._idle(rep)
+        elif why == "dormant":
+            # every clock stopped: no alarm of the chip's own can end it
+            reply["adv"] = self._idle(dict(rep, next=None))
         data = self._read_usb(rep["q"])
         if data:
             reply["usb"] = data.hex()
@@ -418,9 +441,17 @@ class ChipBoard:
             wake = self._due()
             reply["wake"] = wake
             reply["flashsync"] = self._cut_after is not None
+            adc = self._adc()
+            if adc != self._adc_sent or why == "start":
+                reply["adc"] = self._adc_sent = adc
         if why == "start":
             reply["slice"] = SLICE_NS
-        base = self._t if why != "idle" else min(x for x in (reply["adv"], rep["next"]) if x is not None)
+        if why == "dormant":
+            base = reply["adv"]
+        elif why == "idle":
+            base = min(x for x in (reply["adv"], rep["next"]) if x is not None)
+        else:
+            base = self._t
         self._sent = (time.monotonic(), base)
         return reply
 
@@ -523,6 +554,8 @@ class ChipBoard:
             return due
         if not self.realtime and polled and nxt is not None:
             return nxt      # a press waits for the firmware to read its pins
+        if not self.realtime and self.jump and nxt is not None and not self._host_waiting():
+            return nxt      # nothing from the host: straight to the chip's next alarm
         limit = min(x for x in (nxt, due, t + 1_000_000_000) if x is not None)
         start = time.monotonic()
         deadline = start + (limit - t) / 1e9
@@ -555,6 +588,53 @@ class ChipBoard:
             os.write(self._wake_w, b"x")
         except OSError:
             pass
+
+    def _host_waiting(self):
+        """Bytes from a client wait on the pty (the chip should see them now)."""
+        try:
+            return bool(select.select([self._master], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
+
+    # -- the supply: VBUS, VSYS (board.json "power") -------------------------------
+    def _adc(self):
+        """The ADC's five inputs as 12-bit counts of its 3.3 V reference:
+        GP26-28 unconnected (0), GP29 = VSYS/3 (the Pico's divider), the
+        temperature sensor at 27 C (0.706 V, RP2040 datasheet 4.9.5)."""
+        def counts(volts):
+            return max(0, min(4095, int(round(volts / 3.3 * 4095))))
+        return [0, 0, 0, counts(self.pins.vsys / 3), counts(0.706)]
+
+    def set_supply(self, vbus=None, vsys=None):
+        """USB plugged in or not (the VBUS sense pin, board.json
+        power.vbus_sense) and the voltage on VSYS (what the ADC reads
+        through the Pico's divider on power.vsys_adc), as the board's
+        batteries and USB would set them. The firmware sees the change at
+        its next read; the USB serial link itself stays up (the host tools
+        still talk to the chip: see docs/power.md)."""
+        if vsys is not None and not 0 <= vsys <= 5.5:
+            raise ValueError("vsys must be 0..5.5 V (the Pico's VSYS range), not %r" % (vsys,))
+        with self._lock:
+            if vbus is not None:
+                self.pins.vbus = bool(vbus)
+            if vsys is not None:
+                self.pins.vsys = float(vsys)
+        self._wake()
+
+    def power_states(self):
+        """Emulated seconds per power state since power-on (or the last
+        reset_power()): {"run 125 SU": s, "deep 12 -U": s, ...}; see
+        docs/power.md for what each state is."""
+        with self._lock:
+            return {k: v / 1e9 for k, v in self.power_ns.items()}
+
+    def reset_power(self):
+        """Start counting power states (and the panels' states) afresh."""
+        with self._lock:
+            self.power_ns.clear()
+            self.wakes = 0
+            for panel in self.pins.panels:
+                panel.reset_states()
 
     # -- the USB serial port's host side -----------------------------------------------
     def _flush_usb(self):

@@ -19,8 +19,9 @@ import re
 import struct
 import unicodedata
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LANG_DIR = os.path.join(ROOT, "firmware", "lang")
+from okgin.lib.paths import FIRMWARE, ROOT
+
+LANG_DIR = os.path.join(FIRMWARE, "lang")
 # the firmware's own order (firmware/i18n.py CODES); every catalogue in
 # LANG_DIR must be one of them
 ASCII = "".join(chr(c) for c in range(32, 127))

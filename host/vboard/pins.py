@@ -54,6 +54,13 @@ class BoardPins:
             for name in BUTTONS:
                 self.button_pins[(p, name)] = player["buttons"][name]
             self.led_pins.append(player.get("led"))
+        # the supply (board.json "power", optional): the VBUS sense pin reads
+        # 1 while USB is plugged in (self.vbus)
+        self.vbus = True
+        self.vsys = 4.7            # volts on VSYS (USB: 5 V less the Pico's diode)
+        power = board.get("power", {})
+        self.vbus_pin = power.get("vbus_sense")
+        self.vsys_pin = power.get("vsys_adc")
         self.busy_pins = {pp["busy"]: p for p, pp in enumerate(self.panel_pins)}
         self.rst_pins = {pp["rst"]: p for p, pp in enumerate(self.panel_pins)}
         self.led_of = {g: p for p, g in enumerate(self.led_pins) if g is not None}
@@ -173,7 +180,17 @@ class BoardPins:
             return panel.BUSY_ACTIVE if panel.busy() else 1 - panel.BUSY_ACTIVE
         if g in self.pressed:
             return 0
+        if g == self.vbus_pin:
+            return 1 if self.vbus else 0
         return 1 if self.pull[g] == PULL_UP else 0
+
+    def adc_u16(self, gpio):
+        """What rp2's ADC.read_u16() gives on that pin: VSYS/3 on the
+        power.vsys_adc pin (the Pico's divider), 0 elsewhere."""
+        if gpio != self.vsys_pin:
+            return 0
+        raw = max(0, min(4095, int(round(self.vsys / 3 / 3.3 * 4095))))
+        return (raw << 4) | (raw >> 8)      # rp2: 12 bits scaled to 16
 
     # -- outside world ---------------------------------------------------
     def button_gpio(self, player, button):
