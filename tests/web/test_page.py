@@ -147,7 +147,7 @@ def test_the_page_speaks_korean_pixel_for_pixel_as_the_virtual_board(page, serve
 def test_a_first_visit_follows_the_browsers_language(page, server):
     """A browser that prefers Lithuanian gets the table in Lithuanian on its
     first visit; a language the table does not speak leaves English."""
-    page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
+    added = page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
         "Object.defineProperty(navigator, 'languages', {get: () => ['lt-LT', 'lt', 'en']})"})
     try:
         open_page(page, server.url + "?speed=0")
@@ -155,8 +155,9 @@ def test_a_first_visit_follows_the_browsers_language(page, server):
         assert page.find_element("id", "lang").get_attribute("value") == "lt"
         assert json.loads(stored(page, "settings.json"))["lang"] == "lt"
     finally:
-        page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
-            "Object.defineProperty(navigator, 'languages', {get: () => ['en-US', 'en']})"})
+        # the browser is the session's: the next tests get its own languages
+        page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                             {"identifier": added["identifier"]})
 
 
 def test_a_game_against_the_computer_hides_its_panel_and_plays_the_engines_moves(page, server):
