@@ -203,3 +203,11 @@ def why(reason, name):
     if key == "turn":
         out = [name(args[0]), name(args[1])]
     return t("why." + key, *out)
+
+
+def coach(clause):
+    """One of the coach's reasons (engine/coach.py: ``(code, cards, n)``,
+    the subject card first) in words: the catalogue's coach.<code> with
+    {0} the subject, {1} the other cards named, {2} the number."""
+    code, cs, n = clause
+    return t("coach." + code, card(cs[0]) if cs else "", cards(cs[1:]), n)

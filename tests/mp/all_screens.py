@@ -180,6 +180,9 @@ def turns():
             t("msg.cant_knock", 100, 10), t("msg.discard_now"), t("msg.not_allowed")]
     for reason in IN["reasons"]:
         msgs.append(i18n.why((reason[0], tuple(reason[1])), lambda q: app.name(p, q)))
+    # the coach's reasons (engine/coach.py), with the widest cards and numbers
+    for code in IN["coach"]:
+        msgs.append(i18n.coach((code, ["Ts", "Th", "Td", "Tc"], 100)))
     for i in range(len(msgs)):
         app.msg[p] = msgs[i]
         shot("msg-%d" % i, (p,))
