@@ -244,3 +244,45 @@ def test_the_firmware_code_holds_no_text_for_players():
                 assert tok.string.isascii(), "%s:%d: %s" % (fn, tok.start[0], tok.string[:60])
             if tok.type not in (tokenize.COMMENT,):
                 prev = tok.type
+
+
+FIFTH = r"""
+import sys
+sys.path.insert(0, %(fw)r)
+import i18n
+i18n.DIR = %(dir)r
+print(i18n.codes())
+print(i18n.name("fr"))
+i18n.load("fr")
+print(i18n.code, i18n.t("menu.title"))
+"""
+
+
+@pytest.mark.skipif(not os.path.isfile("/usr/share/unifont/unifont.hex"),
+                    reason="GNU Unifont is not installed (apt-get install unifont): a new "
+                           "language's glyphs are cut from it")
+def test_a_fifth_language_is_one_catalogue_and_its_glyphs(tmp_path):
+    """docs/architecture.md "Adding a language": a catalogue beside the
+    others, okgin glyphs, and the firmware lists it, names it in its own
+    name (in every language's glyphs) and speaks it; no code changes."""
+    import shutil
+    from okgin import glyphs
+    from okgin.vboard.vboard import find_micropython
+    d = tmp_path / "lang"
+    shutil.copytree(os.path.join(FW, "lang"), d)
+    en = (d / "en.txt").read_text(encoding="utf-8")
+    fr = en.replace("lang.name = English", "lang.name = Français", 1).replace(
+        "menu.title = okgin · Oklahoma Gin", "menu.title = okgin · Gin d'Oklahoma", 1)
+    (d / "fr.txt").write_text(fr, encoding="utf-8")
+    for code, data in glyphs.cut(root=str(d)).items():
+        (d / ("%s.fnt" % code)).write_bytes(data)
+    for code in CODES + ["fr"]:
+        have, _note = lang.read_fnt(str(d / ("%s.fnt" % code)))
+        assert "ç" in have, code      # every language can name it in the menu
+    r = subprocess.run([find_micropython(), "-c", FIFTH % {"fw": FW, "dir": str(d) + "/"}],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == str(CODES[:1] + sorted(CODES[1:] + ["fr"]))
+    assert out[1] == "Français"
+    assert out[2] == "fr okgin · Gin d'Oklahoma"
