@@ -105,8 +105,9 @@ def charset(code, root=None, all_names=None):
     ASCII (numbers, error details), the suits, its catalogue's texts and
     every language's own name (the language menu shows them all)."""
     chars = set(ASCII) | set(SYMBOLS)
-    for v in read(code, root).values():
-        chars.update(v)
+    for k, v in read(code, root).items():
+        if not k.startswith("page."):    # the web page's words: the browser's fonts
+            chars.update(v)
     if all_names is None:
         all_names = [read(c, root).get("lang.name", "") for c in codes()]
     for name in all_names:

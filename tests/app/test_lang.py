@@ -221,7 +221,13 @@ def test_every_key_the_firmware_asks_for_exists():
     fam = _families()
     assert fam <= en, "not in en.txt: %s" % sorted(fam - en)
     coach_keys = {k for k in en if k.startswith("coach.")}
-    unused = en - asked - fam - {"lang.name"} - coach_keys
+    # the web page's own words: asked for by its script and its HTML
+    page = set()
+    for fn in ("okgin.js", "index.html"):
+        with open(os.path.join(ROOT, "host", "web", "page", fn), encoding="utf-8") as f:
+            page.update(re.findall(r"page\.[a-z_]+", f.read()))
+    assert page <= en, "the page asks for %s" % sorted(page - en)
+    unused = en - asked - fam - {"lang.name"} - coach_keys - page
     assert not unused, "keys nothing asks for: %s" % sorted(unused)
 
 

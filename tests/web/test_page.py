@@ -136,11 +136,15 @@ def test_the_page_speaks_korean_pixel_for_pixel_as_the_virtual_board(page, serve
         else:
             settle(page)
             assert_same_panels(page, next(check), "action %r in Korean" % step[1])
+    # the page's own words are Korean too (the catalogue's page.* texts)
+    assert page.find_element("css selector", "[data-key='page.one_screen']").text == "한 화면"
+    assert page.find_element("css selector", "#player1 h2").text.startswith("플레이어 1")
     # the switch: Lithuanian at once, kept with the settings
     page.execute_script("const s = document.getElementById('lang'); s.value = 'lt';"
                         "s.dispatchEvent(new Event('change'))")
     settle(page)
     assert page.execute_script("return document.documentElement.lang") == "lt"
+    assert page.find_element("css selector", "[data-key='page.one_screen']").text == "Vienas ekranas"
     assert json.loads(stored(page, "settings.json"))["lang"] == "lt"
 
 
