@@ -26,6 +26,11 @@ partial refresh + 50 ms; hard decision <= 300 ms median and <= 1 s max;
 whole games keep >= 120 KB free at their lowest, ten games in a row too.
 ``--quick``: one hand instead of whole games, two games in a row, fewer
 decisions; about a quarter of the time.
+
+The reaction and the heap are measured in each of the table's languages
+(``--lang en,ko``: only these; docs/architecture.md "Languages"), ten
+games in a row in the first one only; ``--only reaction,heap`` skips the
+other parts (flash, boot, decisions, row).
 """
 import os
 import shutil
