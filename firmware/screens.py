@@ -138,7 +138,15 @@ def header(fb, left, testmode=False, rule=True, w=None):
         left = text.first_fit(w, left)
     text.draw(fb, left, 1, 0, w)
     if rule:
-        fb.hline(0, LINE - 1, W, 1)
+        rule_under(fb, 0)
+
+
+def rule_under(fb, y):
+    """The rule on the last row of the text line at ``y``: dotted, so a
+    glyph's lowest strokes (row 14: Hangul, descenders) just above it stay
+    apart from it."""
+    for x in range(0, W, 2):
+        fb.pixel(x, y + LINE - 1, 1)
 
 
 def table(fb, v, testmode):
@@ -161,7 +169,7 @@ def table(fb, v, testmode):
             text.draw(fb, corner, 3, y, x0 - 6)
         for i in range(len(cols)):
             text.right(fb, cols[i], x0 + (i + 1) * cw, y, cw - 6)
-        fb.hline(0, y + LINE - 1, W, 1)
+        rule_under(fb, y)
         y += LINE
     for row in v["rows"]:
         if isinstance(row, str):
