@@ -69,7 +69,11 @@ def codes():
     glyph file, nothing in the code."""
     import os
     out = []
-    for fn in os.listdir(DIR[:-1]):
+    try:
+        names = os.listdir(DIR[:-1])
+    except OSError:
+        names = ()
+    for fn in names:
         if fn.endswith(".txt") and fn[:-4] != DEFAULT:
             out.append(fn[:-4])
     out.sort()
@@ -95,9 +99,19 @@ def load(c):
             f.close()
             raise
     except (OSError, ValueError):
-        if c == DEFAULT:
-            raise
-        return load(DEFAULT)
+        if c != DEFAULT:
+            return load(DEFAULT)
+        # no English either (a flash whose lang/ is gone): the table still
+        # boots, showing the keys in framebuf's own font, so that it can
+        # be flashed again; never a crash at boot
+        if _f is not None:
+            _f.close()
+        _f = None
+        _idx = []
+        code = c
+        text.load(None)
+        _seen.clear()
+        return c
     if _f is not None:
         _f.close()
     _f = f
@@ -126,6 +140,8 @@ def name(c):
 
 
 def _find(f, idx, key):
+    if f is None:
+        return None
     h = _hash(key) << 16
     lo = 0
     hi = len(idx)
@@ -160,7 +176,10 @@ def t(key, *args):
         if s is None:
             if code != DEFAULT:
                 if _en is None:
-                    _en = _open(DEFAULT)
+                    try:
+                        _en = _open(DEFAULT)
+                    except (OSError, ValueError):
+                        _en = (None, [])
                 s = _find(_en[0], _en[1], key)
             if s is None:
                 s = key

@@ -43,8 +43,14 @@ FAST = True             # the copy of whole bands (off: every glyph blitted; a t
 
 def load(path):
     """Use the glyph file ``path`` (i18n.load calls this with the
-    language's lang/<code>.fnt)."""
+    language's lang/<code>.fnt; None: no glyph file on the flash, the
+    framebuf's own 8x8 font, ASCII only, for a table to be flashed again)."""
     global _f, _narrow, _wide, _nbase, _wbase
+    if path is None:
+        if _f is not None:
+            _f.close()
+        _f = None
+        return
     f = open(path, "rb")
     head = f.read(12)
     if head[:4] != b"OKGF" or head[4] != 2 or head[5] != H:
@@ -133,6 +139,10 @@ def right(fb, s, x_end, y, w, c=1):
 
 
 def _draw(fb, s, x, y, end, c, bold):
+    if _f is None:                  # no glyph file: framebuf's font
+        n = (end - x) // 8
+        fb.text(s[:n], x, y + 4, c)
+        return x + 8 * len(s[:n])
     # The loop a cursor move runs for its line of text. Black text on a
     # line whose top is a multiple of 8 (every line of every screen: its
     # background is blank) is read from the glyph file straight into the

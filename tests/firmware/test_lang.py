@@ -91,3 +91,21 @@ def test_a_language_missing_from_the_flash_falls_back_to_english(tmp_path):
         assert b.ok("status").startswith("OK screen=menu")
     finally:
         b.stop()
+
+
+def test_a_flash_without_its_languages_still_boots(tmp_path):
+    """lang/ gone from the flash (a hand-made copy, a failed flash): the
+    table boots and answers, showing its texts' keys in framebuf's own
+    font, so that okgin flash can put it right; never a crash at boot."""
+    import shutil
+    flash = make_flash(str(tmp_path / "flash"))
+    shutil.rmtree(os.path.join(flash, "lang"))
+    b = Board(flash)
+    b.start()
+    try:
+        assert b.ok("status").startswith("OK screen=menu")
+        assert b.ok("lang") == "OK lang=en langs=en"
+        b.ok("sync")
+        assert any(b.vb.panel_image(0).tobytes())
+    finally:
+        b.stop()
