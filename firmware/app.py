@@ -407,11 +407,12 @@ class App:
                 import menu
                 menu.show(fb, self)
             elif self.mode == "error":
-                # the error's own words (an exception's type and message)
-                # stay as they are: they are for a bug report. "Saved" only
-                # when a game is loaded: OK brings it back
+                # "saved" only when a game is loaded: OK brings it back; the
+                # error's own words (an exception's type and message) stay
+                # as they are: they are for a bug report
                 screens.error(fb, t("err.title"), [
-                    t("err.saved") if self.reload else t("err.nogame"), self.error_text or ""],
+                    t("err.saved") if self.reload else t("err.no_game"),
+                    self.error_text or ""],
                     t("hint.err_back") if self.reload else t("hint.err_menu"),
                     self.testmode)
             elif self.pad:

@@ -164,6 +164,6 @@ def showdown(fb, v):
             x = text.draw(fb, "+", x, y, 8) + 2
             for c in layoffs:
                 x = mini(fb, x, y, c)
-        y += 20
+        y += 24   # the next label's top a multiple of 8 (text.py)
     text.draw(fb, v["line"], 3, y, W - 6, 1, True)
     footer(fb, v["hint"])

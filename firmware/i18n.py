@@ -22,6 +22,11 @@ code = None        # the language loaded
 _f = None          # its catalogue, open
 _idx = None        # sorted (hash << 16 | offset) of its keys
 _en = None         # (file, index) of English, opened only for a missing key
+# The texts asked for lately, as read (before {} are filled in): a turn
+# screen asks for the same dozen on every cursor move, and a read from
+# flash costs ~1 ms on an RP2040. Emptied when full and at a language change.
+_seen = {}
+_SEEN_MAX = 24
 
 
 def _hash(key):
@@ -64,7 +69,11 @@ def codes():
     glyph file, nothing in the code."""
     import os
     out = []
-    for fn in os.listdir(DIR[:-1]):
+    try:
+        names = os.listdir(DIR[:-1])
+    except OSError:
+        names = ()
+    for fn in names:
         if fn.endswith(".txt") and fn[:-4] != DEFAULT:
             out.append(fn[:-4])
     out.sort()
@@ -90,14 +99,25 @@ def load(c):
             f.close()
             raise
     except (OSError, ValueError):
-        if c == DEFAULT:
-            raise
-        return load(DEFAULT)
+        if c != DEFAULT:
+            return load(DEFAULT)
+        # no English either (a flash whose lang/ is gone): the table still
+        # boots, showing the keys in framebuf's own font, so that it can
+        # be flashed again; never a crash at boot
+        if _f is not None:
+            _f.close()
+        _f = None
+        _idx = []
+        code = c
+        text.load(None)
+        _seen.clear()
+        return c
     if _f is not None:
         _f.close()
     _f = f
     _idx = idx
     code = c
+    _seen.clear()
     return c
 
 
@@ -120,6 +140,8 @@ def name(c):
 
 
 def _find(f, idx, key):
+    if f is None:
+        return None
     h = _hash(key) << 16
     lo = 0
     hi = len(idx)
@@ -146,16 +168,24 @@ def _find(f, idx, key):
 def t(key, *args):
     """The text of ``key`` in the language in use, ``args`` filled in."""
     global _en
-    if code is None:
-        load(DEFAULT)
-    s = _find(_f, _idx, key)
+    s = _seen.get(key)
     if s is None:
-        if code != DEFAULT:
-            if _en is None:
-                _en = _open(DEFAULT)
-            s = _find(_en[0], _en[1], key)
+        if code is None:
+            load(DEFAULT)
+        s = _find(_f, _idx, key)
         if s is None:
-            s = key
+            if code != DEFAULT:
+                if _en is None:
+                    try:
+                        _en = _open(DEFAULT)
+                    except (OSError, ValueError):
+                        _en = (None, [])
+                s = _find(_en[0], _en[1], key)
+            if s is None:
+                s = key
+        if len(_seen) >= _SEEN_MAX:
+            _seen.clear()
+        _seen[key] = s
     if args:
         s = s.format(*args)
     return s
@@ -192,3 +222,11 @@ def why(reason, name):
     if key == "turn":
         out = [name(args[0]), name(args[1])]
     return t("why." + key, *out)
+
+
+def coach(clause):
+    """One of the coach's reasons (engine/coach.py: ``(code, cards, n)``,
+    the subject card first) in words: the catalogue's coach.<code> with
+    {0} the subject, {1} the other cards named, {2} the number."""
+    code, cs, n = clause
+    return t("coach." + code, card(cs[0]) if cs else "", cards(cs[1:]), n)

@@ -30,6 +30,7 @@ _B_HEAD = const(7)
 _B_LAST = const(8)     # the opponent's last turn in words
 _B_TAKEN = const(9)    # the card p just took (R7), or None
 _B_DW = const(10)      # card -> deadwood of the hand without it
+_B_STATUS = const(11)  # the stock and knock limit line, in words
 
 
 def press(app, p, button):
@@ -127,8 +128,13 @@ def base(app, p):
     order = []
     for g, _m in groups:
         order.extend(g)
+    limit = obs["knock_limit"]
+    status = t("turn.status_gin", obs["stock_count"]) if limit == 0 else \
+        t("turn.status", obs["stock_count"], limit)
+    if obs["multiplier"] > 1:
+        status += " \u00b7 \u2660\u00d72"   # a spade upcard: this hand counts twice (R15)
     b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
-         _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}]
+         _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}, status]
     for k in ("history", "discard", "opponent_known"):
         obs.pop(k, None)   # read above; not kept
     app.bases[p] = b
@@ -244,9 +250,7 @@ def view(app, p):
             lines.append(t("turn.discard"))
             hint = t("hint.discard")
     doubled = obs["multiplier"] > 1
-    status = t("turn.status_gin", obs["stock_count"]) if limit == 0 else \
-        t("turn.status", obs["stock_count"], limit)
-    lines.append(status + (" \u00b7 \u2660\u00d72" if doubled else ""))
+    lines.append(b[_B_STATUS])
     last = b[_B_LAST]
     if computer_seat:
         lines.append(t("turn.holds", len(hand)))

@@ -26,7 +26,7 @@ def configure(parser):
                              "(default: every one; docs/architecture.md \"Languages\")")
     parser.add_argument("--only", metavar="PARTS",
                         help="chip: only these parts, comma-separated: flash, boot, reaction, "
-                             "decisions, heap")
+                             "decisions, heap (whole games), row (ten games in a row)")
     parser.epilog = ("examples:\n  okgin bench engine\n  okgin bench board --quick\n"
                      "  okgin bench chip --only reaction,heap --lang ko,en\n")
 

@@ -91,8 +91,7 @@ def configure(parser):
     g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (it plays seat 1)")
     g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
     g.add_argument("--lang", type=_lang, metavar="CODE",
-                   help="the table's language, as its menu's Language sets it (kept): %s"
-                        % ", ".join(_langs()))
+                   help="the table's language (kept): %s" % ", ".join(_langs()))
     g.add_argument("--flash-dir", metavar="DIR",
                    help="the board's flash (saved game); default: a per-user directory, "
                         "or a temporary one with --headless")

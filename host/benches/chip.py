@@ -26,6 +26,11 @@ partial refresh + 50 ms; hard decision <= 300 ms median and <= 1 s max;
 whole games keep >= 120 KB free at their lowest, ten games in a row too.
 ``--quick``: one hand instead of whole games, two games in a row, fewer
 decisions; about a quarter of the time.
+
+The reaction and the heap are measured in each of the table's languages
+(``--lang en,ko``: only these; docs/architecture.md "Languages"), ten
+games in a row in the first one only; ``--only reaction,heap`` skips the
+other parts (flash, boot, decisions, row).
 """
 import os
 import shutil
@@ -263,7 +268,7 @@ def _langs(args):
     return out
 
 
-PARTS = ("flash", "boot", "reaction", "decisions", "heap")
+PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row")
 
 
 def run(args):
@@ -333,8 +338,8 @@ def run(args):
                 for i, code in enumerate(langs):
                     # ten games in a row once (in the first language): fragmentation
                     # does not depend on the words
-                    heaps[code] = bench_heap(chip, fw, 1 if quick else None,
-                                             (2 if quick else 10) if i == 0 else 0, code)
+                    row = (2 if quick else 10) if i == 0 and "row" in parts else 0
+                    heaps[code] = bench_heap(chip, fw, 1 if quick else None, row, code)
         finally:
             fw.close()
         what = "one hand" if quick else "a whole game"

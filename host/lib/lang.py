@@ -5,19 +5,23 @@ A catalogue is ``firmware/lang/<code>.txt`` (docs/architecture.md,
 "Languages"): ``key = text`` lines, ``#`` comments, UTF-8; the device reads
 it with firmware/i18n.py. A glyph file is ``firmware/lang/<code>.fnt``:
 
-    "OKGF", version 1, line height 16, narrow count (u16 LE), wide count,
+    "OKGF", version 2, line height 16, narrow count (u16 LE), wide count,
     note length; the note (UTF-8: where the glyphs come from, their
     licence); the narrow glyphs' code points (u16 LE, ascending, printable
-    ASCII first), the wide ones'; the narrow bitmaps (8x16, 16 bytes each,
-    rows top down, MSB = leftmost pixel, 1 = ink), the wide (16x16, 32).
+    ASCII first), the wide ones'; the narrow bitmaps (8x16, 16 bytes each),
+    the wide (16x16, 32). A bitmap is in the panels' own layout (MONO_VLSB,
+    firmware/display.py): two bands of 8 rows, each a byte per column, bit 0
+    the top row, 1 = ink; so a line of text at a y that is a multiple of 8
+    is copied into the frame buffer a band at a time (firmware/text.py).
 """
 import os
 import re
 import struct
 import unicodedata
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LANG_DIR = os.path.join(ROOT, "firmware", "lang")
+from okgin.lib.paths import FIRMWARE, ROOT
+
+LANG_DIR = os.path.join(FIRMWARE, "lang")
 # the firmware's own order (firmware/i18n.py CODES); every catalogue in
 # LANG_DIR must be one of them
 ASCII = "".join(chr(c) for c in range(32, 127))
@@ -101,8 +105,9 @@ def charset(code, root=None, all_names=None):
     ASCII (numbers, error details), the suits, its catalogue's texts and
     every language's own name (the language menu shows them all)."""
     chars = set(ASCII) | set(SYMBOLS)
-    for v in read(code, root).values():
-        chars.update(v)
+    for k, v in read(code, root).items():
+        if not k.startswith("page."):    # the web page's words: the browser's fonts
+            chars.update(v)
     if all_names is None:
         all_names = [read(c, root).get("lang.name", "") for c in codes()]
     for name in all_names:
@@ -140,27 +145,54 @@ def build_fnt(chars, glyphs, note=NOTE):
             raise KeyError("U+%04X is not an 8-px glyph in this font" % c)
     nb = note.encode("utf-8")
     out = bytearray(b"OKGF")
-    out += struct.pack("<BBHHH", 1, 16, len(narrow), len(wide), len(nb))
+    out += struct.pack("<BBHHH", 2, 16, len(narrow), len(wide), len(nb))
     out += nb
     for c in narrow:
         out += struct.pack("<H", c)
     for c in wide:
         out += struct.pack("<H", c)
     for c in narrow:
-        out += glyphs[c]
+        out += to_bands(glyphs[c], 8)
     for c in wide:
-        out += glyphs[c]
+        out += to_bands(glyphs[c], 16)
+    return bytes(out)
+
+
+def to_bands(rows, w):
+    """Unifont's rows (top down, MSB = leftmost) as the panels' bands
+    (MONO_VLSB: a byte per column of 8 rows, bit 0 on top)."""
+    bpr = w // 8
+    out = bytearray(2 * w)
+    for y in range(16):
+        bits = int.from_bytes(rows[y * bpr:(y + 1) * bpr], "big")
+        for x in range(w):
+            if bits >> (w - 1 - x) & 1:
+                out[(y >> 3) * w + x] |= 1 << (y & 7)
+    return bytes(out)
+
+
+def from_bands(bands, w):
+    """to_bands() undone: Unifont's rows."""
+    bpr = w // 8
+    out = bytearray(16 * bpr)
+    for y in range(16):
+        bits = 0
+        for x in range(w):
+            if bands[(y >> 3) * w + x] >> (y & 7) & 1:
+                bits |= 1 << (w - 1 - x)
+        out[y * bpr:(y + 1) * bpr] = bits.to_bytes(bpr, "big")
     return bytes(out)
 
 
 def read_fnt(p):
-    """{character: (width, bitmap)} of a glyph file, and its note."""
+    """{character: (width, rows)} of a glyph file (rows as Unifont's: top
+    down, MSB = leftmost pixel), and its note."""
     with open(p, "rb") as f:
         data = f.read()
     if data[:4] != b"OKGF":
         raise ValueError("%s: not a glyph file" % p)
     ver, h, nn, nw, nl = struct.unpack_from("<BBHHH", data, 4)
-    if ver != 1 or h != 16:
+    if ver != 2 or h != 16:
         raise ValueError("%s: version %d, height %d" % (p, ver, h))
     note = data[12:12 + nl].decode("utf-8")
     pos = 12 + nl
@@ -170,10 +202,10 @@ def read_fnt(p):
     pos += 2 * nw
     out = {}
     for c in narrow:
-        out[chr(c)] = (8, data[pos:pos + 16])
+        out[chr(c)] = (8, from_bands(data[pos:pos + 16], 8))
         pos += 16
     for c in wide:
-        out[chr(c)] = (16, data[pos:pos + 32])
+        out[chr(c)] = (16, from_bands(data[pos:pos + 32], 16))
         pos += 32
     if pos != len(data):
         raise ValueError("%s: %d bytes left over" % (p, len(data) - pos))

@@ -101,8 +101,9 @@ def _inputs():
                "limit": ["Ts", 100, 10]}
     assert set(reasons) == set(explain.TEXTS)
     rs = [[k, v] for k, v in reasons.items()] + [["game_over", []]]
-    return {"games": games, "stats": stats, "reasons": rs, "langs": lang.codes(),
-            "save": list(MAIN)}
+    coach = sorted(k[len("coach."):] for k in lang.read("en") if k.startswith("coach."))
+    return {"games": games, "stats": stats, "reasons": rs, "coach": coach,
+            "langs": lang.codes(), "save": list(MAIN)}
 
 
 @pytest.fixture(scope="module")

@@ -133,6 +133,45 @@ def test_the_firmware_reads_every_text_as_written():
         assert texts == [cat[k] for k in keys]
 
 
+COPY = r"""
+import sys, framebuf
+sys.path.insert(0, %(fw)r)
+import i18n, text
+i18n.DIR = %(dir)r
+def draw(s):
+    buf = bytearray(296 * 16)
+    fb = framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB)
+    for y in (0, 16, 48, 112):
+        text.draw(fb, s, 3, y, 290)
+    return bytes(buf)
+bad = 0
+for code in i18n.codes():
+    i18n.load(code)
+    for k in ("turn.after_knock", "lock.text", "menu.title", "end.row_layoff", "lang.name"):
+        s = i18n.t(k, "10\u2665", 12, "7\u2663 8\u2663")
+        text.FAST = True
+        a = draw(s)
+        text.FAST = False
+        b = draw(s)
+        if a != b or not any(a):
+            bad += 1
+            print("DIFF", code, k)
+print("BAD", bad)
+"""
+
+
+def test_a_line_copied_into_the_frame_buffer_is_the_line_blitted():
+    """text.py copies black text on a line whose top is a multiple of 8 into
+    the frame buffer a band at a time instead of blitting each glyph: the
+    same pixels, in every language."""
+    from okgin.vboard.vboard import find_micropython
+    script = COPY % {"fw": FW, "dir": os.path.join(FW, "lang") + "/"}
+    r = subprocess.run([find_micropython(), "-c", script], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "BAD 0", r.stdout
+
+
 # ----- the code asks only for keys that exist, and every key is asked for -----
 
 # a key is asked for as t("turn.head", ...) or handed around as a literal
@@ -182,17 +221,74 @@ def test_every_key_the_firmware_asks_for_exists():
     fam = _families()
     assert fam <= en, "not in en.txt: %s" % sorted(fam - en)
     coach_keys = {k for k in en if k.startswith("coach.")}
-    unused = en - asked - fam - {"lang.name"} - coach_keys
+    # the web page's own words: asked for by its script and its HTML
+    page = set()
+    for fn in ("okgin.js", "index.html"):
+        with open(os.path.join(ROOT, "host", "web", "page", fn), encoding="utf-8") as f:
+            page.update(re.findall(r"page\.[a-z_]+", f.read()))
+    assert page <= en, "the page asks for %s" % sorted(page - en)
+    unused = en - asked - fam - {"lang.name"} - coach_keys - page
     assert not unused, "keys nothing asks for: %s" % sorted(unused)
 
 
 def test_the_firmware_code_holds_no_text_for_players():
-    """Everything a player reads is in the catalogues: the firmware's
-    sources are ASCII (a non-ASCII character there is a text that escaped
-    translation)."""
+    """Everything a player reads is in the catalogues: no string in the
+    firmware's code holds a character beyond ASCII (one would be a text
+    that escaped translation; the suits and arrows the code draws are
+    written as \\u escapes). Comments and docstrings may."""
+    import io
+    import tokenize
     for fn in sorted(os.listdir(FW)):
-        if fn.endswith(".py"):
-            with open(os.path.join(FW, fn), "rb") as f:
-                data = f.read()
-            bad = [i for i, b in enumerate(data) if b > 127]
-            assert not bad, "%s: non-ASCII at byte %d" % (fn, bad[0])
+        if not fn.endswith(".py"):
+            continue
+        with open(os.path.join(FW, fn), encoding="utf-8") as f:
+            src = f.read()
+        prev = tokenize.NEWLINE
+        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+            if tok.type == tokenize.STRING and prev not in (tokenize.NEWLINE, tokenize.INDENT,
+                                                            tokenize.DEDENT, tokenize.NL):
+                assert tok.string.isascii(), "%s:%d: %s" % (fn, tok.start[0], tok.string[:60])
+            if tok.type not in (tokenize.COMMENT,):
+                prev = tok.type
+
+
+FIFTH = r"""
+import sys
+sys.path.insert(0, %(fw)r)
+import i18n
+i18n.DIR = %(dir)r
+print(i18n.codes())
+print(i18n.name("fr"))
+i18n.load("fr")
+print(i18n.code, i18n.t("menu.title"))
+"""
+
+
+@pytest.mark.skipif(not os.path.isfile("/usr/share/unifont/unifont.hex"),
+                    reason="GNU Unifont is not installed (apt-get install unifont): a new "
+                           "language's glyphs are cut from it")
+def test_a_fifth_language_is_one_catalogue_and_its_glyphs(tmp_path):
+    """docs/architecture.md "Adding a language": a catalogue beside the
+    others, okgin glyphs, and the firmware lists it, names it in its own
+    name (in every language's glyphs) and speaks it; no code changes."""
+    import shutil
+    from okgin import glyphs
+    from okgin.vboard.vboard import find_micropython
+    d = tmp_path / "lang"
+    shutil.copytree(os.path.join(FW, "lang"), d)
+    en = (d / "en.txt").read_text(encoding="utf-8")
+    fr = en.replace("lang.name = English", "lang.name = Français", 1).replace(
+        "menu.title = okgin · Oklahoma Gin", "menu.title = okgin · Gin d'Oklahoma", 1)
+    (d / "fr.txt").write_text(fr, encoding="utf-8")
+    for code, data in glyphs.cut(root=str(d)).items():
+        (d / ("%s.fnt" % code)).write_bytes(data)
+    for code in CODES + ["fr"]:
+        have, _note = lang.read_fnt(str(d / ("%s.fnt" % code)))
+        assert "ç" in have, code      # every language can name it in the menu
+    r = subprocess.run([find_micropython(), "-c", FIFTH % {"fw": FW, "dir": str(d) + "/"}],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == str(CODES[:1] + sorted(CODES[1:] + ["fr"]))
+    assert out[1] == "Français"
+    assert out[2] == "fr okgin · Gin d'Oklahoma"

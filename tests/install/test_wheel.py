@@ -67,8 +67,9 @@ def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
     # every file the firmware flashes, as in the checkout
     from okgin.lib.firmware_files import firmware_files
     want = {os.path.relpath(host, ROOT).replace(os.sep, "/") for _d, host, _c in firmware_files(ROOT)}
+    # (the modules, and the languages' catalogues and glyph files)
     have = {n[len("okgin/"):] for n in names if n.startswith(("okgin/firmware/", "okgin/engine/"))
-            and not n.endswith(".pyi")}   # the type stubs are the host's, not the board's
+            and (n.endswith(".py") or n.startswith("okgin/firmware/lang/"))}
     assert want == have
 
 

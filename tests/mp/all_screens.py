@@ -92,7 +92,7 @@ def menus():
     for i in range(n):
         app.menu_sel = i
         shot("menu-%d" % i, (0,))
-    app.menu_msg = i18n.t("menu.unknown_players", "unknown", "stranger")
+    app.menu_msg = i18n.t("menu.unreadable")
     app.menu_sel = n - 1
     shot("menu-msg", (0,))
     app.menu_msg = ""
@@ -130,6 +130,8 @@ def notices():
         "repaired": (t("rec.repaired"), [t("rec.bad_line", 1234), t("rec.resumed", "game.bad")]),
         "panel": (t("panel.title", t("name.player", 2)),
                   [t("panel.resetting"), "EPDTimeout: BUSY stayed high for 10000 ms"]),
+        "unknown": (t("rec.not_resumed"), [t("rec.unknown_players", "expert", "stranger"),
+                                           t("rec.kept", "game.bad")]),
         "panel2": (t("panel.title", t("name.player", 2)),
                    [t("panel.gave_up"), "EPDTimeout: BUSY stayed high for 10000 ms"]),
     }
@@ -143,6 +145,8 @@ def notices():
     shot("error", (0,))
     app.reload = False
     shot("error-menu", (0,))
+    app.error_text = "OSError: [Errno 28] ENOSPC"
+    shot("error-short", (0,))
     app.mode = "menu"
     app.error_text = None
 
@@ -176,6 +180,9 @@ def turns():
             t("msg.cant_knock", 100, 10), t("msg.discard_now"), t("msg.not_allowed")]
     for reason in IN["reasons"]:
         msgs.append(i18n.why((reason[0], tuple(reason[1])), lambda q: app.name(p, q)))
+    # the coach's reasons (engine/coach.py), with the widest cards and numbers
+    for code in IN["coach"]:
+        msgs.append(i18n.coach((code, ["Ts", "Th", "Td", "Tc"], 100)))
     for i in range(len(msgs)):
         app.msg[p] = msgs[i]
         shot("msg-%d" % i, (p,))
