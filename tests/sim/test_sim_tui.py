@@ -56,6 +56,7 @@ def panel_from_screen(lines, p):
 def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     base, run = tmux
     flash = tmp_path / "flash"
+    flash.mkdir()
     status = tmp_path / "exit"
     cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir", str(flash)])
     env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
