@@ -11,7 +11,9 @@ only when their command runs, so ``okgin --help`` stays fast and a command's
 dependencies (Tk, pyserial, mpremote) load only when needed.
 """
 import argparse
+import difflib
 import importlib
+import os
 import sys
 
 from okgin.errors import CommandError
@@ -65,8 +67,22 @@ def build_parser(only=None):
         if only is None or name == only:
             mod = importlib.import_module(modname)
             mod.configure(p)
-            p.set_defaults(_module=mod)
+            p.set_defaults(_module=mod, _parser=p)
     return parser
+
+
+def _unknown(args, extra):
+    """An argument the command does not take: its own usage and error (not
+    the top-level one), with the option it looks like (--seeed: --seed)."""
+    p = args._parser
+    options = [o for a in p._actions for o in a.option_strings]
+    msg = "unrecognized arguments: %s" % " ".join(extra)
+    for word in extra:
+        close = difflib.get_close_matches(word.split("=")[0], options, n=1, cutoff=0.7)
+        if word.startswith("-") and close:
+            msg += " (did you mean %s?)" % close[0]
+            break
+    p.error(msg)
 
 
 def main(argv=None):
@@ -75,10 +91,14 @@ def main(argv=None):
     if only not in COMMANDS:
         only = "" if only is None else only
     parser = build_parser(only)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     if not getattr(args, "command", None):
+        if extra:
+            parser.error("unrecognized arguments: %s" % " ".join(extra))
         parser.print_help()
         return 0
+    if extra:
+        _unknown(args, extra)
     try:
         return int(args._module.run(args) or 0)
     except CommandError as e:
@@ -86,6 +106,12 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (okgin tourney ... | head): no traceback;
+        # stdout goes nowhere so the interpreter's last flush cannot fail
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -93,8 +93,9 @@ def configure(parser):
     g.add_argument("--lang", type=_lang, metavar="CODE",
                    help="the table's language (kept): %s" % ", ".join(_langs()))
     g.add_argument("--flash-dir", metavar="DIR",
-                   help="the board's flash (saved game); default: a per-user directory, "
-                        "or a temporary one with --headless")
+                   help="the board's flash (saved game), an existing directory (made with "
+                        "--fresh, --seed or --vs); default: a per-user directory, or a "
+                        "temporary one with --headless")
     g.add_argument("--fresh", action="store_true", help="forget the saved game and settings first")
     g.add_argument("--speed", type=_speed, default=None, metavar="X",
                    help="e-ink speed factor: 1 = real panel timing (default), 0 = instant "
@@ -143,6 +144,12 @@ def run(args):
     flash_dir = os.path.abspath(os.path.expanduser(flash_dir))
     if os.path.exists(flash_dir) and not os.path.isdir(flash_dir):
         raise CommandError("--flash-dir %s is not a directory" % flash_dir)
+    if args.flash_dir and not os.path.isdir(flash_dir) and not (args.fresh or args.seed is not None
+                                                                 or args.vs):
+        # a mistyped folder would quietly start a new table, the saved game
+        # nowhere to be seen
+        raise CommandError("--flash-dir %s does not exist (mistyped? to start a new table there, "
+                           "add --fresh, or a new game with --seed or --vs)" % args.flash_dir)
     os.makedirs(flash_dir, exist_ok=True)
     lock = args.flash_lock = _lock_flash(flash_dir)
     if args.fresh:

@@ -167,3 +167,31 @@ def test_board_chip_erase_says_the_saved_game_goes(rp2_images, tmp_path):
     finally:
         p.send_signal(signal.SIGTERM)
         p.wait(60)
+
+
+def test_okgin_sim_chip_on_a_dropped_pico_flashes_nothing_and_names_the_firmware(make_chip, uf2file, tmp_path):
+    """The Pico installed from okgin.uf2 holds what okgin flash would have
+    written, and its list of files: okgin sim --chip's flash finds it up to
+    date. The status line names the firmware even though its READY was
+    printed before the simulator listened (it said "firmware ?")."""
+    import argparse
+    import io
+
+    from okgin.chip import images
+    from okgin.lib.session import open_session
+    from okgin.simui.workers import ready_note
+    flash = tmp_path / "flash.bin"
+    images.new_flash(str(flash))
+    chip, board = _drop(make_chip, flash, uf2file)
+    board.close()
+    chip.stop()
+    args = argparse.Namespace(board=None, chip=True, fresh=False, headless=True, seed=None, vs=None)
+    out = io.StringIO()
+    import contextlib
+    with contextlib.redirect_stderr(out):
+        s = open_session(args, str(flash), 0.0)
+    try:
+        assert "up to date: " in out.getvalue() and "sending" not in out.getvalue(), out.getvalue()
+        assert ready_note(s) == "board ready, firmware 0.1.0"
+    finally:
+        s.close()
