@@ -16,21 +16,6 @@ SUITES = {
 }
 
 
-def smallest(fits, lo, hi, step):
-    """Bisection for the benches' "smallest heap" figures: the smallest
-    multiple of ``step`` above ``lo`` (up to ``hi``) for which ``fits(size)``
-    is True, taking larger sizes to fit too; None if ``hi`` does not fit."""
-    if not fits(hi):
-        return None
-    while hi - lo > step:
-        mid = (lo + hi) // 2 // step * step
-        if fits(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
 def configure(parser):
     parser.add_argument("suite", choices=sorted(SUITES), help="what to measure")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")

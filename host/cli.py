@@ -1,6 +1,8 @@
 """``okgin``: the command table (after mpremote's).
 
-Each command lives in its own module ``host/<module>.py`` exposing
+Each command lives in its own module, ``host/<command>.py`` (or
+``host/<package>/command.py`` when a package of its own holds the
+command's library: ``web``), exposing
 ``configure(parser)`` (adds its arguments and an ``examples:`` epilog; the
 parser's description is the one-line help in ``COMMANDS`` below, which a
 module may replace) and ``run(args) -> int``; adding a command is one row
@@ -25,7 +27,7 @@ COMMANDS = {
     "tourney": ("okgin.tourney", "play computer players against each other"),
     "faults": ("okgin.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
-    "web": ("okgin.web", "play in a browser: build the static page and serve it here"),
+    "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
 }
 

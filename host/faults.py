@@ -31,7 +31,7 @@ from typing import Any
 from okgin.errors import CommandError
 from okgin.lib import transport
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from okgin.lib.paths import BOARD, ROOT, copy_source
 
 ROWS = ("power", "damage", "serial", "buttons", "panels", "flash", "hidden", "shuffle")
 
@@ -104,7 +104,7 @@ class Row:
 def _board_with(timing):
     """hardware/board.json with some of its timing values replaced, as the
     bytes of a board.json file."""
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(BOARD) as f:
         data = json.load(f)
     data["timing"].update(timing)
     return json.dumps(data).encode()
@@ -123,7 +123,7 @@ class Table:
         from okgin.vboard import VirtualBoard, populate
         self.flash = os.path.join(work, name)
         populate(self.flash)
-        board = os.path.join(ROOT, "hardware", "board.json")
+        board = BOARD
         if timing:
             board = os.path.join(work, name + "-board.json")
             with open(board, "wb") as f:
@@ -1437,7 +1437,8 @@ def row_buttons(n, rng, work, log):
     in test mode's own game, whose record is read after each turn: the
     action must be the one the presses mean (the cursor model), exactly
     once. One lost or doubled cursor press discards another card."""
-    from okgin.lib.presses import Presses, layout
+    from okgin.engine.arrange import order as arranged
+    from okgin.lib.presses import Presses
     from okgin.engine import Match
     r = Row("buttons")
     t = TABLE[0](work, "buttons", speed=0.2)
@@ -1493,7 +1494,7 @@ def row_buttons(n, rng, work, log):
                 # held past the long press, or very long: still one action
                 worst = chatter(p, "draw", (0.06, 0.9, 3.0)[done % 3])
             else:
-                order = layout.order(o["hand"])
+                order = arranged(o["hand"])
                 q = 1 - p
                 k = rng.randint(0, len(order) - 1)
                 qk = rng.randint(0, 3)        # the other player mashes meanwhile
@@ -1555,9 +1556,7 @@ def row_flash(n, rng, work, log):
     completes."""
     r = Row("flash")
     src = os.path.join(work, "flash-src")
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    copy_source(src, ignore=("__pycache__", "*.pyc"))
     t = TABLE[0](work, "flash")
     t.on()
     try:

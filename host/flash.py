@@ -25,14 +25,14 @@ import time
 
 from okgin.errors import CommandError
 from okgin.lib import transport
-from okgin.lib.firmware_files import MPY_FLAGS, firmware_files
+from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from okgin.lib.paths import ROOT, board_json as _tree_board
 
 STAGING = ".staging"
 JOURNAL = STAGING + "/switch"
 MANIFEST = ".okgin-files"        # what the last flash put on the board
-KEEP = ("game.okg", "game.tmp", "settings.json")   # the player's: never deleted
+KEEP = PLAYER_FILES     # the player's: never deleted
 MIN_VERSION = (1, 22)
 CHUNK = 1536                     # bytes per write exec (base64 on the wire)
 SLACK = 8192                     # free-space margin for directory entries
@@ -271,7 +271,7 @@ def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
             with open(host, "rb") as f:
                 data = f.read()
         out.append((dev, data))
-    board_json = board_json or os.path.join(src_root, "hardware", "board.json")
+    board_json = board_json or _tree_board(src_root)
     validate_board(board_json)
     with open(board_json, "rb") as f:
         board = f.read()
@@ -762,7 +762,8 @@ def configure(parser):
     parser.add_argument("--port", help="serial port or pyserial URL of the board "
                         "(default: the one plugged-in Pico, found by its USB IDs)")
     parser.add_argument("--source", default=ROOT, help="firmware tree to flash "
-                        "(with engine/, firmware/, hardware/board.json; default: this checkout)")
+                        "(with engine/, firmware/, hardware/board.json; default: the firmware of this "
+                        "okgin, its checkout or its installed package)")
     parser.add_argument("--board", help="board definition to write (default: SOURCE/hardware/board.json)")
     parser.add_argument("--no-reset", action="store_true", help="leave the board at the REPL")
     parser.epilog = ("examples:\n  okgin flash\n  okgin flash --port /dev/ttyACM1\n"
@@ -775,7 +776,7 @@ def check_inputs(src_root, board_json=None):
     if not os.path.isdir(src_root):
         raise CommandError("--source %s: no such directory" % src_root)
     source_files(src_root)
-    board_json = board_json or os.path.join(src_root, "hardware", "board.json")
+    board_json = board_json or _tree_board(src_root)
     if not os.path.isfile(board_json):
         raise CommandError("board definition %s not found" % board_json)
     validate_board(board_json)

@@ -15,7 +15,6 @@ import time
 
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def load_record(path):
@@ -92,10 +91,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     steps = positions(text)
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)
-    try:
-        from okgin.vboard import VirtualBoard, populate
-    except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e) from e
+    from okgin.lib.boards import make_board
     if shots:
         os.makedirs(shots, exist_ok=True)
     seat = _final.players[1]
@@ -105,12 +101,11 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     written = []
     vb = None
     try:
-        populate(flash_dir)
+        vb = make_board("vboard", flash=flash_dir, eink=speed, populate=True)
         # the firmware's host hook: the computer (if the record has one)
         # does not move, so each position is shown as saved
         _write_atomic(os.path.join(flash_dir, "settings.json"), '{"hold_computer": true}')
         _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
-        vb = VirtualBoard(flash_dir=flash_dir, speed=speed)
         vb.start()
         board = transport.Board(vb.port, timeout=20.0).open()
         try:

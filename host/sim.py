@@ -72,7 +72,7 @@ def _speed(text):
 
 
 def configure(parser):
-    from okgin.simui.session import default_flash_dir
+    from okgin.lib.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
@@ -103,7 +103,7 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.simui import session as sess
+    from okgin.lib import session as sess
     if args.bench_startup:
         from okgin.simui import bench
         return bench.run(args)
@@ -195,37 +195,8 @@ def _run_chip(args, steps, speed):
     return tui.main(args, args.chip_flash, speed)
 
 
-def open_session(args, flash_dir, speed):
-    """Boot the board and start the requested game (shared by all front ends)."""
-    from okgin.simui import session as sess
-    board_path = args.board or None
-    timing = sess.load_timing(board_path or _default_board())
-    if getattr(args, "chip", False):
-        from okgin.chip.table import flashed_chip
-        # a person waits in wall-clock time; a script needs no such wait
-        board = flashed_chip(flash=flash_dir, board_path=board_path, eink=speed, fresh=args.fresh,
-                             realtime=not args.headless, seed=args.seed, vs=args.vs)
-    else:
-        board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
-                                heapsize=getattr(args, "heapsize", None),
-                                lock=getattr(args, "flash_lock", None))
-        if args.seed is not None or args.vs:
-            sess.new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
-    s = sess.Session(board, timing=timing)
-    try:
-        s.start()
-    except BaseException:
-        s.close()
-        raise
-    return s
-
-
-def _default_board():
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, "hardware", "board.json")
-
-
 def _run_headless(args, steps, flash_dir, speed):
+    from okgin.lib.session import open_session
     from okgin.simui import script
     s = open_session(args, flash_dir, speed)
     try:

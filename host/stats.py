@@ -95,7 +95,7 @@ def run(args):
             b.wait_ready(5.0, probe_after=0.5)
             d = read_stats(b)
     else:
-        from okgin.simui.session import default_flash_dir, make_board
+        from okgin.lib.session import default_flash_dir, make_board
         flash = args.flash_dir or default_flash_dir()
         if args.flash_dir and not os.path.isdir(flash):
             raise CommandError("flash directory %s does not exist" % flash)

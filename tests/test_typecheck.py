@@ -304,3 +304,32 @@ def test_micropython_code_in_host_type_checks_against_micropython_stubs(typeshed
     errors = real_errors(out, str(tmp_path))
     assert not errors, "mypy found calls MicroPython may not support:\n" + "\n".join(errors)
     assert code == 0 or "error:" in out, out
+
+
+def test_a_board_that_breaks_the_board_contract_is_reported(tmp_path):
+    # okgin.lib.boards.EmulatedBoard is checked against the virtual board and
+    # the emulated Pico where make_board builds them (the test above); a
+    # board without a method of the contract, or with another signature for
+    # one, is reported.
+    from okgin.lib.boards import EmulatedBoard
+    members = sorted(n for n in vars(EmulatedBoard) if not n.startswith("_") or n in ("__enter__", "__exit__"))
+    assert {"press", "power_cycle", "panel_image", "kill", "port"} <= set(members)
+    lines = ["from typing import Any", "from okgin.lib.boards import EmulatedBoard",
+             "class HalfBoard:", "    on_event: Any = None", "    port: Any = None",
+             "    board: Any = {}", "    alive: Any = False"]
+    for name in members:
+        if name == "press":       # not (player, button, long=False, bounce_ms=0.0)
+            lines.append("    def press(self, player: int, button: str, held_ms: int) -> None: ...")
+        elif name not in ("power_cycle", "on_event", "port", "board", "alive"):
+            lines.append("    def %s(self, *args: Any, **kw: Any) -> Any: ..." % name)
+    lines.append("b: EmulatedBoard = HalfBoard()")
+    tree = _okgin_tree(tmp_path)
+    (tmp_path / "halfboard.py").write_text("\n".join(lines) + "\n")
+    p = subprocess.run([sys.executable, "-m", "mypy", "--config-file",
+                        os.path.join(ROOT, "pyproject.toml"), "--cache-dir", os.devnull,
+                        "--follow-imports=silent", "halfboard.py"],
+                       cwd=tree, capture_output=True, text=True, timeout=300)
+    out = p.stdout + p.stderr
+    assert p.returncode != 0, out
+    assert 'missing following "EmulatedBoard" protocol member' in out and "power_cycle" in out, out
+    assert "press" in out and "held_ms" in out, out

@@ -14,10 +14,10 @@ import sys
 import tempfile
 import time
 
-from okgin.bench import smallest
+from okgin.benches import smallest
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import ROOT
 LEVELS = ("random", "easy", "greedy", "normal", "hard")
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times
@@ -163,11 +163,11 @@ def run_chip(quick):
     the firmware flashed by okgin flash, then whole games of hard against
     hard on the chip's REPL."""
     from okgin.benches.chip import bench_decisions, _pct
-    from okgin.chip import ChipBoard
     from okgin.chip.chipboard import ChipError
     from okgin.flash import flash_board
+    from okgin.lib.boards import make_board
     import statistics
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t0 = time.monotonic()
     try:
         chip.start()

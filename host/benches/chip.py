@@ -37,19 +37,15 @@ import time
 
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import copy_source
 MS = 1_000_000
 
 
 def _firmware(chip, timeout=600.0):
     """The okgin firmware on the chip, spoken to over its port exactly as
-    the memory bench speaks to the virtual board (its Board, on our port)."""
-    import serial
-    from okgin.benches.memory import Board
-    fw = Board.__new__(Board)
-    fw.ser = serial.Serial(chip.port, 115200, timeout=timeout)
-    fw.seen = []
-    return fw
+    the memory bench speaks to the virtual board."""
+    from okgin.benches.board import Firmware
+    return Firmware(chip, timeout)
 
 
 def _reboot(chip, fw):
@@ -58,7 +54,7 @@ def _reboot(chip, fw):
     t0 = chip.emulated_ns()
     chip.console_line("READY okgin", 600, since=t0)
     time.sleep(0.2)
-    fw.ser.reset_input_buffer()
+    fw.flush_input()
     return t0
 
 
@@ -74,10 +70,7 @@ def _say(text):
 # -- flash ----------------------------------------------------------------------
 def _source_copy():
     src = tempfile.mkdtemp(prefix="okgin-bench-src-")
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(src, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.mpy"))
-    return src
+    return copy_source(src)
 
 
 def bench_flash(chip):
@@ -88,7 +81,7 @@ def bench_flash(chip):
     src = _source_copy()
     try:
         # one module changed (a function added: new bytecode, one .mpy)
-        with open(os.path.join(src, "firmware", "layout.py"), "a") as f:
+        with open(os.path.join(src, "firmware", "padview.py"), "a") as f:
             f.write("\n\ndef _bench_one_module():\n    return 1\n")
         chip.console_line("READY", 600)
         t1 = chip.emulated_ns()
@@ -255,10 +248,10 @@ def bench_heap(chip, fw, hands, in_a_row):
 
 
 def run(args):
-    from okgin.chip import ChipBoard
     from okgin.chip.chipboard import ChipError
+    from okgin.lib.boards import make_board
     quick = getattr(args, "quick", False)
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t_start = time.monotonic()
     try:
         chip.start()
@@ -302,7 +295,7 @@ def run(args):
                 panel.speed = 0.02
             heap = bench_heap(chip, fw, 1 if quick else None, 2 if quick else 10)
         finally:
-            fw.ser.close()
+            fw.close()
         what = "one hand" if quick else "a whole game"
         for name in ("two players", "vs hard"):
             (lowest, total), hands = heap[name]

@@ -19,11 +19,11 @@ import sys
 import tempfile
 import time
 
-from okgin.bench import smallest
+from okgin.benches import smallest
 from okgin.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import ENGINE, PROBES, ROOT
 
 # Runs unchanged on CPython and MicroPython: prints "name value" lines.
 BENCH_SCRIPT = r'''
@@ -146,10 +146,10 @@ def compile_engine(dest, probes=("one_hand.py",), bots=False):
     the heap figures would depend on where the checkout is."""
     cross = _tool("mpy-cross")
     os.makedirs(os.path.join(dest, "engine"), exist_ok=True)
-    srcs = [("engine/" + n, os.path.join(ROOT, "engine", n))
-            for n in sorted(os.listdir(os.path.join(ROOT, "engine")))
+    srcs = [("engine/" + n, os.path.join(ENGINE, n))
+            for n in sorted(os.listdir(ENGINE))
             if n.endswith(".py") and (bots or not n.startswith("bot"))]
-    srcs += [(n, os.path.join(ROOT, "tests", "mp", n)) for n in probes]
+    srcs += [(n, os.path.join(PROBES, n)) for n in probes]
     for rel, src in srcs:
         out = os.path.join(dest, rel[:-3] + ".mpy")
         r = subprocess.run([cross, *MPY_FLAGS, "-o", out, "-s", rel, src], capture_output=True, text=True)

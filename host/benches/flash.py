@@ -11,13 +11,11 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import copy_source
 
 
 def _copy_source(dst):
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(dst, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    copy_source(dst, ignore=("__pycache__", "*.pyc"))
 
 
 def _touch_module(src, n):
@@ -29,7 +27,7 @@ def _touch_module(src, n):
 
 def measure(runs=3, out=sys.stdout):
     from okgin.flash import flash_board
-    from okgin.vboard import VirtualBoard
+    from okgin.lib.boards import start_board
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}
     try:
@@ -38,8 +36,7 @@ def measure(runs=3, out=sys.stdout):
         for i in range(runs):
             flash_dir = os.path.join(work, "flash%d" % i)
             os.makedirs(flash_dir)
-            vb = VirtualBoard(flash_dir=flash_dir, speed=0.0)
-            vb.start()
+            vb = start_board("vboard", flash=flash_dir, eink=0.0)
             try:
                 t = time.perf_counter()
                 rep = flash_board(vb.port, src_root=src, quiet=True, power_cycle=vb.power_cycle)

@@ -19,7 +19,7 @@ import threading
 
 from okgin.simui import keymaps, render
 from okgin.simui.keymaps import BUTTONS
-from okgin.simui.session import Watcher, Worker, ready_note, speed_note
+from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
 HALF_W, HALF_H = 74, 16
@@ -293,7 +293,7 @@ class TermUI:
 
 
 def main(args, flash_dir, speed):
-    from okgin.sim import open_session
+    from okgin.lib.session import open_session
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         from okgin.errors import CommandError
         raise CommandError("no display and no terminal: use --headless --script FILE")

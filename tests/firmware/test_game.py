@@ -156,7 +156,7 @@ def test_gin_is_offered_and_confirmed(flash):
     so for that card, the first knock asks GIN?, the second ends the hand."""
     from tests.support.harness import Board
     from okgin.engine import deadwood
-    import layout
+    from okgin.engine.arrange import order
     pl = Player(None, 1, dealer=0, rng_seed=3)
     while True:
         p = pl.m.hand._to_move
@@ -175,7 +175,7 @@ def test_gin_is_offered_and_confirmed(flash):
     try:
         b.ok("testmode on")
         assert b.status()["to_move"] == str(p)
-        for _ in range(layout.order(o["hand"]).index(card)):
+        for _ in range(order(o["hand"]).index(card)):
             b.press(p, "right")
         golden_check(b.panel(p), "gin_offer")
         b.press(p, "knock")

@@ -81,8 +81,8 @@ def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
 
 
 def _cursor_card(pl, p):
-    import layout
-    order = layout.order(pl.m.observation(p)["hand"])
+    from okgin.engine.arrange import order as arranged
+    order = arranged(pl.m.observation(p)["hand"])
     return order[pl.keys.cursor[p] % len(order)]
 
 

@@ -28,7 +28,7 @@ def reference(tmp_path_factory):
     (as `okgin sim` shows them): at boot, at the new game, after each
     action of the scripted hand, at the next hand and after a power cycle;
     and the game record on its flash."""
-    from okgin.simui.session import Session, load_timing, make_board, new_game_on_flash
+    from okgin.lib.session import Session, load_timing, make_board, new_game_on_flash
     steps, _m = hand_script(SEED)
     flash = str(tmp_path_factory.mktemp("vboard") / "flash")
     s = Session(make_board(flash, speed=0.0),
