@@ -144,6 +144,11 @@ def menu_items(app):
     # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
     items.append(("Owner lock", _value_label(app.settings.get("owner_lock") is True)))
     acts.append(("lock", None))
+    # sleep after this long without a press (power.py: its texts live there)
+    import power
+    items.append((power.TEXT["auto_off"],
+                  power.auto_off_label(power.auto_off_minutes(app.settings))))
+    acts.append(("auto_off", None))
     return items, acts
 
 
@@ -178,6 +183,11 @@ def menu_button(app, button, kind):
             app.menu_sel = acts.index(("page", "rules"))   # on "Rule switches"
         elif act == "lock":
             app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
+            store.save_settings(app.settings)
+        elif act == "auto_off":   # the next choice: never, 5, 15, 60 min
+            import power
+            c = power.AUTO_OFF
+            app.settings["auto_off"] = c[(c.index(power.auto_off_minutes(app.settings)) + 1) % len(c)]
             store.save_settings(app.settings)
         else:
             if act == "preset":   # the next preset (from Custom: the first)

@@ -23,7 +23,7 @@ COMMANDS = {
     "flash": ("okgin.flash", "compile and copy the firmware onto a board"),
     "hil": ("okgin.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("okgin.replay", "replay a game record on the virtual board"),
-    "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip)"),
+    "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip, power)"),
     "tourney": ("okgin.tourney", "play computer players against each other"),
     "faults": ("okgin.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
