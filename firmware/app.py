@@ -390,8 +390,10 @@ class App:
                 import menu
                 menu.show(fb, self)
             elif self.mode == "error":
+                # "saved" only when a game is loaded: OK brings it back
                 screens.error(fb, "Something went wrong", [
-                    self.error_text or "", "The game is saved."],
+                    self.error_text or "",
+                    "The game is saved." if self.reload else "No game is loaded."],
                     "OK: back to the game" if self.reload else "OK: menu",
                     self.testmode)
             elif self.pad:

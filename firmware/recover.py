@@ -54,17 +54,24 @@ def boot(app):
         app.notice = [note, note]
         app.touch()
         return
+    seat = m.players[1]
+    if m.players[0] != "human" or (seat != "human" and seat not in app.levels):
+        # seats this firmware does not know (another version's levels):
+        # kept aside whole, before anything can write over it
+        store.discard_game()
+        app.match = None
+        app.mode = "menu"
+        note = ("Saved game not resumed", ["Players %s,%s unknown here." % m.players,
+                                           "Kept as %s." % store.BAD, "Start a new game."])
+        app.notice = [note, note]
+        app.touch()
+        return
+    store.owned = True    # the record on the flash is this game's from now on
     if err is not None or not newline:
         store.keep_prefix(good, not newline, err is not None)
     if old:
-        _upgrade(app, m)
-    seat = m.players[1]
-    if m.players[0] != "human" or (seat != "human" and seat not in app.levels):
-        app.match = None
-        app.mode = "menu"
-        app.menu_msg = "Saved game: players %s,%s unknown here" % m.players
-        return
-    app.vs = seat
+        _upgrade(app, m)   # its seats from settings.json, where trusted
+    app.vs = m.players[1]
     app.match = m
     app.mode = "game"
     resume_state(app)

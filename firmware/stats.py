@@ -10,6 +10,7 @@ game record is (store.py). Loaded when a game ends, for the statistics screen an
 for the serial ``stats`` command, then dropped (heap, docs/memory.md).
 """
 import json
+import os
 
 import store
 
@@ -30,14 +31,22 @@ def fresh():
             "biggest": None, "last": []}
 
 
+_MAX = 4096   # bytes: the statistics are under 1 KB
+
+
 def _read():
-    """The statistics' text, or None. A leftover tmp file is an update a
-    power cut interrupted: the statistics' file is whole."""
+    """The statistics' text, None when there is no file, or False when it
+    is too big to be statistics. A leftover tmp file is an update a power
+    cut interrupted: the statistics' file is whole."""
     store._remove(store.STATS + ".tmp")
     try:
+        if os.stat(store.STATS)[6] > _MAX:
+            return False
         with open(store.STATS) as f:
             return f.read()
-    except (OSError, UnicodeError):
+    except UnicodeError:
+        return False
+    except OSError:
         return None
 
 
@@ -54,27 +63,66 @@ def _write(d):
     store._replace(tmp, store.STATS)
 
 
+def _count(v):
+    return type(v) is int and v >= 0
+
+
+def _pair(v):
+    return type(v) is list and len(v) == 2 and _count(v[0]) and _count(v[1])
+
+
+def valid(d):
+    """Statistics as this firmware writes them, checked field by field
+    (a bit flip can leave valid JSON: "games" -> "gamas")."""
+    if type(d) is not dict or d.get("v") != VERSION or not _count(d.get("games")) \
+            or type(d.get("counted")) is not str or type(d.get("by")) is not dict \
+            or type(d.get("last")) is not list or len(d["last"]) > LAST:
+        return False
+    for k in d["by"]:
+        c = d["by"][k]
+        if k not in KINDS or type(c) is not dict or len(c) != len(COUNTS):
+            return False
+        for n in COUNTS:
+            if not _pair(c.get(n)):
+                return False
+    b = d.get("biggest", 0)
+    if b is not None and not (type(b) is list and len(b) == 3 and _count(b[0])
+                              and b[1] in (0, 1) and b[2] in KINDS):
+        return False
+    for g in d["last"]:
+        if not (type(g) is list and len(g) == 5 and g[0] in KINDS and g[1] in (0, 1)
+                and type(g[2]) is int and type(g[3]) is int and _count(g[4])):
+            return False
+    return True
+
+
 def load():
-    """The statistics, or fresh ones (no file, or a file that is not
-    statistics: kept as stats.bad and started again)."""
+    """The statistics, or fresh ones: no file yet, or a file that is not
+    this firmware's statistics (damaged, even as valid JSON), which is kept
+    as stats.json.bad (a rename) and replaced by fresh ones, so a damaged file
+    never stops the table."""
     text = _read()
     if text is None:
         return fresh()
+    d = None
+    if text:
+        try:
+            d = json.loads(text)
+        except (ValueError, MemoryError):
+            d = None
+    text = None
+    if valid(d):
+        for k in KINDS:   # a level added since: its counts start at 0
+            if k not in d["by"]:
+                d["by"][k] = fresh()["by"][k]
+        return d
+    d = fresh()
     try:
-        d = json.loads(text)
-        if isinstance(d, dict) and d.get("v") == VERSION and isinstance(d.get("by"), dict):
-            for k in KINDS:   # a level added since: its counts start at 0
-                if k not in d["by"]:
-                    d["by"][k] = fresh()["by"][k]
-            return d
-    except ValueError:
-        pass
-    try:
-        with open(store.STATS + ".bad", "w") as f:
-            f.write(text)
+        store._replace(store.STATS, store.STATS + ".bad")
+        _write(d)
     except OSError:
         pass
-    return fresh()
+    return d
 
 
 def key(m):
@@ -133,7 +181,7 @@ def text():
 
 # ---- the statistics screen (from the menu) ----
 
-def _pair(v):
+def _score(v):
     return "%d-%d" % (v[0], v[1])
 
 
@@ -151,9 +199,9 @@ def view(app):
         if vs != "human" and vs not in app.levels:
             continue
         lines.append("%-8s%6s%6s%5s%6s%5s" % (
-            "P1-P2" if vs == "human" else "v " + vs, _pair(c["games"]),
-            _pair(c["hands"]), _pair(c["gins"]), _pair(c["undercuts"]),
-            _pair(c["best_streak"])))
+            "P1-P2" if vs == "human" else "v " + vs, _score(c["games"]),
+            _score(c["hands"]), _score(c["gins"]), _score(c["undercuts"]),
+            _score(c["best_streak"])))
     b = d.get("biggest")
     lines.append("Biggest hand: %s" % (
         "-" if not b else "%d by %s%s" % (b[0], _name(b[2], b[1]),

@@ -25,7 +25,7 @@ COMMANDS = {
     "replay": ("okgin.replay", "replay a game record on the virtual board"),
     "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip, power)"),
     "tourney": ("okgin.tourney", "play computer players against each other"),
-    "faults": ("okgin.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
+    "faults": ("okgin.faults.command", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),

@@ -164,7 +164,7 @@ def run_chip(quick):
     hard on the chip's REPL."""
     from okgin.benches.chip import bench_decisions, _pct
     from okgin.chip.chipboard import ChipError
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     from okgin.lib.boards import make_board
     import statistics
     chip = make_board("chip", realtime=False)

@@ -74,7 +74,7 @@ def _source_copy():
 
 
 def bench_flash(chip):
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300)
     full_emu = (chip.emulated_ns() - t0) / 1e9

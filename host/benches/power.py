@@ -150,7 +150,7 @@ def run(args):
     from okgin.chip import ChipBoard
     from okgin.chip.chipboard import ChipError
     from okgin.benches.chip import _firmware
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     quick = getattr(args, "quick", False)
     hands = getattr(args, "hands", None) or 1
     idle_s = getattr(args, "idle_s", None) or (600 if quick else 3600)

@@ -1,5 +1,5 @@
 """What is on a board's flash: the firmware's files, laid out and compiled
-as `okgin flash` (host/flash.py) and the virtual board (host/vboard/flash.py)
+as `okgin flash` (host/lib/flashing.py) and the virtual board (host/vboard/flash.py)
 both put them there, so the board in CI runs exactly what a Pico gets; and
 the player's files, which the firmware writes and no okgin tool may lose.
 """
@@ -10,10 +10,10 @@ import os
 # holds this list against theirs). Each is saved through NAME.tmp and
 # renamed; a damaged one is set aside as NAME.bad (the game's as game.bad).
 # Test mode keeps its own game and statistics (test.*, teststats.json).
-SAVED_GAME = ("game.okg", "game.tmp", "game.bad")
-SETTINGS = ("settings.json", "settings.json.tmp")
+SAVED_GAME = ("game.okg", "game.tmp", "game.bad", "game.fix")
+SETTINGS = ("settings.json", "settings.json.tmp", "settings.json.bad")
 STATISTICS = ("stats.json", "stats.json.tmp", "stats.json.bad")
-TEST_MODE = ("test.okg", "test.tmp", "test.bad",
+TEST_MODE = ("test.okg", "test.tmp", "test.bad", "test.fix",
              "teststats.json", "teststats.json.tmp", "teststats.json.bad")
 PLAYER_FILES = SAVED_GAME + SETTINGS + STATISTICS + TEST_MODE
 # What a fresh start forgets (okgin sim --fresh, on either board): the

@@ -130,7 +130,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     or ``vs``: a new game on its flash (as okgin sim puts one on the
     virtual board's), which it resumes when it boots."""
     from okgin.chip.chipboard import default_flash
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     out = sys.stderr if out is None else out
     chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
                       realtime=realtime, out=out)

@@ -20,7 +20,8 @@ from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
 
-# Run boot.py then main.py from the flash root, as the Pico does: an error in
+# Run boot.py then main.py from the flash root, as the Pico does (main.py
+# starts with Ctrl-C on, as MicroPython starts each script): an error in
 # boot.py is printed and main.py still runs; main.py's errors (and Ctrl-C)
 # end at the REPL because micropython runs with -i. execfile keeps
 # __name__ == "__main__" and the file names in tracebacks.
@@ -41,6 +42,13 @@ BOOT = (
     "del _o,_s,_e\n"
     "if _m:\n"
     " del _m\n"
+    # each script MicroPython runs starts with Ctrl-C on (pyexec), whatever
+    # boot.py did with it: the owner's lock in main.py turns it off again.
+    # Not for the bare REPL: there Ctrl-C is a character the REPL reads
+    # (with the pty's ISIG on it would end the process).
+    " import vmachine as _v\n"
+    " _v.kbd_intr(3)\n"
+    " del _v\n"
     " execfile('main.py')\n"
 )
 
