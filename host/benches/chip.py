@@ -280,7 +280,9 @@ def run(args):
                     400 * chip.eink))
 
             games, cap = (1, 40) if quick else (2, 1000)
+            fw.close()      # one client at a time on the port: mpremote's raw REPL next
             times, low, done, eng = bench_decisions(chip, games, cap)
+            fw = _firmware(chip)
             _say("hard computer, hard vs hard on the chip's REPL (emulated, %d decisions, %d whole "
                  "game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, <= 1000 max); "
                  "lowest free heap %d bytes" % (len(times), done, statistics.median(times),
