@@ -13,7 +13,6 @@ buttons and the serial port while the ink settles.
 """
 import gc
 import sys
-import time
 
 import engine
 from engine import IllegalAction, Match
@@ -23,6 +22,7 @@ import engine.record  # noqa: F401
 # engine/arrange.py, screens.py (and font.py through it) are imported where
 # they are used, not held here: a knock and the computer's move drop them to
 # make room (_make_room), the next redraw loads them again.
+import power
 import store
 # the players' language: its catalogue and glyphs, read from flash as drawn
 import i18n
@@ -84,6 +84,9 @@ class App:
         # host hook (okgin replay): the computer does not move, so a
         # position is shown as saved
         self.hold = self.settings.get("hold_computer") is True
+        # sleeping between presses, the panels' deep sleep, the battery,
+        # auto-off (power.py, docs/power.md)
+        self.power = power.Power(hw, self.settings)
         self.match = None
         self.vs = "human"       # who plays seat 1: the saved game says (recover.py)
         self.mode = "menu"
@@ -293,6 +296,7 @@ class App:
     def handle(self, p, button, kind):
         if p < 0 or p >= self.nplayers:
             return
+        self.power.touch(p)
         if kind == "repeat" and button not in ("left", "right"):
             return
         self.dirty[p] = True
@@ -431,6 +435,7 @@ class App:
                     screens.game_update(fb, v, was)
                 else:
                     screens.game(fb, v)
+            self.power.overlay(fb, self.testmode)   # the battery, on batteries
             self.onfb[p] = v   # a turn screen's view, or None: another screen
             # drawing a screen is the longest stretch without a look at the
             # buttons: a quick tap made meanwhile is queued now, not missed
@@ -570,7 +575,7 @@ class App:
             tm = m.hand.to_move   # public; no observation per redraw
         for p in range(self.nplayers):
             try:
-                self.hw.leds[p].value(1 if tm == p else 0)
+                self.hw.leds[p].value(1 if tm == p and self.power.lit() else 0)
             except (AttributeError, IndexError, TypeError):
                 pass
 
@@ -646,6 +651,7 @@ class App:
             if True in self.dirty and self.redraw():
                 busy = True
             self.service_panels()
+            self.power.tick(self)
         except Exception as e:
             self.fail(e)
             busy = True
@@ -666,4 +672,4 @@ class App:
         self.start(proto)
         while True:
             if not self.step():
-                time.sleep_ms(4)
+                self.power.rest(self)   # until the next thing is due (power.py)

@@ -155,6 +155,11 @@ def menu_items(app):
     # each language in its own name; OK: the next one, at once on both panels
     items.append((t("menu.language"), i18n.name(i18n.code)))
     acts.append(("lang", None))
+    # sleep after this long without a press (power.py)
+    import power
+    items.append((t("menu.auto_off"),
+                  power.auto_off_label(power.auto_off_minutes(app.settings))))
+    acts.append(("auto_off", None))
     return items, acts
 
 
@@ -194,6 +199,11 @@ def menu_button(app, button, kind):
             codes = i18n.codes()
             k = codes.index(i18n.code) if i18n.code in codes else -1
             app.set_lang(codes[(k + 1) % len(codes)])
+        elif act == "auto_off":   # the next choice: never, 5, 15, 60 min
+            import power
+            c = power.AUTO_OFF
+            app.settings["auto_off"] = c[(c.index(power.auto_off_minutes(app.settings)) + 1) % len(c)]
+            store.save_settings(app.settings)
         else:
             if act == "preset":   # the next preset (from Custom: the first)
                 rs = preset_settings(0 if arg is None else (arg + 1) % len(PRESETS))

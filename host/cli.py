@@ -26,7 +26,7 @@ COMMANDS = {
     "uf2": ("okgin.uf2", "write one .uf2 file to drag onto a Pico: MicroPython and the game"),
     "hil": ("okgin.hil", "run the hardware-in-loop tests against a board"),
     "replay": ("okgin.replay", "replay a game record on the virtual board"),
-    "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip)"),
+    "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip, power)"),
     "tourney": ("okgin.tourney", "play computer players against each other"),
     "faults": ("okgin.faults.command", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),

@@ -318,6 +318,7 @@ def run(args):
 
             if "decisions" in parts:
                 games, cap = (1, 40) if quick else (2, 1000)
+                fw.close()      # one client at a time on the port: mpremote's raw REPL next
                 times, low, done, eng = bench_decisions(chip, games, cap)
                 _say("hard computer, hard vs hard on the chip's REPL (emulated, %d decisions, %d whole "
                      "game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, <= 1000 "
@@ -327,7 +328,6 @@ def run(args):
                      "path, %s safe path; min deadwood %s/s" % (eng.get("hands_fast_per_s"),
                                                                 eng.get("hands_safe_per_s"),
                                                                 eng.get("deadwood_masks_per_s")))
-                fw.ser.close()
                 fw = _firmware(chip)   # the REPL's soft reset: talk to the firmware anew
                 _reboot(chip, fw)
 

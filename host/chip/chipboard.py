@@ -134,12 +134,6 @@ class ChipBoard:
         # "wait 125 SU", "deep 12 -U", "dormant", "flash": docs/power.md)
         self.power_ns: "collections.Counter[str]" = collections.Counter()
         self.wakes = 0              # the core left a sleep (WFI/WFE or DORMANT) to run
-        # jump=True (with realtime=False): whenever the core sleeps and the
-        # host has nothing to say, its time jumps to its own next alarm at
-        # once (an hour of an idle table in seconds of wall time: okgin
-        # bench power); the host's serial bytes then arrive at whatever
-        # emulated moment they do
-        self.jump = False
         # the supply (board.json "power"): USB plugged in (VBUS sense pin
         # high) and VSYS in volts, which the ADC sees divided by 3
         self._adc_sent = None
@@ -561,8 +555,6 @@ class ChipBoard:
             return due
         if not self.realtime and polled and nxt is not None:
             return nxt      # a press waits for the firmware to read its pins
-        if not self.realtime and self.jump and nxt is not None and not self._host_waiting():
-            return nxt      # nothing from the host: straight to the chip's next alarm
         limit = min(x for x in (nxt, due, t + 1_000_000_000) if x is not None)
         start = time.monotonic()
         deadline = start + (limit - t) / 1e9
@@ -595,13 +587,6 @@ class ChipBoard:
             os.write(self._wake_w, b"x")
         except OSError:
             pass
-
-    def _host_waiting(self):
-        """Bytes from a client wait on the pty (the chip should see them now)."""
-        try:
-            return bool(select.select([self._master], [], [], 0)[0])
-        except (OSError, ValueError):
-            return False
 
     # -- the supply: VBUS, VSYS (board.json "power") -------------------------------
     def _adc(self):
@@ -642,6 +627,7 @@ class ChipBoard:
             self.wakes = 0
             for panel in self.pins.panels:
                 panel.reset_states()
+            self.pins.reset_states()
 
     # -- the USB serial port's host side -----------------------------------------------
     def _flush_usb(self):

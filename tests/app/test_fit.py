@@ -141,7 +141,7 @@ def test_every_screen_was_drawn_in_every_language(drawn):
     for prefix in ("menu-", "rules-", "stats-", "notice-", "error", "upcard", "discard-",
                    "confirm", "msg-", "scores", "doubled", "end-knock", "end-gin",
                    "end-undercut", "end-draw", "vs", "whole-over", "whole-pad",
-                   "hollywood-over", "hollywood-pad", "hollywood-turn"):
+                   "hollywood-over", "hollywood-pad", "hollywood-turn", "sleep-asleep", "sleep-empty"):
         assert any(s.startswith(prefix) for s in scenes), prefix
     # and none was drawn without text
     assert all(r["texts"] for r in recs)

@@ -51,6 +51,29 @@ def shot(scene, panels=(0, 1)):
                 f.write(webmain.hw.displays[p].buf)
 
 
+def drawn_by(scene, draw):
+    """A screen the app does not draw through redraw() (the sleeping and
+    the empty battery screens, firmware/power.py): ``draw(fb)`` on panel 0."""
+    if ONLY and scene not in ONLY:
+        return
+    text.CHECK = []
+    text.RECTS = []
+    draw(app.panels[0].fb)
+    rec = {"lang": i18n.code, "scene": scene, "p": 0, "texts": text.CHECK, "rects": text.RECTS}
+    text.CHECK = text.RECTS = None
+    print(json.dumps(rec))
+    if scene in SAVE:
+        with open("img/%s-%s-0.bin" % (i18n.code, scene), "wb") as f:
+            f.write(webmain.hw.displays[0].buf)
+
+
+def sleeping():
+    import power
+    t = i18n.t
+    drawn_by("sleep-asleep", lambda fb: power._screen(fb, t("power.asleep"), t("power.wake")))
+    drawn_by("sleep-empty", lambda fb: power._screen(fb, t("power.empty"), t("power.empty_more")))
+
+
 def fresh():
     app.notice = [None, None]
     app.msg = ["", ""]
@@ -132,6 +155,7 @@ def notices():
                   [t("panel.resetting"), "EPDTimeout: BUSY stayed high for 10000 ms"]),
         "unknown": (t("rec.not_resumed"), [t("rec.unknown_players", "expert", "stranger"),
                                            t("rec.kept", "game.bad")]),
+        "battery": (t("power.low"), [t("power.low_more")]),
         "panel2": (t("panel.title", t("name.player", 2)),
                    [t("panel.gave_up"), "EPDTimeout: BUSY stayed high for 10000 ms"]),
     }
@@ -233,5 +257,6 @@ for code in IN["langs"]:
     app.set_lang(code)
     menus()
     notices()
+    sleeping()
     turns()
 print(json.dumps({"done": True}))
