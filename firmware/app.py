@@ -197,6 +197,9 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
+        # test mode's ``bottimes``: the computer's decision times (us),
+        # recorded only once it has been asked for (None: not recording)
+        self.bot_us = None
         self.showdown = False
         self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
@@ -364,6 +367,7 @@ class App:
             return False
         if m.hand.to_move != 1:   # public: no observation built per loop turn
             return False
+        t0 = time.ticks_us()   # the decision as the player waits for it
         # the computer's code and search need the most room of any moment
         # in a game
         self._touch()
@@ -373,12 +377,27 @@ class App:
         # game replays the same decisions
         from engine.bots import bot, move_seed
         b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
-        act = b.choose(obs)
+        # main.py's gc.threshold counts every byte allocated, and MicroPython
+        # puts most call frames on the heap (freed as the call returns): the
+        # search's thousands of calls set off a collection every few dozen
+        # of them, 555 ms a decision on the chip instead of 121 (issue 26).
+        # Lifted while the computer thinks; what the decision leaves behind
+        # (a few KB) is collected at once, before the move's lasting
+        # allocations, so nothing lasting is laid out among it.
+        th = gc.threshold()
+        gc.threshold(-1)
+        try:
+            act = b.choose(obs)
+        finally:
+            gc.threshold(th)
         b = obs = None
+        gc.collect()
         # the computer's code stays loaded (7.5 KB on the chip): dropping it
         # after each move cost 72 ms per move there (docs/memory.md)
         hand_no = m.hand_no
         m.play(act)
+        if self.bot_us is not None:
+            self.bot_us.append(time.ticks_diff(time.ticks_us(), t0))
         self.save()
         self._after_action(None, None, hand_no)
         return True
