@@ -103,7 +103,7 @@ class Board:
             self.vb.stop()
 
 
-def play_hand(board, seed=SEED, vs=None, hands=1):
+def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None):
     """Whole hands through ``press`` (hands=None: until the game is won);
     raises HandFailed if the firmware shows its error screen (a MemoryError
     is caught there), answers ERR or goes quiet, or if its status differs
@@ -114,7 +114,9 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
     does). vs="easy"/"normal"/"hard": seat 1 is the computer; after ``sync``
     the oracle makes the computer's moves with the same bot and seed as the
     firmware (app.py ``bot_step``; the bots decide identically on both
-    runtimes), and ``status`` must agree after each of the human's moves."""
+    runtimes), and ``status`` must agree after each of the human's moves.
+    ``on_hand(board)`` is called as each hand ends (its showdown on the
+    screens)."""
     from engine import Match, Rules, bot, deadwood
     from engine.bots import move_seed
     from host.benches.board import _choose
@@ -164,6 +166,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
                     raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
             if m.hand_no == hand_no and m.winner is None:
                 keys.played(p, before, m.observation(p)["hand"])
+        if on_hand:
+            on_hand(b)
         press(0, "ok")                  # leave the showdown: the next hand's screens
         check("leaving the showdown")
         played += 1
