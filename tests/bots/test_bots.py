@@ -302,7 +302,10 @@ def test_tourney_command_prints_win_rates_and_rejects_bad_players(capsys):
     assert main(["tourney", "greedy", "random", "--games", "2", "--target", "30"]) == 0
     out = capsys.readouterr().out
     assert "greedy vs random: 4 games" in out
-    assert "wins" in out and "95% CI" in out and "points per hand" in out
+    assert "wins" in out and "too few games for an interval" in out and "points per hand" in out
+    assert main(["tourney", "greedy", "random", "--games", "12", "--target", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy wins" in out and "95% CI" in out and "seed pairs won both ways" in out
     assert main(["tourney", "hard", "grandmaster"]) == 1
     assert "unknown player 'grandmaster'" in capsys.readouterr().err
     with pytest.raises(CommandError, match="at least 1"):
