@@ -2,13 +2,14 @@
 decision with its reason, and after a hand the player's costliest decision
 by the hard level's measure.
 
-    from engine.coach import advice, review
+    from engine.coach import advice, review, Review
     a = advice(match.observation(0), seed)
     # {"action": "discard 3s", "why": [("keep_meld", ["7h", "7c", "7d"], 0),
     #                                  ("discard_safe", ["3s", "Kd"], 0)]}
     r = review(match.last_hand, 0, game_seed)
     # {"move": 7, "played": "discard 9h", "better": "discard Kc",
     #  "cost": 3, "why": [...]}  or None
+    # (on the device: Review(hand, 0, game_seed), one decision per step())
 
 A reason is data, not words: a list of clauses ``(code, cards, n)``, most
 important first, where ``code`` is one of ``REASONS`` (a key for the
@@ -318,41 +319,80 @@ def _knock_value(b: Bot, v: View, kc: int) -> int:
 
 
 # ----- after a hand ----------------------------------------------------------------
+class Review:
+    """Player ``p``'s costliest decision in the ended (or current) hand
+    ``hand`` by the hard level's measure, worked out one decision of p's
+    per ``step()`` (about a hard decision's time each: on the device the
+    main loop stays live between steps). The hand is replayed from its own
+    record of moves; each of p's decisions is judged from p's observation
+    then, as ``advice`` judges it (seeded ``move_seed(game_seed, moves)``,
+    as the computer would be). ``least``: the smallest cost worth telling,
+    1/64 point.
+
+    ``result`` once ``step()`` has returned True: ``{"move": i (1-based, in
+    the hand), "played": ..., "better": hard's move, "cost": points
+    (rounded), "why": hard's reason for its move (as ``advice``)}``, or None
+    when no decision of p's cost ``least`` or more."""
+
+    def __init__(self, hand: "Hand", p: int, game_seed: int = 0, least: int = 64) -> None:
+        from engine.hand import Hand as _Hand
+        self.h = _Hand(hand.rules, hand.dealer, hand._stock, hand.seed)
+        self.log = hand._log
+        self.p = p
+        self.seed = game_seed
+        self.j = 0
+        self.top = least - 1
+        self.worst: "Optional[tuple[int, str, str, int, Any, int]]" = None
+        self.result: "Optional[dict[str, Any]]" = None
+        self.done = False
+
+    def step(self) -> bool:
+        """Judge the next decision of p's (moves of the other player and
+        forced ones are replayed on the way); True once the hand is done."""
+        if self.done:
+            return True
+        h = self.h
+        log = self.log
+        while self.j < len(log):
+            j = self.j
+            code = log[j] & 127
+            mine = log[j] >> 7 == self.p and len(h.legal_codes()) > 1
+            if mine:
+                self._judge(h, j, code)
+            h.apply(code)
+            self.j = j + 2
+            if mine:
+                return False
+        self.done = True
+        if self.worst is not None:
+            move, played, better, cost, obs, seed = self.worst
+            self.worst = None
+            self.result = {"move": move, "played": played, "better": better,
+                           "cost": (cost + 32) >> 6, "why": advice(obs, seed)["why"]}
+        return True
+
+    def _judge(self, h: "Hand", j: int, code: int) -> None:
+        obs = h.observation(self.p)
+        seed = move_seed(self.seed, len(obs["history"]))
+        better = _bot(seed).choose(obs)
+        played = action_str(code)
+        if played == better:
+            return
+        v = View(obs)
+        b = _bot(seed)
+        if v.phase == "discard":
+            cost = _discard_cost(b, v, played, better)
+        else:
+            cost = _take_cost(b, v, played == "take")
+        if cost > self.top:
+            self.top = cost
+            self.worst = (j // 2 + 1, played, better, cost, obs, seed)
+
+
 def review(hand: "Hand", p: int, game_seed: int = 0,
            least: int = 64) -> "Optional[dict[str, Any]]":
-    """Player ``p``'s costliest decision in the ended (or current) hand
-    ``hand`` by the hard level's measure, replayed from the hand's own
-    record of moves: ``{"move": i (1-based, in the hand), "played": ...,
-    "better": hard's move, "cost": points (rounded), "why": hard's
-    reason}``; None when no decision of p's cost ``least`` (1/64 point)
-    or more. Each decision is judged from p's observation then, as
-    ``advice`` judges it (seeded ``move_seed(game_seed, moves)``)."""
-    from engine.hand import Hand as _Hand
-    h = _Hand(hand.rules, hand.dealer, hand._stock, hand.seed)
-    log = hand._log
-    worst = None
-    top_cost = least - 1
-    for j in range(0, len(log), 2):
-        code = log[j] & 127
-        who = log[j] >> 7
-        if who == p and len(h.legal_codes()) > 1:
-            obs = h.observation(p)
-            seed = move_seed(game_seed, len(obs["history"]))
-            better = _bot(seed).choose(obs)
-            played = action_str(code)
-            if played != better:
-                v = View(obs)
-                b = _bot(seed)
-                if v.phase == "discard":
-                    cost = _discard_cost(b, v, played, better)
-                else:
-                    cost = _take_cost(b, v, played == "take")
-                if cost > top_cost:
-                    top_cost = cost
-                    worst = (j // 2 + 1, played, better, cost, obs, seed)
-        h.apply(code)
-    if worst is None:
-        return None
-    move, played, better, cost, obs, seed = worst
-    return {"move": move, "played": played, "better": better, "cost": (cost + 32) >> 6,
-            "why": advice(obs, seed)["why"]}
+    """``Review(hand, p, game_seed, least).result``, worked out at once."""
+    r = Review(hand, p, game_seed, least)
+    while not r.step():
+        pass
+    return r.result

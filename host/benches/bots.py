@@ -190,12 +190,15 @@ def run_chip(quick, games=None):
                   "the firmware, %d whole game(s) in a row from one boot (seeds from 51), "
                   "played through its buttons" % (banner.strip().split(";")[0], games),
                   flush=True)
-            times, rows = bot_games(chip, fw, games)
+            def report(g, row, times):
+                low, block, hands, total = row
+                print("  game %d (%d hands): lowest free heap since boot %d bytes of %d; "
+                      "largest free block after it %d bytes; %d decisions so far"
+                      % (g + 1, hands, low, total, block, len(times)), flush=True)
+
+            times, rows = bot_games(chip, fw, games, report=report)
         finally:
             fw.ser.close()
-        for g, (low, block, hands, total) in enumerate(rows):
-            print("  game %d (%d hands): lowest free heap since boot %d bytes of %d; largest "
-                  "free block after it %d bytes" % (g + 1, hands, low, total, block))
         print("  " + decisions_line(times, "in the firmware (from the game asking the "
                                            "computer to move to its move applied)"))
         print("  heap over the %d games: lowest free %d bytes (goal >= 120 KB = %d); "

@@ -236,7 +236,7 @@ def bench_decisions(chip, games, cap):
 
 
 # -- the computer's decisions inside the running firmware ------------------------------
-def bot_games(chip, fw, games, seed0=51, hands=None):
+def bot_games(chip, fw, games, seed0=51, hands=None, report=None):
     """Whole games against the hard computer, played through the
     firmware's buttons in test mode (``press``) with its own heap settings,
     as a player meets them: the decision times the firmware itself records
@@ -245,7 +245,8 @@ def bot_games(chip, fw, games, seed0=51, hands=None):
     since the chip booted (total - ``mem``'s peak) and the largest single
     allocation it can still make (``mem block``: a heap that fragments
     shows it there). Returns (times in ms, [(lowest free, largest block,
-    hands, total heap) per game])."""
+    hands, total heap) per game]); ``report(game, row, times)`` is called
+    after each game."""
     from host.benches.memory import play_hand
     fw.cmd("testmode on")
     fw.cmd("bottimes")                  # starts the recording
@@ -261,6 +262,8 @@ def bot_games(chip, fw, games, seed0=51, hands=None):
         block = fw.fields(fw.cmd("mem block"))
         total = int(block["alloc"]) + int(block["free"])
         rows.append((total - int(mem["peak"]), int(block["block"]), mem["hands"], total))
+        if report:
+            report(g, rows[-1], times)
     return times, rows
 
 

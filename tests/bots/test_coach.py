@@ -11,7 +11,7 @@ import pytest
 
 from engine import Hand, Match, Rules, bot
 from engine.bots import move_seed
-from engine.coach import REASONS, advice, review
+from engine.coach import REASONS, Review, advice, review
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -212,6 +212,14 @@ def test_after_a_hand_the_costliest_decision_by_hards_measure():
         assert r["move"] == state["n"] and r["cost"] >= 1
         assert r["better"] != r["played"] and r["why"]
         assert review(h, 1, seed) is None
+        # step by step: one of player 0's decisions a step, the same result
+        r = Review(h, 0, seed)
+        steps = 1
+        while not r.step():
+            steps += 1
+        assert r.result == review(h, 0, seed)
+        decisions = sum(1 for i, e in enumerate(h.history()) if e.startswith("0 "))
+        assert 2 < steps <= decisions + 1
         return
     raise AssertionError("no hand reached a third discard")
 
