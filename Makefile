@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 WEBDEPS := host/web/node_modules/.package-lock.json
 CHIPDEPS := host/chip/node_modules/.package-lock.json
 
-.PHONY: sim web test board bench case clean
+.PHONY: sim web test check board bench case clean
 
 # The first run downloads about 100 MB (OpenSpiel and its SciPy: 60 MB): pip's own lines and bars show it
 # moving. setuptools' "Editable installation" notice (mind same-named folders
@@ -46,6 +46,13 @@ web: $(STAMP) $(WEBDEPS)
 
 test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
 	$(BIN)/python -m pytest -q
+
+# The fast loop (about a minute, no board): the engine, the computer
+# players, the firmware's drivers and app on fakes, lint, types and import
+# rules: the tests marked `unit` (tests/conftest.py has the tiers). Also
+# `pytest -m board`, `-m chip`, `-m ui`, `-m slow`, or any folder or file.
+check: $(STAMP)
+	$(BIN)/python -m pytest -q -m unit
 
 board: $(STAMP)
 	$(BIN)/okgin board

@@ -12,19 +12,19 @@ engine's own, except those docs/engine.md lists for the firmware and tools.
 # the 64-bit port) stay alive. hand.py has the most functions, so its
 # dependencies are loaded first, each on its own, instead of from inside
 # hand.py where the transients would add up (docs/engine.md, "Memory").
-from engine.cards import card_str, parse_card, IllegalAction, action_str
-from engine.melds import deadwood, best_melds
-import engine.prng  # noqa: F401
+from .cards import card_str, parse_card, IllegalAction, action_str
+from .melds import deadwood, best_melds
+from . import prng  # noqa: F401
 # hand.py imports the showdown only when a hand ends, so a device can drop
 # it during play (firmware/app.py); loaded here all the same, while the
 # heap is unfragmented, because the engine alone must play a hand in 32K
-import engine.showdown  # noqa: F401
-from engine.hand import Rules, Hand, parse_action
+from . import showdown  # noqa: F401
+from .hand import Rules, Hand, parse_action
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Optional
-    from engine.bots import Bot
-    from engine.match import Match
+    from .bots import Bot
+    from .match import Match
     # The public API. Declared for type checkers and readers only: on the
     # device the name __all__ alone is a new interned string, and that one
     # string can make MicroPython allocate a new qstr pool; measured: the
@@ -39,7 +39,7 @@ def __getattr__(name: str) -> object:
     # for it). Module __getattr__ needs MICROPY_MODULE_GETATTR; on a build
     # without it the probe below fails and Match is imported right away.
     if name == "Match":
-        from engine.match import Match
+        from .match import Match
         globals()["Match"] = Match
         return Match
     if name == "_lazy_probe":
@@ -52,12 +52,12 @@ try:
     if not getattr(_sys.modules[__name__], "_lazy_probe", False):
         raise AttributeError
 except (AttributeError, KeyError):
-    from engine.match import Match  # noqa: F401
+    from .match import Match  # noqa: F401
 
 
 def bot(level: str, seed: "Optional[int]" = None) -> "Bot":
     """A computer player (engine/bots.py, docs/bots.md), imported only when asked
     for so the device does not pay for it in a two-human game. The module
     has another name than this function so importing it never shadows it."""
-    from engine.bots import bot as make
+    from .bots import bot as make
     return make(level, seed)

@@ -19,8 +19,8 @@ What a decision reads is in ``View`` (one per decision): besides the cards,
 when the observation has none), ``scores`` and ``target`` (R13). docs/bots.md
 says how each level thinks and how strong it is.
 """
-from engine.cards import card_str, masks_of
-from engine.bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_value,
+from .cards import card_str, masks_of
+from .bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_value,
                              LOOSE, RUNS, SET3)
 
 try:
@@ -31,7 +31,7 @@ except ImportError:  # CPython
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any, Mapping, Optional, Union
-    from engine.views import Observation
+    from .views import Observation
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
 

@@ -15,7 +15,7 @@ Runs unchanged on CPython and MicroPython; allocates only small lists.
 # a mask = _VLO[m & 127] + _VHI[m >> 7]): loaded once on the device, not
 # twice (engine/cards.py; the computer's code is loaded per move, and the
 # heap is tight then: docs/memory.md).
-from engine.cards import RANKS, SUITS, _VLO, _VHI
+from .cards import RANKS, SUITS, _VLO, _VHI
 
 if 0:  # for type checkers only: mpy-cross compiles none of it
     from typing import Sequence

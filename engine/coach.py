@@ -22,15 +22,15 @@ reads it (``engine.bots``): the coach never sees the opponent's hidden
 cards, and its suggestion is the move the hard computer would make there,
 with the same seed. Integers only, so the device and a host agree.
 """
-from engine.bots import (Bot, View, _action_card, SAMPLES as _SAMPLES, _UNDERCUT_BONUS,
+from .bots import (Bot, View, _action_card, SAMPLES as _SAMPLES, _UNDERCUT_BONUS,
                          _POT_WEIGHT_HARD, _DANGER_WEIGHT_HARD, move_seed)
-from engine.bots_core import best, card_int
-from engine.cards import action_str, card_str, masks_of, cards_of
-from engine.melds import best_arrangement
+from .bots_core import best, card_int
+from .cards import action_str, card_str, masks_of, cards_of
+from .melds import best_arrangement
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any, Mapping, Optional
-    from engine.hand import Hand
+    from .hand import Hand
 
 # The reason codes, with what each clause says (cards: the subject first;
 # n: the number it quotes). The texts themselves are the catalogue's.
@@ -335,7 +335,7 @@ class Review:
     when no decision of p's cost ``least`` or more."""
 
     def __init__(self, hand: "Hand", p: int, game_seed: int = 0, least: int = 64) -> None:
-        from engine.hand import Hand as _Hand
+        from .hand import Hand as _Hand
         self.h = _Hand(hand.rules, hand.dealer, hand._stock, hand.seed)
         self.log = hand._log
         self.p = p

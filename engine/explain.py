@@ -3,8 +3,8 @@
 Loaded only when a player makes a mistake, so a device playing correctly
 never holds these strings in RAM.
 """
-from engine.cards import card_str, action_str
-from engine.melds import min_deadwood
+from .cards import card_str, action_str
+from .melds import min_deadwood
 
 # the codes and phases of engine/hand.py (consts there, so not importable)
 KNOCK = 52

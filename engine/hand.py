@@ -12,15 +12,15 @@ except ImportError:  # CPython
 
 # the action's text form and its error live with the cards' (R14): record.py,
 # record_read.py and explain.py take them from there, not from this module
-from engine.cards import (RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs,
+from .cards import (RANK_VALUE, card_str, parse_card, cards_of, masks_of, strs,
                           IllegalAction, action_str)
-from engine.melds import min_deadwood, discard_deadwoods
-from engine.prng import Prng
+from .melds import min_deadwood, discard_deadwoods
+from .prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any, Optional, Sequence
-    from engine.result import Result
-    from engine.views import Observation, Phase
+    from .result import Result
+    from .views import Observation, Phase
 
 # Action codes of the fast path. 0..51 discard card c, 52..103 knock with c.
 # (Underscored consts are folded into the code by mpy-cross and are no module
@@ -55,7 +55,7 @@ def parse_action(text: object) -> int:
             except ValueError as e:
                 raise IllegalAction(str(e))
             return c if words[0] == "discard" else _KNOCK + c
-    from engine.explain import why_unparsable
+    from .explain import why_unparsable
     raise IllegalAction(why_unparsable(text))
 
 
@@ -90,19 +90,22 @@ class Rules:
         if not options:
             return    # the seeds' rules
         import sys
-        held = "engine.options" in sys.modules   # by a caller: it stays
-        import engine.options
+        pkg = __name__[:__name__.rfind(".")]   # "engine" on the device, "okgin.engine" on the host
+        held = pkg + ".options" in sys.modules   # by a caller: it stays
+        # not "from . import options": MicroPython asks the package's
+        # __getattr__ (engine/__init__.py) for it before the submodule
+        from .options import set_rules
         try:
-            engine.options.set_rules(self, options)
+            set_rules(self, options)
         finally:
             if not held:
                 # needed only now: the values stay, the table goes (2.5 KB
                 # of heap on the 64-bit port; docs/engine.md, "Memory")
-                del sys.modules["engine.options"]
+                del sys.modules[pkg + ".options"]
                 try:
                     # the package (loaded: it imports this module) through
                     # sys.modules: importing it here would be an import circle
-                    delattr(sys.modules["engine"], "options")
+                    delattr(sys.modules[pkg], "options")
                 except (AttributeError, KeyError):   # KeyError: MicroPython
                     pass
 
@@ -110,7 +113,7 @@ class Rules:
         return isinstance(other, Rules) and self.__dict__ == other.__dict__
 
     def __repr__(self) -> str:
-        from engine.rulestext import rules_repr
+        from .rulestext import rules_repr
         return rules_repr(self)
 
     @classmethod
@@ -118,7 +121,7 @@ class Rules:
         """Rules from a dict of option names to text (as typed on the serial
         port or found in a record): yes/no/true/false/1/0, ints, none.
         ValueError naming the option on bad input."""
-        from engine.rulestext import rules_from_options
+        from .rulestext import rules_from_options
         return rules_from_options(cls, opts)
 
 
@@ -180,7 +183,7 @@ class Hand:
                    upcard: "str | int", stock: "Optional[Sequence[str | int]]" = None) -> "Hand":
         """An explicit deal. hands: (player 0's 10 cards, player 1's 10 cards);
         stock top first; cards not named follow in card order."""
-        from engine.record_read import deck_of
+        from .record_read import deck_of
         return cls(rules, dealer, deck_of(dealer, hands, upcard, stock))
 
     # ---- public state ----
@@ -282,11 +285,11 @@ class Hand:
                 # the showdown's code is needed once per hand: imported here
                 # (engine/__init__.py loads it first), so a device can drop
                 # it during play and have it back at the knock
-                from engine.showdown import knock_result
+                from .showdown import knock_result
                 self.result = knock_result(self, p)     # R10, R11
                 self._phase = _OVER
             elif self.stock_count <= 2 or (mt is not None and self._turns >= mt):
-                from engine.showdown import draw_result
+                from .showdown import draw_result
                 self.result = draw_result(self)         # R9, or the tournament bound
                 self._phase = _OVER
             else:
@@ -311,7 +314,7 @@ class Hand:
         code = parse_action(action)
         if not ((player is None or player == self._to_move) and code in self.legal_codes()):
             # the reasons live in engine/explain.py, loaded only on a mistake
-            from engine.explain import why_illegal
+            from .explain import why_illegal
             raise IllegalAction(why_illegal(self, code, player))
         self.apply(code)
         return action_str(code)
@@ -368,12 +371,12 @@ class Hand:
     # ---- game record (engine/record.py, loaded only when used) ----
     def to_record(self) -> str:
         """Game record text: header lines, then one line per action."""
-        from engine.record import hand_lines, joined
+        from .record import hand_lines, joined
         return joined(hand_lines(self))
 
     def record_line(self) -> str:
         """The record line of the last action (append it to a saved record)."""
-        from engine.record import record_line, hand_header
+        from .record import record_line, hand_header
         if not self._log:
             raise ValueError("no action played yet")
         a = self._log[-2]
@@ -383,5 +386,5 @@ class Hand:
     def from_record(cls, text: str, recover: bool = False) -> "Hand":
         """Rebuild a hand from to_record() text; ValueError naming the line on
         bad input. recover=True drops a torn last action line (docs/rules.md)."""
-        from engine.record_read import hand_from_record
+        from .record_read import hand_from_record
         return hand_from_record(cls, Rules, text, recover)

@@ -1,12 +1,12 @@
 """A game to the target score: hands, scores, dealer rotation (R4, R12,
 R13), and the score pad's boxes and games (R16, R17)."""
-from engine.cards import IllegalAction
-from engine.hand import Hand, Rules
-from engine.prng import Prng
+from .cards import IllegalAction
+from .hand import Hand, Rules
+from .prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Iterator, Optional, Sequence
-    from engine.views import GameView, MatchObservation
+    from .views import GameView, MatchObservation
 
 
 def _name_ok(x: object) -> bool:
@@ -92,7 +92,7 @@ class Match:
             # R11-R13, R15-R17: the hand's points, boxes and statistics into
             # the games (engine/scoring.py: loaded as the hand ends, with the
             # showdown, and droppable with it)
-            from engine.scoring import score_hand
+            from .scoring import score_hand
             if score_hand(self, h):
                 self.last_hand = h
                 return
@@ -105,7 +105,7 @@ class Match:
     def score_pad(self) -> "list[dict]":
         """The score pad (R16): per game, each player's points, boxes, box
         points, game bonus, shutout factor and total (engine/scoring.py)."""
-        from engine.scoring import score_pad
+        from .scoring import score_pad
         return score_pad(self)
 
     def apply(self, code: int) -> None:
@@ -152,7 +152,7 @@ class Match:
     # ---- game record (engine/record.py, loaded only when used) ----
     def header(self) -> str:
         """The record's header lines (start of a saved record)."""
-        from engine.record import match_header
+        from .record import match_header
         head, self._key = match_header(self)
         return head
 
@@ -160,19 +160,19 @@ class Match:
         """The record one line at a time (no newlines): what to write or
         send without building the whole text (a device's heap). Its header
         is the one later record_line() calls chain to."""
-        from engine.record import record_lines
+        from .record import record_lines
         head = self.header()
         return record_lines(head, self._key, self._actions, 1)
 
     def to_record(self) -> str:
         """Game record: header lines then one numbered line per action."""
-        from engine.record import joined
+        from .record import joined
         return joined(self.record_lines())
 
     def record_line(self) -> str:
         """The record line of the last action: append it (with a newline) to
         the saved record instead of rewriting the whole file."""
-        from engine.record import record_line
+        from .record import record_line
         n = len(self._actions)
         if not n:
             raise ValueError("no action played yet")
@@ -185,5 +185,5 @@ class Match:
     def from_record(cls, text: str, recover: bool = False) -> "Match":
         """Rebuild a match from to_record() text (ValueError naming the line
         on bad input; recover=True drops a torn last action line)."""
-        from engine.record_read import match_from_record
+        from .record_read import match_from_record
         return match_from_record(cls, Rules, text, recover)

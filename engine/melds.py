@@ -8,7 +8,7 @@ minimum, over the few possible choices of sets (a rank held in 3 or 4
 suits: no set, the set, or for four of a kind each 3-card subset), of the
 per-suit leftovers. A random 10-card hand usually has no such rank at all.
 """
-from engine.cards import _VLO, _VHI, masks_of, to_ints, cards_of, meld_strs, run_cards, set_cards
+from .cards import _VLO, _VHI, masks_of, to_ints, cards_of, meld_strs, run_cards, set_cards
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any, Iterable, Sequence

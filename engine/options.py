@@ -75,12 +75,12 @@ def set_rules(rules, given):
                 ok = (type(v) is int and int(w[2][:k]) <= v <= int(w[2][k + 2:])) \
                     or (v is None and d is None)
             if not ok:
-                from engine.explain import rules_problem
+                from .explain import rules_problem
                 raise ValueError(rules_problem(option_row(line), v))
             if v != d or type(v) is not type(d):
                 setattr(rules, name, v)
     if n != len(given):
-        from engine.explain import unknown_option
+        from .explain import unknown_option
         known = []
         for line in OPTIONS:
             known.append(line.split(None, 1)[0])

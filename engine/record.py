@@ -13,7 +13,7 @@ anywhere is found on its own line, a line from another game does not fit,
 and what comes before the damage stays usable (docs/reliability.md).
 """
 from binascii import crc32   # CPython, and MicroPython's rp2 and unix ports
-from engine.cards import card_str, strs, action_str
+from .cards import card_str, strs, action_str
 
 RECORD_MAGIC = "okgin-record 2"
 RECORD_MAGIC_V1 = "okgin-record 1"   # still read (no checks, no seats)
@@ -51,7 +51,7 @@ def deal_line(hand):
 def header_lines(obj, deal):
     """The sealed header of a record and the key its action lines are
     checked with: magic, rules, and the deal line ``deal``."""
-    from engine.rulestext import rules_line
+    from .rulestext import rules_line
     k = magic_key()
     rules, k = seal(rules_line(obj.rules), k)
     deal, k = seal(deal, k)

@@ -6,8 +6,8 @@ Records are read one line at a time (``Reader``), so a device restores a
 game of any length in the memory one line needs, and a damaged line stops
 the reading there with the game as it was after the line before.
 """
-from engine.cards import parse_card, to_ints, IllegalAction
-from engine.record import RECORD_MAGIC, RECORD_MAGIC_V1, magic_key, seal
+from .cards import parse_card, to_ints, IllegalAction
+from .record import RECORD_MAGIC, RECORD_MAGIC_V1, magic_key, seal
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any
@@ -199,7 +199,8 @@ def parse_rules_line(ln, line, rules):
     if not words or words[0] != "rules":
         raise ValueError("line %d: expected the 'rules ...' line, got %r" % (ln, line))
     import sys
-    held = ("engine.rulestext" in sys.modules, "engine.options" in sys.modules)
+    pkg = __name__[:__name__.rfind(".")]   # "engine" on the device, "okgin.engine" on the host
+    held = (pkg + ".rulestext" in sys.modules, pkg + ".options" in sys.modules)
     try:
         return rules.from_options(parse_kv(ln, words[1:]))
     except ValueError as e:
@@ -213,9 +214,9 @@ def parse_rules_line(ln, line, rules):
         # package through sys.modules: importing it would be a circle.
         for i, n in ((0, "rulestext"), (1, "options")):
             if not held[i]:
-                sys.modules.pop("engine." + n, None)
+                sys.modules.pop(pkg + "." + n, None)
                 try:
-                    delattr(sys.modules["engine"], n)
+                    delattr(sys.modules[pkg], n)
                 except (AttributeError, KeyError):   # KeyError: MicroPython
                     pass
 

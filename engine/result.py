@@ -9,7 +9,7 @@ the showdown's code between hands (docs/engine.md, "Memory").
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Optional, Sequence
-    from engine.views import ResultKind, ResultView
+    from .views import ResultKind, ResultView
 
 
 class Result:

@@ -22,7 +22,7 @@ def rules_line(rules):
     """'rules gin_bonus=25 ... hollywood=no': every option of the table
     (engine/options.py), so a record says exactly what was played; a
     reader defaults the options an older record does not name."""
-    from engine.options import OPTIONS
+    from .options import OPTIONS
     out = ["rules"]
     for line in OPTIONS:
         name = line.split(None, 1)[0]
@@ -32,7 +32,7 @@ def rules_line(rules):
 
 def rules_repr(rules):
     """Rules(...) naming the options that differ from the defaults."""
-    from engine.options import option_rows
+    from .options import option_rows
     out = []
     for row in option_rows():
         v = getattr(rules, row[0])
@@ -46,7 +46,7 @@ def rules_from_options(cls, opts):
     record, the serial port): yes/no, true/false, on/off, 1/0, a number,
     none. Options not given take their default: a record written before an
     option existed reads as the game it was. ValueError naming the option."""
-    from engine.options import OPTIONS
+    from .options import OPTIONS
     kw = {}
     for k in opts:
         v = opts[k]

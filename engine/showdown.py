@@ -6,19 +6,18 @@ can deny lay-offs); for each, the defender's best reply is searched exactly
 over the lay-off choices, which are few (chains at the ends of runs, the
 fourth card of a set).
 """
-from engine.cards import RANK_VALUE, strs, meld_strs, run_cards, set_cards
-from engine.melds import min_deadwood, best_arrangement
-from engine.result import Result
+from .cards import RANK_VALUE, strs, meld_strs, run_cards, set_cards
+from .melds import min_deadwood, best_arrangement
+from .result import Result
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any, Sequence
-    from engine.hand import Hand
-    from engine.views import ResultKind
+    from .views import ResultKind, ShownHand
     # a knocker's meld: (0, suit, lo, hi) for a run, (1, rank, suit bits, 0) for a set
     Meld = tuple[int, int, int, int]
 
 
-def draw_result(hand: "Hand") -> Result:
+def draw_result(hand: "ShownHand") -> Result:
     """R9: nobody scores; each player's own best arrangement is recorded."""
     dws: "list[int]" = []
     melds: "list[list[list[str]]]" = []
@@ -163,7 +162,7 @@ def _score(kd: int, melds: "list[Meld]", ctx: "list[Any]") -> None:
         ctx[3] = kp - dp
 
 
-def knock_result(hand: "Hand", k: int) -> Result:
+def knock_result(hand: "ShownHand", k: int) -> Result:
     """R10/R11 after player k knocked: the knocker's arrangement (any with
     deadwood within the limit) that scores best against the defender's best
     reply; ties go to the first found, so both runtimes agree."""

@@ -5,7 +5,7 @@
 # import it under `if _TYPE_CHECKING:` (a const False that mpy-cross folds
 # away: no byte of it reaches the device). docs/engine.md "Public API" says
 # what each key means.
-from typing import Literal, Optional, TypedDict
+from typing import Literal, Optional, Protocol, TypedDict
 
 Phase = Literal["upcard", "draw", "discard", "over"]
 ResultKind = Literal["knock", "gin", "undercut", "draw"]
@@ -62,3 +62,28 @@ class MatchObservation(Observation):
     hand_no: int                    # 1 for the first hand
     game_winner: Optional[int]      # None until the match is won
     last_result: Optional[ResultView]   # the finished hand's, once there is one
+
+
+class Bonuses(Protocol):
+    """The rules a showdown scores by (engine.Rules has them)."""
+    @property
+    def gin_bonus(self) -> int: ...
+    @property
+    def undercut_bonus(self) -> int: ...
+
+
+class ShownHand(Protocol):
+    """What the showdown (engine/showdown.py) reads of a finished Hand: the
+    players' cards as suit masks, the rules, the knock limit and the
+    multiplier. A Protocol, so that the showdown needs no import of
+    engine/hand.py (which imports it when a hand ends)."""
+    @property
+    def _hands(self) -> list[list[int]]: ...
+    @property
+    def rules(self) -> Bonuses: ...
+    @property
+    def knock_limit(self) -> int: ...
+    @property
+    def multiplier(self) -> int: ...
+    @property
+    def hands(self) -> list[list[str]]: ...

@@ -1,6 +1,11 @@
-"""The table application: menu, turn UI, refresh policy, persistence.
+"""The table application: its state, the game's control and persistence,
+the screens' dispatch and the main loop.
 
-One App object owns the match, both players' screens and the main loop.
+One App object owns the match, both players' screens and the main loop; its
+parts are modules of their own that get the app as their context: the turn
+screen (turn.py: a turn's buttons and view), each panel's refresh policy
+(panel.py), and, loaded only while needed, the menu, the showdown, the score
+pad, statistics, recovery and test commands.
 Each player's screen is drawn only from ``match.observation(player)`` (the
 other player's hidden cards never reach the drawing code). Panels refresh
 without blocking: ``show()`` starts an update and the loop keeps polling the
@@ -15,42 +20,12 @@ from engine import IllegalAction, Match
 # needed by every game (each action's record line): loaded at boot, before
 # the heap fragments, rather than in the middle of the first new game
 import engine.record  # noqa: F401
-# layout.py, screens.py (and font.py through it) are imported where they
-# are used, not held here: a knock and the computer's move drop them to make
-# room (_make_room), the next redraw loads them again.
+# engine/arrange.py, screens.py (and font.py through it) are imported where
+# they are used, not held here: a knock and the computer's move drop them to
+# make room (_make_room), the next redraw loads them again.
 import store
-
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, mypy)
-    def const(x):
-        return x
-
-_FULL_AT_BOOT = const(1)
-# history entries a turn screen needs: the opponent's last turn and whether
-# the card under the cursor was just taken (_last_move, _just_taken)
-_RECENT = const(6)
-# A position's view (App._base): what a turn screen shows that a cursor move
-# does not change, built once per position instead of per button
-_B_HAND = const(0)     # the engine's Hand and three of its public fields:
-_B_STOCK = const(1)    # the position the view was built for
-_B_TOP = const(2)
-_B_TURN = const(3)
-_B_OBS = const(4)      # the observation, without its history and piles
-_B_GROUPS = const(5)   # layout.arrange(hand)
-_B_ORDER = const(6)    # the cards as the cursor walks them
-_B_HEAD = const(7)
-_B_LAST = const(8)     # the opponent's last turn in words
-_B_TAKEN = const(9)    # the card p just took (R7), or None
-_B_DW = const(10)      # card -> deadwood of the hand without it
-
-
-def _show(card):
-    """A card in on-screen text: ten as "10" like the big glyphs (R14's
-    "T" stays in records and on the serial port)."""
-    if card and card[0] == "T":
-        return "10" + card[1:]
-    return card or "-"
+import turn
+from panel import Panel
 
 
 def _unload(*names):
@@ -68,89 +43,13 @@ def _unload(*names):
 def _make_room():
     """Before the two heaviest moments of a game, a knock (the showdown's
     code and search) and the computer's move (its code and search): the
-    drawing code (screens, font, layout: ~7 KB on the heap) goes, the next
-    redraw imports it again (~3 KB of .mpy), and the heap is cleared of the
-    last move's garbage (docs/memory.md)."""
-    for n in ("screens", "font", "layout"):
+    drawing code (screens, font, the hand's arrangement: ~7 KB on the heap)
+    goes, the next redraw imports it again (~3 KB of .mpy), and the heap is
+    cleared of the last move's garbage (docs/memory.md)."""
+    for n in ("screens", "font"):
         sys.modules.pop(n, None)
+    _unload("arrange")
     gc.collect()
-
-
-try:
-    from binascii import crc32 as _digest
-except ImportError:  # a port without it: keep a full copy instead
-    _digest = None
-
-
-class Panel:
-    """One e-paper panel and what is on it. ``push()`` starts an update only
-    when the framebuffer differs from the panel's content; partial updates
-    until ``partials_before_full`` or a requested full refresh.
-
-    What is on the panel is remembered as a CRC-32 of the framebuffer (an
-    int instead of a 4.7 KB copy per panel), taken once after each redraw
-    (``drawn``), not on every turn of the main loop. On an RP2040 it costs
-    0.9 ms; the SHA-256 it replaced cost 5.2 ms of a cursor move's 30 ms
-    reaction budget (docs/emulated-pico.md). A redraw that changed the
-    image but kept its CRC would not be shown: a change within 32
-    consecutive bits is always caught, any other but for odds of 1 in
-    2**32, and the next redraw that changes anything shows it."""
-
-    def __init__(self, disp, partials_before_full):
-        self.d = disp             # a display driver (firmware/display.py)
-        self.fb = disp.fb
-        self.w = disp.width
-        self.h = disp.height
-        self.shown = None         # what the panel shows is unknown at boot
-        self.drawn = True         # the frame buffer changed since push() looked
-        self.need_full = True
-        self.partials = 0
-        self.limit = partials_before_full
-        self.started = None
-        self.good = 0
-
-    def _sig(self):
-        mv = memoryview(self.fb)
-        if _digest is None:
-            return bytes(mv)
-        return _digest(mv)
-
-    def refreshing(self):
-        """True while the last push is on its way to the ink. The driver
-        raises EPDTimeout (an OSError) when it takes too long."""
-        if self.started is None:
-            return False
-        try:
-            if self.d.busy():
-                return True
-        except OSError:
-            self.started = None
-            raise
-        self.started = None
-        self.good += 1          # BUSY went low: this panel works
-        return False
-
-    def changed(self):
-        return self.drawn
-
-    def push(self):
-        if self.refreshing() or not self.drawn:
-            return False
-        sig = self._sig()
-        if sig == self.shown:
-            self.drawn = False
-            return False
-        full = self.need_full or self.partials >= self.limit
-        self.d.show(full=full)
-        self.started = True   # until refreshing() sees BUSY end
-        self.shown = sig
-        self.drawn = False
-        if full:
-            self.need_full = False
-            self.partials = 0
-        else:
-            self.partials += 1
-        return True
 
 
 class App:
@@ -190,7 +89,7 @@ class App:
         self.menu_msg = ""
         self.menu_page = ""   # menu.py: "", "rules", "stats", "reset"
         self.dirty = [True, True]
-        # per player: the position's view (_base), and the view of it its
+        # per player: the position's view (turn.base), and the view of it its
         # frame buffer holds (redraw: a cursor move draws only what changed)
         self.bases = [None, None]
         self.onfb = [None, None]
@@ -264,7 +163,7 @@ class App:
         self.confirm = [False, False]
         self.msg = ["", ""]
         self.notice = [None, None]
-        self._hand_boundary()
+        self.hand_boundary()
 
     def play(self, p, action, before):
         """Play one action for player p through the engine's safe path;
@@ -275,7 +174,7 @@ class App:
         hand_no = m.hand_no
         if action[0] == "k":
             # the showdown's code and search come in now (engine/hand.py)
-            self._touch()
+            self.touch()
             _make_room()
         try:
             m.play(action)
@@ -299,25 +198,17 @@ class App:
             self.cursor = [0, 0]
             if m.winner is not None:
                 self.count_game()
-            self._hand_boundary()
+            self.hand_boundary()
             return
         if p is not None and before is not None:
-            # put the cursor on the card just drawn: quick decisions (p's
-            # own cards; an observation would build history and legal moves)
-            hand = m.hand.hands[p]
-            new = [c for c in hand if c not in before]
-            if new:
-                import layout
-                order = layout.order(hand)
-                if new[0] in order:
-                    self.cursor[p] = order.index(new[0])
-        self._touch()
+            turn.follow_draw(self, p, before)
+        self.touch()
 
-    def _hand_boundary(self):
+    def hand_boundary(self):
         # ghosting is cleared at hand boundaries (full refresh)
         for pn in self.panels:
             pn.need_full = True
-        self._touch()
+        self.touch()
 
     def count_game(self):
         """The game just won goes into the statistics (once: firmware/
@@ -340,7 +231,7 @@ class App:
             if r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood:
                 self.pad = True
                 sys.modules.pop("endview", None)   # the pad has its own
-                self._hand_boundary()
+                self.hand_boundary()
                 return
         self.showdown = False
         self.pad = False
@@ -355,7 +246,7 @@ class App:
         _unload("scoring")
         self.cursor = [0, 0]
         self.msg = ["", ""]
-        self._hand_boundary()
+        self.hand_boundary()
 
     def bot_step(self):
         """The computer (seat 1) plays one action; one per loop turn so the
@@ -370,7 +261,7 @@ class App:
         t0 = time.ticks_us()   # the decision as the player waits for it
         # the computer's code and search need the most room of any moment
         # in a game
-        self._touch()
+        self.touch()
         _make_room()
         obs = m.observation(1)
         # a fresh bot seeded from the game and the move number: a resumed
@@ -421,12 +312,13 @@ class App:
             self.notice[p] = None   # any button closes a notice
             return
         if self.mode == "menu":
-            a = self._menu().menu_button(self, button, kind)
+            import menu
+            a = menu.menu_button(self, button, kind)
             if a == "resume":
                 self.mode = "game"
-                self._hand_boundary()
+                self.hand_boundary()
                 self.drop_menu()   # not needed during play
-                self._touch()
+                self.touch()
             elif a:
                 self.new_game(a)
             return
@@ -444,13 +336,13 @@ class App:
                     self.reload = False
                 else:
                     self.mode = "menu"
-                self._hand_boundary()
+                self.hand_boundary()
             return
         if button == "ok" and kind == "long":
             self.mode = "menu"
             self.menu_sel = 0
             self.menu_page = ""
-            self._hand_boundary()
+            self.hand_boundary()
             return
         if self.vs != "human" and p == 1:
             return   # the computer's seat has no human buttons
@@ -458,114 +350,18 @@ class App:
             if button == "ok":
                 self.next_hand()
             return
-        self._turn_button(p, button)
-
-    def _turn_button(self, p, button):
-        b = self._base(p)
-        obs = b[_B_OBS]
-        self.msg[p] = ""
-        if obs["to_move"] != p:
-            if button in ("left", "right"):
-                self._move_cursor(p, obs, button)
-            else:
-                self.msg[p] = "Wait: %s to play" % self._name(p, 1 - p)
-            return
-        phase = obs["phase"]
-        if phase == "upcard":            # R6
-            if button == "take":
-                self.play(p, "take", obs["hand"])
-            elif button == "draw":
-                self.play(p, "pass", obs["hand"])
-            else:
-                self.msg[p] = "TAKE the upcard or DRAW=pass"
-            return
-        if phase == "draw":              # R7
-            if button == "draw":
-                self.play(p, "draw", obs["hand"])
-            elif button == "take":
-                self.play(p, "take", obs["hand"])
-            else:
-                self.msg[p] = "DRAW from stock or TAKE pile"
-            return
-        # discard phase: cursor, discard, knock (R7, R8)
-        order = b[_B_ORDER]
-        i = self.cursor[p] % len(order)
-        c = order[i]
-        if button in ("left", "right"):
-            self.confirm[p] = False
-            self._move_cursor(p, obs, button)
-        elif self.confirm[p]:
-            self.confirm[p] = False
-            if button in ("knock", "ok"):
-                self.play(p, "knock " + c, obs["hand"])
-        elif button == "ok":
-            if c == b[_B_TAKEN] and ("discard " + c) not in obs["legal"]:
-                self.msg[p] = "%s was just taken: not now (R7)" % _show(c)
-            else:
-                self.play(p, "discard " + c, obs["hand"])
-        elif button == "knock":
-            if ("knock " + c) in obs["legal"]:
-                self.confirm[p] = True
-            else:
-                rest = [x for x in obs["hand"] if x != c]
-                self.msg[p] = "Can't knock: deadwood %d > %d" % (
-                    engine.deadwood(rest), obs["knock_limit"])
-        else:
-            self.msg[p] = "Now discard: OK, or KNOCK"
-
-    def _just_taken(self, p, obs):
-        h = obs["history"]
-        if h:
-            w = h[-1].split()
-            if len(w) == 3 and w[0] == str(p) and w[1] == "take":
-                return w[2]
-        return None
-
-    def _move_cursor(self, p, obs, button):
-        n = len(obs["hand"])
-        if not n:
-            return
-        d = 1 if button == "right" else -1
-        self.cursor[p] = (self.cursor[p] + d) % n
+        turn.press(self, p, button)
 
     # ----- drawing -----
-    def _touch(self):
+    def touch(self):
+        """The position changed (or may have): every screen is redrawn and
+        the turn screens' views of the position (turn.base) go."""
         self.dirty = [True] * self.nplayers
-        # the position changed (or may have): its views go
         self.bases = [None, None]
         self.onfb = [None, None]
 
-    def _base(self, p):
-        """p's view of the position (the _B_ fields), built when the
-        position has changed: the observation, the hand's arrangement, the
-        header and the last move stay the same while p moves the cursor.
-        On the RP2040 building them took ~45 ms of a cursor move's 100
-        (docs/emulated-pico.md); every action clears them (_touch), and
-        the engine's public fields are checked too."""
-        m = self.match
-        h = m.hand
-        b = self.bases[p]
-        if b is not None and b[_B_HAND] is h and b[_B_STOCK] == h.stock_count \
-                and b[_B_TOP] == h.discard_top and b[_B_TURN] == h.to_move:
-            return b
-        self.bases[p] = b = None   # the old view goes first
-        obs = m.observation(p, _RECENT)
-        if self.vs != "human" and p == 1:
-            groups = []   # the computer's panel shows only the public side
-        else:
-            import layout
-            groups = layout.arrange(obs["hand"])
-        order = []
-        for g, _m in groups:
-            order.extend(g)
-        b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
-             self._head(p, obs), self._last_move(p, obs), self._just_taken(p, obs), {}]
-        for k in ("history", "discard", "opponent_known"):
-            obs.pop(k, None)   # read above; not kept
-        self.bases[p] = b
-        return b
-
-    def _name(self, viewer, p):
+    def name(self, viewer, p):
+        """What ``viewer``'s panel calls the player in seat p."""
         if self.vs != "human":
             return ("You", "CPU")[p] if viewer == 0 else ("Human", "CPU")[p]
         return "You" if p == viewer else "P%d" % (p + 1)
@@ -606,7 +402,8 @@ class App:
                 screens.error(fb, note[0], note[1], "any button: continue",
                               self.testmode)
             elif self.mode == "menu":
-                self._menu().show(fb, self)
+                import menu
+                menu.show(fb, self)
             elif self.mode == "error":
                 screens.error(fb, "Something went wrong", [
                     self.error_text or "", "The game is saved."],
@@ -619,7 +416,7 @@ class App:
                 import endview
                 endview.showdown(fb, endview.view_showdown(self, p))
             else:
-                v = self.view_game(p)
+                v = turn.view(self, p)
                 was = self.onfb[p]
                 if was is not None and was["base"] is v["base"] \
                         and was["testmode"] == v["testmode"]:
@@ -635,132 +432,7 @@ class App:
         self.leds()
         return drawn
 
-    def _head(self, p, obs):
-        games = obs["games"]
-        if len(games) > 1:
-            # Hollywood (R17): each game's score, mine first
-            out = []
-            for g in games:
-                sc = g["scores"]
-                out.append("%d-%d" % (sc[p], sc[1 - p]))
-            return "Hand %d | %s /%d" % (obs["hand_no"], " ".join(out), obs["target"])
-        sc = obs["scores"]
-        return "Hand %d | %s %d %s %d /%d" % (
-            obs["hand_no"], self._name(p, p), sc[p], self._name(p, 1 - p),
-            sc[1 - p], obs["target"])
-
-    def _last_move(self, p, obs):
-        """The opponent's last turn in words, both halves when it had two
-        ("CPU took 7h, discarded 3c"): what a player across the table sees."""
-        hist = obs["history"]
-        me = str(p)
-        i = len(hist)
-        while i and hist[i - 1].split()[0] == me:
-            i -= 1            # skip my own moves since
-        j = i
-        while j and hist[j - 1].split()[0] != me:
-            j -= 1            # the opponent's moves of that turn
-        words = []
-        for h in hist[max(j, i - 2):i]:
-            w = h.split()
-            act = w[1]
-            card = w[2] if len(w) > 2 else ""
-            if act == "take":
-                words.append("took " + _show(card))
-            elif act == "draw":
-                words.append("drew")
-            elif act == "pass":
-                words.append("passed")
-            elif act == "discard":
-                words.append("discarded " + _show(card))
-            else:
-                words.append(act + " " + card)
-        if not words:
-            return ""
-        return self._name(p, 1 - p) + " " + ", ".join(words)
-
-    def view_game(self, p):
-        b = self._base(p)
-        obs = b[_B_OBS]
-        hand = obs["hand"]
-        computer_seat = self.vs != "human" and p == 1
-        groups = b[_B_GROUPS]
-        order = b[_B_ORDER]
-        my_turn = obs["to_move"] == p
-        phase = obs["phase"]
-        pile = obs["discard_top"]
-        limit = obs["knock_limit"]
-        lines = []
-        cursor = -1
-        opp = self._name(p, 1 - p)
-        if computer_seat:
-            lines.append("Computer (%s)" % self.vs)
-            hint = "computer's seat"
-        elif not my_turn:
-            lines.append("Waiting for %s" % opp)
-            hint = "hold OK: menu"
-        elif phase == "upcard":
-            lines.append("Take the upcard?")
-            hint = "TAKE:take it  DRAW:pass"
-        elif phase == "draw" and "take" not in obs["legal"]:
-            lines.append("Both passed: draw")    # R6: not the upcard
-            hint = "DRAW:stock"
-        elif phase == "draw":
-            lines.append("Draw or take %s" % _show(pile))
-            hint = "DRAW:stock  TAKE:pile"
-        else:
-            cursor = self.cursor[p] % len(order)
-            c = order[cursor]
-            dw = b[_B_DW].get(c)
-            if dw is None:   # each card once per position
-                dw = b[_B_DW][c] = engine.deadwood([x for x in hand if x != c])
-            if self.confirm[p]:
-                lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % _show(c))
-                hint = "KNOCK/OK:confirm  other:cancel"
-            else:
-                lines.append("Discard or knock")
-                hint = "</>:card OK:discard KNOCK:knock"
-        lim = "gin only" if limit == 0 else "<=%d" % limit
-        doubled = obs["multiplier"] > 1
-        lines.append("Stock %d  Knock %s%s" % (obs["stock_count"], lim,
-                                                "  Spades x2" if doubled else ""))
-        if computer_seat:
-            lines.append("Holds %d cards" % len(hand))
-        elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
-                and ("knock " + c) not in obs["legal"]:
-            lines.append("%s just taken: keep it (R7)" % _show(c))
-        elif cursor >= 0:
-            if dw == 0:
-                lines.append("Discard %s: GIN!" % _show(c))
-            elif dw <= limit:
-                lines.append("Discard %s: dw %d, can knock" % (_show(c), dw))
-            else:
-                lines.append("Discard %s: deadwood %d" % (_show(c), dw))
-        else:
-            lines.append("Deadwood %d" % obs["deadwood"])
-        last = b[_B_LAST]
-        if not last and doubled:
-            last = "Spade upcard: this hand counts x2"   # R15, at the deal
-        lines.append(last)
-        v = {
-            "base": b,
-            "head": b[_B_HEAD],
-            "testmode": self.testmode,
-            "pile": pile,
-            "lines": lines,
-            "groups": groups,
-            "cursor": cursor,
-            "msg": self.msg[p],
-            "hint": hint,
-            "backs": len(hand) if computer_seat else 0,
-        }
-        return v
-
-    # ----- parts loaded on demand (menu.py, endview.py) -----
-    def _menu(self):
-        import menu
-        return menu
-
+    # ----- parts loaded on demand (menu.py, endview.py...) -----
     def drop_menu(self):
         """The menu's code and the rules options' table it reads leave the
         heap (both are imported again when the menu is next shown)."""
@@ -794,7 +466,7 @@ class App:
             self.resume()
         except Exception as e:   # as at boot: never stuck
             self.fail(e)
-        self._hand_boundary()
+        self.hand_boundary()
         self.redraw()
 
     def locked(self):
@@ -924,7 +596,7 @@ class App:
         self.error_text = "%s: %s" % (type(e).__name__, e)
         self.mode = "error"
         self.notice = [None, None]
-        self._hand_boundary()
+        self.hand_boundary()
 
     # ----- the main loop, as steps a host can take -----
     # The device calls step() in run()'s endless loop; a browser calls it

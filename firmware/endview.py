@@ -40,7 +40,7 @@ def view_showdown(app, p):
         if knocker is not None:
             role = " knocked" if q == knocker else ""
         dw = res["deadwood"][q] if res.get("deadwood") else 0
-        rows.append(("%s%s: deadwood %d" % (app._name(p, q), role, dw),
+        rows.append(("%s%s: deadwood %d" % (app.name(p, q), role, dw),
                      groups, lay))
     kind = res.get("kind")
     winner = res.get("winner")
@@ -50,7 +50,7 @@ def view_showdown(app, p):
         lines.append("Draw hand: nobody scores%s" % (" (x2)" if x > 1 else ""))   # R9
     else:
         what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
-        who = app._name(p, winner)
+        who = app.name(p, winner)
         # as on a score pad: the points, doubled by a spade upcard (R15)
         # and the boxes the hand earns (R16)
         extra = ""
@@ -73,9 +73,9 @@ def view_showdown(app, p):
             out.append("%d-%d%s" % (s[p], s[1 - p], "" if g["winner"] is None else "*"))
         score = "Games " + " ".join(out)
     else:
-        score = "Score %s %d  %s %d" % (app._name(p, p), sc[p], app._name(p, 1 - p), sc[1 - p])
+        score = "Score %s %d  %s %d" % (app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p])
     if gw is not None:
-        who = app._name(p, gw)
+        who = app.name(p, gw)
         if len(games) > 1:
             won = 0
             for g in games:

@@ -191,7 +191,7 @@ def menu_button(app, button, kind):
                     del rs[arg[0]]   # the default: not kept
             app.settings["rules"] = rs
             store.save_settings(app.settings)
-    app._touch()
+    app.touch()
 
 
 def view_menu(app):

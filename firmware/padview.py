@@ -8,8 +8,8 @@ def view_pad(app, p):
     R17), from player p's side: one column per game and player."""
     m = app.match
     pads = m.score_pad()   # engine/scoring.py: app.next_hand drops it
-    me = app._name(p, p)
-    them = app._name(p, 1 - p)
+    me = app.name(p, p)
+    them = app.name(p, 1 - p)
     n = len(pads)
     w = 5 if n > 1 else 8   # column width
     rows = []
@@ -35,12 +35,12 @@ def view_pad(app, p):
         for g in pads:
             if g["winner"] == p:
                 won += 1
-        who = app._name(p, m.winner)
+        who = app.name(p, m.winner)
         title = "Hollywood: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
                                            max(won, n - won), min(won, n - won))
     else:
-        title = "Game over: %s %s" % (app._name(p, m.winner),
-                                      "win" if app._name(p, m.winner) == "You" else "wins")
+        title = "Game over: %s %s" % (app.name(p, m.winner),
+                                      "win" if app.name(p, m.winner) == "You" else "wins")
     hint = "OK: back to the menu"
     if app.vs != "human" and p == 1:
         hint = "the human continues"

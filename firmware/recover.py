@@ -52,7 +52,7 @@ def boot(app):
         note = ("Saved game damaged", [err or "line %d: the record ends early" % (ln + 1),
                                        "Kept as %s." % store.BAD, "Start a new game."])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
         return
     if err is not None or not newline:
         store.keep_prefix(good, not newline, err is not None)
@@ -72,7 +72,7 @@ def boot(app):
         note = ("Saved game repaired", [err, "Resumed at the last valid move.",
                                         "Damaged copy kept as %s." % store.BAD])
         app.notice = [note, note]
-        app._touch()
+        app.touch()
 
 
 def _upgrade(app, m):
@@ -98,7 +98,7 @@ def resume_state(app):
     if m.winner is not None:
         # a game won before a power cut: counted now if it was not then
         app.count_game()
-    app._hand_boundary()
+    app.hand_boundary()
 
 
 def panel_failed(app, p, e):

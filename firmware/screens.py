@@ -136,7 +136,7 @@ def hand_positions(groups):
 
 
 def game(fb, v):
-    """The turn screen of one player. ``v`` (built by app.view_game) holds:
+    """The turn screen of one player. ``v`` (built by turn.view) holds:
     head, testmode, pile (card or None), lines (4 strings right of the
     pile; the first is the prompt, drawn bold), groups (list of (cards,
     is_meld)), cursor (index in display order or -1), msg, hint, backs."""

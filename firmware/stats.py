@@ -186,7 +186,7 @@ def button(app, button, kind):
         app.menu_page = "reset"
     elif button == "ok" and kind != "repeat":
         app.menu_page = ""
-    app._touch()
+    app.touch()
 
 
 def draw(fb, v):

@@ -35,7 +35,8 @@ def dispatch(proto, cmd, w):
             if not sep or not k or not v:
                 return proto.send("ERR expected name=value, got %s" % a[:40])
             opts[k] = v
-        got = app._menu().newgame_from(app, opts)
+        import menu
+        got = menu.newgame_from(app, opts)
         if isinstance(got, str):
             if app.mode != "menu":
                 app.drop_menu()   # as during play: not loaded
@@ -104,8 +105,7 @@ def largest_block():
     while hi - lo > 16:
         mid = (lo + hi) // 2
         try:
-            b = bytearray(mid)
-            b = None
+            bytearray(mid)     # made and dropped at once: only whether it fits
             lo = mid
         except MemoryError:
             hi = mid

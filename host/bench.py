@@ -3,32 +3,17 @@ imported only when asked for, so a missing dependency of one never breaks anothe
 """
 import importlib
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 SUITES = {
-    "engine": "host.benches.engine",   # deadwood evals/s, random hands/s, peak MicroPython heap
-    "board": "host.benches.board",     # refreshes, e-ink wait per turn, latency, boot, heap
-    "flash": "host.benches.flash",     # full and incremental flash: bytes and seconds
-    "bots": "host.benches.bots",       # decision times of the computer players
-    "memory": "host.benches.memory",   # firmware peak heap and smallest heap a game runs in
-    "web": "host.benches.web",         # the web page: size, first screen, ms per key, hands/s
-    "chip": "host.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
+    "engine": "okgin.benches.engine",   # deadwood evals/s, random hands/s, peak MicroPython heap
+    "board": "okgin.benches.board",     # refreshes, e-ink wait per turn, latency, boot, heap
+    "flash": "okgin.benches.flash",     # full and incremental flash: bytes and seconds
+    "bots": "okgin.benches.bots",       # decision times of the computer players
+    "memory": "okgin.benches.memory",   # firmware peak heap and smallest heap a game runs in
+    "web": "okgin.benches.web",         # the web page: size, first screen, ms per key, hands/s
+    "chip": "okgin.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
 }
-
-
-def smallest(fits, lo, hi, step):
-    """Bisection for the benches' "smallest heap" figures: the smallest
-    multiple of ``step`` above ``lo`` (up to ``hi``) for which ``fits(size)``
-    is True, taking larger sizes to fit too; None if ``hi`` does not fit."""
-    if not fits(hi):
-        return None
-    while hi - lo > step:
-        mid = (lo + hi) // 2 // step * step
-        if fits(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
 
 
 def configure(parser):

@@ -12,7 +12,7 @@ import signal
 import sys
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 
 def _stop_on_ctrl_c_and_term():
@@ -69,7 +69,8 @@ def run(args):
     for opt in ("flash", "firmware", "erase"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
-    from host.vboard import VirtualBoard, populate, lock_flash
+    from okgin.lib.boards import make_board
+    from okgin.vboard import lock_flash, populate
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
     lock = None
@@ -78,7 +79,7 @@ def run(args):
             # before populating it: one program per flash directory
             lock = lock_flash(args.flash_dir)
         if args.populate:
-            from host.vboard.flash import ROOT
+            from okgin.vboard.flash import ROOT
             board = args.board if os.path.exists(args.board) else os.path.join(ROOT, args.board)
             if not os.path.exists(board):
                 raise CommandError("board definition %s not found" % args.board)
@@ -86,8 +87,8 @@ def run(args):
         elif not os.path.isdir(args.flash_dir):
             raise CommandError("flash directory %s does not exist (add --populate to create it "
                                "from the sources)" % args.flash_dir)
-    vb = VirtualBoard(flash_dir=args.flash_dir, board=args.board, speed=args.speed,
-                      heapsize=args.heapsize, compiled=not args.source, lock=lock)
+    vb = make_board("vboard", flash=args.flash_dir, board=args.board, eink=args.speed,
+                    heapsize=args.heapsize, compiled=not args.source, lock=lock)
 
     def on_event(ev):
         if ev[0] == "exit" and not ev[2]:
@@ -121,7 +122,8 @@ def run(args):
 
 
 def run_chip(args):
-    from host.chip.chipboard import ChipBoard, default_flash
+    from okgin.chip.chipboard import default_flash
+    from okgin.lib.boards import make_board
     for opt in ("flash_dir", "populate", "source", "heapsize"):
         if getattr(args, opt):
             raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "
@@ -132,8 +134,8 @@ def run_chip(args):
     flash = args.flash or default_flash()
     if args.erase and os.path.exists(flash):
         os.remove(flash)
-    chip = ChipBoard(flash=flash, board=args.board, firmware=args.firmware,
-                     realtime=args.speed == 1)
+    chip = make_board("chip", flash=flash, board=args.board, firmware=args.firmware,
+                      realtime=args.speed == 1)
 
     def on_event(ev):
         if args.quiet:

@@ -1,6 +1,8 @@
 """``okgin``: the command table (after mpremote's).
 
-Each command lives in its own module ``host/<module>.py`` exposing
+Each command lives in its own module, ``host/<command>.py`` (or
+``host/<package>/command.py`` when a package of its own holds the
+command's library: ``web``), exposing
 ``configure(parser)`` (adds its arguments and an ``examples:`` epilog; the
 parser's description is the one-line help in ``COMMANDS`` below, which a
 module may replace) and ``run(args) -> int``; adding a command is one row
@@ -12,21 +14,21 @@ import argparse
 import importlib
 import sys
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 # name -> (module, one-line help)
 COMMANDS = {
-    "sim": ("host.sim", "play on the virtual board in a window (or the terminal)"),
-    "board": ("host.board", "run only the virtual board and print its serial port"),
-    "flash": ("host.flash", "compile and copy the firmware onto a board"),
-    "hil": ("host.hil", "run the hardware-in-loop tests against a board"),
-    "replay": ("host.replay", "replay a game record on the virtual board"),
-    "bench": ("host.bench", "print performance figures (engine, board, flash, bots, memory, web, chip)"),
-    "tourney": ("host.tourney", "play computer players against each other"),
-    "faults": ("host.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
-    "hardware": ("host.hardware", "build the printable enclosure, check it, draw its pictures"),
-    "web": ("host.web", "play in a browser: build the static page and serve it here"),
-    "stats": ("host.stats", "show the table's statistics (games, hands, gins, streaks)"),
+    "sim": ("okgin.sim", "play on the virtual board in a window (or the terminal)"),
+    "board": ("okgin.board", "run only the virtual board and print its serial port"),
+    "flash": ("okgin.flash", "compile and copy the firmware onto a board"),
+    "hil": ("okgin.hil", "run the hardware-in-loop tests against a board"),
+    "replay": ("okgin.replay", "replay a game record on the virtual board"),
+    "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip)"),
+    "tourney": ("okgin.tourney", "play computer players against each other"),
+    "faults": ("okgin.faults", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
+    "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
+    "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
+    "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
 }
 
 EPILOG = """examples:

@@ -28,8 +28,8 @@ import tempfile
 import time
 from typing import Any
 
-from host.errors import CommandError
-from host.lib import transport
+from okgin.errors import CommandError
+from okgin.lib import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -120,7 +120,7 @@ class Table:
     vb: "Any"               # VirtualBoard, or ChipBoard (the same API)
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None):
-        from host.vboard import VirtualBoard, populate
+        from okgin.vboard import VirtualBoard, populate
         self.flash = os.path.join(work, name)
         populate(self.flash)
         board = os.path.join(ROOT, "hardware", "board.json")
@@ -311,12 +311,12 @@ class ChipTable(Table):
     long_line = 64 * 1024
 
     def __init__(self, work, name, speed=0.02, settings=None, timing=None):
-        from host.chip import ChipBoard
+        from okgin.chip import ChipBoard
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each row
         template = os.path.join(work, "chip-flashed.bin")
         if not os.path.exists(template):
-            from host.flash import flash_board
+            from okgin.flash import flash_board
             import io
             first = ChipBoard(flash=template + ".new", realtime=False, eink=0.02)
             try:
@@ -494,7 +494,7 @@ def row_power_chip(n, rng, work, log):
     random instant after the press. littlefs must keep the last completed
     action: after the boot the record is the one before the press, or it
     plus the action (and the computer's answers)."""
-    from engine import Match
+    from okgin.engine import Match
     r = Row("power")
     t = ChipTable(work, "power")
     t.on()
@@ -532,7 +532,7 @@ def row_power_chip(n, rng, work, log):
             # the action through the protocol's press (test mode), the last
             # button without waiting for its answer
             # every iteration starts after a boot: both cursors at the left
-            from host.lib.presses import Presses
+            from okgin.lib.presses import Presses
             buttons = Presses().for_action(p, act, m.observation(p)["hand"])
             for bt in buttons[:-1]:
                 t.req("press %d %s" % (p, bt), timeout=300)
@@ -600,7 +600,7 @@ def public(m):
 
 def parse(rec):
     """The match a saved record holds, or None if it is not one."""
-    from engine import Match
+    from okgin.engine import Match
     if rec is None:
         return None
     try:
@@ -633,7 +633,7 @@ class Player:
     firmware's own card order (host/lib/presses.py)."""
 
     def __init__(self, t, rng):
-        from host.lib.presses import Presses
+        from okgin.lib.presses import Presses
         self.t = t
         self.rng = rng
         self.keys = Presses(shortest=True)
@@ -893,7 +893,7 @@ def _engine_bases(rng):
     saved: the same Match.record_lines), for a board whose flash is slow to
     read back after every move (the emulated Pico): one against the
     computer (hard) of 24 actions, one of two players of 16."""
-    from engine import Match
+    from okgin.engine import Match
     bases = []
     for players, moves in ((("human", "hard"), 24), (("human", "human"), 16)):
         while True:
@@ -1437,8 +1437,9 @@ def row_buttons(n, rng, work, log):
     in test mode's own game, whose record is read after each turn: the
     action must be the one the presses mean (the cursor model), exactly
     once. One lost or doubled cursor press discards another card."""
-    from host.lib.presses import Presses, layout
-    from engine import Match
+    from okgin.engine.arrange import order as arranged
+    from okgin.lib.presses import Presses
+    from okgin.engine import Match
     r = Row("buttons")
     t = TABLE[0](work, "buttons", speed=0.2)
     t.on()
@@ -1493,7 +1494,7 @@ def row_buttons(n, rng, work, log):
                 # held past the long press, or very long: still one action
                 worst = chatter(p, "draw", (0.06, 0.9, 3.0)[done % 3])
             else:
-                order = layout.order(o["hand"])
+                order = arranged(o["hand"])
                 q = 1 - p
                 k = rng.randint(0, len(order) - 1)
                 qk = rng.randint(0, 3)        # the other player mashes meanwhile
@@ -1539,7 +1540,7 @@ def row_buttons(n, rng, work, log):
 
 def _actions_since(m, m2):
     """The actions m2 has after m's (as '<player> <action>')."""
-    from engine.hand import action_str
+    from okgin.engine.hand import action_str
     return ["%d %s" % (a >> 7, action_str(a & 127)) for a in m2._actions[len(m._actions):]]
 
 
@@ -1578,7 +1579,7 @@ def row_flash(n, rng, work, log):
                 with open(os.path.join(src, "firmware", mod), "a") as f:
                     f.write("\n_FAULTS_FLASH = %d\n" % i)
             kind = kinds[i % len(kinds)]
-            p = subprocess.Popen([sys.executable, "-m", "host.cli", "flash", "--port",
+            p = subprocess.Popen([sys.executable, "-m", "okgin.cli", "flash", "--port",
                                   str(t.vb.port), "--source", src], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             t.b.close()
@@ -1638,7 +1639,7 @@ def row_flash(n, rng, work, log):
 
 
 def _flash(t, src, wait=True):
-    from host.flash import flash_board
+    from okgin.flash import flash_board
     t.b.close()
     import io
     flash_board(t.vb.port, src_root=src, out=io.StringIO(), quiet=True,
@@ -1665,7 +1666,7 @@ def row_shuffle(n, rng, work, log):
     degrees of freedom). Also the seeds' own spread (top 8 bits, 255 d.o.f.).
     A position is wrong when its p-value is below 1e-4 (chance: 52 in
     10,000 runs of this row)."""
-    from engine import Match
+    from okgin.engine import Match
     r = Row("shuffle")
     t = TABLE[0](work, "shuffle")
     t.on()

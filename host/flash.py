@@ -23,16 +23,16 @@ import sys
 import tempfile
 import time
 
-from host.errors import CommandError
-from host.lib import transport
-from host.lib.firmware_files import MPY_FLAGS, firmware_files
+from okgin.errors import CommandError
+from okgin.lib import transport
+from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 STAGING = ".staging"
 JOURNAL = STAGING + "/switch"
 MANIFEST = ".okgin-files"        # what the last flash put on the board
-KEEP = ("game.okg", "game.tmp", "settings.json")   # the player's: never deleted
+KEEP = PLAYER_FILES     # the player's: never deleted
 MIN_VERSION = (1, 22)
 CHUNK = 1536                     # bytes per write exec (base64 on the wire)
 SLACK = 8192                     # free-space margin for directory entries

@@ -18,8 +18,8 @@ import tempfile
 import threading
 import time
 
-from host.errors import CommandError
-from host.lib import transport
+from okgin.errors import CommandError
+from okgin.lib import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(ROOT, "tests", "hil")
@@ -62,20 +62,15 @@ def start_sim(flash=True, heapsize=None, out=None):
         if out is not None:
             out.write(text + "\n")
             out.flush()
-    try:
-        from host.vboard import VirtualBoard
-    except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e) from e
+    from okgin.lib.boards import make_board
     flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
-    vb = VirtualBoard(flash_dir=flash_dir, speed=0.0, heapsize=heapsize)
+    # --no-flash: the compiled firmware in place before the first boot
+    vb = make_board("vboard", flash=flash_dir, eink=0.0, heapsize=heapsize, populate=not flash)
     try:
-        if not flash:
-            from host.vboard import populate
-            populate(flash_dir)   # the compiled firmware in place before the first boot
         say("starting a virtual board (flash: %s)" % flash_dir)
         vb.start()
         if flash:
-            from host.flash import flash_board
+            from okgin.flash import flash_board
             say("flashing it on %s, as okgin flash does a Pico" % vb.port)
             # Powered on again by the host rather than machine.reset(): see
             # the report on the virtual board's reset after a Ctrl-C.
@@ -134,11 +129,11 @@ def start_chip(flash=True, firmware=None, out=None):
     """An emulated Pico (temporary flash, stock MicroPython) flashed by okgin
     flash over its USB serial port; returns (chip, cleanup). ``out``: where
     to say what it is doing (a minute or so)."""
-    from host.chip import ChipBoard
+    from okgin.lib.boards import make_board
     # e-ink refreshes at 1/50 of a real panel's time (the virtual board's
     # suite runs them instantly): the suite tests behaviour; the real
     # timings are okgin bench chip's business
-    chip = ChipBoard(firmware=firmware, realtime=False, eink=0.02)
+    chip = make_board("chip", firmware=firmware, realtime=False, eink=0.02)
     try:
         chip.start()
         banner = chip.console_line("MicroPython v", 120)       # booted to its REPL
@@ -146,7 +141,7 @@ def start_chip(flash=True, firmware=None, out=None):
             out.write("started an emulated Pico on %s: %s\n" % (chip.port, banner.strip()))
             out.flush()
         if flash:
-            from host.flash import flash_board
+            from okgin.flash import flash_board
             # the real path: raw REPL over USB serial, then machine.reset()
             flash_board(chip.port, quiet=out is None, out=out or sys.stdout, ready_timeout=300)
     except BaseException:

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,7 +25,7 @@ def load_record(path):
             text = f.read()
     except (OSError, UnicodeDecodeError) as e:
         raise CommandError("cannot read record %s: %s" % (path, e)) from e
-    from engine import Match
+    from okgin.engine import Match
     try:
         match = Match.from_record(text)
     except ValueError as e:
@@ -37,7 +37,7 @@ def positions(text):
     """Every position of the game, in order: [(record prefix, Match)].
     A prefix of a record that the engine accepts is the game up to that
     point, so this needs no knowledge of the record's layout."""
-    from engine import Match
+    from okgin.engine import Match
     lines = text.splitlines(True)
     out = []
     last = None
@@ -74,7 +74,7 @@ def _panels(vb):
 
 
 def _show_terminal(panels, out):
-    from host.simui.render import braille_lines, shrink_half
+    from okgin.simui.render import braille_lines, shrink_half
     rows = [braille_lines(shrink_half(p)) for p in panels]
     for a, b in zip(*rows, strict=True):
         out.write(a + "   " + b + "\n")
@@ -82,20 +82,17 @@ def _show_terminal(panels, out):
 
 def _save_shot(panels, path):
     # host.simui.render needs only PIL, which the panel images already are
-    from host.simui.render import side_by_side
+    from okgin.simui.render import side_by_side
     side_by_side(panels, scale=2).save(path)
 
 
 def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True):
-    from host.lib import transport
+    from okgin.lib import transport
     text, _final = load_record(record_path)
     steps = positions(text)
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)
-    try:
-        from host.vboard import VirtualBoard, populate
-    except ImportError as e:
-        raise CommandError("the virtual board is not available: %s" % e) from e
+    from okgin.lib.boards import make_board
     if shots:
         os.makedirs(shots, exist_ok=True)
     seat = _final.players[1]
@@ -105,12 +102,11 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     written = []
     vb = None
     try:
-        populate(flash_dir)
+        vb = make_board("vboard", flash=flash_dir, eink=speed, populate=True)
         # the firmware's host hook: the computer (if the record has one)
         # does not move, so each position is shown as saved
         _write_atomic(os.path.join(flash_dir, "settings.json"), '{"hold_computer": true}')
         _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
-        vb = VirtualBoard(flash_dir=flash_dir, speed=speed)
         vb.start()
         board = transport.Board(vb.port, timeout=20.0).open()
         try:

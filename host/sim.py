@@ -11,7 +11,7 @@ import shutil
 import sys
 import tempfile
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -72,7 +72,7 @@ def _speed(text):
 
 
 def configure(parser):
-    from host.simui.session import default_flash_dir
+    from okgin.lib.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
@@ -103,9 +103,9 @@ def configure(parser):
 
 
 def run(args):
-    from host.simui import session as sess
+    from okgin.lib import session as sess
     if args.bench_startup:
-        from host.simui import bench
+        from okgin.simui import bench
         return bench.run(args)
     if args.script and not args.headless:
         raise CommandError("--script needs --headless (the window and terminal are played by hand)")
@@ -113,7 +113,7 @@ def run(args):
         raise CommandError("--headless needs --script FILE (see docs/simulator.md for the format)")
     steps = None
     if args.headless:
-        from host.simui import script
+        from okgin.simui import script
         steps = script.load(args.script)  # check the whole script before booting anything
     speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
     if args.chip:
@@ -141,12 +141,12 @@ def run(args):
             return _run_headless(args, steps, flash_dir, speed)
         ui = "tui" if args.tui else _pick_ui()
         if ui == "tk":
-            from host.simui import tkapp
+            from okgin.simui import tkapp
             try:
                 return tkapp.main(args, flash_dir, speed)
             except tkapp.NoDisplay as e:
                 print("okgin: no window (%s); using the terminal" % e, file=sys.stderr)
-        from host.simui import tui
+        from okgin.simui import tui
         return tui.main(args, flash_dir, speed)
     finally:
         lock.close()
@@ -158,7 +158,7 @@ def _lock_flash(flash_dir):
     """One program per flash directory (host/lib/locks.py): two boards saving
     one game file would overwrite each other's moves. Taken before --fresh
     and populate touch it; the virtual board is handed the same lock."""
-    from host.vboard import lock_flash
+    from okgin.vboard import lock_flash
     return lock_flash(flash_dir)
 
 
@@ -170,7 +170,7 @@ def _pick_ui():
 
 def _run_chip(args, steps, speed):
     """okgin sim --chip: the same front ends on the emulated Pico."""
-    from host.chip.chipboard import default_flash
+    from okgin.chip.chipboard import default_flash
     if args.flash_dir or args.heapsize:
         raise CommandError("--flash-dir and --heapsize are for the virtual board; the emulated "
                            "Pico keeps its flash in %s and has the rp2 port's heap" % default_flash())
@@ -186,47 +186,18 @@ def _run_chip(args, steps, speed):
     args.chip_flash = default_flash()
     ui = "tui" if args.tui else _pick_ui()
     if ui == "tk":
-        from host.simui import tkapp
+        from okgin.simui import tkapp
         try:
             return tkapp.main(args, args.chip_flash, speed)
         except tkapp.NoDisplay as e:
             print("okgin: no window (%s); using the terminal" % e, file=sys.stderr)
-    from host.simui import tui
+    from okgin.simui import tui
     return tui.main(args, args.chip_flash, speed)
 
 
-def open_session(args, flash_dir, speed):
-    """Boot the board and start the requested game (shared by all front ends)."""
-    from host.simui import session as sess
-    board_path = args.board or None
-    timing = sess.load_timing(board_path or _default_board())
-    if getattr(args, "chip", False):
-        from host.chip.table import flashed_chip
-        # a person waits in wall-clock time; a script needs no such wait
-        board = flashed_chip(flash=flash_dir, board_path=board_path, eink=speed, fresh=args.fresh,
-                             realtime=not args.headless, seed=args.seed, vs=args.vs)
-    else:
-        board = sess.make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
-                                heapsize=getattr(args, "heapsize", None),
-                                lock=getattr(args, "flash_lock", None))
-        if args.seed is not None or args.vs:
-            sess.new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
-    s = sess.Session(board, timing=timing)
-    try:
-        s.start()
-    except BaseException:
-        s.close()
-        raise
-    return s
-
-
-def _default_board():
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(here, "hardware", "board.json")
-
-
 def _run_headless(args, steps, flash_dir, speed):
-    from host.simui import script
+    from okgin.lib.session import open_session
+    from okgin.simui import script
     s = open_session(args, flash_dir, speed)
     try:
         script.run(s, steps, args.shots, filename=args.script, scale=args.scale or 2)

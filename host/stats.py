@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 # (key in the board's statistics, label, the two seats' names)
 KINDS = (("human", "2 players", ("P1", "P2")), ("easy", "vs easy", ("You", "CPU")),
@@ -36,7 +36,7 @@ def configure(parser):
 
 def read_stats(board):
     """The board's statistics as a dict (firmware/stats.py's)."""
-    from host.lib.transport import TransportError
+    from okgin.lib.transport import TransportError
     lines = board.request_block("stats")
     try:
         d = json.loads(lines[0]) if len(lines) == 1 else None
@@ -87,7 +87,7 @@ def table(d):
 
 
 def run(args):
-    from host.lib.transport import Board
+    from okgin.lib.transport import Board
     if args.port and args.flash_dir:
         raise CommandError("--flash-dir is the virtual board's; leave it out with --port")
     if args.port:
@@ -95,7 +95,7 @@ def run(args):
             b.wait_ready(5.0, probe_after=0.5)
             d = read_stats(b)
     else:
-        from host.simui.session import default_flash_dir, make_board
+        from okgin.lib.session import default_flash_dir, make_board
         flash = args.flash_dir or default_flash_dir()
         if args.flash_dir and not os.path.isdir(flash):
             raise CommandError("flash directory %s does not exist" % flash)

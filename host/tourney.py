@@ -24,9 +24,9 @@ import sys
 import time
 import zlib
 
-from host import intervals
-from host.errors import CommandError
-from host.yardsticks import YARDSTICKS
+from okgin import intervals
+from okgin.errors import CommandError
+from okgin.yardsticks import YARDSTICKS
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
 PLAYERS = LEVELS + YARDSTICKS
@@ -106,7 +106,7 @@ def configure(parser):
 
 
 def _rules(max_turns, target):
-    from engine import Rules
+    from okgin.engine import Rules
     kw = {"max_turns": max_turns}
     if target is not None:
         kw["target"] = target
@@ -120,13 +120,13 @@ def make_player(name, seed, rules):
     """An engine level, a yardstick or ``LEVEL@COMMIT`` (a full commit id,
     from ``player_name``), seeded."""
     if "@" in name:
-        from host.yardsticks import revision
+        from okgin.yardsticks import revision
         level, commit = name.split("@", 1)
         return revision.player(level, commit, seed)
     if name in LEVELS:
-        from engine import bot
+        from okgin.engine import bot
         return bot(name, seed)
-    from host.yardsticks import player
+    from okgin.yardsticks import player
     return player(name, seed, rules)
 
 
@@ -137,7 +137,7 @@ def player_name(name):
     that revision's players once, so a bad revision fails here, before any
     game."""
     if "@" not in name:
-        from host.yardsticks.peek import share_of
+        from okgin.yardsticks.peek import share_of
         if name not in PLAYERS and share_of(name) is None:
             raise CommandError("unknown player %r (choose from %s, LEVEL@REV, or peekN "
                                "with N from 0 to 100)" % (name, ", ".join(PLAYERS)))
@@ -146,7 +146,7 @@ def player_name(name):
     if level not in LEVELS:
         raise CommandError("only the engine's levels (%s) can be taken from a git revision, "
                            "not %r" % (", ".join(LEVELS), level))
-    from host.yardsticks import revision
+    from okgin.yardsticks import revision
     try:
         commit = revision.resolve(rev)
         revision.player(level, commit, 0)
@@ -219,7 +219,7 @@ def _inform(player, hand, p):
 def play_game(a, b, seed, swap, max_turns=80, target=None):
     """One game to the target (R13). Returns (a_won, a_points, b_points,
     hands, finished, clock): A is ``a`` whichever seat it sits in."""
-    from engine import Match
+    from okgin.engine import Match
     rules = _rules(max_turns, target)
     m = Match(rules, seed=seed)
     seats = _players(a, b, seed, swap, rules)
@@ -247,7 +247,7 @@ def play_game(a, b, seed, swap, max_turns=80, target=None):
 def play_deal(a, b, seed, swap, max_turns=80, target=None):
     """One hand (dealer from the seed). Returns (points for A, points for
     B, A won the hand, hand was a draw, clock)."""
-    from engine import Hand
+    from okgin.engine import Hand
     rules = _rules(max_turns, target)
     h = Hand.deal(rules, dealer=seed % 2, seed=seed)
     seats = _players(a, b, seed, swap, rules)
@@ -310,7 +310,7 @@ def parse_limits(text):
 def _seeds(seed, n, limits, max_turns, target):
     if not limits:
         return [seed + i for i in range(n)]
-    from engine import Hand
+    from okgin.engine import Hand
     rules = _rules(max_turns, target)
     out: "list[int]" = []
     s = seed

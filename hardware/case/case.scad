@@ -1,5 +1,11 @@
-// okgin table enclosure: two players facing each other, each with a window
-// for their 2.9" e-paper panel, six buttons and a turn LED.
+// okgin table enclosure: two players facing each other. Each player's
+// 2.9" e-paper panel sits on their side of a tent in the middle of the box,
+// tilted toward them and under a hood, so that it reads well from their
+// seat and the other player, across the tent, sees none of its ink (the
+// sight-line checks of `okgin hardware build` look from every eye point of
+// layout.json's seats). Six buttons and a turn LED per player on the deck in
+// front of the tent; the Pico on a carrier board in the base, batteries in
+// the base.
 //
 // Every number that says where something goes comes from
 // hardware/layout.json, and every size of a bought part from
@@ -7,15 +13,15 @@
 // build`; the committed one is for the default options). Open this file in
 // OpenSCAD to look around; set `part` to see one printed part.
 //
-// Frame: the box is centred on x/y, z = 0 is the bottom of the base.
-// Player 1 (seat 0) sits at the -y side facing +y; player 2 (seat 1) at +y,
-// the same layout turned half round. A seat position [x, y] is measured
+// Frame: the box is centred on x/y, z = 0 is the bottom of the base (the
+// table top). Player 1 (seat 0) sits at the -y side facing +y; player 2 at
+// +y, the same layout turned half round. A seat position [x, y] is measured
 // from the middle of that player's edge: x to the player's right, y away
 // from the player.
 
 include <params.scad>
 
-part = "assembly";   // assembly | exploded | lid | base | tray0 | tray1 | components | keepouts
+part = "assembly";   // assembly | exploded | lid | base | hood | tray0 | components | keepouts | ...
 explode = 0;         // mm the parts move apart in the exploded view
 stl_dir = "";        // the pictures: draw the printed parts from these exports (clean, no CSG)
 
@@ -23,91 +29,207 @@ $fn = 16;
 eps = 0.01;
 
 // ---------- derived heights ----------
-lid_z = H - lid_t;                      // underside of the lid plate
+lid_z = H - lid_t;                       // underside of the deck
 btn_hole_d = btn_cap_d + 2 * tol + 0.4;  // clearance round a button cap
-glass_top = lid_z - glass_gap;          // front of the panel glass
-panel_z = glass_top - panel_glass[2];   // front face of the panel PCB
-switch_z = H + btn_protrude - btn_top;  // bottom of a switch body
-tray_top = switch_z + pocket;           // top face of a button tray
+switch_z = H + btn_protrude - btn_top;   // bottom of a switch body
+tray_top = switch_z + pocket;            // top face of a button tray
 tray_z = tray_top - tray_t;
-wall_top = lid_z;
+ct = cos(tilt);
+st = sin(tilt);
 
 // ---------- placement helpers ----------
 module seat(p) { rotate([0, 0, 180 * p]) translate([0, -D / 2, 0]) children(); }
+module seat2d(p) { rotate(180 * p) translate([0, -D / 2]) children(); }
 
-// The panel module: its PCB centre so that the active area's centre lands
-// on seat_panel, connector end toward seat_conn (+1 right, -1 left).
+// The ink frame: origin at the centre of the ink's face, x along the
+// panel's long side (to its player's right), y up the slope (away from the
+// player), z out of the ink toward the player.
+module at_ink() { translate([seat_panel[0], seat_panel[1], seat_panel[2]]) rotate([tilt, 0, 0]) children(); }
+
+// The panel module's own frame (parts.json): PCB centre, front face at z = 0,
+// connector end toward +x; turned so its connector is at seat_conn's end.
 panel_rot = seat_conn > 0 ? 0 : 180;
-module at_panel() {
-    translate([seat_panel[0], seat_panel[1], panel_z])
-        rotate([0, 0, panel_rot])
-            translate([-panel_active_off[0], -panel_active_off[1], 0]) children();
+module at_module() {
+    at_ink() translate([0, 0, -panel_glass[2] - ink_t]) rotate([0, 0, panel_rot])
+        translate([-panel_active_off[0], -panel_active_off[1], 0]) children();
 }
+ink_t = 0.05;                            // the ink film on the glass (model only)
+w_in = ink_t + glass_gap;                // inner face of the hood's wall, in the ink frame
+w_out = w_in + hood_t;                   // its outer face
+
+// A point of the panel's plane (v up the slope, w out of it) in the seat
+// frame's y/z: for the hood's profile.
+function pp(v, w) = [seat_panel[1] + v * ct - w * st, seat_panel[2] + v * st + w * ct];
+function vz(w, z) = (z - seat_panel[2] - w * ct) / st;
+function vy(w, y) = (y - seat_panel[1] + w * st) / ct;
+
+// the centre line of the box, in the seat frame
+mid = D / 2;
 
 module rrect(size, r, h) {
-    // rounded rectangle centred on x/y, from z = 0 to h
     hull() for (sx = [-1, 1], sy = [-1, 1])
         translate([sx * (size[0] / 2 - r), sy * (size[1] / 2 - r), 0]) cylinder(r = r, h = h);
 }
 
-module box_outline(inset, h) { rrect([W - 2 * inset, D - 2 * inset], max(R - inset, 0.5), h); }
-
-corner_posts = [for (sx = [-1, 1], sy = [-1, 1])
-    [sx * (W / 2 - wall - post_r - post_gap), sy * (D / 2 - wall - post_r - post_gap)]];
-
-// Everything printed is built from extruded 2D outlines where it can be:
-// OpenSCAD 2021's CGAL spends its time in 3D booleans (and grows with the
-// facet count), 2D ones are nearly free. Hidden round things use $fn = 16.
 module ring2d(r, hole_d) { difference() { circle(r = r); circle(d = hole_d); } }
-module seat2d(p) { rotate(180 * p) translate([0, -D / 2]) children(); }
-module at_panel2d() { translate(seat_panel) rotate(panel_rot) translate(-panel_active_off) children(); }
 module box2d(inset) {
     r = max(R - inset, 0.5);
     offset(r = r, $fn = 24) square([W - 2 * inset - 2 * r, D - 2 * inset - 2 * r], center = true);
 }
 
-// ---------- the lid (printed upside down) ----------
-module lid_plate2d() {
+corner_posts = [for (sx = [-1, 1], sy = [-1, 1])
+    [sx * (W / 2 - wall - post_r - post_gap), sy * (D / 2 - wall - post_r - post_gap)]];
+
+// ---------- the legends: a stroke font of our own (no font files, the same on every machine) ----------
+// Each letter is strokes on a 4 x 6 grid (x 0..4, y 0..6), drawn as
+// rounded lines; only the letters of the button names.
+GLYPHS = [
+    ["A", [[[0, 0], [0, 4], [2, 6], [4, 4], [4, 0]], [[0, 3], [4, 3]]]],
+    ["C", [[[4, 6], [0, 6], [0, 0], [4, 0]]]],
+    ["D", [[[0, 0], [0, 6], [2.5, 6], [4, 4], [4, 2], [2.5, 0], [0, 0]]]],
+    ["E", [[[4, 6], [0, 6], [0, 0], [4, 0]], [[0, 3], [3, 3]]]],
+    ["F", [[[4, 6], [0, 6], [0, 0]], [[0, 3], [3, 3]]]],
+    ["G", [[[4, 6], [0, 6], [0, 0], [4, 0], [4, 3], [2, 3]]]],
+    ["H", [[[0, 0], [0, 6]], [[4, 0], [4, 6]], [[0, 3], [4, 3]]]],
+    ["I", [[[2, 0], [2, 6]], [[0.5, 6], [3.5, 6]], [[0.5, 0], [3.5, 0]]]],
+    ["K", [[[0, 0], [0, 6]], [[4, 6], [0, 2.5]], [[1.5, 3.8], [4, 0]]]],
+    ["L", [[[0, 6], [0, 0], [4, 0]]]],
+    ["N", [[[0, 0], [0, 6], [4, 0], [4, 6]]]],
+    ["O", [[[0, 0], [0, 6], [4, 6], [4, 0], [0, 0]]]],
+    ["R", [[[0, 0], [0, 6], [4, 6], [4, 3], [0, 3]], [[1.5, 3], [4, 0]]]],
+    ["T", [[[0, 6], [4, 6]], [[2, 6], [2, 0]]]],
+    ["W", [[[0, 6], [0, 0], [2, 2.5], [4, 0], [4, 6]]]],
+];
+function glyph(ch) = [for (g = GLYPHS) if (g[0] == ch) g[1]][0];
+
+module stroke2d(pts, w) {
+    for (i = [0 : len(pts) - 2]) hull() {
+        translate(pts[i]) circle(d = w, $fn = 8);
+        translate(pts[i + 1]) circle(d = w, $fn = 8);
+    }
+}
+// one word, centred on the origin, letters legend_h tall
+module word2d(s) {
+    k = (legend_h - legend_w) / 6;                // grid unit
+    adv = 4 * k + legend_w + legend_gap;          // letter advance
+    n = len(s);
+    translate([-(n * adv - legend_gap) / 2 + legend_w / 2, -legend_h / 2 + legend_w / 2])
+        for (i = [0 : n - 1]) translate([i * adv, 0])
+            for (st_ = glyph(s[i])) stroke2d([for (p = st_) p * k], legend_w);
+}
+
+// ---------- the deck (the lid; printed upside down) ----------
+module deck_plate2d() {
     difference() {
         box2d(0);
         for (p = [0, 1]) seat2d(p) {
-            // the window: the active area plus a margin all round
-            translate(seat_panel)
-                square([panel_active[0] + 2 * window_margin, panel_active[1] + 2 * window_margin], center = true);
             for (b = btn_pos) translate(b) circle(d = btn_hole_d, $fn = 32);
             translate(led_pos) circle(d = led_d + 2 * tol, $fn = 20);
         }
+        // under the hood: the panels' backs and cables go down through here
+        square([deck_hole[0], deck_hole[1]], center = true);
+        for (h = hood_screws) translate(h) circle(d = hood_screw_d);
+        translate(bootsel_xy) circle(d = bootsel_hole_d, $fn = 12);
+        translate(run_pos) circle(d = run_hole_d, $fn = 16);
     }
 }
 
 module lid() {
-    union() {
-        translate([0, 0, lid_z]) linear_extrude(lid_t) lid_plate2d();
-        // locating lip just inside the base walls
-        translate([0, 0, lid_z - lip_h]) linear_extrude(lip_h + eps)
-            difference() { box2d(wall + tol); box2d(wall + tol + lip_t); }
-        // corner posts: the base is screwed to them from below (the pilot runs their length)
-        translate([0, 0, floor_t + post_gap]) linear_extrude(lid_z - floor_t - post_gap + eps)
-            for (c = corner_posts) translate(c) ring2d(post_r, case_pilot_d);
-        // posts the button trays hang from
-        translate([0, 0, tray_top]) linear_extrude(lid_z - tray_top + eps)
-            for (p = [0, 1]) seat2d(p) for (t = tray_posts) translate(t) ring2d(tray_post_r, tray_pilot_d);
-        // LED collars: each holds a 5 mm LED pushed in from below
-        translate([0, 0, lid_z - led_collar]) linear_extrude(led_collar + eps)
-            for (p = [0, 1]) seat2d(p) translate(led_pos) ring2d((led_d + 2 * tol) / 2 + 1.6, led_d + 2 * tol);
-        // panel mounts: a landing the PCB rests on at each mounting hole, and a
-        // peg through the hole (melt its tip with a soldering iron, or glue it)
-        translate([0, 0, panel_z]) linear_extrude(lid_z - panel_z + eps)
-            for (p = [0, 1]) seat2d(p) at_panel2d() for (h = panel_holes) translate(h) circle(r = panel_post_r);
-        translate([0, 0, panel_z - panel_pcb[2] - peg_tip]) linear_extrude(panel_pcb[2] + peg_tip + eps)
-            for (p = [0, 1]) seat2d(p) at_panel2d() for (h = panel_holes) translate(h) circle(d = panel_hole_d - 2 * tol);
+    difference() {
+        union() {
+            translate([0, 0, lid_z]) linear_extrude(lid_t) deck_plate2d();
+            // locating lip just inside the base walls
+            translate([0, 0, lid_z - lip_h]) linear_extrude(lip_h + eps)
+                difference() { box2d(wall + tol); box2d(wall + tol + lip_t); }
+            // corner posts: the base is screwed to them from below (the pilot runs their length)
+            translate([0, 0, floor_t + post_gap]) linear_extrude(lid_z - floor_t - post_gap + eps)
+                for (c = corner_posts) translate(c) ring2d(post_r, case_pilot_d);
+            // posts the button trays hang from (a blind pilot, a skin of deck above it)
+            translate([0, 0, tray_top]) linear_extrude(lid_z - tray_top + eps)
+                for (p = [0, 1]) seat2d(p) for (t = tray_posts) translate(t) ring2d(tray_post_r, tray_pilot_d);
+            // LED collars: the LED is pushed in from below; the tray under it holds its rim
+            translate([0, 0, tray_top + led_flange_h]) linear_extrude(lid_z - tray_top - led_flange_h + eps)
+                for (p = [0, 1]) seat2d(p) translate(led_pos) ring2d((led_d + 2 * tol) / 2 + 1.6, led_d + 2 * tol);
+            // the BOOTSEL pin's guide tube, down to just over the button
+            translate([0, 0, bootsel_top + bootsel_gap]) linear_extrude(lid_z - bootsel_top - bootsel_gap + eps)
+                translate(bootsel_xy) ring2d(bootsel_hole_d / 2 + 1.5, bootsel_hole_d);
+            // the RUN (reset) switch's pocket: a 6 x 6 switch pushed in from below
+            translate([0, 0, run_z]) linear_extrude(lid_z - run_z + eps) translate(run_pos) difference() {
+                square(run_body[0] + 2 * tol + 2 * 1.6, center = true);
+                square(run_body[0] + 2 * tol, center = true);
+            }
+        }
+        // a notch in the lip for the USB plug
+        translate([pico_dir * (W / 2 - wall - tol - lip_t / 2), pico_pos[1], lid_z - lip_h])
+            cube([lip_t + 2, pico_usb_plug[0] + 2 * tol + 2, 2 * lip_h], center = true);
+        // the legends, engraved into the top face beside each button
+        for (p = [0, 1]) seat(p) for (i = [0 : len(btn_pos) - 1])
+            translate([btn_pos[i][0], btn_pos[i][1] + legend_dy, H - legend_depth])
+                linear_extrude(legend_depth + 1) word2d(btn_words[i]);
+    }
+}
+
+// ---------- the hood (the tent in the middle; printed standing as it stands) ----------
+// Its profile in y/z (the seat frame of player 1, y from the box centre);
+// player 2's half is the mirror image.
+function half_outer() = let(
+    vf = vz(w_out, H + hood_foot),                       // the outer face meets the foot (a short upright rim)
+    vr = vy(w_out, mid) - hood_root,                     // ... the visor's underside, just below the ridge
+    e = pp(hood_rise, hood_reach))                       // the visor's edge
+    [[pp(vf, w_out)[0] - mid, H], [pp(vf, w_out)[0] - mid, H + hood_foot],
+     [pp(vr, w_out)[0] - mid, pp(vr, w_out)[1]], [e[0] - mid, e[1]], [0, e[1]]];
+function half_inner() = let(vf = vz(w_in, H - 1), va = vy(w_in, mid))
+    [[pp(vf, w_in)[0] - mid, H - 1], [0, pp(va, w_in)[1]]];
+
+// a half profile (its last point on the centre line) and its mirror image
+module profile2d(pts) { polygon(concat(pts, [for (i = [len(pts) - 2 : -1 : 0]) [-pts[i][0], pts[i][1]]])); }
+
+module hood_solid() {
+    // the shell: the outer profile less the inner, along x; closed at both ends
+    rotate([90, 0, 90]) translate([0, 0, -hood_len / 2]) difference() {
+        linear_extrude(hood_len) profile2d(half_outer());
+        translate([0, 0, hood_end]) linear_extrude(hood_len - 2 * hood_end) profile2d(half_inner());
+    }
+}
+
+module window_cut() {
+    // the active area plus a margin at the inner face, straight for
+    // window_land, then opening outward at window_flare degrees so the wall
+    // hides nothing within that angle of the panel's normal
+    m = window_margin;
+    a0 = [panel_active[0] + 2 * m, panel_active[1] + 2 * m];
+    grow = 2 * (hood_t + 1) * tan(window_flare);
+    at_ink() {
+        translate([0, 0, w_in - eps]) linear_extrude(window_land + 2 * eps) square(a0, center = true);
+        translate([0, 0, w_in + window_land]) hull() {
+            linear_extrude(eps) square(a0, center = true);
+            translate([0, 0, hood_t + 1]) linear_extrude(eps) square([a0[0] + grow, a0[1] + grow], center = true);
+        }
+    }
+}
+
+module hood() {
+    difference() {
+        union() {
+            hood_solid();
+            for (p = [0, 1]) seat(p) {
+                // landings the PCB rests on at each mounting hole, and a peg through the hole
+                at_module() for (h = panel_holes) translate(h) {
+                    cylinder(r = panel_post_r, h = w_in + panel_glass[2] + ink_t - eps + 0.3);
+                    translate([0, 0, -panel_pcb[2] - peg_tip]) cylinder(d = peg_d, h = panel_pcb[2] + peg_tip + eps);
+                }
+            }
+            // bosses at the foot: the deck is screwed to them from below
+            translate([0, 0, H]) linear_extrude(hood_boss_h) for (h = hood_screws) translate(h) circle(r = hood_boss_r);
+        }
+        for (p = [0, 1]) seat(p) window_cut();
+        translate([0, 0, H - eps]) linear_extrude(hood_boss_h - 1.5) for (h = hood_screws) translate(h) circle(d = hood_pilot_d);
+        translate([0, 0, -1]) linear_extrude(H + 1) square([W, D], center = true);
     }
 }
 
 // ---------- the base (printed as it stands) ----------
 module usb_cut() {
-    // the opening the USB plug goes through, in the wall the Pico faces
-    // (only through the wall: nothing inside may be cut)
     translate([pico_dir * (W / 2 - wall / 2 + 0.5), pico_pos[1], pico_usb_z])
         cube([wall + 1 + 2 * eps, pico_usb_plug[0] + 2 * tol, pico_usb_plug[1] + 2 * tol], center = true);
 }
@@ -118,30 +240,35 @@ module base() {
             linear_extrude(floor_t) difference() {
                 box2d(0);
                 for (c = corner_posts) translate(c) circle(d = case_screw_d);
+                for (h = batt_holes) translate(h) circle(d = batt_screw_d);
             }
-            translate([0, 0, floor_t - eps]) linear_extrude(wall_top - floor_t + eps)
+            translate([0, 0, floor_t - eps]) linear_extrude(lid_z - floor_t + eps)
                 difference() { box2d(0); box2d(wall); }
-            // Pico standoffs
-            translate([0, 0, floor_t - eps]) linear_extrude(pico_standoff + eps)
-                pico_place2d() for (h = pico_holes) translate(h) ring2d(pico_post_r, pico_pilot_d);
-            // cable-tie bridges: a zip tie threads under each to hold the wire bundle
-            for (c = cable_ties) translate([c[0], c[1] + 3, floor_t - eps]) rotate([90, 0, 0])
-                linear_extrude(6) difference() {
-                    translate([-5, 0]) square([10, tie_h + 1.6]);
-                    translate([-3.5, -1]) square([7, tie_h + 1]);
-                }
+            // the carrier board's standoffs
+            translate([0, 0, floor_t - eps]) linear_extrude(carrier_standoff + eps)
+                for (h = carrier_holes) translate(h) ring2d(carrier_post_r, carrier_pilot_d);
+            // a low rim round the battery holder
+            translate([0, 0, floor_t - eps]) linear_extrude(batt_rim + eps) translate(batt_pos) difference() {
+                square([batt_size[0] + 2 * tol + 3.2, batt_size[1] + 2 * tol + 3.2], center = true);
+                square([batt_size[0] + 2 * tol, batt_size[1] + 2 * tol], center = true);
+            }
         }
         usb_cut();
-        // countersinks for the flat-head screws into the lid's corner posts
-        for (c = corner_posts) translate([c[0], c[1], -eps])
+        // the power switch's opening in the same wall as the USB port
+        translate([pico_dir * (W / 2 - wall / 2), power_pos[0], power_pos[1]])
+            cube([wall + 2, power_cut[0], power_cut[1]], center = true);
+        // countersinks for the flat-head screws (into the deck's corner posts, through the battery holder)
+        for (c = concat(corner_posts)) translate([c[0], c[1], -eps])
             cylinder(d1 = case_screw_d + 2 * 1.6, d2 = case_screw_d, h = 1.6);
+        for (h = batt_holes) translate([h[0], h[1], -eps]) cylinder(d1 = batt_screw_d + 2 * 1.6, d2 = batt_screw_d, h = 1.6);
     }
 }
 
 // ---------- a button tray (one per player, printed flat) ----------
 module tray_outline2d() {
-    xs = [for (t = tray_posts) t[0]];
-    ys = [for (t = concat(tray_posts, btn_pos)) t[1]];
+    pts = concat(tray_posts, btn_pos, [led_pos]);
+    xs = [for (t = pts) t[0]];
+    ys = [for (t = pts) t[1]];
     x0 = min(xs) - tray_post_r - 2; x1 = max(xs) + tray_post_r + 2;
     y0 = min(ys) - btn_body[1] / 2 - 3; y1 = max(ys) + btn_body[1] / 2 + 3;
     translate([(x0 + x1) / 2, (y0 + y1) / 2]) offset(r = 3) square([x1 - x0 - 6, y1 - y0 - 6], center = true);
@@ -149,26 +276,28 @@ module tray_outline2d() {
 
 module tray() {
     // lower layer: the switches' legs go through it; upper layer: a pocket
-    // holds each switch body in place
+    // holds each switch body in place. The LED's rim rests on it.
     translate([0, 0, tray_z]) linear_extrude(tray_t - pocket) difference() {
         tray_outline2d();
         for (b = btn_pos) for (sx = [-1, 1], sy = [-1, 1])
             translate([b[0] + sx * btn_legs[0] / 2, b[1] + sy * btn_legs[1] / 2]) circle(d = 1.6, $fn = 10);
         for (t = tray_posts) translate(t) circle(d = tray_screw_d);
+        translate(led_pos) circle(d = 3.6, $fn = 12);
     }
     translate([0, 0, tray_top - pocket - eps]) linear_extrude(pocket + eps) difference() {
         tray_outline2d();
         for (b = btn_pos) translate(b) square([btn_body[0] + 2 * tol, btn_body[1] + 2 * tol], center = true);
         for (t = tray_posts) translate(t) circle(d = tray_screw_d);
+        translate(led_pos) circle(d = 3.6, $fn = 12);
     }
 }
 
 // ---------- bought parts, simplified (for the pictures and the fit checks) ----------
 // Three groups whose pieces never touch inside a group (so exporting a
 // group needs no costly union): "a" boards and switch bodies, "b" what sits
-// on them, "c" the panels' flex cables.
+// on them, "c" the panels' ink and flex cables and the Pico's header spacers.
 module panel_module(g) {
-    at_panel() {
+    at_module() {
         if (g == "a") color("#1c4e8a") translate([0, 0, -panel_pcb[2]]) linear_extrude(panel_pcb[2])
             difference() {
                 offset(r = 1) square([panel_pcb[0] - 2, panel_pcb[1] - 2], center = true);
@@ -180,24 +309,25 @@ module panel_module(g) {
             color("#eeeeee") translate([panel_conn_box[0], panel_conn_box[2], -panel_pcb[2] - panel_conn_depth])
                 cube([panel_conn_box[1] - panel_conn_box[0], panel_conn_box[3] - panel_conn_box[2], panel_conn_depth]);
         }
-        // the ink: the active area, a film on the glass (group c: it touches the glass)
-        if (g == "c") color("#f4f4ec") translate([panel_active_off[0] - panel_active[0] / 2, panel_active_off[1] - panel_active[1] / 2, panel_glass[2]])
-            cube([panel_active[0], panel_active[1], 0.05]);
-        // the panel's flex cable wraps round the end away from the connector
-        if (g == "c") color("#b07020") translate([-panel_pcb[0] / 2 - 0.8, -panel_fpc_w / 2, -panel_pcb[2] - 0.6])
-            cube([panel_pcb[0] / 2 + panel_glass_off[0] - panel_glass[0] / 2 + 0.8, panel_fpc_w, panel_pcb[2] + 0.6 + 0.3]);
+        if (g == "c") {
+            // the ink: the active area, a film on the glass
+            color(ink_colour) translate([panel_active_off[0] - panel_active[0] / 2, panel_active_off[1] - panel_active[1] / 2, panel_glass[2]])
+                cube([panel_active[0], panel_active[1], ink_t]);
+            // the panel's flex cable wraps round the end away from the connector
+            color("#b07020") translate([-panel_pcb[0] / 2 - 0.8, -panel_fpc_w / 2, -panel_pcb[2] - 0.6])
+                cube([panel_pcb[0] / 2 + panel_glass_off[0] - panel_glass[0] / 2 + 0.8, panel_fpc_w, panel_pcb[2] + 0.6 + 0.3]);
+        }
     }
 }
+ink_colour = "#f4f4ec";
 
-module pico_place2d() {
-    translate(pico_pos) rotate(pico_dir > 0 ? 0 : 180) children();
-}
+carrier_top = floor_t + carrier_standoff + carrier_pcb[2];
+pico_z = carrier_top + socket_h + pin_spacer;       // underside of the Pico's board
+pico_usb_z = pico_z + pico_pcb[2] + pico_usb_size[2] / 2;
+bootsel_top = pico_z + pico_pcb[2] + bootsel_size[2];
 
-module pico_place() {
-    translate([pico_pos[0], pico_pos[1], floor_t + pico_standoff]) rotate([0, 0, pico_dir > 0 ? 0 : 180]) children();
-}
-
-pico_usb_z = floor_t + pico_standoff + pico_pcb[2] + pico_usb_size[2] / 2;
+module pico_place() { translate([pico_pos[0], pico_pos[1], pico_z]) rotate([0, 0, pico_dir > 0 ? 0 : 180]) children(); }
+module pico_place2d() { translate(pico_pos) rotate(pico_dir > 0 ? 0 : 180) children(); }
 
 module pico(g) {
     pico_place() {
@@ -209,8 +339,28 @@ module pico(g) {
             color("#c0c0c8") translate([pico_pcb[0] / 2 + pico_usb_overhang - pico_usb_size[0], -pico_usb_size[1] / 2, pico_pcb[2]])
                 cube(pico_usb_size);
             color("#303030") translate([-6, -3.5, pico_pcb[2]]) cube([7, 7, 1]);   // the RP2040
+            color("#f0f0f0") translate([bootsel_at[0] - bootsel_size[0] / 2, bootsel_at[1] - bootsel_size[1] / 2, pico_pcb[2]])
+                cube(bootsel_size);
+            // the sockets on the carrier, under the Pico's two rows of pins
+            for (sy = [-1, 1]) color("#202020") translate([-socket_len / 2, sy * pin_rows / 2 - 1.27, -pin_spacer - socket_h])
+                cube([socket_len, 2.54, socket_h]);
         }
+        // the black plastic spacers of the Pico's own header pins
+        if (g == "c") for (sy = [-1, 1]) color("#202020") translate([-socket_len / 2, sy * pin_rows / 2 - 1.27, -pin_spacer])
+            cube([socket_len, 2.54, pin_spacer]);
     }
+}
+
+module carrier(g) {
+    if (g == "a") color("#b89a5a") translate([carrier_pos[0], carrier_pos[1], carrier_top - carrier_pcb[2]])
+        linear_extrude(carrier_pcb[2]) difference() {
+            square([carrier_pcb[0], carrier_pcb[1]], center = true);
+            for (h = carrier_holes) translate(h - carrier_pos) circle(d = carrier_hole_d);
+        }
+    // right-angle pin headers at the board's edges: each plug comes off sideways
+    if (g == "b") for (h = headers) color("#303030")
+        translate([h[0], h[1], carrier_top]) rotate(h[2]) translate([-header_h / 2, -h[3] * 1.27, 0])
+            cube([header_h, h[3] * 2.54, 2.54]);
 }
 
 module switch(b, g) {
@@ -221,9 +371,30 @@ module switch(b, g) {
 }
 
 module led(g) {
-    translate([led_pos[0], led_pos[1], lid_z - led_collar - eps - led_flange_h]) {
+    translate([led_pos[0], led_pos[1], tray_top]) {
         if (g == "a") color("#40d040") cylinder(d = led_flange_d, h = led_flange_h, $fn = 20);
         if (g == "b") color("#40d040") translate([0, 0, led_flange_h]) cylinder(d = led_d, h = led_h - led_flange_h, $fn = 20);
+    }
+}
+
+module battery(g) {
+    translate([batt_pos[0], batt_pos[1], floor_t]) {
+        if (g == "a") color("#222222") translate([-batt_size[0] / 2, -batt_size[1] / 2, 0]) cube(batt_size);
+    }
+}
+
+module run_switch(g) {
+    translate([run_pos[0], run_pos[1], run_z]) {
+        if (g == "a") color("#303030") translate([-run_body[0] / 2, -run_body[1] / 2, 0]) cube(run_body);
+        if (g == "b") color("#e0a020") translate([0, 0, run_body[2]]) cylinder(d = run_cap_d, h = run_top - run_body[2]);
+    }
+}
+
+module power_switch(g) {
+    // a snap-in rocker in the side wall: its body inside, its bezel outside
+    translate([pico_dir * (W / 2 - wall), power_pos[0], power_pos[1]]) rotate([0, 0, pico_dir > 0 ? 0 : 180]) {
+        if (g == "a") color("#202020") translate([-power_body[0], -power_body[1] / 2, -power_body[2] / 2]) cube(power_body);
+        if (g == "b") color("#202020") translate([wall, -power_bezel[0] / 2, -power_bezel[1] / 2]) cube([2, power_bezel[0], power_bezel[1]]);
     }
 }
 
@@ -235,45 +406,71 @@ module components(groups = ["a", "b", "c"]) {
             led(g);
         }
         pico(g);
+        carrier(g);
+        battery(g);
+        run_switch(g);
+        power_switch(g);
     }
 }
 
 // Spaces that must stay empty: the plug and wires behind each panel's
-// connector, the USB plug, and the column of air above each active area
-// (nothing of the lid may cover the ink).
+// connector, the USB plug, the plugs on the carrier's headers, the air in
+// front of each panel's ink as far as the hood's outer face, and the path
+// of the BOOTSEL pin.
 module keepouts() {
     for (p = [0, 1]) seat(p) {
-        at_panel() translate([panel_keep[0], panel_keep[2], -panel_pcb[2] - panel_keep_depth])
+        at_module() translate([panel_keep[0], panel_keep[2], -panel_pcb[2] - panel_keep_depth])
             cube([panel_keep[1] - panel_keep[0], panel_keep[3] - panel_keep[2], panel_keep_depth]);
-        translate([seat_panel[0] - panel_active[0] / 2, seat_panel[1] - panel_active[1] / 2, glass_top + eps])
-            cube([panel_active[0], panel_active[1], H + 10 - glass_top]);
+        at_ink() translate([-panel_active[0] / 2, -panel_active[1] / 2, ink_t + eps]) cube([panel_active[0], panel_active[1], hood_t + glass_gap]);
     }
     pico_place() translate([pico_pcb[0] / 2 + pico_usb_overhang, -pico_usb_plug[0] / 2, pico_pcb[2] + pico_usb_size[2] / 2 - pico_usb_plug[1] / 2])
         cube([W, pico_usb_plug[0], pico_usb_plug[1]]);
+    for (h = headers) translate([h[0], h[1], carrier_top]) rotate(h[2])
+        translate([header_h / 2, -h[3] * 1.27 - 0.5, 0]) cube([plug_len, h[3] * 2.54 + 1, 2.54 + 0.5]);
+    translate([bootsel_xy[0], bootsel_xy[1], bootsel_top + eps]) cylinder(d = bootsel_hole_d - 0.2, h = H - bootsel_top);
+}
+
+// A screen on each panel for the pictures from the seats: the header and
+// footer bars and ten cards, as the firmware draws a hand (dark on the ink).
+module screen_art() {
+    a = panel_active;
+    px = a[0] / 296;                       // one pixel
+    at_ink() color("#202020") translate([0, 0, 0.02]) linear_extrude(0.05) {
+        translate([-a[0] / 2, -a[1] / 2]) square([a[0], 10 * px]);                   // footer (near the player)
+        translate([-a[0] / 2, a[1] / 2 - 11 * px]) square([a[0], 1 * px]);          // header rule
+        for (i = [0 : 9]) translate([-a[0] / 2 + (38 + 24 * i) * px, -a[1] / 2 + 26 * px])
+            difference() { square([23 * px, 40 * px]); translate([px, px]) square([21 * px, 38 * px]); }
+        for (i = [0 : 9]) translate([-a[0] / 2 + (44 + 24 * i) * px, -a[1] / 2 + 50 * px]) square([10 * px, 12 * px]);
+    }
 }
 
 // ---------- what to show ----------
 module lid_shape() { if (stl_dir != "") import(str(stl_dir, "/lid.stl")); else lid(); }
 module base_shape() { if (stl_dir != "") import(str(stl_dir, "/base.stl")); else base(); }
+module hood_shape() { if (stl_dir != "") import(str(stl_dir, "/hood.stl")); else hood(); }
 module tray_shape(p) {
     if (stl_dir != "") rotate([0, 0, 180 * p]) import(str(stl_dir, "/tray0.stl"));
     else seat(p) tray();
 }
 
+lid_colour = "#e8e4da";
+hood_colour = "#d9d3c4";
 module panels_and_leds() { for (p = [0, 1]) seat(p) { for (g = ["a", "b", "c"]) panel_module(g); led("a"); led("b"); } }
-module switches() { for (p = [0, 1]) seat(p) for (b = btn_pos) { switch(b, "a"); switch(b, "b"); } }
+module switches() { for (p = [0, 1]) seat(p) for (b = btn_pos) { switch(b, "a"); switch(b, "b"); } run_switch("a"); run_switch("b"); }
 module trays() { for (p = [0, 1]) color("#c9a56a") tray_shape(p); }
-module the_pico() { pico("a"); pico("b"); }
+module electronics() { for (g = ["a", "b", "c"]) { pico(g); carrier(g); battery(g); power_switch(g); } }
 
 module assembly(e = 0) {
-    translate([0, 0, 2.2 * e]) { color("#e8e4da") lid_shape(); panels_and_leds(); }
-    translate([0, 0, e]) { trays(); switches(); }
+    translate([0, 0, 2.2 * e]) { color(hood_colour) hood_shape(); for (p = [0, 1]) seat(p) for (g = ["a", "b", "c"]) panel_module(g); }
+    translate([0, 0, 1.4 * e]) { color(lid_colour) lid_shape(); for (p = [0, 1]) seat(p) { led("a"); led("b"); } }
+    translate([0, 0, 0.7 * e]) { trays(); switches(); }
     color("#5a6270") base_shape();
-    the_pico();
+    electronics();
 }
 
-if (part == "lid") color("#e8e4da") lid_shape();
+if (part == "lid") color(lid_colour) lid_shape();
 else if (part == "base") color("#5a6270") base_shape();
+else if (part == "hood") color(hood_colour) hood_shape();
 else if (part == "tray0") seat(0) tray();
 else if (part == "tray1") seat(1) tray();
 else if (part == "components") components();
@@ -283,7 +480,8 @@ else if (part == "components_c") components(["c"]);
 else if (part == "keepouts") keepouts();
 else if (part == "exploded") assembly(explode);
 else if (part == "assembly") assembly(0);
-else if (part == "step_pico") { color("#5a6270") base_shape(); the_pico(); }
-else if (part == "step_panels") { color("#e8e4da") lid_shape(); panels_and_leds(); }
-else if (part == "step_buttons") { color("#e8e4da") lid_shape(); panels_and_leds(); trays(); switches(); }
+else if (part == "seatview") { assembly(0); for (p = [0, 1]) seat(p) screen_art(); }
+else if (part == "step_electronics") { color("#5a6270") base_shape(); electronics(); }
+else if (part == "step_panels") { color(hood_colour) hood_shape(); for (p = [0, 1]) seat(p) for (g = ["a", "b", "c"]) panel_module(g); }
+else if (part == "step_buttons") { color(lid_colour) lid_shape(); for (p = [0, 1]) seat(p) { led("a"); led("b"); } trays(); switches(); }
 else if (part == "tray_picture") color("#c9a56a") tray_shape(0);

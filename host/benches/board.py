@@ -17,14 +17,14 @@ figures do not depend on how loaded this machine is:
   and (without --quick) the smallest -X heapsize that boots and plays a hand.
 """
 import os
-import re
 import shutil
 import statistics
 import tempfile
 import threading
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
+from okgin.lib import transport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -34,47 +34,82 @@ HANDS = 3
 HEAP = os.environ.get("OKGIN_BENCH_HEAP", "160K")   # the budget (host/vboard/vboard.py HEAPSIZE)
 
 
-class Session:
-    def __init__(self, flash, heap, speed=0.0):
-        from host.vboard import VirtualBoard
-        import serial
-        self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
-                               speed=speed, heapsize=heap)
+class BenchFailed(CommandError):
+    """The firmware did not boot, refused a request or went quiet."""
+
+
+class Firmware:
+    """The game firmware on a started board (either kind), spoken to
+    through okgin.lib.transport as every host tool speaks to a board.
+    ``cmd`` returns the text after ``OK``; anything else is BenchFailed,
+    naming the last lines the board printed."""
+
+    def __init__(self, board, timeout=30.0):
+        self.board = board
+        self.seen = []
+        self.client = transport.Board(board.port, timeout=timeout, on_line=self._heard)
+        self.client.open()
+
+    def _heard(self, direction, text):
+        if direction == "<":
+            self.seen = (self.seen + [text])[-8:]
+
+    def last_lines(self):
+        return " | ".join(self.seen) or "no output"
+
+    def wait_ready(self, timeout=60.0):
+        """Its READY line (asked with ``hello`` if it came before the port
+        was open); BenchFailed when it stopped at boot or stays quiet."""
+        try:
+            return self.client.wait_ready(timeout)
+        except transport.TransportError as e:
+            raise BenchFailed("did not boot: %s (%s)" % (e, self.last_lines())) from None
+
+    def cmd(self, line, timeout=None):
+        try:
+            return self.client.request(line, timeout)
+        except transport.TransportError as e:
+            raise BenchFailed("%s: %s (%s)" % (line, e, self.last_lines())) from None
+
+    fields = staticmethod(transport.parse_fields)
+
+    def record(self):
+        try:
+            return self.client.record()
+        except transport.TransportError as e:
+            raise BenchFailed("record: %s" % e) from None
+
+    def flush_input(self):
+        self.client.flush_input()
+
+    def close(self):
+        self.client.close()
+
+
+class Session(Firmware):
+    """The firmware on its own virtual board (speed 0: e-ink time costs no
+    wall time; its nominal time is read from the panels' counters)."""
+
+    def __init__(self, flash, heap, speed=0.0, timeout=30.0, crash_restarts=3):
+        from okgin.lib.boards import make_board
+        self.vb = make_board("vboard", flash=flash, board=os.path.join(ROOT, "hardware", "board.json"),
+                             eink=speed, heapsize=heap, crash_restarts=crash_restarts)
         self.events = []
         self.lock = threading.Lock()
         self.vb.on_event = self._on_event
         t0 = time.monotonic()
         self.vb.start()
-        self.ser = serial.Serial(self.vb.port, 115200, timeout=30)
-        line = self.readline()
-        if not line.startswith("READY"):
-            raise CommandError("the firmware did not boot: %s" % line)
+        try:
+            Firmware.__init__(self, self.vb, timeout)
+            self.wait_ready(timeout)
+        except BaseException:
+            self.stop()
+            raise
         self.boot_wall = time.monotonic() - t0
 
     def _on_event(self, ev):
         with self.lock:
             self.events.append((time.monotonic(), ev))
-
-    def readline(self):
-        raw = self.ser.readline()
-        if not raw.endswith(b"\n"):
-            raise CommandError("no answer from the virtual board")
-        return raw.decode("ascii", "replace").rstrip("\r\n")
-
-    def cmd(self, line):
-        self.ser.write(line.encode() + b"\n")
-        r = self.readline()
-        if not r.startswith("OK"):
-            raise CommandError("%s -> %s" % (line, r))
-        return r
-
-    def record(self):
-        head = self.cmd("record")
-        m = re.match(r"OK lines=(\d+)", head)
-        if m is None:
-            raise CommandError("the board answered %r to record" % head)
-        n = int(m.group(1))
-        return "\n".join(self.readline() for _ in range(n)) + "\n"
 
     def ink(self, p):
         return self.vb.stats(p)["ink_seconds"]
@@ -85,7 +120,8 @@ class Session:
 
     def stop(self):
         try:
-            self.ser.close()
+            if getattr(self, "client", None) is not None:
+                self.close()
         finally:
             self.vb.stop()
 
@@ -109,8 +145,8 @@ def _choose(obs, deadwood):
 
 def play_hands(s, hands, seed=21):
     """Play with the emulated buttons; returns the measurements."""
-    from engine import Match, deadwood
-    from host.lib.presses import Presses
+    from okgin.engine import Match, deadwood
+    from okgin.lib.presses import Presses
     s.cmd("testmode on")
     s.cmd("newgame seed=%d dealer=0" % seed)
     s.cmd("sync")
@@ -160,12 +196,12 @@ def play_hands(s, hands, seed=21):
             counts0 = [dict(s.vb.refresh_counts(q)) for q in (0, 1)]
         else:
             keys.played(p, before_hand, m.observation(p)["hand"])
-    mem = dict(kv.split("=") for kv in s.cmd("mem").split()[1:])
+    mem = s.fields(s.cmd("mem"))
     return waits, latencies, per_hand, mem
 
 
 def _boots_and_plays(heap):
-    from host.vboard import populate
+    from okgin.vboard import populate
     work = tempfile.mkdtemp(prefix="okgin-bench-")
     try:
         populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
@@ -186,7 +222,7 @@ def _boots_and_plays(heap):
 
 def run(args):
     try:
-        from host.vboard import populate   # is the virtual board there?
+        from okgin.vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)

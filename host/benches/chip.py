@@ -38,7 +38,7 @@ import tempfile
 import threading
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MS = 1_000_000
@@ -46,13 +46,9 @@ MS = 1_000_000
 
 def _firmware(chip, timeout=600.0):
     """The okgin firmware on the chip, spoken to over its port exactly as
-    the memory bench speaks to the virtual board (its Board, on our port)."""
-    import serial
-    from host.benches.memory import Board
-    fw = Board.__new__(Board)
-    fw.ser = serial.Serial(chip.port, 115200, timeout=timeout)
-    fw.seen = []
-    return fw
+    the memory bench speaks to the virtual board."""
+    from okgin.benches.board import Firmware
+    return Firmware(chip, timeout)
 
 
 def _reboot(chip, fw):
@@ -61,7 +57,7 @@ def _reboot(chip, fw):
     t0 = chip.emulated_ns()
     chip.console_line("READY okgin", 600, since=t0)
     time.sleep(0.2)
-    fw.ser.reset_input_buffer()
+    fw.flush_input()
     return t0
 
 
@@ -84,14 +80,14 @@ def _source_copy():
 
 
 def bench_flash(chip):
-    from host.flash import flash_board
+    from okgin.flash import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300)
     full_emu = (chip.emulated_ns() - t0) / 1e9
     src = _source_copy()
     try:
         # one module changed (a function added: new bytecode, one .mpy)
-        with open(os.path.join(src, "firmware", "layout.py"), "a") as f:
+        with open(os.path.join(src, "firmware", "padview.py"), "a") as f:
             f.write("\n\ndef _bench_one_module():\n    return 1\n")
         chip.console_line("READY", 600)
         t1 = chip.emulated_ns()
@@ -219,7 +215,7 @@ def bench_decisions(chip, games, cap):
         times = [int(x) / 1000 for x in out.split("TIMES", 1)[1].split("\n", 1)[0].split()]
         low = int(out.split("LOWFREE", 1)[1].split()[0])
         games_done = out.count("GAME ")
-        from host.benches.engine import BENCH_SCRIPT
+        from okgin.benches.engine import BENCH_SCRIPT
         # okgin bench engine's script as it runs on the unix port: argv =
         # engine folder, repetitions, deadwood cases, random hands
         script = BENCH_SCRIPT
@@ -247,7 +243,7 @@ def bot_games(chip, fw, games, seed0=51, hands=None, report=None):
     shows it there). Returns (times in ms, [(lowest free, largest block,
     hands, total heap) per game]); ``report(game, row, times)`` is called
     after each game."""
-    from host.benches.memory import play_hand
+    from okgin.benches.memory import play_hand
     fw.cmd("testmode on")
     fw.cmd("bottimes")                  # starts the recording
     times: "list[float]" = []
@@ -285,7 +281,7 @@ def bench_heap(chip, fw, hands, in_a_row):
     records them, come with it: ``bot_games``), then ``in_a_row`` games of
     two players from one boot (the lowest free heap and the largest free
     block after each)."""
-    from host.benches.memory import play_hand
+    from okgin.benches.memory import play_hand
     out: dict = {}
     _reboot(chip, fw)                   # a fresh boot: peak counts from here
     mem = play_hand(fw, seed=51, hands=hands)
@@ -306,10 +302,10 @@ def bench_heap(chip, fw, hands, in_a_row):
 
 
 def run(args):
-    from host.chip import ChipBoard
-    from host.chip.chipboard import ChipError
+    from okgin.chip.chipboard import ChipError
+    from okgin.lib.boards import make_board
     quick = getattr(args, "quick", False)
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t_start = time.monotonic()
     try:
         chip.start()
@@ -354,7 +350,7 @@ def run(args):
                 panel.speed = 0.02
             heap = bench_heap(chip, fw, 1 if quick else None, 2 if quick else 10)
         finally:
-            fw.ser.close()
+            fw.close()
         what = "one hand" if quick else "a whole game"
         _say("hard computer inside the firmware, %s against it (seed 51): %s"
              % (what, decisions_line(heap["decisions"], "from the game asking it to move to "

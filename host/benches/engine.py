@@ -19,9 +19,9 @@ import sys
 import tempfile
 import time
 
-from host.bench import smallest
-from host.errors import CommandError
-from host.lib.firmware_files import MPY_FLAGS
+from okgin.benches import smallest
+from okgin.errors import CommandError
+from okgin.lib.firmware_files import MPY_FLAGS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -28,8 +28,8 @@ def _touch_module(src, n):
 
 
 def measure(runs=3, out=sys.stdout):
-    from host.flash import flash_board
-    from host.vboard import VirtualBoard
+    from okgin.flash import flash_board
+    from okgin.lib.boards import start_board
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}
     try:
@@ -38,8 +38,7 @@ def measure(runs=3, out=sys.stdout):
         for i in range(runs):
             flash_dir = os.path.join(work, "flash%d" % i)
             os.makedirs(flash_dir)
-            vb = VirtualBoard(flash_dir=flash_dir, speed=0.0)
-            vb.start()
+            vb = start_board("vboard", flash=flash_dir, eink=0.0)
             try:
                 t = time.perf_counter()
                 rep = flash_board(vb.port, src_root=src, quiet=True, power_cycle=vb.power_cycle)

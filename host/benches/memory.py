@@ -15,7 +15,7 @@ and seed as the firmware. Printed for each:
   three deals (bisection between 64K and 256K, confirmed two sizes up):
   that figure includes the transient allocations and the fragmentation the
   live figure does not. ``--quick`` only tries the budget; ``--games``
-  (python -m host.benches.memory) bisects in 1K steps with whole games to
+  (python -m okgin.benches.memory) bisects in 1K steps with whole games to
   100 instead of one hand (a few minutes).
 
 The budget on the unix port is the virtual board's heap, 160K: the 64-bit
@@ -30,8 +30,8 @@ import sys
 import tempfile
 import time
 
-from host.benches.board import Session
-from host.errors import CommandError
+from okgin.benches.board import BenchFailed, Session
+from okgin.errors import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUDGET_K = 160     # host/vboard/vboard.py HEAPSIZE
@@ -42,65 +42,17 @@ SEED = 21
 SEEDS = (21, 22, 23)  # a heap size counts as enough only if every one of these deals completes
 
 
-class HandFailed(Exception):
-    """The firmware did not boot or did not finish the hand in this heap."""
+# The firmware did not boot, or did not finish the hand, in this heap.
+HandFailed = BenchFailed
 
 
-class Board:
-    """The firmware on a virtual board with a given heap, spoken to over its
-    pty with pyserial, as the host tool does."""
+class Board(Session):
+    """The firmware on a virtual board with a given heap (okgin bench
+    board's Session: okgin.lib.transport over its pty, as the host tool
+    does), off for good after a failed boot."""
 
     def __init__(self, flash, heap, timeout=20.0):
-        from host.vboard import VirtualBoard
-        import serial
-        self.vb = VirtualBoard(flash_dir=flash, board=os.path.join(ROOT, "hardware", "board.json"),
-                               speed=0.0, heapsize=heap, crash_restarts=1)
-        self.vb.start()
-        self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout)
-        self.seen = []
-        try:
-            line = self.readline()
-            while not line.startswith("READY"):
-                if line.startswith('Type "help()"'):
-                    raise HandFailed("at the REPL")   # main.py ended: no need to wait
-                line = self.readline()
-        except HandFailed:
-            self.stop()
-            raise HandFailed("did not boot: " + self.last_lines()) from None
-
-    def readline(self):
-        raw = self.ser.readline()
-        if not raw.endswith(b"\n"):
-            raise HandFailed("no answer")
-        line = raw.decode("ascii", "replace").rstrip("\r\n")
-        self.seen = (self.seen + [line])[-8:]
-        return line
-
-    def last_lines(self):
-        return " | ".join(self.seen) or "no output"
-
-    def cmd(self, line):
-        self.ser.write(line.encode("ascii") + b"\n")
-        try:
-            r = self.readline()
-        except HandFailed:
-            raise HandFailed("%s: no answer (%s)" % (line, self.last_lines())) from None
-        if not r.startswith("OK"):
-            raise HandFailed("%s -> %s" % (line, r))
-        return r
-
-    def fields(self, line):
-        return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
-
-    # the game's record, read as okgin bench board reads it (its cmd and
-    # readline are this class's)
-    record = Session.record
-
-    def stop(self):
-        try:
-            self.ser.close()
-        finally:
-            self.vb.stop()
+        Session.__init__(self, flash, heap, timeout=timeout, crash_restarts=1)
 
 
 def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None):
@@ -117,10 +69,10 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None):
     runtimes), and ``status`` must agree after each of the human's moves.
     ``on_hand(board)`` is called as each hand ends (its showdown on the
     screens)."""
-    from engine import Match, Rules, bot, deadwood
-    from engine.bots import move_seed
-    from host.benches.board import _choose
-    from host.lib.presses import Presses
+    from okgin.engine import Match, Rules, bot, deadwood
+    from okgin.engine.bots import move_seed
+    from okgin.benches.board import _choose
+    from okgin.lib.presses import Presses
     b = board
     b.cmd("testmode on")
     b.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))
@@ -249,7 +201,7 @@ MODES = ((None, "two players"), ("hard", "against the computer (hard)"))
 
 def run(args):
     try:
-        from host.vboard import populate   # is the virtual board there?
+        from okgin.vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)

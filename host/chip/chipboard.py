@@ -18,8 +18,8 @@ panel's BUSY falling, a button to release) the sleeping chip jumps there
 at once. So a 2.5 s full refresh costs no wall time in a test, and an
 idle board costs almost no CPU either way.
 
-Same interface as host.vboard.VirtualBoard where it makes sense (start,
-port, press/hold/release, panel_image, refresh_counts, led, stats,
+The same contract as okgin.vboard.VirtualBoard (okgin.lib.boards.EmulatedBoard:
+start, port, press/hold/release, panel_image, refresh_counts, led, stats,
 on_event, kill, power_cycle, stop), so the simulator, ``okgin hil`` and
 the benches take either.
 """
@@ -42,9 +42,9 @@ import tty
 import weakref
 from typing import Any, Optional
 
-from host.errors import CommandError
-from host.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
-from host.vboard.vboard import load_board
+from okgin.errors import CommandError
+from okgin.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
+from okgin.vboard.vboard import load_board
 
 OUT_LIMIT = 65536       # chip -> host bytes waiting for a client that does not read
 IN_WINDOW = 4096        # host -> chip bytes the chip may have queued, unread
@@ -159,11 +159,12 @@ class ChipBoard:
         return self
 
     def _setup(self):
-        from host.chip import images
-        from host.chip.node import ensure_emulator
+        from okgin.chip import images
+        from okgin.chip.node import ensure_emulator
         self._node, self._glue = ensure_emulator(self._out)
         if self._bootrom is None:
-            fw, self._bootrom = images.find_images(self._firmware, download=self._download, out=self._out)
+            fw, self._bootrom = images.find_images(self._firmware, download=self._download, out=self._out,
+                                                   boots=boot_banner)
         else:
             fw = self._firmware
         self._work = tempfile.mkdtemp(prefix="okgin-chip-")
@@ -628,8 +629,11 @@ class ChipBoard:
             return list(self._console)
 
     # -- buttons, LEDs, panels -----------------------------------------------------------
-    def _timing_ms(self, key, default):
+    def timing_ms(self, key, default):
+        """A timing value of the board definition (debounce_ms, long_press_ms...)."""
         return self.board.get("timing", {}).get(key, default)
+
+    _timing_ms = timing_ms      # the fault campaign's name for it
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):
@@ -682,9 +686,9 @@ class ChipBoard:
         self._check_player(player)
         self._need_pins()
         g = self.pins.button_gpio(player, button)
-        debounce = self._timing_ms("debounce_ms", 20)
+        debounce = self.timing_ms("debounce_ms", 20)
         if hold_ms is None:
-            hold_ms = self._timing_ms("long_press_ms", 600) + 200 if long else 3 * debounce
+            hold_ms = self.timing_ms("long_press_ms", 600) + 200 if long else 3 * debounce
         polls = 2 * len(self.pins.button_pins)     # a poll reads every button
         ms = 1_000_000
         steps = _chatter(g, 0, bounce_ms)
@@ -740,6 +744,18 @@ class ChipBoard:
                 cb(ev)
             except Exception as e:   # a front-end bug must not kill the board
                 print("okgin chip: on_event(%r) raised %r" % (ev, e), file=sys.stderr)
+
+
+def boot_banner(firmware, bootrom, timeout=60.0):
+    """Boot a firmware image on a scratch emulated Pico and return the first
+    line it prints at its REPL (MicroPython's banner names its version):
+    how okgin.chip.images checks a firmware it downloaded."""
+    chip = ChipBoard(firmware=firmware, bootrom=bootrom, realtime=False)
+    try:
+        chip.start()
+        return chip.console_line("MicroPython", timeout)
+    finally:
+        chip.stop()
 
 
 def _chatter(gpio, level, bounce_ms, delay_ns=0, reads=0):

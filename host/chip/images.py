@@ -24,7 +24,7 @@ import urllib.error
 import urllib.request
 from typing import Optional
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 FIRMWARE_VERSION = "1.28.0"
 FIRMWARE_FILE = "RPI_PICO-v%s.uf2" % FIRMWARE_VERSION
@@ -157,9 +157,12 @@ def _in_dir(folder):
 
 
 def find_images(firmware=None, download=True, out=None, firmware_url=FIRMWARE_URL,
-                bootrom_url=BOOTROM_URL, cache=None):
+                bootrom_url=BOOTROM_URL, cache=None, boots=None):
     """(firmware UF2 path, bootrom path) for the emulated Pico. Raises
-    ImageError with a one-line explanation when they cannot be had."""
+    ImageError with a one-line explanation when they cannot be had.
+    ``boots(firmware, bootrom)`` boots a downloaded firmware and returns
+    its banner (okgin.chip.chipboard.boot_banner): a firmware is only
+    downloaded when it is given."""
     out = sys.stderr if out is None else out
     fw = rom = None
     env = os.environ.get("OKGIN_RP2_DIR")
@@ -188,10 +191,10 @@ def find_images(firmware=None, download=True, out=None, firmware_url=FIRMWARE_UR
                              % (BOOTROM_FILE, cache))
         rom = fetch_bootrom(cache, bootrom_url, out)
     if fw is None:
-        if not download:
+        if not download or boots is None:
             raise ImageError("MicroPython for the Pico is missing: put %s in %s or set OKGIN_RP2_DIR"
                              % (FIRMWARE_FILE, cache))
-        fw = fetch_firmware(cache, rom, firmware_url, out)
+        fw = fetch_firmware(cache, rom, firmware_url, out, boots)
     with open(fw, "rb") as f:
         uf2_blocks(f.read(), os.path.basename(fw))
     with open(rom, "rb") as f:
@@ -247,7 +250,7 @@ def fetch_bootrom(cache, url, out):
     return _store(cache, BOOTROM_FILE, rom)
 
 
-def fetch_firmware(cache, bootrom, url, out):
+def fetch_firmware(cache, bootrom, url, out, boots):
     hint = ("download MicroPython v%s for RPI_PICO (%s) and save it as %s in %s; or set "
             "OKGIN_RP2_DIR to a folder holding it and %s"
             % (FIRMWARE_VERSION, FIRMWARE_PAGE, FIRMWARE_FILE, cache, BOOTROM_FILE))
@@ -258,7 +261,7 @@ def fetch_firmware(cache, bootrom, url, out):
         fw = os.path.join(work, FIRMWARE_FILE)
         with open(fw, "wb") as f:
             f.write(data)
-        banner = boot_banner(fw, bootrom)
+        banner = boots(fw, bootrom)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     want = "MicroPython v%s" % FIRMWARE_VERSION
@@ -269,14 +272,3 @@ def fetch_firmware(cache, bootrom, url, out):
     out.flush()
     return _store(cache, FIRMWARE_FILE, data)
 
-
-def boot_banner(firmware, bootrom, timeout=60.0):
-    """Boot a firmware image on a scratch emulated Pico and return the first
-    line it prints at its REPL (MicroPython's banner names its version)."""
-    from host.chip.chipboard import ChipBoard
-    chip = ChipBoard(firmware=firmware, bootrom=bootrom, realtime=False)
-    try:
-        chip.start()
-        return chip.console_line("MicroPython", timeout)
-    finally:
-        chip.stop()

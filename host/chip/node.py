@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GLUE = "glue.mjs"
@@ -53,8 +53,9 @@ def _installed(folder):
 def _install_dir():
     if os.access(HERE, os.W_OK):
         return HERE
-    from host.chip.images import cache_dir
-    folder = os.path.join(os.path.dirname(cache_dir()), "chip-%s" % emulator_version())
+    # beside the images' per-user cache (okgin.chip.images.cache_dir)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(cache, "okgin", "chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
     for name in ("package.json", "package-lock.json", GLUE):
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))

@@ -14,12 +14,16 @@ import argparse
 import os
 import sys
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 EXAMPLES = """examples:
   okgin hardware build                        default case into hardware/case
   okgin hardware build --out /tmp/case --panel weact --buttons 6
-  okgin hardware build --wall 3 --tolerance 0.2 --no-renders
+  okgin hardware build --out /tmp/case-6mm --buttons 6 --wall 3 --tolerance 0.2 --no-renders
+
+Without --out it writes the committed copy in hardware/case, and only with
+layout.json's defaults (other options there would leave the repository's
+STLs and pictures out of step with layout.json).
 """
 
 
@@ -42,9 +46,15 @@ def configure(parser):
 def run(args):
     if getattr(args, "action", None) != "build":
         raise CommandError("say what to do: okgin hardware build (see okgin hardware --help)")
-    from host.hardware import build
+    from okgin.hardware import build
     out = os.path.abspath(args.out) if args.out else build.CASE_DIR
     opts = {"panel": args.panel, "buttons": args.buttons, "wall": args.wall, "tolerance": args.tolerance}
+    if out == build.CASE_DIR:
+        given = ["--%s %s" % (k, v) for k, v in opts.items() if v is not None]
+        _, layout, _, opt = build.load_inputs(opts)
+        if given and opt != build.L.options(layout):
+            raise CommandError("hardware/case holds the build with layout.json's defaults; write this "
+                               "one elsewhere: okgin hardware build --out DIR %s" % " ".join(given))
 
     def progress(msg):
         print(msg, flush=True)
@@ -52,6 +62,9 @@ def run(args):
     if out == build.CASE_DIR:
         import subprocess
         subprocess.run([sys.executable, os.path.join(build.L.HARDWARE, "gen_wiring.py")], check=False)
+    pr = m["print"]
+    print("print: %.0f cm3 solid, about %d g of PLA and %.0f h (an estimate: %s)"
+          % (pr["solid_cm3"], pr["pla_g"], pr["hours"], pr["assumes"]))
     s = m["seconds"]
     print("built %s in %.0f s (OpenSCAD %.0f s, checks %.0f s, pictures %.0f s); all checks passed"
           % (out, s["total"], s["openscad"], s["checks"], s["pictures"]))

@@ -14,11 +14,12 @@ import shutil
 import sys
 import time
 
-from host.errors import CommandError
-from host.hardware import checks as C
-from host.hardware import layout as L
-from host.hardware import mesh as M
-from host.hardware import scad
+from okgin.errors import CommandError
+from okgin.hardware import checks as C
+from okgin.hardware import layout as L
+from okgin.hardware import mesh as M
+from okgin.hardware import scad
+from okgin.hardware import seats
 
 CASE_DIR = os.path.join(L.HARDWARE, "case")
 CASE_SCAD = os.path.join(CASE_DIR, "case.scad")
@@ -26,24 +27,73 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # name in case.scad -> (print-ready file, how to lay it on the bed, copies)
 PRINTED = {
+    "hood": ("okgin-hood.stl", "as is", 1),
     "lid": ("okgin-lid.stl", "flip", 1),
     "base": ("okgin-base.stl", "as is", 1),
     "tray0": ("okgin-tray.stl", "as is", 2),
 }
-EXPORTS = ["lid", "base", "tray0", "components_a", "components_b", "components_c", "keepouts"]
+EXPORTS = ["hood", "lid", "base", "tray0", "components_a", "components_b", "components_c", "keepouts"]
 
 # picture name -> (part, camera rotation x, y, z, size, explode mm, what it shows)
 RENDERS = {
     "assembled": ("assembly", 52, 0, 28, (960, 720), 0, "the finished table"),
     "exploded": ("exploded", 62, 0, 28, (960, 900), 40, "every part, pulled apart"),
     "lid": ("lid", 38, 0, 18, (800, 560), 0, "the lid, top side"),
-    "lid-underside": ("lid", 140, 0, 18, (800, 560), 0, "the lid from below: panel pegs, tray posts, LED collars"),
-    "base": ("base", 45, 0, 30, (800, 560), 0, "the base: Pico standoffs, USB opening, cable-tie bridges"),
+    "lid-underside": ("lid", 140, 0, 18, (800, 560), 0,
+                      "the deck from below: tray posts, LED collars, the RESET pocket and the BOOTSEL tube"),
+    "hood": ("hood", 60, 0, 30, (800, 560), 0, "the hood: a window and a visor for each player"),
+    "hood-underside": ("hood", 150, 0, 30, (800, 560), 0, "the hood from below: panel pegs and landings, deck bosses"),
+    "base": ("base", 45, 0, 30, (800, 560), 0,
+             "the base: carrier standoffs, battery rim, USB and power-switch openings"),
     "tray": ("tray_picture", 50, 0, 12, (800, 300), 0, "a button tray"),
-    "step-pico": ("step_pico", 50, 0, 30, (800, 560), 0, "step: the Pico on its standoffs"),
-    "step-panels": ("step_panels", 140, 0, 18, (800, 560), 0, "step: panels and LEDs in the lid (seen from below)"),
-    "step-buttons": ("step_buttons", 140, 0, 18, (800, 560), 0, "step: switches in their trays, trays on the lid"),
+    "step-electronics": ("step_electronics", 50, 0, 30, (800, 560), 0,
+                         "step: the carrier with the Pico in its sockets, the batteries, the power switch"),
+    "step-panels": ("step_panels", 150, 0, 30, (800, 560), 0, "step: the panels in the hood (seen from below)"),
+    "step-buttons": ("step_buttons", 140, 0, 18, (800, 560), 0, "step: switches in their trays, trays on the deck"),
 }
+# The same table from the seats (layout.json): eye point (world mm), what it shows.
+SEAT_VIEWS = {
+    "seat-player1": ((0, -700, 455), "from player 1's chair (a seated adult of median size at a 750 mm table): "
+                     "their own panel, whole"),
+    "seat-player2-leaning": ((0, 185, 525), "from player 2 leaning in over a small table, the steepest look "
+                             "player 2 can have at player 1's side: no ink of player 1's panel"),
+    "seat-player2": ((120, 700, 455), "from player 2's chair: their panel; player 1's is behind the hood"),
+}
+
+
+# A rough print estimate from the solid volume (the slicer gives the real
+# figure for your printer): walls of 2-3 mm print nearly solid with 3
+# perimeters, so about 85% of the volume is extruded; 5 mm^3/s is a 0.4 mm
+# nozzle at 0.2 mm layers and about 60 mm/s, travel included; PLA 1.24 g/cm^3.
+EXTRUDED = 0.85
+RATE_MM3_S = 5.0
+PLA_G_CM3 = 1.24
+
+
+def print_estimate(printed):
+    cm3 = sum(M.volume(tris) / 1000 * PRINTED[name][2]
+              for name, (fname, _, _) in PRINTED.items() for tris in [printed[fname]])
+    return {"solid_cm3": round(cm3, 1), "pla_g": round(cm3 * EXTRUDED * PLA_G_CM3),
+            "hours": round(cm3 * 1000 * EXTRUDED / RATE_MM3_S / 3600, 1),
+            "assumes": "%d%% of the solid extruded at %g mm^3/s, PLA %g g/cm^3" % (EXTRUDED * 100, RATE_MM3_S, PLA_G_CM3)}
+
+
+def _crop(png, margin=40, width=900):
+    """A picture from a seat is drawn from the real eye point with OpenSCAD's
+    wide lens: keep the part round the table (the same as a narrower lens
+    from the same place) at ``width`` pixels."""
+    from PIL import Image
+    img = Image.open(png).convert("RGB")
+    grey = img.convert("L")
+    bg = grey.getpixel((0, 0))
+    mask = grey.point(lambda v: 255 if abs(v - bg) > 3 else 0)
+    box = mask.getbbox()
+    if box:
+        x0, y0, x1, y1 = box
+        img = img.crop((max(0, x0 - margin), max(0, y0 - margin), min(img.size[0], x1 + margin),
+                        min(img.size[1], y1 + margin)))
+    h = round(img.size[1] * width / img.size[0])
+    img.resize((width, h), Image.LANCZOS).save(png, optimize=True)
 
 
 def _say(progress, msg):
@@ -65,7 +115,7 @@ def input_hash(opt, files):
 def source_files():
     return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
             os.path.join(L.HARDWARE, "board.json")] + \
-        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "mesh.py")]
+        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "mesh.py", "seats.py")]
 
 
 def load_inputs(opts, layout_path=None, parts_path=None, board_path=None):
@@ -108,8 +158,12 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
     times = scad.run_all(jobs, parallel=2, progress=lambda m: _say(progress, "  " + m))
     t_scad = time.monotonic() - t0
 
-    mesh = {n: M.read_stl(os.path.join(work, n + ".stl")) for n in EXPORTS}
-    assembled = {"lid": mesh["lid"], "base": mesh["base"], "tray (player 1)": mesh["tray0"],
+    mesh = {}
+    for n in EXPORTS:
+        # in a fixed order, and written back so the pictures draw the same file
+        mesh[n] = M.canonical(M.read_stl(os.path.join(work, n + ".stl")))
+        M.write_stl(os.path.join(work, n + ".stl"), mesh[n])
+    assembled = {"hood": mesh["hood"], "lid": mesh["lid"], "base": mesh["base"], "tray (player 1)": mesh["tray0"],
                  "tray (player 2)": M.rotate_z180(mesh["tray0"])}
     stl_dir = os.path.join(out, "stl")
     os.makedirs(stl_dir, exist_ok=True)
@@ -119,7 +173,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         tris = mesh[name]
         if how == "flip":
             tris = M.flip_over(tris)
-        tris = M.place_on_bed(tris)
+        tris = M.canonical(M.place_on_bed(tris))
         printed[fname] = tris
         M.write_stl(os.path.join(stl_dir, fname), tris,
                     header=("okgin %s %s" % (fname, digest)).encode())
@@ -128,15 +182,19 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
     t0 = time.monotonic()
     bought = {"boards and switch bodies": mesh["components_a"], "glass, caps and connectors": mesh["components_b"],
               "ink and flex cables": mesh["components_c"]}
-    ink = [t for sh in M.shells(mesh["components_c"]) for t in sh
-           if M.bbox(sh)[1][2] - M.bbox(sh)[0][2] < 0.2]
+    inks = C.inks(M.thin_shells(mesh["components_c"], 0.2))
+    opaque = [t for part in assembled.values() for t in part] + mesh["components_a"] + mesh["components_b"]
+    eyes = [seats.eye_points(layout["seats"], 0), seats.eye_points(layout["seats"], 1)]
     results = [
+        C.privacy(opaque, inks, eyes),
+        C.readability(opaque, inks, eyes),
         C.bed(printed, layout["print"]["bed"]),
         C.fit(assembled, bought, mesh["keepouts"], layout),
-        C.windows(mesh["lid"], ink, layout, params["lid_t"]),
+        C.windows(mesh["hood"], inks, params["glass_gap"] + params["window_land"] / 2),
         C.holes(mesh["lid"], mesh["components_b"], layout, params["lid_t"], params["btn_cap_d"]),
-        C.walls({"lid": mesh["lid"], "base": mesh["base"], "tray": mesh["tray0"]},
-                layout["print"]["min_wall"]),
+        C.legends(mesh["lid"], layout, params["legend_depth"]),
+        C.walls({"hood": mesh["hood"], "lid": mesh["lid"], "base": mesh["base"], "tray": mesh["tray0"]},
+                layout["print"]["min_wall"], engraved={"lid": params["H"] - params["legend_depth"] - 0.05}),
         C.supports(printed),
     ]
     t_checks = time.monotonic() - t0
@@ -161,7 +219,16 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
                          "--imgsize=%d,%d" % size, "--colorscheme=Tomorrow", "--projection=p")
                 jobs.append((name + ".png", model, png, {"part": part, "explode": explode, "stl_dir": work}, extra, display.env))
                 pictures[name + ".png"] = what
+            for name, (eye, what) in SEAT_VIEWS.items():
+                png = os.path.join(img_dir, name + ".png")
+                # the real eye point, looking at the middle of the hood: what a player sees from there
+                extra = ("--camera=%g,%g,%g,0,0,%g" % (eye[0], eye[1], eye[2], params["seat_panel"][2]),
+                         "--imgsize=2400,1800", "--colorscheme=Tomorrow", "--projection=p")
+                jobs.append((name + ".png", model, png, {"part": "seatview", "stl_dir": work}, extra, display.env))
+                pictures[name + ".png"] = what
             scad.run_all(jobs, parallel=2)
+            for name in SEAT_VIEWS:
+                _crop(os.path.join(img_dir, name + ".png"))
         finally:
             display.close()
         t_render = time.monotonic() - t0
@@ -174,13 +241,15 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
                           "volume_cm3": round(M.volume(tris) / 1000, 1)}
                   for name, (fname, _, _) in PRINTED.items() for tris in [printed[fname]]},
         "checks": [r.as_dict() for r in results],
+        "print": print_estimate(printed),
         "pictures": pictures,
         "seconds": {"openscad": round(t_scad, 1), "checks": round(t_checks, 1),
                     "pictures": round(t_render, 1), "total": round(time.monotonic() - t_start, 1),
                     "per_solid": {k: round(v, 1) for k, v in times.items()}},
     }
     with open(os.path.join(out, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
+        # no build times in the file: a rebuild with nothing changed writes the same bytes
+        json.dump({k: v for k, v in manifest.items() if k != "seconds"}, f, indent=1, sort_keys=True)
         f.write("\n")
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)

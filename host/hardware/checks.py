@@ -21,7 +21,7 @@ the numbers that went in:
 """
 import math
 
-from host.hardware import mesh as M
+from okgin.hardware import mesh as M
 
 WINDOW_SLACK = 1.5     # mm of panel border a window may show beyond the active area
 HOLE_TOLERANCE = 0.15  # mm a hole centre may be off its layout position
@@ -107,32 +107,34 @@ def _plate_loops(lid, layout, lid_t):
     return [lp for lp in M.slice_z(lid, z) if len(lp) > 3]
 
 
-def windows(lid, ink, layout, lid_t):
-    """ink: the active-area films of both panels (their shells)."""
-    loops = _plate_loops(lid, layout, lid_t)
+def windows(hood, ink_list, depth):
+    """Each panel's window, sliced through the hood's wall ``depth`` mm in
+    front of the ink (parallel to it), uncovers all of the ink and shows at
+    most WINDOW_SLACK mm of its border on any side."""
     details, ok = [], True
-    films = M.shells(ink)
-    if len(films) != 2:
-        return Result("windows", False, "expected 2 panels' active areas, found %d" % len(films))
-    for film in sorted(films, key=lambda s: M.bbox(s)[0][1]):
-        (ax0, ay0, _), (ax1, ay1, _) = M.bbox(film)
-        cx, cy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
-        seat = 1 if cy > 0 else 0
+    if len(ink_list) != 2:
+        return Result("windows", False, "expected 2 panels' active areas, found %d" % len(ink_list))
+    for ink in ink_list:
+        local = ink.to_local(hood)
         hole = None
-        for lp in loops:
+        for lp in M.slice_z(local, depth):
+            if len(lp) < 4:
+                continue
             (x0, y0), (x1, y1) = M.loop_box(lp)
-            if x0 < cx < x1 and y0 < cy < y1 and (x1 - x0) < layout["box"]["width"] - 1:
-                hole = (x0, y0, x1, y1)
+            if x0 < 0 < x1 and y0 < 0 < y1 and x1 - x0 < 2 * ink.size[0]:
+                if hole is None or (x1 - x0) < (hole[2] - hole[0]):
+                    hole = (x0, y0, x1, y1)
         if hole is None:
             ok = False
-            details.append("player %d: no window above the panel's active area" % (seat + 1))
+            details.append("player %d: no window in front of the panel's active area" % (ink.seat + 1))
             continue
         x0, y0, x1, y1 = hole
-        margins = [ax0 - x0, x1 - ax1, ay0 - y0, y1 - ay1]
+        ax, ay = ink.size[0] / 2, ink.size[1] / 2
+        margins = [-ax - x0, x1 - ax, -ay - y0, y1 - ay]
         good = min(margins) >= -TOUCH and max(margins) <= WINDOW_SLACK
         ok &= good
         details.append("player %d: window %.2f x %.2f mm over an active area of %.2f x %.2f mm; "
-                       "margins %s mm%s" % (seat + 1, x1 - x0, y1 - y0, ax1 - ax0, ay1 - ay0,
+                       "margins %s mm%s" % (ink.seat + 1, x1 - x0, y1 - y0, 2 * ax, 2 * ay,
                                             "/".join("%.2f" % m for m in margins),
                                             "" if good else "  (must be 0..%g)" % WINDOW_SLACK))
     return Result("windows", ok, "both windows uncover the whole active area, %g mm slack at most"
@@ -183,11 +185,47 @@ def holes(lid, caps, layout, lid_t, cap_d):
     return Result("holes", ok, summary, details)
 
 
-def walls(parts, min_wall):
+def legends(lid, layout, depth, min_height=3.0):
+    """Every button has its name engraved beside it on the deck, at least
+    ``min_height`` mm tall: measured on the deck sliced half way down the
+    engraving (the strokes' outlines near where layout.json puts the word)."""
+    D = layout["box"]["depth"]
+    seat = layout["seat"]
+    off = seat["legends"]["offset"]
+    loops = [lp for lp in M.slice_z(lid, layout["box"]["height"] - depth / 2) if len(lp) > 3]
+    boxes = [M.loop_box(lp) for lp in loops]
+    details, ok, least = [], True, None
+    for p in (0, 1):
+        for name, (bx, by) in seat["buttons"].items():
+            wx, wy = seat_to_world(p, bx, by + off, D)
+            near = [b for b in boxes if abs((b[0][0] + b[1][0]) / 2 - wx) < 8 and abs((b[0][1] + b[1][1]) / 2 - wy) < 4
+                    and b[1][0] - b[0][0] < 10]
+            if not near:
+                ok = False
+                details.append("player %d's %s button: no legend engraved beside it" % (p + 1, name))
+                continue
+            h = max(b[1][1] for b in near) - min(b[0][1] for b in near)
+            least = h if least is None else min(least, h)
+            if h < min_height:
+                ok = False
+                details.append("player %d's %s button: its legend is %.2f mm tall (at least %g)"
+                               % (p + 1, name, h, min_height))
+    n = 2 * len(seat["buttons"])
+    summary = ("all %d buttons have their name engraved beside them, letters %.1f mm tall"
+               % (n, least) if ok else "a legend is missing or too small")
+    return Result("legends", ok, summary, details)
+
+
+def walls(parts, min_wall, engraved=None):
+    """``engraved``: {part: z}: above that height the part's top face has
+    engraved legends, whose strokes leave ridges narrower than a wall
+    between them (the legends check measures those): not counted here."""
     details, ok = [], True
     limit = min_wall * 1.5
     for name, tris in parts.items():
-        t, where = M.thinnest(tris, M.Grid(tris), limit)
+        top = (engraved or {}).get(name)
+        keep = None if top is None else (lambda p, top=top: p[2] < top)
+        t, where = M.thinnest(tris, M.Grid(tris), limit, keep=keep)
         if t is None:
             details.append("%s: nothing thinner than %.2f mm" % (name, limit))
         else:
@@ -227,3 +265,153 @@ def supports(printed, max_bridge=15.0, max_angle=45.0):
                            % (name, len(steep), max_angle, len(too_long), max_bridge))
     return Result("supports", ok, "printable without supports (bridges up to %g mm)" % max_bridge if ok
                   else "a part needs supports", details)
+
+
+# ---------- sight lines: who sees which panel's ink ----------
+
+PANEL_PX = (296, 128)     # the panel's pixels: long side, short side
+FOOTER_ROWS = 10          # the bottom line of every screen (firmware/screens.py footer)
+MAX_VIEW_ANGLE = 45.0     # degrees off the panel's normal the owner may have to read it from
+# Where the ink is sampled: columns across the long side, rows up from the
+# edge nearest its player (pixel rows; the first three are in the footer).
+INK_COLUMNS = 12
+INK_ROWS = (0.5, 5.0, 9.5, 30.0, 55.0, 80.0, 105.0, 127.5)
+
+
+class Ink:
+    """One panel's ink (its active area) as the sight lines see it: a
+    rectangle on the glass, its outward normal, and a grid of points on it.
+    Built from the ink film in the bought-part model (a thin slab): its
+    large face that looks up is the ink's face."""
+
+    def __init__(self, shell):
+        up = [t for t in shell if M.normal(*t)[2] > 0.05]
+        if not up:
+            raise ValueError("an ink film with no face looking up")
+        n = M.normal(*max(up, key=M.area))
+        faces = [t for t in up if M.dot(M.normal(*t), n) > 0.999]
+        corners = sorted(set(v for t in faces for v in t))
+        self.normal = n
+        c = tuple(sum(v[k] for v in corners) / len(corners) for k in range(3))
+        self.centre = c
+        self.seat = 0 if c[1] < 0 else 1
+        # the long side, and the short side from the edge nearest the owner
+        a = corners[0]
+        others = sorted(corners[1:], key=lambda v: math.dist(a, v))
+        e1, e2 = M.sub(others[0], a), M.sub(others[1], a)
+        long_, short = (e1, e2) if math.dist(a, others[0]) > math.dist(a, others[1]) else (e2, e1)
+        origin = a
+        # rows count from the long edge nearest the owner (seat 0 sits at -y)
+        toward_owner = -1 if self.seat == 0 else 1
+        if short[1] * toward_owner > 0:          # the short side runs toward the owner: flip it
+            origin = tuple(origin[k] + short[k] for k in range(3))
+            short = tuple(-s for s in short)
+        lu, ls = math.sqrt(M.dot(long_, long_)), math.sqrt(M.dot(short, short))
+        self.size = (lu, ls)
+        self.ex = tuple(v / lu for v in long_)
+        self.ey = tuple(v / ls for v in short)
+        self.points, self.footer = [], []
+        lift = 0.01
+        for row in INK_ROWS:
+            fv = row / PANEL_PX[1]
+            for i in range(INK_COLUMNS):
+                fu = (0.5 + i * (PANEL_PX[0] - 1) / (INK_COLUMNS - 1)) / PANEL_PX[0]
+                p = tuple(origin[k] + fu * long_[k] + fv * short[k] + lift * n[k] for k in range(3))
+                self.points.append(p)
+                self.footer.append(row < FOOTER_ROWS)
+
+    def to_local(self, tris):
+        """Triangles in the ink's own frame: x along its long side, y across
+        it (from the owner's edge), z out of it; origin at the ink's centre."""
+        c, ex, ey, n = self.centre, self.ex, self.ey, self.normal
+
+        def f(v):
+            d = M.sub(v, c)
+            return (M.dot(d, ex), M.dot(d, ey), M.dot(d, n))
+        return M.transform(tris, f)
+
+    def angle(self, eye, p):
+        d = M.sub(eye, p)
+        cos = M.dot(d, self.normal) / math.sqrt(M.dot(d, d))
+        return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+
+    def occluders(self, tris):
+        """Only what stands in front of the ink's plane can hide it from an
+        eye in front of it (from behind, the panel itself hides it)."""
+        n, c = self.normal, self.centre
+        front = [t for t in tris if max(M.dot(M.sub(v, c), n) for v in t) > 1e-4]
+        return M.Occluders(front)
+
+    def seen_from(self, eye, occ):
+        """How many of the ink's points the eye sees: [(seen?, is footer)]."""
+        out = []
+        for p, foot in zip(self.points, self.footer, strict=True):
+            ok = M.dot(M.sub(eye, p), self.normal) > 0 and not occ.blocked(p, eye)
+            out.append((ok, foot))
+        return out
+
+
+def inks(film_tris):
+    """The two panels' inks from the ink films (thin shells) of the model."""
+    return sorted((Ink(sh) for sh in M.shells(film_tris)), key=lambda k: k.seat)
+
+
+def privacy(opaque, ink_list, eyes):
+    """From every eye point of each player, the share of the OTHER panel's
+    ink they can see (sight lines blocked by the case and the opaque bought
+    parts). Goal 0."""
+    from okgin.hardware import seats as S
+    details, worst_all = [], 0.0
+    for ink in ink_list:
+        occ = ink.occluders(opaque)
+        other = 1 - ink.seat
+        worst, where, seen_any = 0.0, None, 0
+        for eye in eyes[other]:
+            seen = sum(ok for ok, _ in ink.seen_from(eye, occ))
+            share = seen / len(ink.points)
+            seen_any += seen > 0
+            if share > worst:
+                worst, where = share, eye
+        worst_all = max(worst_all, worst)
+        msg = ("player %d sees none of player %d's ink from any of %d eye points"
+               % (other + 1, ink.seat + 1, len(eyes[other])) if worst == 0 else
+               "player %d sees up to %.0f%% of player %d's ink (from %d of %d eye points; worst %s)"
+               % (other + 1, 100 * worst, ink.seat + 1, seen_any, len(eyes[other]),
+                  S.describe(where, other)))
+        details.append(msg)
+    ok = worst_all == 0
+    return Result("privacy", ok, "no eye point of either player sees any of the other panel's ink" if ok
+                  else "the opponent sees up to %.0f%% of a panel's ink" % (100 * worst_all), details)
+
+
+def readability(opaque, ink_list, eyes, max_angle=MAX_VIEW_ANGLE):
+    """From every eye point of its own player, all of a panel's ink (footer
+    included) is in sight, and no sight line is more than ``max_angle``
+    degrees off the panel's normal."""
+    from okgin.hardware import seats as S
+    details, ok = [], True
+    for ink in ink_list:
+        occ = ink.occluders(opaque)
+        own = eyes[ink.seat]
+        worst_angle, angle_at, least, least_at, foot_least = 0.0, None, 1.0, None, 1.0
+        for eye in own:
+            seen = ink.seen_from(eye, occ)
+            share = sum(s for s, _ in seen) / len(seen)
+            foot = [s for s, f in seen if f]
+            fshare = sum(foot) / len(foot)
+            if share < least:
+                least, least_at = share, eye
+            foot_least = min(foot_least, fshare)
+            a = max(ink.angle(eye, p) for p in ink.points)
+            if a > worst_angle:
+                worst_angle, angle_at = a, eye
+        good = least == 1.0 and worst_angle <= max_angle
+        ok &= good
+        details.append("player %d: sees %.0f%% of the ink (footer %.0f%%) from the worst of %d eye points%s; "
+                       "steepest view %.1f degrees off the normal (%s)%s"
+                       % (ink.seat + 1, 100 * least, 100 * foot_least, len(own),
+                          "" if least_at is None else " (%s)" % S.describe(least_at, ink.seat),
+                          worst_angle, S.describe(angle_at, ink.seat),
+                          "" if good else "  (must be 100%% within %g degrees)" % max_angle))
+    return Result("readability", ok, "each player sees all of their ink, footer included, within %g degrees "
+                  "of its normal" % max_angle if ok else "a player cannot read all of their panel", details)

@@ -26,10 +26,30 @@ CONSTRUCTION = {
     "lip_h": 3.0, "lip_t": 1.6,
     "post_r": 4.0, "post_gap": 0.5, "case_pilot_d": 2.5, "case_screw_d": 3.4,
     "panel_post_r": 2.4, "tray_post_r": 3.5, "tray_pilot_d": 2.2, "tray_screw_d": 2.9,
-    "tray_t": 3.0, "pocket": 1.2, "led_collar": 3.0,
-    "pico_standoff": 5.0, "pico_post_r": 2.5, "tie_h": 2.5,
-    "window_margin": 1.0, "peg_tip": 1.5,
+    "tray_t": 3.0, "pocket": 1.2,
+    # the window: the active area plus window_margin all round at the
+    # hood's inner face, straight for window_land (a printable edge), then
+    # opening outward at window_flare degrees: the wall hides no ink from
+    # anyone within that angle of the panel's normal
+    "window_margin": 1.2, "window_land": 1.1, "peg_tip": 1.5,
+    # pegs through the panel's mounting holes: thin enough for the smallest
+    # hole the community models give (2.0 mm), melted or glued at the tip
+    "peg_d": 1.6,
+    # the hood: wall thickness, end walls, the bosses the deck is screwed to
+    "hood_t": 2.0, "hood_end": 2.4, "hood_boss_h": 6.0, "hood_boss_r": 3.5,
+    "hood_pilot_d": 2.2, "hood_screw_d": 2.9, "hood_root": 3.0, "hood_foot": 1.5,
+    "window_flare": 45.0,
+    # the legends: engraved strokes, 0.8 mm wide (two lines of a 0.4 mm nozzle)
+    "legend_w": 0.8, "legend_gap": 0.5, "legend_depth": 0.6,
+    # BOOTSEL: a paper clip (1 mm wire) through a 1.6 mm tube to 1 mm over the button
+    "bootsel_hole_d": 1.6, "bootsel_gap": 1.0,
+    # RESET: a 6 x 6 switch under the deck, its plunger 0.8 mm below the top (a pen presses it)
+    "run_hole_d": 4.0, "run_recess": 0.8,
+    "carrier_standoff": 5.0, "carrier_post_r": 2.5,
+    "batt_rim": 3.0, "batt_screw_d": 3.4,
 }
+# The words engraved beside each button (board.json's names).
+WORDS = {"left": "LEFT", "right": "RIGHT", "ok": "OK", "draw": "DRAW", "take": "TAKE", "knock": "KNOCK"}
 # How far the top of a button stands above the lid.
 PROTRUDE = {12: 2.0, 6: 1.5}
 
@@ -91,9 +111,9 @@ class _Checker:
             self.fail(where, "%g is out of range %g..%g" % (v, lo, hi))
         return float(v)
 
-    def vec(self, where, v, n, lo, hi, what="mm"):
+    def vec(self, where, v, n, lo, hi, what="mm", shape=None):
         if not isinstance(v, list) or len(v) != n:
-            shape = "[x, y]" if n == 2 else "[%s]" % ", ".join("v%d" % i for i in range(n))
+            shape = shape or ("[x, y]" if n == 2 else "[%s]" % ", ".join("v%d" % i for i in range(n)))
             self.fail(where, "expected %s in %s, got %s" % (shape, what, _kind(v)))
         return [self.num("%s[%d]" % (where, i), x, lo, hi) for i, x in enumerate(v)]
 
@@ -109,8 +129,8 @@ def load_layout(path=None, board=None):
     path = path or os.path.join(HARDWARE, "layout.json")
     c = _Checker(os.path.basename(path))
     lay = _load(path)
-    c.obj("", lay, ("description", "box", "seat", "pico", "cable_ties", "defaults", "print"),
-          ("description",))
+    c.obj("", lay, ("description", "box", "seats", "seat", "pico", "carrier", "battery", "power_switch",
+                    "reset_button", "hood_screws", "defaults", "print"), ("description",))
     if "description" in lay:
         c.text("description", lay["description"])
     box = c.obj("box", lay["box"], ("width", "depth", "height", "corner_radius"))
@@ -119,10 +139,20 @@ def load_layout(path=None, board=None):
     c.num("box.height", box["height"], 20, 120)
     c.num("box.corner_radius", box["corner_radius"], 1, min(W, D) / 4)
 
-    seat = c.obj("seat", lay["seat"], ("panel", "buttons", "led", "tray_posts"))
-    panel = c.obj("seat.panel", seat["panel"], ("x", "y", "connector"))
+    _check_seats(c, lay["seats"])
+    seat = c.obj("seat", lay["seat"], ("panel", "hood", "buttons", "legends", "led", "tray_posts"))
+    panel = c.obj("seat.panel", seat["panel"], ("x", "y", "z", "tilt", "connector"))
     c.num("seat.panel.x", panel["x"], -W / 2, W / 2)
     c.num("seat.panel.y", panel["y"], 0, D / 2)
+    c.num("seat.panel.z", panel["z"], box["height"], box["height"] + 200)
+    c.num("seat.panel.tilt", panel["tilt"], 10, 80)
+    hood = c.obj("seat.hood", seat["hood"], ("reach", "rise", "length"))
+    c.num("seat.hood.reach", hood["reach"], 0, 100)
+    c.num("seat.hood.rise", hood["rise"], 0, 100)
+    c.num("seat.hood.length", hood["length"], 40, W)
+    leg = c.obj("seat.legends", seat["legends"], ("offset", "height"))
+    c.num("seat.legends.offset", leg["offset"], -40, 40)
+    c.num("seat.legends.height", leg["height"], 1, 12)
     if panel["connector"] not in ("left", "right"):
         c.fail("seat.panel.connector", "%r: expected \"left\" or \"right\" (which end of the "
                "panel, seen by its player, has the cable)" % (panel["connector"],))
@@ -148,11 +178,21 @@ def load_layout(path=None, board=None):
     if pico["usb"] not in ("+x", "-x"):
         c.fail("pico.usb", "%r: expected \"+x\" or \"-x\" (the side wall the USB port faces)"
                % (pico["usb"],))
-    ties = lay["cable_ties"]
-    if not isinstance(ties, list):
-        c.fail("cable_ties", "expected a list of [x, y], got %s" % _kind(ties))
-    for i, t in enumerate(ties):
-        c.vec("cable_ties[%d]" % i, t, 2, -W / 2, D / 2)
+    car = c.obj("carrier", lay["carrier"], ("x", "y"))
+    c.num("carrier.x", car["x"], -W / 2, W / 2)
+    c.num("carrier.y", car["y"], -D / 2, D / 2)
+    bat = c.obj("battery", lay["battery"], ("x", "y"))
+    c.num("battery.x", bat["x"], -W / 2, W / 2)
+    c.num("battery.y", bat["y"], -D / 2, D / 2)
+    ps = c.obj("power_switch", lay["power_switch"], ("y", "z"))
+    c.num("power_switch.y", ps["y"], -D / 2, D / 2)
+    c.num("power_switch.z", ps["z"], 0, box["height"])
+    c.vec("reset_button", lay["reset_button"], 2, -W / 2, W / 2)
+    hs = lay["hood_screws"]
+    if not isinstance(hs, list) or len(hs) < 2:
+        c.fail("hood_screws", "expected a list of at least two [x, y] positions, got %s" % _kind(hs))
+    for i, h in enumerate(hs):
+        c.vec("hood_screws[%d]" % i, h, 2, -W / 2, W / 2)
 
     d = c.obj("defaults", lay["defaults"], ("panel", "buttons", "wall", "tolerance"))
     check_options(c, "defaults.", d["panel"], d["buttons"], d["wall"], d["tolerance"])
@@ -161,6 +201,28 @@ def load_layout(path=None, board=None):
     c.num("print.min_wall", pr["min_wall"], 0.4, 5)
     _check_spacing(c, lay, names)
     return lay
+
+
+# Plausible bounds (mm, degrees) for each range in "seats": a typo (cm for
+# mm, a sign) fails with the field's name instead of building a case for
+# giants.
+SEAT_BOUNDS = {"table_depth": (300, 3000), "table_height": (400, 1200), "seat_height": (200, 900),
+               "sitting_eye_height": (400, 1100), "hip_behind_edge": (0, 1000), "lean": (-45, 60)}
+
+
+def _check_seats(c, seats):
+    from okgin.hardware import seats as S
+    c.obj("seats", seats, S.FIELDS, ("about", "sources"))
+    for f in S.RANGES:
+        lo, hi = SEAT_BOUNDS[f]
+        a, b = c.vec("seats." + f, seats[f], 2, lo, hi, what="mm (lean: degrees)", shape="[low, high]")
+        if a > b:
+            c.fail("seats." + f, "[%g, %g]: the low end is above the high end" % (a, b))
+    c.num("seats.box_off_centre", seats["box_off_centre"], 0, 1000)
+    c.num("seats.box_to_the_side", seats["box_to_the_side"], 0, 2000)
+    c.num("seats.hip_above_seat", seats["hip_above_seat"], 0, 300)
+    if seats["sitting_eye_height"][0] <= seats["hip_above_seat"]:
+        c.fail("seats.hip_above_seat", "is above the lowest eye")
 
 
 def _button_names(board):
@@ -199,7 +261,8 @@ def load_parts(path=None):
     path = path or os.path.join(HARDWARE, "parts.json")
     c = _Checker(os.path.basename(path))
     parts = _load(path)
-    c.obj("", parts, ("description", "panels", "pico", "buttons", "led"), ("description",))
+    c.obj("", parts, ("description", "panels", "pico", "buttons", "led", "carrier", "battery", "power_switch"),
+          ("description",))
     panels = c.obj("panels", parts["panels"], PANELS)
     for name in PANELS:
         w = "panels." + name
@@ -230,7 +293,30 @@ def load_parts(path=None):
                   "connector_source"):
             c.text(w + "." + f, p[f])
     pico = c.obj("pico", parts["pico"], ("name", "pcb", "pcb_source", "holes", "hole_d", "holes_source",
-                                         "usb", "usb_source", "screw", "pilot_d"))
+                                         "usb", "usb_source", "bootsel", "bootsel_source", "headers",
+                                         "headers_source", "screw", "pilot_d"))
+    bs = c.obj("pico.bootsel", pico["bootsel"], ("at", "size"))
+    c.vec("pico.bootsel.at", bs["at"], 2, -30, 30)
+    c.vec("pico.bootsel.size", bs["size"], 3, 0.5, 10)
+    hd = c.obj("pico.headers", pico["headers"], ("spacer", "rows", "length"))
+    for f in ("spacer", "rows", "length"):
+        c.num("pico.headers." + f, hd[f], 0.5, 100)
+    car = c.obj("carrier", parts["carrier"], ("name", "pcb", "holes", "hole_d", "source", "socket_h", "header_h",
+                                              "plug_len", "plug_source", "screw", "pilot_d"))
+    cl, cw, _ = c.vec("carrier.pcb", car["pcb"], 3, 0.5, 300)
+    for i, h in enumerate(car["holes"]):
+        c.vec("carrier.holes[%d]" % i, h, 2, -cl / 2, cl / 2)
+    for f in ("hole_d", "socket_h", "header_h", "plug_len", "pilot_d"):
+        c.num("carrier." + f, car[f], 0.5, 60)
+    bat = c.obj("battery", parts["battery"], ("name", "size", "holes", "hole_d", "source", "screw"))
+    c.vec("battery.size", bat["size"], 3, 5, 200)
+    for i, h in enumerate(bat["holes"]):
+        c.vec("battery.holes[%d]" % i, h, 2, -100, 100)
+    c.num("battery.hole_d", bat["hole_d"], 0.5, 10)
+    ps = c.obj("power_switch", parts["power_switch"], ("name", "cut", "body", "bezel", "source"))
+    c.vec("power_switch.cut", ps["cut"], 2, 1, 50)
+    c.vec("power_switch.body", ps["body"], 3, 1, 50)
+    c.vec("power_switch.bezel", ps["bezel"], 2, 1, 60)
     c.vec("pico.pcb", pico["pcb"], 3, 0.5, 200)
     for i, h in enumerate(pico["holes"]):
         c.vec("pico.holes[%d]" % i, h, 2, -100, 100)
@@ -273,10 +359,37 @@ def params(layout, parts, opt):
     box, seat = layout["box"], layout["seat"]
     pan = parts["panels"][opt["panel"]]
     btn = parts["buttons"][str(opt["buttons"])]
-    pico, led = parts["pico"], parts["led"]
+    small = parts["buttons"]["6"]
+    pico, led, car, bat, ps = parts["pico"], parts["led"], parts["carrier"], parts["battery"], parts["power_switch"]
     names = list(seat["buttons"])
+    k = dict(CONSTRUCTION)
+    W, D, H = box["width"], box["depth"], box["height"]
+    panel = seat["panel"]
+    pdir = 1 if layout["pico"]["usb"] == "+x" else -1
+    pico_pos = [layout["pico"]["x"], layout["pico"]["y"]]
+    bs = pico["bootsel"]
+    cx, cy = layout["carrier"]["x"], layout["carrier"]["y"]
+    cl, cw = car["pcb"][0], car["pcb"][1]
+    hh = car["header_h"]
+    # right-angle headers along the carrier's edges: [x, y, turn, pins]; a
+    # plug comes off each toward the turn's +x
+    headers = [
+        [cx - cl / 2 + hh / 2, cy - 12.0, 180, 8],     # player 1's panel
+        [cx - cl / 2 + hh / 2, cy + 12.0, 180, 8],     # player 2's panel
+        [cx - 15.0, cy - cw / 2 + hh / 2, 270, 8],     # player 1's tray (buttons, LED, GND)
+        [cx - 15.0, cy + cw / 2 - hh / 2, 90, 8],      # player 2's tray
+        [cx + 2.0, cy + cw / 2 - hh / 2, 90, 2],       # battery, through the switch
+        [cx + 9.0, cy + cw / 2 - hh / 2, 90, 2],       # RESET
+    ]
+    # where the hood's inner walls meet the deck: the opening under it stays inside
+    t = math.radians(panel["tilt"])
+    w_in = 0.05 + k["glass_gap"]
+    y_c = panel["y"] - D / 2
+    v_foot = (H - panel["z"] - w_in * math.cos(t)) / math.sin(t)
+    y_foot = abs(y_c + v_foot * math.cos(t) - w_in * math.sin(t))
+    x_hole = min(abs(h[0]) for h in layout["hood_screws"]) - k["hood_boss_r"] - 0.5
     p = {
-        "W": box["width"], "D": box["depth"], "H": box["height"], "R": box["corner_radius"],
+        "W": W, "D": D, "H": H, "R": box["corner_radius"],
         "wall": opt["wall"], "tol": opt["tolerance"],
         "panel_pcb": pan["pcb"], "panel_holes": pan["holes"], "panel_hole_d": pan["hole_d"],
         "panel_glass": pan["glass"], "panel_glass_off": pan["glass_offset"],
@@ -284,22 +397,38 @@ def params(layout, parts, opt):
         "panel_fpc_w": pan["fpc_width"], "panel_pilot_d": pan["pilot_d"],
         "panel_conn_box": pan["connector"]["box"], "panel_conn_depth": pan["connector"]["depth"],
         "panel_keep": pan["connector"]["keepout"], "panel_keep_depth": pan["connector"]["keepout_depth"],
-        "seat_panel": [seat["panel"]["x"], seat["panel"]["y"]],
-        "seat_conn": 1 if seat["panel"]["connector"] == "right" else -1,
+        "seat_panel": [panel["x"], panel["y"], panel["z"]], "tilt": panel["tilt"],
+        "seat_conn": 1 if panel["connector"] == "right" else -1,
+        "hood_reach": seat["hood"]["reach"], "hood_rise": seat["hood"]["rise"], "hood_len": seat["hood"]["length"],
+        "hood_screws": layout["hood_screws"],
+        "deck_hole": [2 * x_hole, 2 * (y_foot - 2.0)],
         "btn_pos": [seat["buttons"][n] for n in names],
+        "btn_words": [WORDS[n] for n in names],
+        "legend_h": seat["legends"]["height"], "legend_dy": seat["legends"]["offset"],
         "btn_body": btn["body"], "btn_top": btn["top"], "btn_cap_d": btn["cap_d"], "btn_legs": btn["legs"],
         "btn_protrude": PROTRUDE[opt["buttons"]],
         "led_pos": seat["led"], "led_d": led["d"], "led_flange_d": led["flange_d"],
         "led_flange_h": led["flange_h"], "led_h": led["h"],
         "tray_posts": seat["tray_posts"],
-        "pico_pos": [layout["pico"]["x"], layout["pico"]["y"]],
-        "pico_dir": 1 if layout["pico"]["usb"] == "+x" else -1,
+        "pico_pos": pico_pos, "pico_dir": pdir,
         "pico_pcb": pico["pcb"], "pico_holes": pico["holes"], "pico_hole_d": pico["hole_d"],
         "pico_usb_size": pico["usb"]["size"], "pico_usb_overhang": pico["usb"]["overhang"],
-        "pico_usb_plug": pico["usb"]["plug"], "pico_pilot_d": pico["pilot_d"],
-        "cable_ties": layout["cable_ties"],
+        "pico_usb_plug": pico["usb"]["plug"],
+        "bootsel_at": bs["at"], "bootsel_size": bs["size"],
+        "bootsel_xy": [pico_pos[0] + pdir * bs["at"][0], pico_pos[1] + pdir * bs["at"][1]],
+        "pin_spacer": pico["headers"]["spacer"], "pin_rows": pico["headers"]["rows"],
+        "socket_len": pico["headers"]["length"], "socket_h": car["socket_h"],
+        "carrier_pos": [cx, cy], "carrier_pcb": car["pcb"],
+        "carrier_holes": [[cx + h[0], cy + h[1]] for h in car["holes"]], "carrier_hole_d": car["hole_d"],
+        "carrier_pilot_d": car["pilot_d"], "headers": headers, "header_h": hh, "plug_len": car["plug_len"],
+        "batt_pos": [layout["battery"]["x"], layout["battery"]["y"]], "batt_size": bat["size"],
+        "batt_holes": [[layout["battery"]["x"] + h[0], layout["battery"]["y"] + h[1]] for h in bat["holes"]],
+        "power_pos": [layout["power_switch"]["y"], layout["power_switch"]["z"]], "power_cut": ps["cut"],
+        "power_body": ps["body"], "power_bezel": ps["bezel"],
+        "run_pos": layout["reset_button"], "run_body": small["body"], "run_top": small["top"],
+        "run_cap_d": small["cap_d"], "run_z": H - k["run_recess"] - small["top"],
     }
-    p.update(CONSTRUCTION)
+    p.update(k)
     return p
 
 

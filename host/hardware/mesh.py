@@ -44,6 +44,20 @@ def write_stl(path, tris, header=b"okgin"):
         f.write(b"".join(out))
 
 
+def canonical(tris):
+    """The same triangles in an order that depends on nothing but their
+    coordinates: each starts at its smallest vertex (winding kept) and the
+    list is sorted. OpenSCAD's CGAL writes the same solid with its triangles
+    in a different order from run to run; written in this order, a rebuild
+    with nothing changed gives the same bytes."""
+    out = []
+    for t in tris:
+        i = t.index(min(t))
+        out.append(t[i:] + t[:i])
+    out.sort()
+    return out
+
+
 def sub(a, b):
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
@@ -121,6 +135,19 @@ def shells(tris, digits=4):
     for i in range(len(tris)):
         groups.setdefault(find(i), []).append(tris[i])
     return list(groups.values())
+
+
+def thin_shells(tris, max_t):
+    """The triangles of the shells no thicker than max_t across their
+    largest face (the panels' ink films)."""
+    out = []
+    for sh in shells(tris):
+        big = max(sh, key=area)
+        n = normal(*big)
+        ds = [dot(v, n) for t in sh for v in t]
+        if max(ds) - min(ds) < max_t:
+            out += sh
+    return out
 
 
 class Grid:
@@ -258,10 +285,11 @@ def inside(point, grid):
     return len(hits) % 2 == 1
 
 
-def thinnest(tris, grid, limit, samples_per_mm2=0.5):
+def thinnest(tris, grid, limit, samples_per_mm2=0.5, keep=None):
     """Sample the surface, cast a ray inward from each sample and measure how
     far it runs through material. Returns (thickness, point) for the
-    thinnest place found below ``limit`` (or (None, None))."""
+    thinnest place found below ``limit`` (or (None, None)). ``keep(point)``,
+    if given, says which samples count."""
     best, where = None, None
     for t in tris:
         n = normal(*t)
@@ -282,6 +310,8 @@ def thinnest(tris, grid, limit, samples_per_mm2=0.5):
                 u = v = 1 / 3
             u, v = 1 / 3 + 0.9 * (u - 1 / 3), 1 / 3 + 0.9 * (v - 1 / 3)
             p = tuple(t[0][i] + u * (t[1][i] - t[0][i]) + v * (t[2][i] - t[0][i]) for i in range(3))
+            if keep is not None and not keep(p):
+                continue
             o = (p[0] + d[0] * 1e-4, p[1] + d[1] * 1e-4, p[2] + d[2] * 1e-4)
             e = (o[0] + d[0] * limit, o[1] + d[1] * limit, o[2] + d[2] * limit)
             box = (tuple(min(o[i], e[i]) for i in range(3)), tuple(max(o[i], e[i]) for i in range(3)))
@@ -347,3 +377,85 @@ def loop_box(loop):
 def loop_centre(loop):
     (x0, y0), (x1, y1) = loop_box(loop)
     return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def _hits_segment(o, d, t):
+    # Moller-Trumbore: the parameter (0..1 along d) where the segment o + s*d
+    # crosses triangle t, or None.
+    a, b, c = t
+    e1, e2 = sub(b, a), sub(c, a)
+    p = cross(d, e2)
+    det = dot(e1, p)
+    if abs(det) < 1e-12:
+        return None
+    inv = 1.0 / det
+    s = sub(o, a)
+    u = dot(s, p) * inv
+    if u < 0 or u > 1:
+        return None
+    q = cross(s, e1)
+    v = dot(d, q) * inv
+    if v < 0 or u + v > 1:
+        return None
+    h = dot(e2, q) * inv
+    return h if 0 < h < 1 else None
+
+
+class Occluders:
+    """Opaque triangles, for sight lines: does anything stand between a
+    point and an eye? A ray walks the grid's cells (3D DDA, Amanatides and
+    Woo) from its start until it leaves the triangles' bounding box, testing
+    only the triangles in the cells it passes through."""
+
+    def __init__(self, tris, cell=3.0):
+        self.grid = Grid(tris, cell)
+        self.tris = tris
+        self.cell = cell
+        (self.lo, self.hi) = self.grid.box
+
+    def blocked(self, a, b):
+        """True if a triangle crosses the segment from a to b (a excluded)."""
+        if not self.tris:
+            return False
+        d = sub(b, a)
+        # clip the segment to the box (slab method)
+        t0, t1 = 0.0, 1.0
+        for k in range(3):
+            if abs(d[k]) < 1e-12:
+                if a[k] < self.lo[k] or a[k] > self.hi[k]:
+                    return False
+                continue
+            u = (self.lo[k] - a[k]) / d[k]
+            w = (self.hi[k] - a[k]) / d[k]
+            if u > w:
+                u, w = w, u
+            t0, t1 = max(t0, u), min(t1, w)
+            if t0 > t1:
+                return False
+        c = self.cell
+        p = tuple(a[k] + d[k] * t0 for k in range(3))
+        idx = [int(math.floor(p[k] / c)) for k in range(3)]
+        step, tmax, tdelta = [0, 0, 0], [math.inf] * 3, [math.inf] * 3
+        for k in range(3):
+            if d[k] > 0:
+                step[k] = 1
+                tmax[k] = ((idx[k] + 1) * c - a[k]) / d[k]
+                tdelta[k] = c / d[k]
+            elif d[k] < 0:
+                step[k] = -1
+                tmax[k] = (idx[k] * c - a[k]) / d[k]
+                tdelta[k] = -c / d[k]
+        seen = set()
+        cells = self.grid.cells
+        t = t0
+        while t <= t1:
+            for i in cells.get((idx[0], idx[1], idx[2]), ()):
+                if i not in seen:
+                    seen.add(i)
+                    if _hits_segment(a, d, self.tris[i]) is not None:
+                        return True
+            k = 0 if tmax[0] <= tmax[1] and tmax[0] <= tmax[2] else (1 if tmax[1] <= tmax[2] else 2)
+            t = tmax[k]
+            tmax[k] += tdelta[k]
+            idx[k] += step[k]
+        return False

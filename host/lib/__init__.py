@@ -1,4 +1,6 @@
-"""What the commands share: the serial transport to a board (transport),
-one program per port and flash directory (locks), an action as button
-presses (presses) and the firmware's files for a board's flash
-(firmware_files). No command lives here."""
+"""What the commands share, and no command: the serial client of the
+firmware's protocol (transport), the table under test, either board, and
+its factory (boards), the simulator's session on a board (session), one
+program per port and flash directory (locks), an action as button presses
+(presses), and what is on a board's flash: the firmware's files and the
+player's (firmware_files)."""

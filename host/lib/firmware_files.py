@@ -1,7 +1,24 @@
-"""How the firmware is laid out and compiled for a board's flash: shared by
-`okgin flash` (host/flash.py) and the virtual board (host/vboard/flash.py),
-so the board in CI runs exactly what a Pico gets."""
+"""What is on a board's flash: the firmware's files, laid out and compiled
+as `okgin flash` (host/flash.py) and the virtual board (host/vboard/flash.py)
+both put them there, so the board in CI runs exactly what a Pico gets; and
+the player's files, which the firmware writes and no okgin tool may lose.
+"""
 import os
+
+# The player's files: what the firmware writes as it is played
+# (firmware/store.py and stats.py name them; tests/host/test_player_files.py
+# holds this list against theirs). Each is saved through NAME.tmp and
+# renamed; a damaged one is set aside as NAME.bad (the game's as game.bad).
+# Test mode keeps its own game and statistics (test.*, teststats.json).
+SAVED_GAME = ("game.okg", "game.tmp", "game.bad")
+SETTINGS = ("settings.json", "settings.json.tmp")
+STATISTICS = ("stats.json", "stats.json.tmp", "stats.json.bad")
+TEST_MODE = ("test.okg", "test.tmp", "test.bad",
+             "teststats.json", "teststats.json.tmp", "teststats.json.bad")
+PLAYER_FILES = SAVED_GAME + SETTINGS + STATISTICS + TEST_MODE
+# What a fresh start forgets (okgin sim --fresh, on either board): the
+# saved game and the settings; the statistics stay.
+FRESH_START = SAVED_GAME + SETTINGS
 
 # mpy-cross options for every module. -O3 drops line numbers and asserts
 # from the bytecode: about 2 KB less code on the 64-bit virtual board's heap

@@ -8,7 +8,7 @@ stopped: docs/reliability.md.
 """
 import os
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 DIR_LOCK = ".okgin-lock"     # in a virtual board's flash directory
 
@@ -44,13 +44,13 @@ def command_of(pid):
         return "another program"
     if not argv:
         return "another program"
-    # "python -m host.cli sim" and ".../bin/python .../okgin sim" read better
+    # "python -m okgin.cli sim" and ".../bin/python .../okgin sim" read better
     # as what was typed
     names = [os.path.basename(a) for a in argv]
     for i, n in enumerate(names):
         if n in ("okgin", "mpremote", "pyserial-miniterm", "miniterm.py") or \
-                (n == "host.cli" and i and argv[i - 1] == "-m"):
-            words = ["okgin" if n == "host.cli" else n] + argv[i + 1:]
+                (n == "okgin.cli" and i and argv[i - 1] == "-m"):
+            words = ["okgin" if n == "okgin.cli" else n] + argv[i + 1:]
             break
     else:
         words = [names[0]] + argv[1:]

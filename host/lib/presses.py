@@ -5,17 +5,10 @@ engine as the oracle (``okgin bench board``, ``okgin bench memory``, the
 firmware tests), all need the same two things: which buttons make an
 action (docs/firmware.md, "Screens", the button list), and where each
 player's cursor is, which the firmware keeps and never reports. The cursor
-follows firmware/layout.py, the firmware's own card order (pure Python over
-the engine), so a press lands on the card the oracle expects or the test
-fails.
+follows engine/arrange.py, the card order the firmware's turn screen uses,
+so a press lands on the card the oracle expects or the test fails.
 """
-import os
-import sys
-
-_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
-if _FIRMWARE not in sys.path:
-    sys.path.insert(0, _FIRMWARE)
-import layout  # noqa: E402  (firmware/layout.py)
+from okgin.engine.arrange import order as arranged
 
 
 class Presses:
@@ -37,7 +30,7 @@ class Presses:
         if action in ("draw", "pass"):
             return ["draw"]          # one button: draw from the stock, or pass the upcard
         verb, card = action.split()
-        order = layout.order(hand)
+        order = arranged(hand)
         n = len(order)
         want = order.index(card)
         steps = (want - self.cursor[p]) % n
@@ -56,7 +49,7 @@ class Presses:
         card just drawn or taken."""
         new = [c for c in after if c not in before]
         if new:
-            self.cursor[p] = layout.order(after).index(new[0])
+            self.cursor[p] = arranged(after).index(new[0])
 
     def reset(self):
         """Both cursors back at the left: a new hand, or a board that

@@ -2,15 +2,20 @@
 
 Ports are opened with ``serial.serial_for_url`` (as mpremote does), so a real
 ``/dev/ttyACM0``, the virtual board's pty, ``socket://host:port`` and
-``rfc2217://`` URLs all behave the same. The hardware-in-loop tests and the
-flasher only ever talk to a board through this module.
+``rfc2217://`` URLs all behave the same. Every part of the host that speaks
+the firmware's protocol does it through ``Board`` here: the simulator's
+session (with ``listen()``: a reader of its own for the console), okgin hil,
+stats and replay, the benches, the fault campaign, and the flasher once
+the firmware is up.
 
-Every failure is a subclass of ``host.errors.CommandError`` so a command that
+Every failure is a subclass of ``okgin.errors.CommandError`` so a command that
 lets one escape prints a single ``okgin: ...`` line.
 """
+import queue
+import threading
 import time
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 # USB IDs a MicroPython board enumerates with. The Pico's stock MicroPython
 # uses the Raspberry Pi VID with PID 0x0005; boards built with MicroPython's
@@ -106,7 +111,7 @@ def open_failure(url, e):
     """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
     with the fix when the cause is a common one."""
     import errno
-    from host.lib.locks import port_busy
+    from okgin.lib.locks import port_busy
     busy = port_busy(url, e)
     if busy is not None:
         return PortBusy(str(busy))   # another program has it: named
@@ -134,17 +139,28 @@ class Board:
 
     ``Board(port).open()`` (or ``with Board(port) as b``) then ``request``.
     Unsolicited ``READY`` lines are remembered in ``.ready`` and skipped.
+
+    ``on_line(direction, text)``, when given, sees the traffic: every line
+    read (``"<"``, and a REPL prompt that ends without a newline) and every
+    line written (``">"``). Lines are read when a request waits for them,
+    or, after ``listen()``, as they arrive, by a thread of the Board's own:
+    a console then shows what the firmware prints between requests (a
+    traceback, READY after a reset).
     """
 
-    def __init__(self, url, timeout=5.0):
+    def __init__(self, url, timeout=5.0, on_line=None):
         self.url = url
         self.timeout = timeout
+        self.on_line = on_line
         self.ser = None
         self.ready = None          # last READY line seen
         self.noise = []            # lines that were neither answers nor READY
         self._buf = b""
         self.sent_bytes = 0
         self._late_hellos = 0      # probes that timed out: their answers may still come
+        self._lines: "queue.Queue[str] | None" = None   # listen(): lines read by the reader
+        self._reader: "threading.Thread | None" = None
+        self._closing = threading.Event()
 
     # -- connection --------------------------------------------------------
     def open(self, wait_ready=None):
@@ -152,6 +168,7 @@ class Board:
         if the firmware booted long ago, probe it with ``hello``."""
         self.ser = open_serial(self.url)
         self._buf = b""
+        self._start_reader()
         if wait_ready:
             self.wait_ready(wait_ready)
         return self
@@ -163,12 +180,78 @@ class Board:
         return self.ser
 
     def close(self):
+        self._closing.set()
         if self.ser is not None:
             try:
                 self.ser.close()
             except Exception:
                 pass
             self.ser = None
+        if self._reader is not None and self._reader is not threading.current_thread():
+            self._reader.join(1.0)
+        self._reader = None
+
+    def listen(self):
+        """From now on a thread reads the port as lines arrive (each goes
+        to ``on_line`` at once) and requests take their answers from what
+        it read. A port that fails for a moment (a board resetting) is read
+        again until ``close()``."""
+        if self._lines is None:
+            self._lines = queue.Queue()
+        if self.ser is not None:
+            self._start_reader()
+        return self
+
+    def _start_reader(self):
+        if self._lines is not None and self._reader is None:
+            self._closing.clear()
+            self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
+            self._reader.start()
+
+    def _read_loop(self):
+        lines = self._lines
+        assert lines is not None
+        buf = b""
+        while not self._closing.is_set():
+            try:
+                chunk = self._port().read(512)
+            except Exception:
+                if self._closing.is_set():
+                    return
+                time.sleep(0.1)   # the port can blink during a reset: keep trying
+                continue
+            if not chunk:
+                continue
+            buf += chunk
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                line = raw.rstrip(b"\r").decode("utf-8", "replace")
+                self._heard(line)
+                lines.put(line)
+            if buf.endswith((b">>> ", b"=== ")):
+                # a REPL prompt ends without a newline: show it anyway
+                self._heard(buf.decode("utf-8", "replace"))
+                buf = b""
+
+    def _heard(self, text, direction="<"):
+        if self.on_line is not None:
+            self.on_line(direction, text)
+
+    def flush_input(self):
+        """Forget what has arrived and was not asked for (stale answers, a
+        console's traffic between requests, output before a reset)."""
+        if self.ser is not None:
+            try:
+                self.ser.reset_input_buffer()
+            except Exception:
+                pass
+        self._buf = b""
+        if self._lines is not None:
+            while True:
+                try:
+                    self._lines.get_nowait()
+                except queue.Empty:
+                    return
 
     def __enter__(self):
         if self.ser is None:
@@ -187,6 +270,7 @@ class Board:
             try:
                 self.ser = open_serial(self.url)
                 self._buf = b""
+                self._start_reader()
                 return self
             except BoardNotFound:
                 if time.monotonic() > deadline:
@@ -252,6 +336,11 @@ class Board:
     # -- lines -------------------------------------------------------------
     def _readline(self, timeout):
         """One decoded line (without EOL) or None on timeout."""
+        if self._lines is not None:
+            try:
+                return self._lines.get(timeout=max(0.0, timeout))
+            except queue.Empty:
+                return None
         import serial
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buf:
@@ -269,7 +358,9 @@ class Board:
             elif not n:
                 time.sleep(0.002)
         line, _, self._buf = self._buf.partition(b"\n")
-        return line.rstrip(b"\r").decode("utf-8", "replace")
+        text = line.rstrip(b"\r").decode("utf-8", "replace")
+        self._heard(text)
+        return text
 
     def write(self, data):
         import serial
@@ -280,6 +371,12 @@ class Board:
         except (serial.SerialException, OSError, AttributeError) as e:
             raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e))) from e
         self.sent_bytes += len(data)
+
+    def write_line(self, line):
+        """Send one line as it is, without waiting for an answer (a
+        console's input; the answer is read as any other line)."""
+        self._heard(line, ">")
+        self.write(line.encode("ascii", "replace") + b"\n")
 
     def send_raw(self, data):
         """Write bytes as they are (robustness tests); no answer is read."""
@@ -336,7 +433,7 @@ class Board:
         Raises ProtocolError on ``ERR``, BoardTimeout, Disconnected."""
         if self.ser is None:
             self.open()
-        self.write(line.encode("ascii", "replace") + b"\n")
+        self.write_line(line)
         return self.read_answer(line, timeout)
 
     def request_block(self, line, timeout=None):
@@ -345,14 +442,21 @@ class Board:
         fields = parse_fields(head)
         if "lines" not in fields:
             raise TransportError("expected a block answer to %r, got %r" % (line, head))
-        n = int(fields["lines"])
+        return self.read_block(line, fields["lines"], timeout)
+
+    def read_block(self, request, n, timeout=None):
+        """The ``n`` lines of a block answer (``OK lines=n``) to ``request``."""
+        try:
+            n = int(n)
+        except ValueError:
+            raise TransportError("malformed block answer to %r: lines=%r" % (request, n)) from None
         out: "list[str]" = []
         timeout = self.timeout if timeout is None else timeout
         for _ in range(n):
             got = self._readline(timeout)
             if got is None:
                 raise BoardTimeout("block answer to %r ended after %d of %d lines"
-                                   % (line, len(out), n))
+                                   % (request, len(out), n))
             out.append(got)
         return out
 

@@ -17,8 +17,8 @@ import tempfile
 import threading
 import time
 
-from host.simui import render
-from host.simui import session as sess
+from okgin.lib import session as sess
+from okgin.simui import render
 
 
 def _one(args, speed, window):
@@ -48,7 +48,7 @@ def _one(args, speed, window):
                 img = s.panel(0)
             marks["first frame"] = time.monotonic() - t0
         else:
-            from host.simui import tkapp
+            from okgin.simui import tkapp
             root = window
             win = tkapp.SimWindow(root, args.scale or 2)
             root.update()
@@ -102,7 +102,7 @@ def measure(runs=5, speed=1.0, window=False, board=None, heapsize=None, scale=2,
     args = argparse.Namespace(board=board, heapsize=heapsize, scale=scale)
     root = None
     if window:
-        from host.simui import tkapp
+        from okgin.simui import tkapp
         root = tkapp.open_root()
     results: "dict[str, list]" = {}
     try:
@@ -124,7 +124,7 @@ def run(args):
     window = False
     if not args.tui and not args.headless:
         try:
-            from host.simui import tkapp
+            from okgin.simui import tkapp
             tkapp.open_root().destroy()
             window = True
         except Exception:

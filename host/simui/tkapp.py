@@ -15,9 +15,9 @@ import sys
 import threading
 import time
 
-from host.simui import keymaps, render
-from host.simui.keymaps import BUTTONS
-from host.simui.session import Watcher, Worker, ready_note, speed_note
+from okgin.simui import keymaps, render
+from okgin.simui.keymaps import BUTTONS
+from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
 
 try:
     import tkinter as tk
@@ -471,7 +471,7 @@ def open_root():
 
 def main(args, flash_dir, speed):
     """`okgin sim` in a window. Returns the exit status."""
-    from host.sim import open_session
+    from okgin.lib.session import open_session
     root = open_root()
     scale = args.scale or fit_scale(root.winfo_screenwidth(), root.winfo_screenheight())
     home = os.path.expanduser("~")

@@ -17,9 +17,9 @@ import os
 import sys
 import threading
 
-from host.simui import keymaps, render
-from host.simui.keymaps import BUTTONS
-from host.simui.session import Watcher, Worker, ready_note, speed_note
+from okgin.simui import keymaps, render
+from okgin.simui.keymaps import BUTTONS
+from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
 HALF_W, HALF_H = 74, 16
@@ -293,9 +293,9 @@ class TermUI:
 
 
 def main(args, flash_dir, speed):
-    from host.sim import open_session
+    from okgin.lib.session import open_session
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        from host.errors import CommandError
+        from okgin.errors import CommandError
         raise CommandError("no display and no terminal: use --headless --script FILE")
     locale.setlocale(locale.LC_ALL, "")
     os.environ.setdefault("ESCDELAY", "25")
@@ -353,11 +353,11 @@ def main(args, flash_dir, speed):
     if session is not None:
         session.close()
     if curses_error is not None:
-        from host.errors import CommandError
+        from okgin.errors import CommandError
         raise CommandError("this terminal cannot run the terminal UI (%s, TERM=%s); use a window or --headless"
                            % (curses_error, os.environ.get("TERM", "")))
     if ui is not None and ui.failed is not None:
-        from host.errors import CommandError
+        from okgin.errors import CommandError
         if isinstance(ui.failed, CommandError):
             raise ui.failed
         raise CommandError(str(ui.failed))

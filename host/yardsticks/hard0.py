@@ -7,8 +7,8 @@ tests/bots/test_yardsticks.py pins its decisions, so a change there that
 changes what this player does fails a test instead of silently moving the
 yardstick.
 """
-from engine.cards import card_str, masks_of
-from engine.bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_value,
+from okgin.engine.cards import card_str, masks_of
+from okgin.engine.bots_core import (VAL, Prng, card_int, best, highest_loose, layoff_value,
                              LOOSE, RUNS, SET3)
 
 try:

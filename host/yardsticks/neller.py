@@ -29,8 +29,8 @@ asks every player at every turn). It decides from the observation alone.
 """
 import random
 
-from engine import deadwood, parse_card
-from host.yardsticks import forced
+from okgin.engine import deadwood, parse_card
+from okgin.yardsticks.legal import forced
 
 
 def in_a_meld(hand, card):

@@ -21,8 +21,8 @@ ours, so only the bot's draw, discard and knock choices count.
 """
 from typing import Any
 
-from engine import Hand, deadwood
-from engine.cards import RANK_VALUE, RANKS, parse_card
+from okgin.engine import Hand, deadwood
+from okgin.engine.cards import RANK_VALUE, RANKS, parse_card
 
 try:
     import pyspiel

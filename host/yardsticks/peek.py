@@ -21,8 +21,8 @@ of docs/bots.md, "How much card reading the goal needs".
 """
 import random
 
-from engine.bots import _OPP, _UNSEEN, Bot, View, _meld_pairs
-from engine.bots_core import card_int
+from okgin.engine.bots import _OPP, _UNSEEN, Bot, View, _meld_pairs
+from okgin.engine.bots_core import card_int
 
 
 def share_of(name):

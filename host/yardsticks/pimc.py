@@ -36,9 +36,9 @@ for playouts), ``parse_action`` and the rules math of ``engine.melds``.
 """
 import random
 
-from engine import Hand, Rules, parse_action, parse_card
-from engine.melds import discard_deadwoods
-from host.yardsticks import forced
+from okgin.engine import Hand, Rules, parse_action, parse_card
+from okgin.engine.melds import discard_deadwoods
+from okgin.yardsticks.legal import forced
 
 _DRAW = parse_action("draw")
 _TAKE = parse_action("take")

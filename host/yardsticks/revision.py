@@ -68,8 +68,8 @@ def bots_module(commit: str) -> types.ModuleType:
         if text is None:
             if name == "engine.bots":
                 raise ValueError("revision %s has no engine/bots.py" % commit[:10])
-            __import__(name)
-            return sys.modules[name]
+            __import__("okgin." + name)   # today's engine is okgin.engine on the host
+            return sys.modules["okgin." + name]
         m = types.ModuleType("%s@%s" % (name, commit[:10]))
         m.__file__ = "%s:%s.py" % (commit[:10], name.replace(".", "/"))
         hooked = dict(vars(builtins))
@@ -80,9 +80,12 @@ def bots_module(commit: str) -> types.ModuleType:
         return m
 
     def rev_import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002
-        # the revision's own engine modules for "from engine.x import ..."
+        # the revision's own engine modules, for "from engine.x import ..."
+        # (revisions before the wheel's okgin.engine) and "from .x import ..."
         if level == 0 and name.startswith("engine.") and fromlist:
             return load(name)
+        if level == 1 and name and fromlist:
+            return load("engine." + name)
         return real_import(name, globals, locals, fromlist, level)
 
     try:

@@ -9,8 +9,10 @@ can be checked for legal moves and compared for identical decisions.
 """
 import sys
 
-from engine import Hand, Rules
-from engine import bot
+try:
+    from okgin.engine import Hand, Rules, bot   # CPython: the installed package
+except ImportError:
+    from engine import Hand, Rules, bot         # micropython: the engine on its path
 
 PAIRS = (("random", "easy"), ("easy", "normal"), ("normal", "hard"),
          ("hard", "greedy"), ("greedy", "random"), ("hard", "hard"))
@@ -44,12 +46,15 @@ def play(hands, seed, out):
 
 
 def coach(hands, seed, out):
-    """Hands of hard against hard where player 0 now and then plays the
-    coach's second choice instead (a position's hardest clause to judge):
-    the coach's advice at each decision and its review of each hand, one
+    """Hands of hard against hard where player 0 now and then plays another
+    legal move instead (so the reviews find something): the coach's advice at each decision and its review of each hand, one
     line each, so two runtimes can be compared line by line."""
-    from engine.bots import move_seed
-    from engine.coach import advice, review
+    try:
+        from okgin.engine.bots import move_seed
+        from okgin.engine.coach import advice, review
+    except ImportError:
+        from engine.bots import move_seed
+        from engine.coach import advice, review
     rules = Rules(max_turns=200)
     n = 0
     for i in range(hands):

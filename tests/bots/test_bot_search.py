@@ -3,9 +3,9 @@ engine's rules math (R3), including the "best ten of more" variant the
 engine does not have, and lays off as R10 says."""
 import itertools
 
-from engine import deadwood
-from engine.cards import card_str, masks_of
-from engine.bots_core import Prng, best, card_int, layoff_value, LOOSE, RUNS, SET3
+from okgin.engine import deadwood
+from okgin.engine.cards import card_str, masks_of
+from okgin.engine.bots_core import Prng, best, card_int, layoff_value, LOOSE, RUNS, SET3
 
 
 def _hands(count, seed):
@@ -59,7 +59,7 @@ def test_layoffs_extend_runs_one_after_another_and_complete_sets():
 def test_far_loose_cards_are_the_loose_cards_near_no_other():
     # hard's low-knock-limit discards (docs/bots.md): a loose card is "near"
     # another loose card of its rank, or of its suit within two ranks
-    from engine.bots import _far_loose
+    from okgin.engine.bots import _far_loose
     for hand in _hands(400, 5):
         if len(hand) != 11:
             continue

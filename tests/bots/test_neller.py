@@ -3,16 +3,12 @@ Neller's SimpleGinRummyPlayer, the EAAI-21 challenge's baseline, one rule at
 a time on hand-made positions: take the face-up card when it lies in any
 meld; discard uniformly among the least-deadwood cards, never the card just
 taken nor a repeated (drawn, discarded) pair; knock as soon as allowed."""
-import os
-import sys
 from collections import Counter
 
-from engine import Hand, Rules, bot
-from host.yardsticks import player
-from host.yardsticks.neller import NellerPlayer, in_a_meld
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
+from okgin.engine import Hand, Rules, bot, deadwood, parse_card
+from okgin.yardsticks import player
+from okgin.yardsticks.neller import NellerPlayer, in_a_meld
+from tests.support.positions import observation as _obs, twin_with_other_hidden_cards
 
 
 def _discards(hand, taken=None):
@@ -20,12 +16,10 @@ def _discards(hand, taken=None):
 
 
 def _ints(cards):
-    from engine import parse_card
     return [parse_card(c) for c in cards]
 
 
 def test_a_card_lies_in_a_meld_with_two_of_its_rank_or_a_run_of_three_through_it():
-    from engine import parse_card
     hand = _ints(["7c", "7d", "8h", "9h", "Ts", "Js", "2d"])
     for card, yes in (("7h", True), ("Th", True), ("Qs", True), ("9s", True), ("Ks", False),
                       ("3d", False), ("As", False), ("6h", False)):
@@ -149,7 +143,6 @@ def test_neller_decides_from_the_observation_alone_and_plays_whole_hands():
                 # always a least-deadwood discard, and a knock whenever allowed
                 card = act.split()[1]
                 rest = [c for c in obs["hand"] if c != card]
-                from engine import deadwood
                 low = min(deadwood([c for c in obs["hand"] if c != a.split()[1]])
                           for a in obs["legal"] if " " in a)
                 assert deadwood(rest) == low

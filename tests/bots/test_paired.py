@@ -4,19 +4,17 @@ level as a git revision had it (``hard@REV``, ``okgin tourney A B
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
-from host.cli import main
-from host.errors import CommandError
-from host.tourney import compare, player_name
-from host.yardsticks import revision
+from okgin.cli import main
+from okgin.errors import CommandError
+from okgin.tourney import compare, player_name
+from okgin.yardsticks import revision
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from positions import observation as _obs  # noqa: E402
+from tests.support.positions import observation as _obs
 
 # The commit that made hard keep near-melds at knock limits A-4 (R5), and
 # the one before it: two frozen versions of hard that differ in one known way.
@@ -41,8 +39,8 @@ def test_the_working_trees_own_revision_plays_every_hand_alike():
     assert base["a_commit"] == rev and d["commit"] == rev
     # the revision's players are modules of their own, not today's engine.bots
     mod = revision.bots_module(rev)
-    import engine.bots
-    assert mod is not engine.bots and mod.best is not engine.bots.best
+    import okgin.engine.bots as today
+    assert mod is not today and mod.best is not today.best
     assert mod.__file__.startswith(rev[:10] + ":engine/bots.py")
     assert d["differ"] == 0 and d["better"] == d["worse"] == 0
     assert d["points_per_hand"] == 0 and d["won_diff"] == 0
@@ -124,8 +122,8 @@ def test_a_revision_without_the_players_is_a_clear_error():
 
 def test_limits_choose_the_deals_of_those_knock_limits(capsys):
     # R5: the upcard sets the knock limit; --limits A-2 plays only such deals
-    from engine import Hand, Rules
-    from host.tourney import parse_limits, tourney
+    from okgin.engine import Hand, Rules
+    from okgin.tourney import parse_limits, tourney
     assert parse_limits("A-2") == {1, 2} and parse_limits("5,K") == {5, 10}
     assert parse_limits("10-7") == {7, 8, 9, 10} and parse_limits("a, q") == {1, 10}
     # limit 0 (an ace means gin only) is a house rule the tournaments never play:
@@ -153,10 +151,10 @@ def test_peek_counts_exactly_the_opponents_pairs_that_meld_with_a_discard():
     # the ceiling for card reading: hard's danger with the truth instead of
     # the estimate (R3: two others of the rank, or the run neighbours)
     import random
-    from engine import Hand, Rules
-    from engine.bots import View
-    from engine.bots_core import card_int
-    from host.yardsticks.peek import PeekHard
+    from okgin.engine import Hand, Rules
+    from okgin.engine.bots import View
+    from okgin.engine.bots_core import card_int
+    from okgin.yardsticks.peek import PeekHard
     rng = random.Random(5)
     for seed in range(12):
         h = Hand.deal(Rules(max_turns=80), dealer=0, seed=seed)
@@ -178,8 +176,8 @@ def test_peek_counts_exactly_the_opponents_pairs_that_meld_with_a_discard():
 def _peek_decisions(name, seeds):
     # every decision of ``name`` (as player 0, against simple) over whole
     # hands, with what peek is told, and the true chance table it saw
-    from engine import Hand, Rules
-    from host.tourney import _inform, make_player
+    from okgin.engine import Hand, Rules
+    from okgin.tourney import _inform, make_player
     rules = Rules(max_turns=80)
     out = []
     for seed in seeds:
@@ -212,10 +210,10 @@ def test_peek_told_nothing_is_hard_and_told_everything_is_peek():
 def test_peek_n_is_told_about_n_percent_of_the_unseen_cards():
     # each unseen card: the truth (certain or impossible) with probability
     # N%, else hard's own estimate (View.holds); drawn afresh each decision
-    from engine import Hand, Rules
-    from engine.bots import View
-    from engine.bots_core import card_int
-    from host.yardsticks.peek import PeekHard
+    from okgin.engine import Hand, Rules
+    from okgin.engine.bots import View
+    from okgin.engine.bots_core import card_int
+    from okgin.yardsticks.peek import PeekHard
     told = total = 0
     for seed in range(40):
         h = Hand.deal(Rules(max_turns=80), dealer=0, seed=seed)

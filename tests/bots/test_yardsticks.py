@@ -5,18 +5,16 @@ what it was, and the tournament's statistics respect their bounds."""
 import hashlib
 import os
 import random
-import sys
 
 import pytest
 
-from engine import Hand, Rules, bot, card_str
-from host import intervals
-from host.tourney import PLAYERS, make_player, report, tourney, verdict
-from host.yardsticks import player
-from host.yardsticks.pimc import PimcPlayer
+from okgin.engine import Hand, Rules, bot, card_str
+from okgin import intervals
+from okgin.tourney import PLAYERS, make_player, report, tourney, verdict
+from okgin.yardsticks import player
+from okgin.yardsticks.pimc import PimcPlayer
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from positions import observation as _obs, twin_with_other_hidden_cards  # noqa: E402
+from tests.support.positions import observation as _obs, twin_with_other_hidden_cards
 
 
 def _discards(hand, taken=None):
@@ -156,7 +154,7 @@ def test_hard0_still_makes_the_decisions_of_issue_5s_hard_level():
     # The digest is what engine/bots.py's hard level gave at commit ceb3742,
     # before the rewrite changed it; a change to the shared search
     # (engine/bots_core.py) that moved this yardstick would show here.
-    from host.yardsticks.hard0 import bot as hard0_bot
+    from okgin.yardsticks.hard0 import bot as hard0_bot
     digest = hashlib.sha256()
     n = 0
     for s in range(16):
@@ -233,7 +231,7 @@ def test_tourney_counts_the_discards_each_player_feeds_the_other():
     # R7: a discard taken from the pile at once by the other player (most
     # often to complete a meld). Recounted here from each hand's public
     # history, replayed with the same seeds and seats.
-    from host.tourney import _players, _rules, play_deal
+    from okgin.tourney import _players, _rules, play_deal
     rules = _rules(80, None)
     totals = [0, 0]
     for seed in (3, 4, 5, 6):
@@ -264,7 +262,7 @@ def test_tourney_counts_the_discards_each_player_feeds_the_other():
 
 
 def test_tourney_table_mode_and_bad_arguments_are_clear(capsys):
-    from host.cli import main
+    from okgin.cli import main
     assert main(["tourney", "simple", "greedy", "--deals", "3"]) == 0
     out = capsys.readouterr().out
     assert "simple vs greedy: 6 hands" in out and "of all points" in out
@@ -307,9 +305,9 @@ def test_openspiel_bot_plays_the_classic_simple_rules_at_our_table():
     # plain discard a deadwood card of a least-deadwood arrangement (R3), a
     # knock whenever one is legal (R8: as soon as it may)
     _openspiel_or_skip()
-    from engine import deadwood
-    from engine.cards import RANK_VALUE, parse_card
-    from host.tourney import _inform
+    from okgin.engine import deadwood
+    from okgin.engine.cards import RANK_VALUE, parse_card
+    from okgin.tourney import _inform
     rules = Rules(max_turns=80)
     knocks = discards = 0
     for s in range(12):

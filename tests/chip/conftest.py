@@ -1,12 +1,9 @@
 """Fixtures for the emulated Pico (host/chip): the stock MicroPython rp2 image
 on rp2040js, the board around it, its USB serial on a pty."""
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chiphelpers import Repl, need_chip  # noqa: E402
+from tests.support.chip import Repl, need_chip
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +14,7 @@ def rp2_images():
 @pytest.fixture
 def make_chip(rp2_images, tmp_path):
     """make_chip(flash=None, **kw) -> a started ChipBoard (stopped after the test)."""
-    from host.chip import ChipBoard
+    from okgin.chip import ChipBoard
     made = []
 
     def make(flash=None, **kw):

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from chiphelpers import ROOT, Repl
+from tests.support.chip import ROOT, Repl
 
 
 def test_stock_micropython_answers_on_the_pty_as_a_pico(repl):

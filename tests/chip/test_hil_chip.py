@@ -6,12 +6,15 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from chiphelpers import ROOT
+import pytest
+
+from tests.support.chip import ROOT
 
 
+@pytest.mark.slow
 def test_okgin_hil_chip_flashes_and_passes_the_whole_suite(rp2_images, tmp_path):
     junit = tmp_path / "hil.xml"
-    r = subprocess.run([sys.executable, "-m", "host.cli", "hil", "--chip", "--junit", str(junit)],
+    r = subprocess.run([sys.executable, "-m", "okgin.cli", "hil", "--chip", "--junit", str(junit)],
                        cwd=ROOT, capture_output=True, text=True, timeout=3600)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     suite = ET.parse(junit).getroot()

@@ -11,7 +11,8 @@ import threading
 
 import pytest
 
-from host.chip import images
+from okgin.chip import images
+from okgin.chip.chipboard import boot_banner
 
 
 def _elf(rom):
@@ -47,7 +48,7 @@ def test_download_fills_the_cache_and_checks_what_it_got(server, tmp_path, monke
     cache = str(tmp_path / "cache")
     out = io.StringIO()
     fw, rom = images.find_images(out=out, cache=cache, firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
-                                 bootrom_url=base + "b1.elf")
+                                 bootrom_url=base + "b1.elf", boots=boot_banner)
     assert fw == os.path.join(cache, images.FIRMWARE_FILE)
     assert rom == os.path.join(cache, images.BOOTROM_FILE)
     text = out.getvalue()
@@ -58,7 +59,7 @@ def test_download_fills_the_cache_and_checks_what_it_got(server, tmp_path, monke
     # the next time: from the cache, nothing downloaded
     out2 = io.StringIO()
     assert images.find_images(out=out2, cache=cache, firmware_url=base + "nothing-here",
-                              bootrom_url=base + "nothing-here") == (fw, rom)
+                              bootrom_url=base + "nothing-here", boots=boot_banner) == (fw, rom)
     assert out2.getvalue() == ""
 
 
@@ -67,7 +68,7 @@ def test_no_network_is_one_line_saying_what_to_get_and_where(tmp_path, monkeypat
     with pytest.raises(images.ImageError) as e:
         images.find_images(out=io.StringIO(), cache=str(tmp_path / "c"),
                            firmware_url="http://127.0.0.1:9/RPI_PICO.uf2",
-                           bootrom_url="http://127.0.0.1:9/b1.elf")
+                           bootrom_url="http://127.0.0.1:9/b1.elf", boots=boot_banner)
     msg = str(e.value)
     assert "\n" not in msg
     assert "cannot download" in msg and "127.0.0.1:9/b1.elf" in msg
@@ -81,12 +82,12 @@ def test_a_server_answering_garbage_is_refused(server, tmp_path, monkeypatch):
     cache = str(tmp_path / "cache")
     with pytest.raises(images.ImageError, match="not a UF2 file"):
         images.find_images(out=io.StringIO(), cache=cache, firmware_url=base + "junk.uf2",
-                           bootrom_url=base + "b1.elf")
+                           bootrom_url=base + "b1.elf", boots=boot_banner)
     assert not os.path.exists(os.path.join(cache, images.FIRMWARE_FILE))
     with pytest.raises(images.ImageError, match="not the RP2040 B1 bootrom"):
         images.find_images(out=io.StringIO(), cache=str(tmp_path / "c2"),
                            firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
-                           bootrom_url=base + "junk.uf2")
+                           bootrom_url=base + "junk.uf2", boots=boot_banner)
 
 
 def test_a_download_for_another_chip_is_refused_and_not_kept(server, tmp_path, monkeypatch):
@@ -102,7 +103,7 @@ def test_a_download_for_another_chip_is_refused_and_not_kept(server, tmp_path, m
     out = io.StringIO()
     with pytest.raises(images.ImageError) as e:
         images.find_images(out=out, cache=str(cache), firmware_url=base + "RPI_PICO2.uf2",
-                           bootrom_url=base + "b1.elf")
+                           bootrom_url=base + "b1.elf", boots=boot_banner)
     msg = str(e.value)
     assert "\n" not in msg
     assert "not an RP2040 image" in msg and "0xe48bff59" in msg and "Pico 2" in msg
@@ -131,11 +132,11 @@ def test_no_network_for_the_firmware_names_it_and_the_folder(server, tmp_path, m
     monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
     cache = tmp_path / "cache"
     images.find_images(out=io.StringIO(), cache=str(cache), firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
-                       bootrom_url=base + "b1.elf")
+                       bootrom_url=base + "b1.elf", boots=boot_banner)
     (cache / images.FIRMWARE_FILE).unlink()
     with pytest.raises(images.ImageError) as e:
         images.find_images(out=io.StringIO(), cache=str(cache),
-                           firmware_url="http://127.0.0.1:9/RPI_PICO.uf2", bootrom_url="http://127.0.0.1:9/b1.elf")
+                           firmware_url="http://127.0.0.1:9/RPI_PICO.uf2", bootrom_url="http://127.0.0.1:9/b1.elf", boots=boot_banner)
     msg = str(e.value)
     assert "\n" not in msg
     assert "cannot download MicroPython v1.28.0" in msg and "127.0.0.1:9/RPI_PICO.uf2" in msg
@@ -174,14 +175,14 @@ def test_okgin_board_chip_refuses_a_pico2_image_in_one_line(rp2_images, tmp_path
     no traceback, and the flash file untouched."""
     import subprocess
     import sys
-    from chiphelpers import ROOT
+    from tests.support.chip import ROOT
     data = bytearray(open(rp2_images[0], "rb").read())
     for off in range(0, len(data), 512):
         struct.pack_into("<I", data, off + 28, 0xE48BFF59)
     wrong = tmp_path / "RPI_PICO2-v1.28.0.uf2"
     wrong.write_bytes(bytes(data))
     flash = tmp_path / "pico.bin"
-    r = subprocess.run([sys.executable, "-m", "host.cli", "board", "--chip", "--firmware", str(wrong),
+    r = subprocess.run([sys.executable, "-m", "okgin.cli", "board", "--chip", "--firmware", str(wrong),
                         "--flash", str(flash)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 1
     err = r.stderr.strip()

@@ -9,10 +9,9 @@ import subprocess
 
 import pytest
 
-from host.vboard.ssd1680 import SSD1680 as Emulator
+from okgin.vboard.ssd1680 import SSD1680 as Emulator
 
-from .test_micropython import micropython
-from .test_vboard_driver import vlsb_to_rows
+from tests.support import micropython, vlsb_to_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

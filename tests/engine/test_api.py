@@ -5,9 +5,9 @@ declares public (its __all__, read as type checkers read it) exists."""
 import ast
 import os
 
-import engine
-from engine import Hand, Match, Rules
-from engine.hand import PHASE_NAMES
+import okgin.engine as engine
+from okgin.engine import Hand, Match, Rules
+from okgin.engine.hand import PHASE_NAMES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -1,5 +1,5 @@
 """The value tables written out in engine/cards.py match R2."""
-from engine.cards import _VLO, _VHI, RANK_VALUE, card_str, parse_card
+from okgin.engine.cards import _VLO, _VHI, RANK_VALUE, card_str, parse_card
 
 
 def test_R2_suit_mask_value_tables_match_rank_values():

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from host.benches.engine import compile_engine
+from okgin.benches.engine import compile_engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MP_DIR = os.path.join(ROOT, "tests", "mp")

@@ -1,9 +1,9 @@
 """Observations: exactly the contract's keys, and nothing hidden leaks."""
 import pytest
 
-from engine import Rules, Hand, Match
-from engine.prng import Prng
-from engine_helpers import deal
+from okgin.engine import Rules, Hand, Match
+from okgin.engine.prng import Prng
+from tests.support.hands import deal
 
 KEYS = {"player", "hand", "discard", "discard_top", "upcard", "stock_count",
         "knock_limit", "dealer", "to_move", "phase", "legal", "opponent_known",
@@ -95,7 +95,7 @@ def test_observation_is_the_same_for_a_reshuffled_hidden_state(seed):
         # played... simpler: only the observation function is tested here,
         # by permuting o's hidden cards and the stock in place
         g = Hand.from_record("\n".join(record))
-        from engine.cards import masks_of, to_ints
+        from okgin.engine.cards import masks_of, to_ints
         g._hands[o] = masks_of(to_ints(opp_hidden))
         g._stock = g._stock[:g._si] + bytearray(to_ints(stock))
         g._kcache = None
@@ -122,7 +122,7 @@ def test_a_draw_shows_no_cards_of_the_other_player():
 
 
 def test_showdown_reveals_both_hands_melds_and_layoffs():
-    from engine_helpers import knock_after_draw
+    from tests.support.hands import knock_after_draw
     h = knock_after_draw("5h 6h 7h 9c 9d 9s Ac 2c 3c Kd", "4h 8h 9h Qs Qd Qc Kc Ks 2s 2d",
                          "3d", "3s", "Kd")
     r = h.observation(1)["result"]

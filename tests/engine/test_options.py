@@ -7,9 +7,9 @@ import typing
 
 import pytest
 
-from engine import Rules, Match, Hand
-from engine.options import option_rows
-from engine.rulestext import value_text
+from okgin.engine import Rules, Match, Hand
+from okgin.engine.options import option_rows
+from okgin.engine.rulestext import value_text
 
 OPTIONS = option_rows()
 
@@ -78,12 +78,12 @@ def test_the_table_reads_back_as_values():
 def test_rules_drop_the_table_unless_someone_holds_it():
     """The table is loaded only while rules are made: a device keeps the
     Rules' attributes, not the table (docs/engine.md, Memory)."""
-    sys.modules.pop("engine.options", None)
+    sys.modules.pop("okgin.engine.options", None)
     Rules(target=150)
-    assert "engine.options" not in sys.modules
-    import engine.options  # noqa: F401  (a menu holding it)
+    assert "okgin.engine.options" not in sys.modules
+    import okgin.engine.options  # noqa: F401  (a menu holding it)
     Rules(target=150)
-    assert "engine.options" in sys.modules
+    assert "okgin.engine.options" in sys.modules
 
 
 def test_a_match_record_from_before_the_options_table_still_loads():
@@ -118,7 +118,7 @@ def test_a_sealed_record_naming_fewer_options_resumes_and_takes_new_actions():
     Resumed, the actions appended chain to its own header, so the file
     still reads whole afterwards (a device upgraded in the middle of a
     game)."""
-    from engine.record import magic_key, seal
+    from okgin.engine.record import magic_key, seal
     m = Match(Rules(target=150), seed=11, dealer=0)
     for _ in range(6):
         m.play(m.legal_actions()[0])

@@ -1,11 +1,11 @@
 """Property tests over random deals and random play (hypothesis, modest counts)."""
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from engine import Rules, Hand, Match, deadwood, best_melds
-from engine.cards import card_str
-from engine.cards import action_str
-from engine.prng import Prng
-from engine_helpers import brute_deadwood
+from okgin.engine import Rules, Hand, Match, deadwood, best_melds
+from okgin.engine.cards import card_str
+from okgin.engine.cards import action_str
+from okgin.engine.prng import Prng
+from tests.support.hands import brute_deadwood
 
 RANKS = "A23456789TJQK"
 FAST = settings(max_examples=60, deadline=None,

@@ -1,9 +1,9 @@
 """Game records: round trip, appending, truncation and bad input."""
 import pytest
 
-from engine import Rules, Hand, Match, IllegalAction
-from engine.prng import Prng
-from engine_helpers import deal
+from okgin.engine import Rules, Hand, Match, IllegalAction
+from okgin.engine.prng import Prng
+from tests.support.hands import deal
 
 
 def played_match(seed=3, n=120, **opts):
@@ -25,7 +25,7 @@ def bodies(text):
 def reseal(lines):
     """A record whose every line carries a right check: for testing what
     the reader makes of content that is wrong but not damaged."""
-    from engine.record import magic_key, seal
+    from okgin.engine.record import magic_key, seal
     out = [lines[0]]
     key = magic_key()
     for i, body in enumerate(lines[1:]):
@@ -102,7 +102,7 @@ def test_an_action_line_from_another_game_does_not_fit():
 
 
 def test_reading_line_by_line_stops_at_the_damage_with_the_game_before_it():
-    from engine.record_read import Reader
+    from okgin.engine.record_read import Reader
     m = played_match(n=40)
     lines = m.to_record().splitlines()
     lines[20] = lines[20].replace("discard", "discarb")

@@ -1,8 +1,8 @@
 """One or more named tests per rule of docs/rules.md (R1-R14)."""
 import pytest
 
-from engine import Rules, Hand, Match, IllegalAction, deadwood, best_melds
-from engine_helpers import deal, knock_after_draw, snapshot, brute_deadwood
+from okgin.engine import Rules, Hand, Match, IllegalAction, deadwood, best_melds
+from tests.support.hands import deal, knock_after_draw, snapshot, brute_deadwood
 
 RANKS = "A23456789TJQK"
 
@@ -494,7 +494,7 @@ def test_R12_who_scored_deals_next_and_draws_keep_the_dealer():
 
 @pytest.mark.parametrize("target", [100, 30])
 def test_R13_game_ends_when_a_score_reaches_the_target(target):
-    from engine.prng import Prng
+    from okgin.engine.prng import Prng
     rng = Prng(9)
     m = Match(Rules(target=target), seed=11)
     while m.winner is None:

@@ -4,8 +4,8 @@ played here hand by hand with real deals, and its totals are the ones
 computed by hand in the docs."""
 import pytest
 
-from engine import Rules, Hand, Match
-from engine_helpers import knock_after_draw
+from okgin.engine import Rules, Hand, Match
+from tests.support.hands import knock_after_draw
 
 # The knocker's ten cards (melds 5-6-7h, 9c 9d 9s, A-2-3c and Kd): drawing
 # the 3 of the stock and knocking with Kd leaves 3 deadwood; drawing 4c
@@ -108,7 +108,7 @@ def test_R16_worked_example_boxes_game_bonus_and_kisses():
     assert pad["shutout"] == [1, 1] and pad["total"] == [328, 61]
     assert pad["total"][0] - pad["total"][1] == 267
     # the match's statistics: hands won, gins, undercuts, biggest hand
-    from engine.match import TALLY
+    from okgin.engine.match import TALLY
     assert dict(zip(TALLY, zip(m.tally[0::2], m.tally[1::2], strict=True), strict=True)) == {
         "wins": (3, 1), "gins": (1, 0), "undercuts": (0, 1), "best": (53, 11)}
 
@@ -186,7 +186,7 @@ def test_R17_a_closed_game_is_skipped_and_the_match_goes_to_two_games_won():
                                    Rules(hollywood=True, **CLASSIC)],
                          ids=["seeds", "oklahoma", "hollywood"])
 def test_records_replay_the_house_scoring(rules):
-    from engine import bot
+    from okgin.engine import bot
     m = Match(rules, seed=12, dealer=0)
     n = 0
     while m.winner is None:

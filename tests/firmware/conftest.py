@@ -1,11 +1,8 @@
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import Board, make_flash  # noqa: E402
+from tests.support.harness import Board, make_flash
 
 
 @pytest.fixture

@@ -6,9 +6,8 @@ printed by the benchmark, never asserted; the budget test is
 tests/firmware/test_memory.py.)"""
 import pytest
 
-from harness import ROOT  # noqa: F401  (puts the repository on sys.path)
-from host.benches import memory as bm
-from host.vboard import populate
+from okgin.benches import memory as bm
+from okgin.vboard import populate
 
 
 @pytest.fixture(scope="module")

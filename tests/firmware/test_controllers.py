@@ -7,7 +7,7 @@ panel is mounted the other way round (rotation 270) on the second board."""
 import json
 import os
 
-from harness import ROOT, Board, make_flash
+from tests.support.harness import ROOT, Board, make_flash
 
 
 def _play(tmp_path, name, controller, rotations=(90, 90)):

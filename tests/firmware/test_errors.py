@@ -6,8 +6,8 @@ real firmware: the engine applies a discard, then the call raises before
 the app can save it."""
 import os
 
-from harness import Board, ProtocolError, make_flash
-from play import Player
+from tests.support.harness import Board, ProtocolError, make_flash
+from tests.support.play import Player
 
 # Once per flash (a marker file): a game resumed from the record, at the
 # reload or after a power cut, replays its discards through Match.play too.

@@ -2,18 +2,16 @@
 must agree, and every rank and suit must have its glyph (R14's ranks and
 suits, in the engine's card order)."""
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import glyph_art  # noqa: E402
-from harness import ROOT  # noqa: E402
+from tests.support import glyph_art
+from tests.support.harness import ROOT
 
 
 def test_font_py_is_generated_from_the_art():
     with open(os.path.join(ROOT, "firmware", "font.py")) as f:
         assert f.read() == glyph_art.render(), \
-            "run: python tests/firmware/glyph_art.py > firmware/font.py"
+            "run: python -m tests.support.glyph_art > firmware/font.py"
 
 
 def test_every_rank_and_suit_has_a_distinct_glyph():

@@ -3,14 +3,12 @@ the two players' buttons, checked step by step against the CPython engine
 replaying the same seed, and the screens at key moments against reviewed
 golden images (OKGIN_UPDATE_GOLDEN=1 rewrites them)."""
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import golden_check  # noqa: E402
-from play import Player  # noqa: E402
+from tests.support.harness import golden_check
+from tests.support.play import Player
 
-from engine import Match  # noqa: E402
+from okgin.engine import Match
 
 SEED = 2
 
@@ -156,9 +154,9 @@ def test_against_the_computer_the_human_sees_its_public_moves_only(tboard):
 def test_gin_is_offered_and_confirmed(flash):
     """A saved game at the moment a player can go gin (R8): the screen says
     so for that card, the first knock asks GIN?, the second ends the hand."""
-    from harness import Board
-    from engine import deadwood
-    import layout
+    from tests.support.harness import Board
+    from okgin.engine import deadwood
+    from okgin.engine.arrange import order
     pl = Player(None, 1, dealer=0, rng_seed=3)
     while True:
         p = pl.m.hand._to_move
@@ -177,7 +175,7 @@ def test_gin_is_offered_and_confirmed(flash):
     try:
         b.ok("testmode on")
         assert b.status()["to_move"] == str(p)
-        for _ in range(layout.order(o["hand"]).index(card)):
+        for _ in range(order(o["hand"]).index(card)):
             b.press(p, "right")
         golden_check(b.panel(p), "gin_offer")
         b.press(p, "knock")

@@ -2,12 +2,9 @@
 docs/reliability.md): test mode plays its own game and never sees
 the one in progress, and its banner is on both panels before any test-only
 command is answered."""
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from test_saved_game import boot, new_real_game, play, saved  # noqa: E402
+from tests.support.real_game import boot, new_real_game, play, put, saved
 
 
 def banner_pixels(img):
@@ -74,7 +71,6 @@ def test_the_owners_lock_refuses_test_mode_and_ctrl_c_while_a_game_is_on(flash):
     port gets neither test mode nor the REPL while a game is in progress;
     player 1 holding OK while the table powers on lifts it."""
     import json
-    from test_saved_game import put
     put(flash, "settings.json", json.dumps({"owner_lock": True}))
     b = boot(flash)
     try:

@@ -10,11 +10,11 @@ MemoryError shows as the app's error screen (``status`` says
 ``screen=error``) or as a board that stops answering; both fail here.
 docs/memory.md has the breakdown; ``okgin bench memory`` prints the
 figures (the smallest heap that works, the live heap)."""
-import harness
-from harness import Board, make_flash
-from play import Player
-from engine import bot
-from engine.bots import move_seed
+from tests.support import harness
+from tests.support.harness import Board, make_flash
+from tests.support.play import Player
+from okgin.engine import bot
+from okgin.engine.bots import move_seed
 
 BUDGET = "160K"   # host/vboard/vboard.py HEAPSIZE
 SEED = 7

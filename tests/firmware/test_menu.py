@@ -4,14 +4,12 @@ and "Resume game" returns to it; a won game ends on the game-over screen and
 OK goes back to the menu."""
 import json
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import golden_check  # noqa: E402
-from play import Player  # noqa: E402
+from tests.support.harness import golden_check
+from tests.support.play import Player
 
-from engine import Match, Rules  # noqa: E402
+from okgin.engine import Match, Rules
 
 # main menu rows with no game to resume: 2 players, 3 levels, then the
 # rules preset, the rule switches and the statistics

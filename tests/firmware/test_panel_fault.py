@@ -3,14 +3,12 @@ told on their screen, the table recovers by a reset and the game resumes
 where it was; a panel that stays dead does not make it reset forever."""
 import json
 import os
-import sys
 import threading
 import time
 
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import ROOT, Board  # noqa: E402
+from tests.support.harness import ROOT, Board
 
 
 

@@ -6,14 +6,12 @@ told, without a crash loop."""
 import json
 import os
 import random
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from play import Player  # noqa: E402
+from tests.support.play import Player
 
-from engine import IllegalAction, Match  # noqa: E402
+from okgin.engine import IllegalAction, Match
 
 SEED = 2
 
@@ -24,7 +22,7 @@ def _with_slow_saves(flash, ms):
 
 
 def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
-    from harness import Board
+    from tests.support.harness import Board
     # each 256-byte chunk of a save waits 15 ms: a kill often lands mid-write
     _with_slow_saves(flash, 15)
     b = Board(flash)
@@ -83,8 +81,8 @@ def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
 
 
 def _cursor_card(pl, p):
-    import layout
-    order = layout.order(pl.m.observation(p)["hand"])
+    from okgin.engine.arrange import order as arranged
+    order = arranged(pl.m.observation(p)["hand"])
     return order[pl.keys.cursor[p] % len(order)]
 
 
@@ -92,7 +90,7 @@ def _boot_with_record(flash, text):
     """The table powered on with ``text`` as its saved game (the real one:
     test mode never shows it, so what it resumed is read from the panels,
     ``status`` and the flash)."""
-    from harness import Board
+    from tests.support.harness import Board
     with open(os.path.join(flash, "game.okg"), "w") as f:
         f.write(text)
     b = Board(flash)
@@ -169,7 +167,7 @@ def test_unreadable_record_goes_to_the_menu_and_keeps_the_file(flash):
 
 
 def test_damaged_settings_fall_back_to_defaults(flash):
-    from harness import Board
+    from tests.support.harness import Board
     for text in ("{not json", '{"slow_save_ms": "abc", "rules": 5, "game": []}', "\xff\xfe"):
         with open(os.path.join(flash, "settings.json"), "w") as f:
             f.write(text)
@@ -208,7 +206,7 @@ def _play_vs_computer(b, cut):
 
 
 def test_the_computer_plays_on_identically_after_a_power_cut(tmp_path):
-    from harness import Board, make_flash
+    from tests.support.harness import Board, make_flash
     recs = []
     for cut in (False, True):
         b = Board(make_flash(str(tmp_path / ("flash%d" % cut))))

@@ -1,15 +1,12 @@
 """The serial protocol exactly as docs/protocol.md states it: every command,
 the test-mode lock, and bad input (garbage, binary, over-long lines, wrong
 arguments) answered with ERR, never a crash."""
-import os
 import re
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from engine import Match  # noqa: E402
+from okgin.engine import Match
 
 HEX_RE = re.compile(r"OK 296x128 [0-9a-f]{9472}$")
 STATUS_KEYS = ["screen", "hand_no", "dealer", "to_move", "phase", "stock", "discard",

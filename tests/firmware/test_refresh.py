@@ -4,13 +4,11 @@ screen refreshes nothing; a full refresh at hand boundaries and after
 timing.partials_before_full partial ones."""
 import json
 import os
-import sys
 import time
 
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import ROOT  # noqa: E402
+from tests.support.harness import ROOT
 
 
 with open(os.path.join(ROOT, "hardware", "board.json")) as _f:

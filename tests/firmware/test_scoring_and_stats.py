@@ -7,63 +7,19 @@ update."""
 import json
 import os
 import random
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import Board, golden_check  # noqa: E402
-from play import Player  # noqa: E402
+from tests.support.harness import Board, golden_check
+from tests.support.play import Player
+from tests.support.scorepad import pad_from_hands
 
-from engine import Match, Rules  # noqa: E402
-from host.lib.presses import Presses  # noqa: E402
+from okgin.engine import Match, Rules
+from okgin.lib.presses import Presses
 
 OKLAHOMA = Rules(target=150, spades_double=True, box_bonus=25, game_bonus=100,
                  shutout_double=True)
 HOLLYWOOD = Rules(hollywood=True, box_bonus=25, game_bonus=100, shutout_double=True)
-
-
-def pad_from_hands(rules, hands):
-    """The score pad's totals per game computed from the hands' results
-    alone (winner, kind, points, multiplier), following docs/rules.md R16
-    and R17 step by step: the test's own account, not the engine's."""
-    n = 3 if rules.hollywood else 1
-    points = [[0, 0] for _ in range(n)]
-    won = [[0, 0] for _ in range(n)]
-    boxes = [[0, 0] for _ in range(n)]
-    winner = [None] * n
-    for w, kind, pts, x in hands:
-        if w is None:
-            continue                      # a draw (R9)
-        b = 1 + {"gin": rules.gin_extra_boxes,
-                 "undercut": rules.undercut_extra_boxes}.get(kind, 0)
-        if x == 2 and rules.spade_boxes_double:
-            b *= 2
-        opened = False
-        for g in range(n):
-            if winner[g] is not None:
-                continue
-            if not won[g][w]:
-                if opened:
-                    continue
-                opened = True
-            points[g][w] += pts
-            won[g][w] += 1
-            boxes[g][w] += b
-            if points[g][w] >= rules.target:
-                winner[g] = w
-    totals = []
-    for g in range(n):
-        t = []
-        for p in (0, 1):
-            v = points[g][p] + boxes[g][p] * rules.box_bonus
-            if winner[g] == p:
-                v += rules.game_bonus
-                if rules.shutout_double and not won[g][1 - p]:
-                    v *= 2
-            t.append(v)
-        totals.append(t)
-    return totals, winner
 
 
 def _play_to_the_end(b, pl):

@@ -28,7 +28,7 @@ import os
 import threading
 import time
 
-from harness import ROOT, Board
+from tests.support.harness import ROOT, Board
 
 TURNS = 6
 DEBOUNCE = 0.020     # hardware/board.json timing.debounce_ms

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from host.lib import transport
+from okgin.lib import transport
 
 
 def _target(config):
@@ -19,7 +19,7 @@ def _target(config):
             return p.target
     port = os.environ.get("OKGIN_HIL_PORT")
     if port:
-        from host.hil import Target
+        from okgin.hil import Target
         return Target(port)
     return None
 

@@ -5,7 +5,7 @@ import os
 import pytest
 from PIL import Image
 
-from engine import Match
+from okgin.engine import Match
 
 GOLDEN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "golden")
 

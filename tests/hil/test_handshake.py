@@ -33,7 +33,7 @@ def test_status_reports_public_state_only(board):
 def test_stats_answers_without_test_mode(board):
     """The table's statistics are not secret (docs/protocol.md): one JSON
     line, read the way `okgin stats` reads it."""
-    from host.stats import read_stats
+    from okgin.stats import read_stats
     board.request("testmode off")
     d = read_stats(board)
     assert isinstance(d["games"], int) and set(d["by"]) >= {"human", "easy", "normal", "hard"}

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from engine import Match
+from okgin.engine import Match
 
 
 def _wait_for(pred, timeout):

@@ -1,7 +1,7 @@
 """Bad input gets ``ERR <reason>`` and never crashes the firmware (protocol.md)."""
 import pytest
 
-from host.lib import transport
+from okgin.lib import transport
 
 
 def _alive(board):

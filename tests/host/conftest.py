@@ -1,13 +1,12 @@
 """Fixtures for the host-tool tests: real micropython, real pty, real mpremote."""
 import os
 import shutil
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from hosthelpers import ROOT, MICROPYTHON  # noqa: E402
+from tests.support import micropython
+from tests.support.host import ROOT
 
 
 @pytest.fixture
@@ -23,10 +22,10 @@ def source_tree(tmp_path):
 @pytest.fixture
 def bare_board(tmp_path):
     """Stock MicroPython (no okgin firmware) behind a pty: a fresh board."""
-    from ptyboard import BareBoard
+    from tests.support.ptyboard import BareBoard
     flash = tmp_path / "bare-flash"
     flash.mkdir()
-    b = BareBoard(flash, MICROPYTHON).start()
+    b = BareBoard(flash, micropython()).start()
     b.flash_dir = str(flash)
     yield b
     b.stop()
@@ -35,7 +34,7 @@ def bare_board(tmp_path):
 @pytest.fixture
 def vboard(tmp_path):
     """The project's virtual board with an empty flash (like a fresh Pico)."""
-    from host.vboard import VirtualBoard
+    from okgin.vboard import VirtualBoard
     flash = tmp_path / "vflash"
     flash.mkdir()
     vb = VirtualBoard(flash_dir=str(flash), speed=0.0)

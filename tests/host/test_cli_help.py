@@ -3,8 +3,8 @@ import subprocess
 
 import pytest
 
-from hosthelpers import ROOT, okgin_cmd
-from host.cli import COMMANDS
+from tests.support.host import ROOT, okgin_cmd
+from okgin.cli import COMMANDS
 
 
 def _help(*args):

@@ -3,9 +3,12 @@
 gets nothing wrong. The long run (`okgin faults`) is for a release."""
 import subprocess
 
-from hosthelpers import ROOT, okgin_cmd
+import pytest
+
+from tests.support.host import ROOT, okgin_cmd
 
 
+@pytest.mark.slow
 def test_the_short_fault_campaign_loses_nothing_and_gets_nothing_wrong():
     r = subprocess.run(okgin_cmd("faults", "--quick", "--seed", "2026"), cwd=ROOT,
                        capture_output=True, text=True, timeout=600)

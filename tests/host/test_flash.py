@@ -5,9 +5,9 @@ import hashlib
 import os
 import subprocess
 
-from hosthelpers import ROOT, okgin_cmd
-from host.lib import transport
-from host.flash import flash_board, JOURNAL, STAGING
+from tests.support.host import ROOT, okgin_cmd
+from okgin.lib import transport
+from okgin.flash import flash_board, JOURNAL, STAGING
 
 
 def _tree_hashes(flash_dir):
@@ -138,7 +138,7 @@ def test_power_lost_mid_switch_boot_py_finishes_the_update(vboard, source_tree):
         raise serial.SerialException("device reports readiness to read but returned no data")
 
     import pytest
-    from host.errors import CommandError
+    from okgin.errors import CommandError
     with pytest.raises(CommandError) as e:
         flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                     after_stage=lose_power_mid_switch)

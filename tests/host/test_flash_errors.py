@@ -1,7 +1,7 @@
 """okgin flash fails with one line that says what to do, and changes nothing."""
 import subprocess
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 
 
 def _flash(*args):
@@ -40,7 +40,7 @@ def test_a_wrong_source_or_board_path_is_named_before_looking_for_a_board(tmp_pa
 
 
 def test_no_board_plugged_in_lists_the_ports_seen():
-    from host.lib import transport
+    from okgin.lib import transport
     import pytest
     if transport.find_boards():
         pytest.skip("a real MicroPython board is plugged into this machine")
@@ -51,7 +51,7 @@ def test_no_board_plugged_in_lists_the_ports_seen():
 
 
 def test_a_port_that_is_not_micropython_is_refused():
-    from ptyboard import GarbagePty
+    from tests.support.ptyboard import GarbagePty
     g = GarbagePty()
     try:
         rc, out, err = _flash("--port", g.port)
@@ -64,8 +64,8 @@ def test_a_port_that_is_not_micropython_is_refused():
 
 def test_unsupported_versions_name_the_fix():
     import pytest
-    from host.errors import CommandError
-    from host.flash import check_supported, choose_mpy_cross
+    from okgin.errors import CommandError
+    from okgin.flash import check_supported, choose_mpy_cross
     with pytest.raises(CommandError) as e:
         check_supported((1, 19, 1), 1542)     # MicroPython 1.19: too old
     assert "1.19.1" in str(e.value) and "1.22 or newer" in str(e.value)
@@ -90,17 +90,17 @@ def test_invalid_board_definition_stops_before_touching_the_board(source_tree, b
 
 def test_filesystem_full_is_detected_before_copying(tmp_path):
     import pytest
-    from hosthelpers import MICROPYTHON
-    from ptyboard import BareBoard
-    from host import flash
-    from host.errors import CommandError
+    from tests.support import micropython
+    from tests.support.ptyboard import BareBoard
+    from okgin import flash
+    from okgin.errors import CommandError
     # A board whose flash is a 24 KB littlefs: the firmware does not fit.
     (tmp_path / "d").mkdir()
-    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=24).start()
+    b = BareBoard(tmp_path / "d", micropython(), ramfs_kb=24).start()
     try:
         with pytest.raises(CommandError) as e:
             flash.flash_board(b.port, reset=False, quiet=True)
-        from host.flash import Device
+        from okgin.flash import Device
         d = Device(b.port)
         d.enter()
         left = d.exec("import os\nprint(os.listdir())").strip()
@@ -115,10 +115,10 @@ def test_an_error_on_the_board_reaches_the_user_in_its_own_words(tmp_path):
     """A board whose filesystem is mounted read-only: the write fails on the
     board, and the user reads the board's error (EROFS), not "went away"
     (the TransportError branch used to catch TransportExecError first)."""
-    from ptyboard import BareBoard
-    from hosthelpers import MICROPYTHON
+    from tests.support.ptyboard import BareBoard
+    from tests.support import micropython
     (tmp_path / "d").mkdir()
-    b = BareBoard(tmp_path / "d", MICROPYTHON, ramfs_kb=256, readonly=True).start()
+    b = BareBoard(tmp_path / "d", micropython(), ramfs_kb=256, readonly=True).start()
     try:
         rc, out, err = _flash("--port", b.port, "--no-reset")
     finally:

@@ -2,9 +2,12 @@
 import subprocess
 import xml.etree.ElementTree as ET
 
-from hosthelpers import ROOT, okgin_cmd
+import pytest
+
+from tests.support.host import ROOT, okgin_cmd
 
 
+@pytest.mark.slow
 def test_okgin_hil_sim_passes_and_writes_junit(tmp_path):
     junit = tmp_path / "hil.xml"
     r = subprocess.run(okgin_cmd("hil", "--sim", "--junit", str(junit)), cwd=ROOT,
@@ -37,10 +40,10 @@ def test_okgin_hil_stops_with_one_line_when_the_firmware_does_not_answer(tmp_pat
     # A board without the okgin firmware (stock MicroPython at the REPL):
     # one line naming what it saw and the fix, not the same failure once
     # per test of the suite.
-    from hosthelpers import MICROPYTHON
-    from ptyboard import BareBoard
+    from tests.support import micropython
+    from tests.support.ptyboard import BareBoard
     (tmp_path / "d").mkdir()
-    b = BareBoard(tmp_path / "d", MICROPYTHON).start()
+    b = BareBoard(tmp_path / "d", micropython()).start()
     try:
         r = subprocess.run(okgin_cmd("hil", "--port", b.port), cwd=ROOT,
                            capture_output=True, text=True, timeout=120)

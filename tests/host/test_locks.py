@@ -12,8 +12,8 @@ import subprocess
 import sys
 import time
 
-from hosthelpers import ROOT, okgin_cmd
-from host.lib import transport
+from tests.support.host import ROOT, okgin_cmd
+from okgin.lib import transport
 
 
 def _start_board(flash_dir):
@@ -79,7 +79,7 @@ def test_a_second_program_on_a_port_is_refused_and_flash_names_it(tmp_path):
                                "connect", port, "resume", "exec", "import time; time.sleep(60)"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            from host.lib.locks import holder
+            from okgin.lib.locks import holder
             deadline = time.monotonic() + 30
             while "mpremote" not in (holder(port) or "") and time.monotonic() < deadline:
                 time.sleep(0.1)       # mpremote starting
@@ -96,7 +96,7 @@ def test_a_second_program_on_a_port_is_refused_and_flash_names_it(tmp_path):
 
 
 def _game_on(vb):
-    from engine import Match
+    from okgin.engine import Match
     m = Match(seed=77, dealer=0)
     for a in ("pass", "pass", "draw"):
         m.play(a)
@@ -133,7 +133,7 @@ def test_a_flasher_stopped_by_sigterm_resets_the_table_into_its_game(vboard, sou
     """Before: a killed flasher left the board at its raw REPL until the
     next flash or power cycle. SIGKILL at random instants, with a power
     cycle after: okgin faults, row "flash" (its short run is in make test)."""
-    from host.flash import flash_board
+    from okgin.flash import flash_board
     flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                 power_cycle=vboard.power_cycle)
     m = _game_on(vboard)

@@ -4,11 +4,11 @@ import subprocess
 
 from PIL import Image
 
-from hosthelpers import ROOT, okgin_cmd
+from tests.support.host import ROOT, okgin_cmd
 
 
 def _record(actions, seed=5, players=None):
-    from engine import Match
+    from okgin.engine import Match
     m = Match(seed=seed, dealer=0, players=players)
     rng = random.Random(seed)
     for _ in range(actions):

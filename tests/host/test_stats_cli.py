@@ -4,11 +4,8 @@ as a table or JSON; a bad port is one error line."""
 import json
 import os
 import subprocess
-import sys
 
-from hosthelpers import ROOT, okgin_cmd
-
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from tests.support.host import ROOT, okgin_cmd
 
 
 def _run(*args, env=None):

@@ -1,11 +1,12 @@
 """The serial client: clear errors on ERR, timeout and disconnect; board discovery."""
 import os
+import threading
 import time
 
 import pytest
 
-from host.lib import transport
-from ptyboard import _raw
+from okgin.lib import transport
+from tests.support.ptyboard import _raw
 
 
 class FakeUSBPort:
@@ -107,3 +108,33 @@ def test_screen_decodes_to_an_image_with_black_ink_where_bits_are_set():
     assert img.getpixel((0, 0)) == 0 and img.getpixel((1, 0)) == 255
     with pytest.raises(transport.TransportError):
         transport.decode_screen("296x128 abcd")
+
+
+def test_a_listening_client_shows_the_traffic_as_it_comes(pty):
+    # the simulator's console: what the firmware prints between requests
+    # is seen at once, requests still get their own answers, and the
+    # reader survives a re-open (a reset)
+    seen = []
+    b = transport.Board(pty.port, timeout=2, on_line=lambda d, t: seen.append((d, t))).listen().open()
+    pty.answer(b"READY okgin fw=9 proto=1\r\n")
+    deadline = time.monotonic() + 2
+    while ("<", "READY okgin fw=9 proto=1") not in seen and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert seen == [("<", "READY okgin fw=9 proto=1")]     # nobody asked: seen anyway
+    pty.answer(b"late noise\r\n")
+    time.sleep(0.2)
+    b.flush_input()                                        # not an answer to what follows
+    pty.answer(b"OK lines=2\nline one\nline two\n")
+    assert b.request_block("record") == ["line one", "line two"]
+    assert pty.read_request() == b"record\n"
+    assert ("<", "late noise") in seen and (">", "record") in seen and seen[-1] == ("<", "line two")
+    pty.answer(b"MicroPython v1.28 on unix\r\n>>> ")          # a prompt has no newline
+    deadline = time.monotonic() + 2
+    while seen[-1] != ("<", ">>> ") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert seen[-2:] == [("<", "MicroPython v1.28 on unix"), ("<", ">>> ")]
+    b.reopen(2)
+    pty.answer(b"OK okgin fw=9\n")
+    assert b.request("hello") == "okgin fw=9"
+    b.close()
+    assert not any(t.name == "okgin-serial" and t.is_alive() for t in threading.enumerate())

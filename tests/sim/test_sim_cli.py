@@ -3,8 +3,8 @@ game that survives closing the simulator, --fresh, and no display."""
 import os
 import subprocess
 
-from host.simui.session import clear_saved_state
-from simhelpers import ROOT, env_with, okgin_cmd
+from okgin.lib.session import clear_saved_state
+from tests.support.sim import ROOT, env_with, okgin_cmd
 
 
 def sim(args, tmp_path, script, **kw):

@@ -2,8 +2,8 @@
 table is the one the code uses."""
 import os
 
-from host.simui import keymaps
-from simhelpers import ROOT
+from okgin.simui import keymaps
+from tests.support.sim import ROOT
 
 
 def test_each_player_has_every_button_and_no_key_is_shared():

@@ -7,17 +7,14 @@ pad on the panel at the end, and the statistics the board then reports
 import json
 import os
 import subprocess
-import sys
 
-from simhelpers import ROOT, env_with, okgin_cmd
+from tests.support.sim import ROOT, env_with, okgin_cmd
 
-sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
+from tests.support.play import Player
+from tests.support.scorepad import pad_from_hands
 
-from play import Player  # noqa: E402
-from test_scoring_and_stats import pad_from_hands  # noqa: E402
-
-from engine import Rules  # noqa: E402
-from host.lib.presses import Presses  # noqa: E402
+from okgin.engine import Rules
+from okgin.lib.presses import Presses
 
 
 def test_a_hollywood_game_to_its_end_in_the_simulator(tmp_path):

@@ -4,9 +4,9 @@ import subprocess
 
 import pytest
 
-from host.simui import script
-from host.simui.script import ScriptError
-from simhelpers import ROOT, env_with, okgin_cmd
+from okgin.simui import script
+from okgin.simui.script import ScriptError
+from tests.support.sim import ROOT, env_with, okgin_cmd
 
 GOOD = """\
 # a comment line

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from host.simui import render
-from host.simui.session import Session
-from simhelpers import ROOT, env_with, new_board, okgin_cmd
+from okgin.simui import render
+from okgin.lib.session import Session
+from tests.support.sim import ROOT, env_with, new_board, okgin_cmd
 
 COLS, ROWS = 310, 45  # room for both panels side by side at full size
 
@@ -120,5 +120,5 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     (80, 20, ("small", None)),
 ])
 def test_layout_picks_the_largest_picture_that_fits(cols, rows, want):
-    from host.simui.tui import layout
+    from okgin.simui.tui import layout
     assert layout(cols, rows) == want

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from host.simui import render
+from okgin.simui import render
 
 tk = pytest.importorskip("tkinter")
-from host.simui import tkapp  # noqa: E402
+from okgin.simui import tkapp
 
 SCALE = 2
 
@@ -162,10 +162,10 @@ def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):
     in it, Ctrl-Q closes it and the board with it (exit status 0)."""
     import sys
     from PIL import ImageGrab
-    from simhelpers import ROOT, env_with
+    from tests.support.sim import ROOT, env_with
     if not shutil.which("xdotool"):
         pytest.skip("xdotool is not installed (apt install xdotool)")
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim", "--speed", "0", "--scale", "1",
+    proc = subprocess.Popen([sys.executable, "-m", "okgin.cli", "sim", "--speed", "0", "--scale", "1",
                              "--seed", "3", "--flash-dir", str(tmp_path / "f")],
                             env=env_with(DISPLAY=xdisplay), cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -196,10 +196,10 @@ def test_okgin_sim_opens_its_window_and_quits_on_ctrl_q(xdisplay, tmp_path):
 
 def test_a_board_that_cannot_start_is_explained_in_the_window(xdisplay, tmp_path):
     import sys
-    from simhelpers import ROOT, env_with
+    from tests.support.sim import ROOT, env_with
     if not shutil.which("xdotool"):
         pytest.skip("xdotool is not installed (apt install xdotool)")
-    proc = subprocess.Popen([sys.executable, "-m", "host.cli", "sim", "--flash-dir", str(tmp_path / "f")],
+    proc = subprocess.Popen([sys.executable, "-m", "okgin.cli", "sim", "--flash-dir", str(tmp_path / "f")],
                             env=env_with(DISPLAY=xdisplay, OKGIN_MICROPYTHON="/nonexistent/micropython"),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

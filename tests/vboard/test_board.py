@@ -9,7 +9,7 @@ import time
 import pytest
 import serial
 
-from host.vboard import VirtualBoard, populate
+from okgin.vboard import VirtualBoard, populate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -270,7 +270,7 @@ def test_populate_compiles_like_okgin_flash_and_keeps_saved_games(tmp_path):
 
 def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
     import json
-    from host.vboard import VBoardError
+    from okgin.vboard import VBoardError
     with open(os.path.join(ROOT, "hardware", "board.json")) as f:
         board = json.load(f)
     del board["players"][1]["panel"]["busy"]
@@ -286,8 +286,8 @@ def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
         VirtualBoard(board=str(bad))
     board["players"][1]["panel"]["controller"] = "UC8151"   # what it names, it emulates
     bad.write_text(json.dumps(board))
-    from host.vboard.pins import BoardPins
-    from host.vboard.vboard import load_board
+    from okgin.vboard.pins import BoardPins
+    from okgin.vboard.vboard import load_board
     assert [type(p).__name__ for p in BoardPins(load_board(str(bad))).panels] == ["SSD1680", "UC8151"]
     bad.write_text("{not json")
     with pytest.raises(VBoardError, match="not valid JSON"):

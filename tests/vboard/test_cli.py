@@ -7,7 +7,7 @@ import threading
 
 import serial
 
-OKGIN = [sys.executable, "-m", "host.cli"]
+OKGIN = [sys.executable, "-m", "okgin.cli"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -9,7 +9,7 @@ import traceback
 
 import serial
 
-from host.vboard import VirtualBoard, populate
+from okgin.vboard import VirtualBoard, populate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "tiny_main.py")) as f:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from host.vboard.ssd1680 import SSD1680, T_FULL, T_PARTIAL
+from okgin.vboard.ssd1680 import SSD1680, T_FULL, T_PARTIAL
 
 XB, GATES = 16, 296          # the 2.9" panel: 128 sources (16 bytes) x 296 gates
 

@@ -4,8 +4,8 @@ them (IL0373 command table): a right sequence shows the image, a wrong one
 sleep code, bytes while BUSY_N is low) shows it wrong or not at all."""
 import random
 
-from host.vboard.pins import EMULATIONS
-from host.vboard.uc8151 import UC8151
+from okgin.vboard.pins import EMULATIONS
+from okgin.vboard.uc8151 import UC8151
 
 SOURCES, GATES = 128, 296
 XB = SOURCES // 8
@@ -127,11 +127,5 @@ def test_deep_sleep_needs_its_check_code_and_a_reset_to_wake():
 
 
 def test_every_firmware_controller_has_an_emulation():
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "firmware"))
-    try:
-        from display import DRIVERS
-    finally:
-        sys.path.pop(0)
+    from display import DRIVERS
     assert sorted(DRIVERS) == sorted(EMULATIONS)

@@ -6,8 +6,7 @@ import os
 
 import pytest
 
-from webhelpers import ROOT  # noqa: F401  (puts the checkout on sys.path)
-from host.errors import CommandError
+from okgin.errors import CommandError
 
 
 def _missing(e):
@@ -20,7 +19,7 @@ def _missing(e):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    from host.web import build, wasm_dir
+    from okgin.web import build, wasm_dir
     try:
         wasm_dir()
     except CommandError as e:
@@ -30,7 +29,7 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    from host.web.browser import Browser
+    from okgin.web.browser import Browser
     try:
         b = Browser()
     except CommandError as e:
@@ -41,7 +40,7 @@ def browser():
 
 class Server:
     def __init__(self, site):
-        from host.web import serve_in_thread
+        from okgin.web import serve_in_thread
         self.site = site
         self.httpd = serve_in_thread(site)
         self.url = "http://127.0.0.1:%d/" % self.httpd.server_address[1]

@@ -9,12 +9,12 @@ import subprocess
 import sys
 import urllib.request
 
-from webhelpers import ROOT
+from tests.support.web import ROOT
 
 
 def okgin(*args, **kw):
     env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.Popen([sys.executable, "-m", "host.cli", "web", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "okgin.cli", "web", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 

@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from webhelpers import (ROOT, assert_same_panels, canvas, choose, hand_script,
+from tests.support.web import (ROOT, assert_same_panels, canvas, choose, hand_script,
                         open_page, press, settle, stored, wait_ready)
-from engine import Match, Rules, bot
-from engine.bots import move_seed
-from host.lib.presses import Presses
-from host.simui import render
+from okgin.engine import Match, Rules, bot
+from okgin.engine.bots import move_seed
+from okgin.lib.presses import Presses
+from okgin.simui import render
 
 # A short first hand (10 actions, 17 presses with the greedy player):
 # a pass of the upcard by both players (R6), draws from the stock, takes of
@@ -28,7 +28,7 @@ def reference(tmp_path_factory):
     (as `okgin sim` shows them): at boot, at the new game, after each
     action of the scripted hand, at the next hand and after a power cycle;
     and the game record on its flash."""
-    from host.simui.session import Session, load_timing, make_board, new_game_on_flash
+    from okgin.lib.session import Session, load_timing, make_board, new_game_on_flash
     steps, _m = hand_script(SEED)
     flash = str(tmp_path_factory.mktemp("vboard") / "flash")
     s = Session(make_board(flash, speed=0.0),
@@ -267,7 +267,7 @@ def test_a_javascript_error_is_caught(browser, server):
 def test_the_site_works_from_a_sub_folder(browser, site, tmp_path):
     """Relative URLs only: the same build served from a folder deep in
     another site (a project page) boots and plays."""
-    from host.web import serve_in_thread
+    from okgin.web import serve_in_thread
     root = tmp_path / "www"
     os.makedirs(root / "games" / "cards")
     os.symlink(site, root / "games" / "cards" / "okgin")

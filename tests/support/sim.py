@@ -1,6 +1,6 @@
 """Helpers shared by the simulator tests (imported as a plain module: pytest
 puts this directory on sys.path). Every test runs the real virtual board
-(host.vboard) with the real firmware of this checkout."""
+(okgin.vboard) with the real firmware of this checkout."""
 import os
 import sys
 
@@ -16,11 +16,11 @@ def env_with(**kw):
 
 def okgin_cmd():
     """The okgin command of this checkout, run with this Python."""
-    return [sys.executable, "-m", "host.cli"]
+    return [sys.executable, "-m", "okgin.cli"]
 
 
 def new_board(flash_dir, speed=0.0):
     """A virtual board on flash_dir, prepared as `okgin sim` prepares it."""
-    from host.simui.session import make_board
+    from okgin.lib.session import make_board
     os.makedirs(flash_dir, exist_ok=True)
     return make_board(flash_dir=flash_dir, speed=speed)

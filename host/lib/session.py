@@ -1,21 +1,27 @@
-"""One running virtual board as the front ends see it.
+"""One running board as the simulator's front ends see it, and how it is
+opened (``open_session``: okgin sim's window, terminal and scripts, okgin
+stats).
 
-A :class:`Session` owns the board, its serial port (opened with pyserial,
-exactly as a client would open a real Pico's /dev/ttyACM0) and a log of the
-serial traffic for the console pane. The board calls ``on_event`` from its
-own thread; events are queued here and drained by the front end's loop, so
-no UI code ever runs on the board's thread.
+A :class:`Session` owns the board (either kind: okgin.lib.boards), its
+serial client (okgin.lib.transport, listening: it opens the port exactly as
+a client would open a real Pico's /dev/ttyACM0) and a log of the serial
+traffic for the console pane. The board calls ``on_event`` from its own
+thread; events are queued here and drained by the front end's loop, so no
+UI code ever runs on the board's thread.
 """
 import collections
 import json
 import os
 import queue
 import random
+import sys
 import threading
 import time
 
-from host.errors import CommandError
-from host.lib.transport import parse_fields
+from okgin.errors import CommandError
+from okgin.lib import boards, transport
+from okgin.lib.firmware_files import FRESH_START
+from okgin.lib.transport import parse_fields
 
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
@@ -27,14 +33,12 @@ def default_flash_dir():
     return os.path.join(base, "okgin", "sim-flash")
 
 
-# What --fresh removes: the saved game and settings, never anything else (a
-# mistyped --flash-dir must not cost the user a directory).
-SAVED_STATE = ("game.okg", "game.tmp", "settings.json")
-
-
 def clear_saved_state(flash_dir):
+    """--fresh: remove the saved game and the settings (FRESH_START), never
+    anything else (a mistyped --flash-dir must not cost the user a
+    directory). Returns the names removed."""
     removed = []
-    for name in SAVED_STATE:
+    for name in FRESH_START:
         path = os.path.join(flash_dir, name)
         if os.path.exists(path):
             os.remove(path)
@@ -64,7 +68,7 @@ def new_game_record(settings, seed=None, vs=None):
     """(seed, the saved-game text of a new game) with the rules of the
     settings.json text ``settings`` (None: no settings), as the menu
     starts one (new_game_on_flash; the emulated Pico's okgin sim --chip)."""
-    from engine import Match, Rules
+    from okgin.engine import Match, Rules
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     rules = Rules()
@@ -84,25 +88,129 @@ def load_timing(board_path):
 
 
 def make_board(flash_dir, speed=1.0, board_path=None, heapsize=None, lock=None):
-    """The real virtual board (host.vboard). Imported here, not at module
-    level, so the front ends can be tested and documented on their own."""
+    """The virtual board on ``flash_dir``, its firmware brought up to date
+    with this checkout's as `okgin flash` would (compiled); the player's
+    files are kept. heapsize None: the board's default, the firmware's
+    budget. (The emulated Pico's counterpart: flashed_chip.)"""
+    return boards.make_board("vboard", flash=flash_dir, eink=speed, board=board_path or None,
+                             heapsize=heapsize, lock=lock, populate=True)
+
+
+# -- the emulated Pico, for people to play (okgin sim --chip) -------------------
+# Like a Pico on the desk, its flash is a per-user file that keeps the
+# firmware and the saved game; each start brings the firmware up to date
+# with this checkout through okgin flash (only the files that changed are
+# sent, over the chip's USB serial port).
+
+def wait_at_rest(chip, timeout=600.0):
+    """Wait until the chip has booted: the okgin firmware's READY, or
+    MicroPython's banner (no firmware yet), or a traceback. Returns the line."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for _t, line in chip.console_lines():
+            if "READY okgin" in line or "MicroPython v" in line or line.startswith("Traceback"):
+                return line
+        if not chip.alive:
+            raise CommandError("the emulated Pico stopped while booting: %s"
+                               % (chip.last_exit[1] if chip.last_exit else "no message"))
+        time.sleep(0.05)
+    raise CommandError("the emulated Pico did not boot within %.0f s" % timeout)
+
+
+# --fresh at the chip's REPL: the saved game and the settings, as on the
+# virtual board's flash directory (okgin.lib.session.clear_saved_state)
+FORGET = ("import os\nfor _f in %r:\n"
+          "    try:\n        os.remove(_f)\n    except OSError:\n        pass\n" % (FRESH_START,))
+
+
+def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=True, seed=None,
+                 vs=None, out=None):
+    """A started ChipBoard running this checkout's firmware, its READY
+    printed. ``fresh``: forget the saved game and settings first; ``seed``
+    or ``vs``: a new game on its flash (as okgin sim puts one on the
+    virtual board's), which it resumes when it boots."""
+    from okgin.chip.chipboard import default_flash
+    from okgin.flash import flash_board
+    out = sys.stderr if out is None else out
+    chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
+                      realtime=realtime, out=out)
     try:
-        from host.vboard import VirtualBoard, populate
-    except ImportError as e:
-        raise CommandError("the virtual board (host.vboard) is not available: %s" % e) from e
-    # heapsize None: the board's default, the firmware's budget
-    kw = {"speed": speed, "flash_dir": flash_dir, "heapsize": heapsize, "lock": lock}
-    if board_path:
-        kw["board"] = board_path
-    # Bring the board's flash up to date with this checkout's firmware, as
-    # `okgin flash` would (compiled); the saved game and settings are kept.
-    populate(flash_dir, board=board_path, compiled=True)
-    return VirtualBoard(**kw)
+        out.write("okgin: starting the emulated Pico (flash: %s)\n" % chip.flash_path)
+        out.flush()
+        chip.start()
+        wait_at_rest(chip)
+        if fresh or seed is not None or vs:
+            _on_the_chip(chip, fresh, seed, vs)
+        out.write("okgin: bringing its firmware up to date with okgin flash (the first time "
+                  "takes a minute or more: the emulator is slower than a Pico)\n")
+        out.flush()
+        flash_board(chip.port, out=out, ready_timeout=300)
+    except BaseException:
+        chip.stop()
+        raise
+    return chip
+
+
+def _on_the_chip(chip, fresh, seed, vs):
+    """Through the chip's REPL (before okgin flash resets it): forget the
+    saved game and settings, and/or write a new game's record."""
+    from mpremote.transport_serial import SerialTransport
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        t = SerialTransport(chip.port, baudrate=115200, timeout=5)
+        try:
+            t.enter_raw_repl(soft_reset=False, timeout_overall=30)
+            if fresh:
+                t.exec_raw(FORGET, timeout=60)
+            if seed is not None or vs:
+                out, _err = t.exec_raw(READ_SETTINGS, timeout=60)
+                settings = out.decode("utf-8", "replace").strip() or None
+                _seed, record = new_game_record(settings, seed, vs)
+                t.exec_raw(WRITE_GAME % (record,), timeout=60)
+            t.exit_raw_repl()
+        finally:
+            t.close()
+
+
+READ_SETTINGS = "try:\n    print(open('settings.json').read())\nexcept OSError:\n    pass\n"
+WRITE_GAME = "with open('game.tmp', 'w') as _f:\n    _f.write(%r)\nimport os\nos.rename('game.tmp', 'game.okg')\n"
+
+
+def open_session(args, flash_dir, speed):
+    """Boot the board okgin sim's ``args`` ask for (``--chip``: the
+    emulated Pico, whose flash file is ``flash_dir``), start the requested
+    game (--seed, --vs) and return the started Session: what every front
+    end (window, terminal, script) plays on."""
+    board_path = args.board or None
+    timing = load_timing(board_path or _default_board())
+    if getattr(args, "chip", False):
+        # a person waits in wall-clock time; a script needs no such wait
+        board = flashed_chip(flash=flash_dir, board_path=board_path, eink=speed, fresh=args.fresh,
+                             realtime=not args.headless, seed=args.seed, vs=args.vs)
+    else:
+        board = make_board(flash_dir=flash_dir, speed=speed, board_path=board_path,
+                           heapsize=getattr(args, "heapsize", None),
+                           lock=getattr(args, "flash_lock", None))
+        if args.seed is not None or args.vs:
+            new_game_on_flash(flash_dir, seed=args.seed, vs=args.vs)
+    s = Session(board, timing=timing)
+    try:
+        s.start()
+    except BaseException:
+        s.close()
+        raise
+    return s
+
+
+def _default_board():
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.join(here, "hardware", "board.json")
 
 
 class Session:
-    """The board plus its serial console. ``board`` is anything with the
-    VirtualBoard API (docs/architecture.md)."""
+    """The board plus its serial console. ``board`` is an EmulatedBoard
+    (okgin.lib.boards: the virtual board or the emulated Pico)."""
 
     def __init__(self, board, timing=None, log_size=2000):
         self.board = board
@@ -111,12 +219,9 @@ class Session:
         self.log: "collections.deque[tuple[int, str, str]]" = collections.deque(maxlen=log_size)  # (seq, "<"|">"|"!", text)
         self.log_seq = 0
         self._log_lock = threading.Lock()
-        self._replies: "queue.Queue[str]" = queue.Queue()
         self._send_lock = threading.Lock()
         self._ready = threading.Event()
-        self._stop = threading.Event()
-        self._serial = None
-        self._reader = None
+        self.client: "transport.Board | None" = None
         self._held = {}           # (player, button) -> monotonic time, fallback holds
         self.ready_line = None
         self.presses = 0
@@ -130,10 +235,10 @@ class Session:
     def start(self, ready_timeout=READY_TIMEOUT):
         """Boot the board, open its port, wait for the firmware's READY."""
         self.board.start()
-        from host.lib.transport import open_serial   # exclusive, as every okgin tool
-        self._serial = open_serial(self.board.port)
-        self._reader = threading.Thread(target=self._read_loop, name="okgin-serial", daemon=True)
-        self._reader.start()
+        # exclusive, as every okgin tool; read as lines arrive, for the console
+        self.client = transport.Board(self.board.port, timeout=REPLY_TIMEOUT,
+                                      on_line=self._heard).listen()
+        self.client.open()
         if not self.wait_ready(ready_timeout):
             raise CommandError("the virtual board did not answer within %d s (no READY line); "
                                "see the console log: %s" % (ready_timeout, self.tail_text(5) or "empty"))
@@ -174,18 +279,15 @@ class Session:
         return None
 
     def close(self):
-        self._stop.set()
         try:
-            if self._serial is not None:
-                self._serial.close()
+            if self.client is not None:
+                self.client.close()
         except Exception:
             pass
         try:
             self.board.stop()
         except Exception:
             pass
-        if self._reader is not None:
-            self._reader.join(timeout=1.0)
 
     def __enter__(self):
         return self
@@ -210,79 +312,42 @@ class Session:
         with self._log_lock:
             return " | ".join(t for _, _, t in list(self.log)[-n:])
 
-    def _read_loop(self):
-        buf = b""
-        while not self._stop.is_set():
-            try:
-                chunk = self._port().read(512)
-            except Exception:
-                if self._stop.is_set():
-                    return
-                time.sleep(0.1)  # the port can blink during a reset; keep trying
-                continue
-            if not chunk:
-                continue
-            buf += chunk
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                line = raw.rstrip(b"\r").decode("ascii", "replace")
-                self._add_log("<", line)
-                if line.startswith("READY "):
-                    self.ready_line = line
-                    self._ready.set()
-                    self.events.put(("ready", line))   # the firmware (re)started
-                elif line.startswith("OK okgin ") and not self._ready.is_set():
-                    self._ready.set()  # the answer to our `hello`
-                else:
-                    self._replies.put(line)
-            # A REPL prompt ends without a newline; show it anyway.
-            if buf.endswith((b">>> ", b"=== ")):
-                self._add_log("<", buf.decode("ascii", "replace"))
-                buf = b""
+    def _heard(self, direction, text):
+        # the client's tap on the traffic (its reader's thread, or the writer's)
+        self._add_log(direction, text)
+        if direction != "<":
+            return
+        if text.startswith("READY "):
+            self.ready_line = text
+            self._ready.set()
+            self.events.put(("ready", text))   # the firmware (re)started
+        elif text.startswith("OK okgin ") and not self._ready.is_set():
+            self._ready.set()  # the answer to our `hello`
 
-    def _port(self):
-        if self._serial is None:
+    def _client(self):
+        if self.client is None:
             raise CommandError("the simulator's serial port is not open (start() first)")
-        return self._serial
+        return self.client
 
     def write_line(self, line):
         """Send a line without waiting (the console's input line)."""
-        self._add_log(">", line)
-        port = self._port()
-        port.write(line.encode("ascii", "replace") + b"\n")
-        port.flush()
+        self._client().write_line(line)
 
     def send(self, line, timeout=REPLY_TIMEOUT):
-        """One request, one reply (block answers joined by newlines)."""
+        """One request, one reply as the firmware wrote it: ``OK ...`` or
+        ``ERR ...`` (block answers: their lines joined by newlines)."""
+        c = self._client()
         with self._send_lock:
-            while not self._replies.empty():  # drop stray lines (console traffic)
-                self._replies.get_nowait()
-            self.write_line(line)
-            first = self._next_reply(line, timeout)
-            if first.startswith("OK lines="):
-                try:
-                    n = int(first.split("=", 1)[1].split()[0])
-                except ValueError:
-                    return first
-                rest = [self._next_reply(line, timeout, any_line=True) for _ in range(n)]
-                return "\n".join([first] + rest)
-            return first
-
-    def _next_reply(self, line, timeout, any_line=False):
-        """The next OK/ERR line (other lines are console noise), or with
-        ``any_line`` the next line whatever it is (a block's lines: a
-        record, the statistics' JSON)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise CommandError("no reply from the board to %r within %d s" % (line, timeout))
+            c.flush_input()     # lines nobody asked for (console traffic)
             try:
-                reply = self._replies.get(timeout=min(left, 0.2))
-            except queue.Empty:
-                continue
-            if any_line or reply.startswith(("OK", "ERR")):
-                return reply
+                head = c.request(line, timeout)
+            except transport.ProtocolError as e:
+                return "ERR " + e.reason
+            first = ("OK " + head) if head else "OK"
+            n = parse_fields(head).get("lines") if head.startswith("lines=") else None
+            if n is None:
+                return first
+            return "\n".join([first] + c.read_block(line, n, timeout))
 
     def command(self, line, timeout=REPLY_TIMEOUT):
         """send() that turns an ERR into a CommandError."""
@@ -378,105 +443,3 @@ class Session:
                     return
                 quiet_since = time.monotonic()
         raise CommandError("the board did not settle within %d s" % timeout)
-
-
-def speed_note(session):
-    """On the emulated Pico: how fast it computes here, against a real Pico
-    ('emulated Pico: 0.25x a real Pico's speed'); None on other boards."""
-    measure = getattr(session.board, "emulation_speed", None) if session is not None else None
-    if measure is None:
-        return None
-    v = measure()
-    return "emulated Pico: %s a real Pico's speed" % ("%.2f\u00d7" % v if v else "measuring")
-
-
-def ready_note(session):
-    """'board ready, firmware 0.1.0' from `READY okgin fw=0.1.0 proto=1 ...`."""
-    return "board ready, firmware %s" % parse_fields(session.ready_line or "").get("fw", "?")
-
-
-class Worker:
-    """Runs board calls in order, off the UI thread (a press holds a pin
-    for emulated milliseconds; a power cycle restarts a process)."""
-
-    def __init__(self, on_error):
-        self.q: "queue.Queue[tuple | None]" = queue.Queue()   # None: stop
-        self.on_error = on_error
-        self.t = threading.Thread(target=self._loop, name="okgin-sim-worker", daemon=True)
-        self.t.start()
-
-    def __call__(self, fn, *args, **kw):
-        self.q.put((fn, args, kw))
-
-    def _loop(self):
-        while True:
-            item = self.q.get()
-            if item is None:
-                return
-            fn, args, kw = item
-            try:
-                fn(*args, **kw)
-            except Exception as e:  # shown in the status line; the window stays up
-                self.on_error(e)
-
-    def stop(self):
-        self.q.put(None)
-
-
-class Watcher:
-    """Reads the panels, refresh counts and LEDs off the UI thread, so a UI
-    never waits on the board (an observer may wait for the board's pin link
-    to settle while the firmware is busy). The UI takes the latest snapshot."""
-
-    def __init__(self, session, period=0.02, slow_every=5):
-        self.session = session
-        self.period = period
-        self.slow_every = slow_every   # counts and LEDs: every 5th round (100 ms)
-        self._lock = threading.Lock()
-        self._panels = [(None, None), (None, None)]   # (key, image)
-        self._counts: "list[dict[str, int]]" = [{}, {}]
-        self._leds: "list[bool | None]" = [None, None]
-        self._stop = threading.Event()
-        self.error = None
-        self._t = threading.Thread(target=self._loop, name="okgin-sim-watch", daemon=True)
-        self._t.start()
-
-    def _loop(self):
-        board = self.session.board
-        n = 0
-        while not self._stop.is_set():
-            try:
-                for p in (0, 1):
-                    # one rendering per look: the key is that image's bytes
-                    img = self.session.panel(p)
-                    key = img.tobytes()
-                    if key != self._panels[p][0]:
-                        with self._lock:
-                            self._panels[p] = (key, img)
-                if n % self.slow_every == 0:
-                    counts = [board.refresh_counts(p) if hasattr(board, "refresh_counts") else {} for p in (0, 1)]
-                    leds = [bool(board.led(p)) if hasattr(board, "led") else None for p in (0, 1)]
-                    with self._lock:
-                        self._counts, self._leds = counts, leds
-                self.error = None
-            except Exception as e:  # the board restarting or stopped: try again
-                self.error = e
-            n += 1
-            self._stop.wait(self.period)
-
-    def panel(self, p):
-        """(key, image) of the latest panel seen; (None, None) before the first."""
-        with self._lock:
-            return self._panels[p]
-
-    def counts(self, p):
-        with self._lock:
-            return dict(self._counts[p])
-
-    def led(self, p):
-        with self._lock:
-            return self._leds[p]
-
-    def stop(self):
-        self._stop.set()
-        self._t.join(timeout=1.0)

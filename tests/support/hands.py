@@ -2,14 +2,11 @@
 (Not named conftest: every test directory has one, and `from conftest import`
 could find another directory's in a whole-suite run.)"""
 import os
-import sys
 from itertools import combinations
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
-from engine import Rules, Hand  # noqa: E402
+from okgin.engine import Rules, Hand
 
 
 def cards(text):

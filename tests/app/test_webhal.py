@@ -3,13 +3,11 @@ MicroPython unix port, stepped directly by a host as the browser steps
 them (App.step per turn): no browser needed, so a fault shows here first.
 The site's own flash (okgin web's build) is the one under test."""
 import json
-import os
 import subprocess
 
 import pytest
 
-from webhelpers import ROOT
-from engine import Match, Rules
+from okgin.engine import Match, Rules
 
 SEED = 305
 
@@ -57,7 +55,7 @@ with open("panel0", "rb") as f:
 
 @pytest.fixture(scope="module")
 def flash(tmp_path_factory):
-    from host.web import _firmware
+    from okgin.web import _firmware
     d = str(tmp_path_factory.mktemp("webflash"))
     _firmware(d)
     return d
@@ -68,7 +66,7 @@ def test_the_page_board_steps_the_firmware_like_the_device(flash):
     time x speed, busy meanwhile); a tap between two turns is one press
     (the menu's OK: a new game with the given deal, saved as the engine
     writes it); holding OK is a long press (the menu, as on the device)."""
-    from host.vboard.vboard import find_micropython
+    from okgin.vboard.vboard import find_micropython
     r = subprocess.run([find_micropython(), "-c", SCRIPT % {"seed": SEED}], cwd=flash,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr or r.stdout
@@ -84,17 +82,3 @@ def test_the_page_board_steps_the_firmware_like_the_device(flash):
     assert lines[2]["record"] == Match(Rules(), seed=SEED).to_record()
     assert lines[3] == {"mode": "menu", "settled": True}
     assert lines[4] == {"panel": 296 * 128 // 8}
-
-
-def test_the_page_ships_the_device_firmware_less_its_pins_and_serial(site):
-    """The page's flash is the device's (okgin flash's layout, compiled),
-    without the modules only the device uses, plus webhal and webmain."""
-    from host.lib.firmware_files import firmware_files
-    from host.web import DEVICE_ONLY
-    device = {dev for dev, _src, _c in firmware_files(ROOT)}
-    fw = os.path.join(site, "fw")
-    page = set()
-    for dirpath, _dirs, files in os.walk(fw):
-        for fn in files:
-            page.add(os.path.relpath(os.path.join(dirpath, fn), fw).replace(os.sep, "/"))
-    assert page - {"board.json"} == (device - set(DEVICE_ONLY)) | {"webhal.mpy", "webmain.mpy"}

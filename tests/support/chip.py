@@ -1,11 +1,8 @@
 """Shared by the emulated-Pico tests (a unique module name, see tests/host)."""
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
 
 def need_chip():
@@ -18,9 +15,9 @@ def need_chip():
     `make test` on a fresh laptop does not download 700 KB behind your back.
     """
     import pytest
-    from host.errors import CommandError
-    from host.chip import images
-    from host.chip.node import ensure_emulator
+    from okgin.errors import CommandError
+    from okgin.chip import images
+    from okgin.chip.node import ensure_emulator
     strict = bool(os.environ.get("OKGIN_RP2_DIR"))
     try:
         fw, rom = images.find_images(download=False)

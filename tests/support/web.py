@@ -3,16 +3,13 @@ folder on sys.path): a scripted hand with the CPython engine as the oracle,
 the virtual board as the yardstick for the panels, and the page driven in
 a real chromium through selenium."""
 import os
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
 
-from engine import Match, Rules  # noqa: E402
-from host.lib.presses import Presses  # noqa: E402
-from host.simui import render  # noqa: E402
-from host.web.browser import (canvas, choose, open_page, press, settle,  # noqa: E402,F401
+from okgin.engine import Match, Rules
+from okgin.lib.presses import Presses
+from okgin.simui import render
+from okgin.web.browser import (canvas, choose, open_page, press, settle,  # noqa: E402,F401
                               stored, wait_ready)
 
 FAILED = os.path.join(os.environ.get("TMPDIR", "/tmp"), "okgin_web_failed")

@@ -1,7 +1,7 @@
 """Positions the players' tests share: an observation written by hand, and
 two hands that differ only in the opponent's secret cards (a player that
 decides from its observation alone must decide the same in both)."""
-from engine import Hand, Rules, bot
+from okgin.engine import Hand, Rules, bot
 
 
 def twin_with_other_hidden_cards(seed, moves):

@@ -4,8 +4,8 @@ model (host/lib/presses.py over firmware/layout.py) predicts which card a press
 discards."""
 import random
 
-from engine import Match, Rules, deadwood
-from host.lib.presses import Presses
+from okgin.engine import Match, Rules, deadwood
+from okgin.lib.presses import Presses
 
 
 class Player:

@@ -1,0 +1,92 @@
+"""The test house rules (tests/conftest.py, pyproject.toml): every test is in
+a tier, any subset collects in any order, and tests reach shared helpers
+through the package tests.support, never by editing sys.path or by
+importing another test module."""
+import ast
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import TIERS, tier_of
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+# Scripts that (also) run under the micropython binary, where there is no
+# pytest to set the path: they set their own (pyproject.toml's ruff lists them).
+MICROPYTHON_SCRIPTS = ("tests/mp/", "tests/drivers/vm/", "tests/drivers/bench_drivers.py",
+                       "tests/drivers/mp_runner.py", "tests/drivers/mp_trace.py",
+                       "tests/drivers/hal_cases.py")
+
+
+def _python_files():
+    for dirpath, dirs, files in os.walk(HERE):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", "golden", "fixtures")]
+        for f in files:
+            if f.endswith(".py"):
+                path = os.path.join(dirpath, f)
+                yield os.path.relpath(path, ROOT).replace(os.sep, "/"), path
+
+
+def _collect(*args):
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                        *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    m = re.search(r"(\d+) tests? collected", p.stdout)
+    return p.returncode, int(m.group(1)) if m else None, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("order", [
+    ("tests/test_import_cycles.py", "tests/engine"),
+    ("tests/engine", "tests/test_import_cycles.py", "tests/bots"),
+    ("tests/bots", "tests/engine", "tests/drivers", "tests/app"),
+])
+def test_any_subset_collects_in_any_order(order):
+    code, n, out = _collect(*order)
+    assert code == 0 and n, out
+    parts = [_collect(one)[1] for one in order]
+    assert n == sum(parts), (order, parts, n)
+
+
+def test_every_test_folder_has_a_tier():
+    folders = {rel.split("/")[1] for rel, _ in _python_files()
+               if rel.count("/") >= 2 and os.path.basename(rel).startswith("test_")}
+    assert folders <= set(TIERS), folders - set(TIERS)
+    assert tier_of(os.path.join(HERE, "engine", "test_api.py")) == "unit"
+    assert tier_of(os.path.join(HERE, "chip", "test_chip.py")) == "chip"
+    assert tier_of(os.path.join(HERE, "test_lint.py")) == "unit"
+
+
+def _path_edits(tree):
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("insert", "append", "extend")
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "path"
+                and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id == "sys"):
+            yield node.lineno
+
+
+def test_tests_reach_helpers_through_the_support_package():
+    edits, cross = [], []
+    for rel, path in _python_files():
+        if rel.startswith(MICROPYTHON_SCRIPTS):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        edits += ["%s:%d" % (rel, n) for n in _path_edits(tree)]
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [node.module + "." + a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            cross += ["%s imports %s" % (rel, n) for n in names
+                      if re.search(r"(^|\.)test_\w+$", n) and not n.startswith("tests.support")]
+    assert not edits, "sys.path edited in test code (use tests.support or pyproject's pythonpath): %s" % edits
+    assert not cross, "a test module imports another (move the shared part to tests/support): %s" % cross
+
+
+def test_the_rules_have_teeth():
+    tree = ast.parse("import sys\nsys.path.insert(0, 'x')\ndef f():\n    sys.path.append('y')\n")
+    assert list(_path_edits(tree)) == [2, 4]
