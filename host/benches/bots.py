@@ -166,7 +166,8 @@ def run_chip(quick, games=None):
     game: the lowest free heap since boot and the largest single
     allocation the heap can still make (fragmentation would shrink it
     game after game)."""
-    from okgin.benches.chip import _firmware, _reboot, bot_games, decisions_line
+    import statistics
+    from okgin.benches.chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
     from okgin.chip.chipboard import ChipError
     from okgin.flash import flash_board
     from okgin.lib.boards import make_board
@@ -205,6 +206,15 @@ def run_chip(quick, games=None):
               "largest free block %d .. %d bytes; %.0f s wall"
               % (len(rows), min(r[0] for r in rows), 120 * 1024, min(r[1] for r in rows),
                  max(r[1] for r in rows), time.monotonic() - t0))
+        adv, steps, whole, imp, low = bench_coach(chip, hands=2 if quick else 4)
+        print("the coach on the chip's REPL (engine/coach.py, seed 51, hard against hard, %d "
+              "hands): advice for player 0's %d decisions median %.0f ms, max %.0f ms; the "
+              "review after a hand: %d steps of median %.0f ms, max %.0f ms, whole hands "
+              "%s ms; importing engine.bots %d bytes of heap, engine.coach %d more; lowest "
+              "free heap %d bytes"
+              % (len(whole), len(adv), statistics.median(adv), max(adv), len(steps),
+                 statistics.median(steps), max(steps), "/".join("%.0f" % x for x in whole),
+                 imp[0], imp[1], low))
     except ChipError as e:
         raise CommandError(str(e)) from e
     finally:

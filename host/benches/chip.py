@@ -168,7 +168,7 @@ import gc, time
 from engine import Match, Rules, bot
 from engine.bots import move_seed
 def _okbench(games, seed0, cap):
-    times: "list[float]" = []
+    times = []
     low = 1 << 30
     for g in range(games):
         seed = seed0 + g
@@ -261,6 +261,83 @@ def bot_games(chip, fw, games, seed0=51, hands=None, report=None):
         if report:
             report(g, rows[-1], times)
     return times, rows
+
+
+COACH = r'''
+import gc, time
+from engine import Match, Rules, bot
+from engine.bots import move_seed
+def _okcoach(seed, hands):
+    gc.collect()
+    a0 = gc.mem_alloc()
+    import engine.bots
+    gc.collect()
+    a1 = gc.mem_alloc()
+    from engine.coach import advice, Review
+    gc.collect()
+    a2 = gc.mem_alloc()
+    adv = []
+    steps = []
+    whole = []
+    low = 1 << 30
+    m = Match(Rules(), seed=seed, dealer=0)
+    done = 0
+    while m.winner is None and done < hands:
+        h = m.hand
+        p = h._to_move
+        o = m.observation(p)
+        s = move_seed(seed, len(o['history']))
+        if p == 0:
+            gc.collect()
+            t = time.ticks_us()
+            a = advice(o, s)['action']
+            adv.append(time.ticks_diff(time.ticks_us(), t))
+            low = min(low, gc.mem_free())
+        else:
+            a = bot('hard', s).choose(o)
+        o = None
+        m.play(a)
+        if h.is_over():
+            done += 1
+            gc.collect()
+            r = Review(h, 0, seed)
+            t0 = time.ticks_us()
+            while True:
+                t = time.ticks_us()
+                fin = r.step()
+                steps.append(time.ticks_diff(time.ticks_us(), t))
+                low = min(low, gc.mem_free())
+                if fin:
+                    break
+            whole.append(time.ticks_diff(time.ticks_us(), t0))
+            r = None
+    print('IMPORT', a1 - a0, a2 - a1)
+    print('ADVICE', ' '.join(str(x) for x in adv))
+    print('STEPS', ' '.join(str(x) for x in steps))
+    print('WHOLE', ' '.join(str(x) for x in whole))
+    print('LOWFREE', low)
+'''
+
+
+def bench_coach(chip, seed=51, hands=4):
+    """The coach (engine/coach.py) on the chip's REPL, with no gc.threshold
+    (the firmware's UI should lift it around the coach as bot_step does
+    around the computer): a seeded game of hard against hard, player 0's
+    every decision advised, each hand reviewed step by step. Returns (advice ms, review step ms, whole
+    review ms per hand, heap to import engine.bots and engine.coach, lowest
+    free heap)."""
+    t = _repl(chip)
+    try:
+        _run(t, COACH)
+        out = _run(t, "_okcoach(%d, %d)" % (seed, hands))
+        t.exit_raw_repl()
+    finally:
+        t.close()
+
+    def nums(key):
+        return [int(x) / 1000.0 for x in out.split(key, 1)[1].split("\n", 1)[0].split()]
+    imp = [int(x) for x in out.split("IMPORT", 1)[1].split("\n", 1)[0].split()]
+    return nums("ADVICE"), nums("STEPS"), nums("WHOLE"), imp, int(out.split("LOWFREE", 1)[1].split()[0])
 
 
 def decisions_line(times, what):
