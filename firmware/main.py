@@ -4,9 +4,26 @@ Runs from the flash root (firmware modules flat, engine/ package,
 board.json). A board definition that does not validate is reported on the
 serial port (``ERR board.json: ...``) and the firmware stops at the REPL
 instead of crash-looping.
+
+The owner's lock holds from the first instruction (docs/reliability.md):
+MicroPython turns Ctrl-C on again for main.py, so it is off again at once,
+and on only once the table knows no game is locked (boot.py does the same
+before it).
 """
-import gc
 import sys
+while True:
+    try:
+        # the virtual board (unix port) stands in for the Pico's USB stack
+        _k = __import__("vmachine" if sys.platform in ("linux", "darwin") else "micropython")
+        _k.kbd_intr(-1)
+        if _k:              # a Ctrl-C that came before the line above is raised here
+            break
+    except KeyboardInterrupt:
+        pass
+    except Exception:       # a port without kbd_intr: nothing to lock
+        _k = None
+        break
+import gc  # noqa: E402 - after the lock, on purpose
 
 
 def _boarddef():
@@ -14,7 +31,17 @@ def _boarddef():
     return boarddef
 
 
+def _locked():
+    """The owner's lock holds at power-up: it is on and a game is saved.
+    (The app lifts it when player 1 holds OK, and keeps it from then on.)"""
+    import store
+    return store.load_settings().get("owner_lock") is True and store.has_game()
+
+
 def main():
+    locked = _locked()
+    if not locked and _k is not None:
+        _k.kbd_intr(3)      # no game to protect: Ctrl-C reaches the REPL again
     # Collect after every 4 KB allocated, not only when the heap is full:
     # garbage is freed while it is still small, so what lives on (modules,
     # the match) packs into the low holes instead of being spread between
@@ -45,6 +72,7 @@ def main():
     import app as _app
     import protocol
     a = _app.App(hw, board)
+    a.kbd_locked = locked   # as left above: the app turns it on or off from here
     # this frame lives as long as the game: let the board definition go
     # (App and hal keep only what they need, docs/memory.md)
     board = None

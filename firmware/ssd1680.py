@@ -210,7 +210,7 @@ class SSD1680:
         self._three = memoryview(self._four)[:3]   # allocation per update
         self._awake = False      # False: the next show() starts with a HW reset
         self._known = False      # False: panel content unknown, next show is full
-        self._started = 0
+        self._started = None   # no update running (ticks_ms() may be 0)
         cs.value(1)
         dc.value(0)
         rst.value(1)
@@ -356,10 +356,10 @@ class SSD1680:
         if not self._awake:
             return False
         if self.busy_pin.value() == 1:
-            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
+            if self._started is not None and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
                 self._timed_out(self.busy_timeout_ms)
             return True
-        if self._started:
+        if self._started is not None:
             self._finished()
         return False
 
@@ -368,7 +368,7 @@ class SSD1680:
         # image now on the panel (still in the frame buffer: nothing draws
         # while busy) becomes the base in 0x26 for the next one.
         self.last_update_ms = ticks_diff(ticks_ms(), self._started)
-        self._started = 0
+        self._started = None
         if self._base_due and self._known:   # not after a timeout or a redraw
             self._flip()
             try:
@@ -397,7 +397,7 @@ class SSD1680:
             if idle is not None:
                 idle()
             sleep_ms(1)
-        if self._started:
+        if self._started is not None:
             self._finished()
 
     def _timed_out(self, ms):
@@ -405,7 +405,7 @@ class SSD1680:
         # next show() resets it and refreshes in full.
         self._awake = False
         self._known = False
-        self._started = 0
+        self._started = None
         raise EPDTimeout("e-paper panel busy for more than %d ms" % ms)
 
     def sleep(self):

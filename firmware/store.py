@@ -16,8 +16,14 @@ import time
 GAME = "game.okg"
 TMP = "game.tmp"
 BAD = "game.bad"
+FIX = "game.fix"          # a repaired record, complete, waiting to replace GAME
 SETTINGS = "settings.json"
 STATS = "stats.json"      # firmware/stats.py reads and writes it
+
+# True while GAME on the flash is the game in RAM (resumed from it, or
+# written by this table since): nothing writes over a record the table did
+# not load (one it could not resume is kept as BAD first, issue 29)
+owned = False
 
 # Test hook: settings "slow_save_ms" makes each chunk of a save wait this
 # long, so a power-loss test can kill the board mid-write.
@@ -27,11 +33,13 @@ slow_ms = 0
 def sandbox(on):
     """Test mode keeps its own game (test.okg, test.tmp, test.bad) and never
     opens the real one (docs/reliability.md, hidden information)."""
-    global GAME, TMP, BAD, STATS
+    global GAME, TMP, BAD, FIX, STATS, owned
     base = "test" if on else "game"
     GAME = base + ".okg"
     TMP = base + ".tmp"
     BAD = base + ".bad"
+    FIX = base + ".fix"
+    owned = False
     # and its own statistics: games played in test mode do not count
     STATS = "teststats.json" if on else "stats.json"
 
@@ -42,6 +50,11 @@ def _exists(path):
         return True
     except OSError:
         return False
+
+
+def has_game():
+    """A record is on the flash (resumable or not)."""
+    return _exists(GAME)
 
 
 def _remove(path):
@@ -65,6 +78,15 @@ def _pause(f):
         time.sleep_ms(slow_ms)
 
 
+def _set_aside():
+    # a record this table did not load (it could not resume it) is kept
+    # as BAD before anything is written over it: a rename, no copy
+    global owned
+    if not owned and _exists(GAME):
+        _replace(GAME, BAD)
+    owned = True
+
+
 def save_lines(lines):
     """The whole record, one line at a time (never held whole in RAM),
     written to game.tmp and renamed over game.okg."""
@@ -73,6 +95,7 @@ def save_lines(lines):
             f.write(ln)
             f.write("\n")
             _pause(f)
+    _set_aside()
     _replace(TMP, GAME)
 
 
@@ -99,6 +122,8 @@ def append_action(line):
     whole record is never built in RAM (a full game is several KB and the
     heap is tight); every line carries its own check (engine/record.py),
     so a torn one would also be recognised."""
+    if not owned:
+        raise ValueError("not this table's record")   # the caller saves it whole
     with open(GAME, "rb") as src:
         with open(TMP, "wb") as dst:
             _copy(src, dst)
@@ -110,8 +135,15 @@ def append_action(line):
 def open_game():
     """The saved record opened for reading (binary: damaged bytes are the
     reader's business, line by line), or None when there is no game. A
-    leftover game.tmp is an interrupted save: game.okg is still whole."""
+    leftover game.tmp is an interrupted save: game.okg is still whole; a
+    game.fix is a repair a power cut interrupted: it is finished first."""
+    global owned
+    owned = False
     _remove(TMP)
+    if _exists(FIX):
+        if _exists(GAME):
+            _replace(GAME, BAD)
+        os.rename(FIX, GAME)
     try:
         return open(GAME, "rb")
     except OSError:
@@ -119,24 +151,31 @@ def open_game():
 
 
 def keep_prefix(nbytes, newline, bad=True):
-    """A record damaged after its first ``nbytes`` bytes: the whole file is
-    kept as game.bad (nothing is lost), then the good part is written back
-    (with ``newline`` added: its last line had none). Each step leaves
-    game.okg whole, so a power cut in between only repeats the repair."""
-    if bad:
-        with open(GAME, "rb") as src:
-            with open(BAD, "wb") as dst:
-                _copy(src, dst)
+    """A record damaged after its first ``nbytes`` bytes (or whose last
+    line lost its newline): the good part, with ``newline`` added, becomes
+    the record and the whole damaged file is kept as game.bad (``bad``).
+
+    Room is needed only for the good part (a few KB), never for a second
+    copy of the damaged file, however big it is: the good part is written
+    to game.tmp, renamed to game.fix (complete from then on), then game.okg
+    is renamed to game.bad and game.fix to game.okg. A power cut anywhere
+    repeats the repair (before game.fix) or finishes it (open_game)."""
     with open(GAME, "rb") as src:
         with open(TMP, "wb") as dst:
             _copy(src, dst, nbytes)
             if newline:
                 dst.write("\n")
-    _replace(TMP, GAME)
+    _replace(TMP, FIX)
+    if bad:
+        _replace(GAME, BAD)
+    _replace(FIX, GAME)
 
 
 def discard_game():
-    """A record with nothing usable: kept as game.bad, no game any more."""
+    """A record with nothing usable, or one this firmware cannot resume:
+    kept as game.bad (a rename), no game any more."""
+    global owned
+    owned = False
     try:
         _replace(GAME, BAD)
     except OSError:
@@ -144,27 +183,56 @@ def discard_game():
 
 
 def clear_game():
+    global owned
     _remove(GAME)
+    owned = True      # (no record: a new game may be written)
 
 
 _SETTINGS_MAX = 2048   # bytes: the menu's few options fit in 200
 
+# what each setting must be (anything else is damage): the menu's
+# preferences, the owner's lock, a record of version 1's seats, test hooks
+_SETTING_TYPES = (("rules", dict), ("owner_lock", bool), ("game", dict),
+                  ("slow_save_ms", int), ("hold_computer", bool))
+
+
+def _setting_ok(k, v):
+    for name, t in _SETTING_TYPES:
+        if name == k:
+            # bool is an int in Python: a count must not be True/False
+            return type(v) is t and (t is not int or 0 <= v <= 1000)
+    return True   # a setting this firmware does not use: kept as it is
+
 
 def load_settings():
-    """The menu's preferences, or {} when settings.json is missing or
-    unusable: too big, not JSON, JSON the parser cannot hold ("[" * 5000
-    ran it out of heap: MemoryError at boot, found by okgin faults).
+    """The menu's preferences, checked field by field. A settings.json
+    that is missing gives {}; one that is damaged (too big, not JSON, JSON
+    the parser cannot hold: "[" * 5000 ran it out of heap at boot, a
+    setting of the wrong type) is kept as settings.json.bad (a rename: no
+    room needed) and what was good in it is written back as a fresh one.
     Nothing in it can stop the boot."""
+    d = None
     try:
-        if os.stat(SETTINGS)[6] > _SETTINGS_MAX:
-            return {}
-        with open(SETTINGS) as f:
-            d = json.load(f)
-        if isinstance(d, dict):
+        if os.stat(SETTINGS)[6] <= _SETTINGS_MAX:
+            with open(SETTINGS) as f:
+                d = json.load(f)
+    except OSError:
+        return {}          # no settings (yet)
+    except Exception:   # noqa: BLE001 - ValueError, MemoryError, RuntimeError...
+        d = None
+    good = {}
+    if isinstance(d, dict):
+        for k in d:
+            if _setting_ok(k, d[k]):
+                good[k] = d[k]
+        if len(good) == len(d):
             return d
-    except Exception:   # noqa: BLE001 - OSError, ValueError, MemoryError, RuntimeError...
+    try:
+        _replace(SETTINGS, SETTINGS + ".bad")
+        save_settings(good)
+    except OSError:
         pass
-    return {}
+    return good
 
 
 def save_settings(d):

@@ -115,7 +115,7 @@ class UC8151:
         self._val = bytearray(1)
         self._three = bytearray(3)
         self._awake = False       # False: the next show() starts with a HW reset
-        self._started = 0
+        self._started = None   # no update running (ticks_ms() may be 0)
         cs.value(1)
         dc.value(0)
         rst.value(1)
@@ -143,13 +143,13 @@ class UC8151:
             if idle is not None:
                 idle()
             sleep_ms(1)
-        if self._started:
+        if self._started is not None:
             self._finished()
 
     def _timed_out(self, ms):
         # Hung or missing: the next show() resets the controller.
         self._awake = False
-        self._started = 0
+        self._started = None
         raise EPDTimeout("e-paper panel busy for more than %d ms" % ms)
 
     # -- the UC8151's own commands ------------------------------------------
@@ -218,17 +218,17 @@ class UC8151:
         if not self._awake:
             return False
         if self.busy_pin.value() == 0:
-            if self._started and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
+            if self._started is not None and ticks_diff(ticks_ms(), self._started) > self.busy_timeout_ms:
                 self._timed_out(self.busy_timeout_ms)
             return True
-        if self._started:
+        if self._started is not None:
             self._finished()
         return False
 
     def _finished(self):
         # first sight of BUSY_N high after an update
         self.last_update_ms = ticks_diff(ticks_ms(), self._started)
-        self._started = 0
+        self._started = None
         self._command(_POF)   # the booster off: the panel is not left driven
         if self.auto_sleep:
             self._command1(_DSLP, _SLEEP_CHECK)

@@ -21,8 +21,7 @@ import time
 from okgin.errors import CommandError
 from okgin.lib import transport
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUITE = os.path.join(ROOT, "tests", "hil")
+from okgin.lib.paths import HIL_SUITE as SUITE, ROOT
 
 
 class Target:
@@ -70,7 +69,7 @@ def start_sim(flash=True, heapsize=None, out=None):
         say("starting a virtual board (flash: %s)" % flash_dir)
         vb.start()
         if flash:
-            from okgin.flash import flash_board
+            from okgin.lib.flashing import flash_board
             say("flashing it on %s, as okgin flash does a Pico" % vb.port)
             # Powered on again by the host rather than machine.reset(): see
             # the report on the virtual board's reset after a Ctrl-C.
@@ -141,7 +140,7 @@ def start_chip(flash=True, firmware=None, out=None):
             out.write("started an emulated Pico on %s: %s\n" % (chip.port, banner.strip()))
             out.flush()
         if flash:
-            from okgin.flash import flash_board
+            from okgin.lib.flashing import flash_board
             # the real path: raw REPL over USB serial, then machine.reset()
             flash_board(chip.port, quiet=out is None, out=out or sys.stdout, ready_timeout=300)
     except BaseException:

@@ -21,6 +21,7 @@ TIERS = {
     "sim": "ui",           # the simulator's window and terminal
     "web": "ui",           # the web page in chromium
     "hardware": "slow",    # the printable case (OpenSCAD)
+    "install": "slow",     # the wheel, built and installed in a fresh venv outside the checkout
 }
 
 

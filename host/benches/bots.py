@@ -17,7 +17,7 @@ import time
 from okgin.benches import smallest
 from okgin.errors import CommandError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import ROOT
 LEVELS = ("random", "easy", "greedy", "normal", "hard")
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times
@@ -169,7 +169,7 @@ def run_chip(quick, games=None):
     import statistics
     from okgin.benches.chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
     from okgin.chip.chipboard import ChipError
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     from okgin.lib.boards import make_board
     games = games or (1 if quick else 10)
     if games < 1:

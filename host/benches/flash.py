@@ -11,13 +11,11 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import copy_source
 
 
 def _copy_source(dst):
-    for d in ("engine", "firmware", "hardware"):
-        shutil.copytree(os.path.join(ROOT, d), os.path.join(dst, d),
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    copy_source(dst, ignore=("__pycache__", "*.pyc"))
 
 
 def _touch_module(src, n):
@@ -28,7 +26,7 @@ def _touch_module(src, n):
 
 
 def measure(runs=3, out=sys.stdout):
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     from okgin.lib.boards import start_board
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}

@@ -98,7 +98,7 @@ class ChipBoard:
     called from any one thread; on_event is called from the board's thread."""
 
     def __init__(self, flash=None, board="hardware/board.json", firmware=None, bootrom=None,
-                 realtime=True, eink=1.0, download=True, out=None):
+                 realtime=True, eink=1.0, download=True, out=None, drop=None):
         if os.name != "posix":
             raise ChipError("the emulated Pico needs POSIX ptys (Linux or macOS); on Windows use WSL")
         self.board_path = board if isinstance(board, str) else None
@@ -112,6 +112,10 @@ class ChipBoard:
         self._bootrom = bootrom
         self._download = download
         self._out = sys.stderr if out is None else out
+        # a UF2 file dragged onto the Pico's USB drive at the first power-on,
+        # BOOTSEL held: the bootrom writes it (uf2drop.mjs) and boots it
+        self._drop = os.path.abspath(drop) if drop else None
+        self.dropped_blocks = (0, 0)     # (written, in the file) as the bootrom acknowledges them
         self.on_event = None        # ("refresh", p, kind, s), ("ended", p), ("led", p, on), ("reset",), ("exit", code)
         self.on_trace = None        # every raw chip event, for benches: (kind, t_ns, ...)
         self.port: Optional[str] = None
@@ -126,7 +130,13 @@ class ChipBoard:
         self.last_exit: Optional[tuple] = None   # (exit status, the emulator's last message)
         self.flash_ops: "collections.Counter[str]" = collections.Counter()
         self.reports: "collections.Counter[str]" = collections.Counter()   # chip reports by why
-        self.running_ns = 0         # emulated time the core spent awake (not in WFI)
+        # emulated ns per power state, as glue.mjs counts them ("run 125 SU",
+        # "wait 125 SU", "deep 12 -U", "dormant", "flash": docs/power.md)
+        self.power_ns: "collections.Counter[str]" = collections.Counter()
+        self.wakes = 0              # the core left a sleep (WFI/WFE or DORMANT) to run
+        # the supply (board.json "power"): USB plugged in (VBUS sense pin
+        # high) and VSYS in volts, which the ADC sees divided by 3
+        self._adc_sent = None
         self._reads = 0             # GPIO_IN reads by the firmware, as of the last report
         self._proc: Optional[subprocess.Popen] = None
         self._sock: Any = None
@@ -144,6 +154,7 @@ class ChipBoard:
         self._cut_after = None      # power cut after this many more flash operations
         self._speed: "collections.deque[tuple[float, int]]" = collections.deque(maxlen=200)
         self._sent = None
+        self._asleep = False
         self.dropped = 0
 
     # -- life cycle ---------------------------------------------------------------
@@ -171,10 +182,13 @@ class ChipBoard:
         if not self.flash_path:
             self.flash_path = os.path.join(self._work, "flash.bin")
         self._lock_flash()
-        if fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
+        if self._drop:
+            if not os.path.exists(self.flash_path):
+                images.new_flash(self.flash_path)
+        elif fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
             # a new Pico, or --firmware: the UF2 as the USB drive would write it
             images.write_uf2(self.flash_path, fw)
-        if not images.has_firmware(self.flash_path):
+        if not self._drop and not images.has_firmware(self.flash_path):
             raise ChipError("the flash file %s holds no firmware" % self.flash_path)
         self.firmware_path = fw
         self._master, self._slave = os.openpty()
@@ -210,7 +224,7 @@ class ChipBoard:
         try:
             proc = subprocess.Popen(
                 [self._node, self._glue, self._bootrom, self.flash_path, str(theirs.fileno()),
-                 str(self._t)],
+                 str(self._t)] + ([self._drop] if self._drop else []),
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 start_new_session=True)
         except OSError as e:
@@ -218,6 +232,7 @@ class ChipBoard:
         finally:
             theirs.close()
             log.close()
+        self._drop = None           # the next power-on boots from flash
         with self._lock:
             self._sent = None
             self._cut_after = None
@@ -380,8 +395,6 @@ class ChipBoard:
 
     def _step(self, rep):
         """One report from the chip: apply what it did, decide what it sees."""
-        if self._sent is not None:
-            self.running_ns += max(0, rep["t"] - self._sent[1])
         if self._sent is not None and rep["why"] == "slice":
             # a whole slice of running: how fast the emulator computes
             wall0, t0 = self._sent
@@ -389,6 +402,12 @@ class ChipBoard:
                 self._speed.append((time.monotonic() - wall0, rep["t"] - t0))
         self.reports[rep["why"]] += 1
         self._reads = rep.get("r", 0)
+        pw = rep.get("pw")
+        if pw:
+            if self._asleep and any(k.startswith("run") for k in pw):
+                self.wakes += 1
+            self.power_ns.update(pw)
+        self._asleep = rep["why"] in ("idle", "dormant")
         with self._lock:
             for ev in rep["ev"]:
                 self._event(ev)
@@ -409,6 +428,9 @@ class ChipBoard:
         reply = {}
         if why == "idle":
             reply["adv"] = self._idle(rep)
+        elif why == "dormant":
+            # every clock stopped: no alarm of the chip's own can end it
+            reply["adv"] = self._idle(dict(rep, next=None))
         data = self._read_usb(rep["q"])
         if data:
             reply["usb"] = data.hex()
@@ -418,9 +440,17 @@ class ChipBoard:
             wake = self._due()
             reply["wake"] = wake
             reply["flashsync"] = self._cut_after is not None
+            adc = self._adc()
+            if adc != self._adc_sent or why == "start":
+                reply["adc"] = self._adc_sent = adc
         if why == "start":
             reply["slice"] = SLICE_NS
-        base = self._t if why != "idle" else min(x for x in (reply["adv"], rep["next"]) if x is not None)
+        if why == "dormant":
+            base = reply["adv"]
+        elif why == "idle":
+            base = min(x for x in (reply["adv"], rep["next"]) if x is not None)
+        else:
+            base = self._t
         self._sent = (time.monotonic(), base)
         return reply
 
@@ -448,6 +478,8 @@ class ChipBoard:
             self.flash_ops[ev[2]] += 1
         elif kind == "log":
             self._console.append((self._t, "[emulator] " + ev[1]))
+        elif kind == "drop":
+            self.dropped_blocks = (ev[2], ev[3])
 
     def _pin(self, gpio, state):
         # rp2040js GPIOPinState -> the board model's mode, level and pull
@@ -555,6 +587,47 @@ class ChipBoard:
             os.write(self._wake_w, b"x")
         except OSError:
             pass
+
+    # -- the supply: VBUS, VSYS (board.json "power") -------------------------------
+    def _adc(self):
+        """The ADC's five inputs as 12-bit counts of its 3.3 V reference:
+        GP26-28 unconnected (0), GP29 = VSYS/3 (the Pico's divider), the
+        temperature sensor at 27 C (0.706 V, RP2040 datasheet 4.9.5)."""
+        def counts(volts):
+            return max(0, min(4095, int(round(volts / 3.3 * 4095))))
+        return [0, 0, 0, counts(self.pins.vsys / 3), counts(0.706)]
+
+    def set_supply(self, vbus=None, vsys=None):
+        """USB plugged in or not (the VBUS sense pin, board.json
+        power.vbus_sense) and the voltage on VSYS (what the ADC reads
+        through the Pico's divider on power.vsys_adc), as the board's
+        batteries and USB would set them. The firmware sees the change at
+        its next read; the USB serial link itself stays up (the host tools
+        still talk to the chip: see docs/power.md)."""
+        if vsys is not None and not 0 <= vsys <= 5.5:
+            raise ValueError("vsys must be 0..5.5 V (the Pico's VSYS range), not %r" % (vsys,))
+        with self._lock:
+            if vbus is not None:
+                self.pins.vbus = bool(vbus)
+            if vsys is not None:
+                self.pins.vsys = float(vsys)
+        self._wake()
+
+    def power_states(self):
+        """Emulated seconds per power state since power-on (or the last
+        reset_power()): {"run 125 SU": s, "deep 12 -U": s, ...}; see
+        docs/power.md for what each state is."""
+        with self._lock:
+            return {k: v / 1e9 for k, v in self.power_ns.items()}
+
+    def reset_power(self):
+        """Start counting power states (and the panels' states) afresh."""
+        with self._lock:
+            self.power_ns.clear()
+            self.wakes = 0
+            for panel in self.pins.panels:
+                panel.reset_states()
+            self.pins.reset_states()
 
     # -- the USB serial port's host side -----------------------------------------------
     def _flush_usb(self):

@@ -18,7 +18,15 @@
 //   - machine.reset() (the watchdog): the chip is rebuilt, flash kept;
 //   - input levels (pulls, buttons, BUSY) come from Python's model of the
 //     board (host/vboard/pins.py), so an unpressed button reads 1;
-//   - core 1 is absent: its FIFO reads "empty, room to write".
+//   - core 1 is absent: its FIFO reads "empty, room to write";
+//   - power (docs/power.md): instructions take 1/clk_sys each (rp2040js
+//     follows the PLL and CLOCKS registers, so machine.freq() changes the
+//     pace); emulated time is counted per power state (running, WFI/WFE
+//     with clocks on, deep sleep = SLEEPDEEP set, as machine.lightsleep
+//     does, DORMANT = the XOSC stopped) and clock; DORMANT is ours to
+//     model: the core stops until a GPIO the firmware enabled for
+//     dormant wake sees its edge or level; the ADC's inputs (VSYS/3 on
+//     GP29) come from Python.
 //
 // Link: the fd named by the third argument is a socket to Python (the
 // fourth: the board's time at power-on, ns). We send one JSON line (a
@@ -26,7 +34,7 @@
 // runs in Node, so the chip never moves while Python thinks.
 // Reports {why, t, next, q, r, ev}:
 //   why: "start" | "slice" | "idle" | "read" | "wake" | "reset" | "flash" |
-//   "halt"; t: the board's time now (ns); next: when the chip's next timer
+//   "halt" | "dormant"; t: the board's time now (ns); next: when the chip's next timer
 //   alarm fires (null: none); q: bytes from the host the chip has not read
 //   yet; r: how many times the firmware has read GPIO_IN so far;
 //   ev: what the chip did since the last report, in order:
@@ -38,13 +46,20 @@
 //     ["usb", t, hex]           bytes the chip sent to the host
 //     ["flash", t, op, addr, n] an erase ("E") or program ("P") finished
 //     ["log", text]             the emulator complained
-// Replies {bits, wake, usb, adv, slice, flashsync, quit}:
+//   pw: emulated ns spent since the last report per power state, e.g.
+//     {"run 125 SU": 1200, "wait 125 SU": 80000, "deep 12 -U": 5e6,
+//      "dormant": 3e9, "flash": 45e6}: state (run | wait = WFI/WFE with
+//     the clocks running | deep = WFI/WFE with SCR.SLEEPDEEP | dormant |
+//     flash = the core stalled in a flash erase/program), clk_sys in MHz,
+//     then which PLLs run (S = sys, U = usb, - = off).
+// Replies {bits, wake, usb, adv, slice, flashsync, quit, adc}:
 //   bits: the 30 GPIO input levels from now on; wake: report ("wake") when
 //   the board's time reaches this ns (a BUSY falling, a button released);
 //   usb: hex bytes from the host; adv: (to "idle") let the sleeping core's
 //   time pass up to this ns; slice: ns to run between "slice" reports;
 //   flashsync: report ("flash") after each flash operation, so a power
-//   cut can land between two; quit: exit.
+//   cut can land between two; quit: exit; adc: [ch0..ch4] raw 12-bit
+//   values the ADC converts from now on (null: keep).
 // A "read" report happens when the firmware reads GPIO_IN after it has
 // changed a pin or sent SPI bytes since the last report: Python applies
 // those first, so a BUSY read right after the panel's master activation
@@ -52,18 +67,36 @@
 
 import fs from 'node:fs';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { UF2Drop } from './uf2drop.mjs';
 
-const [bootromPath, flashPath, linkFd, startNs] = process.argv.slice(2);
+// The fifth argument (optional): a UF2 file dragged onto the Pico's USB
+// drive at power-on with BOOTSEL held; the bootrom itself writes it
+// (uf2drop.mjs), then reboots into it.
+const [bootromPath, flashPath, linkFd, startNs, dropPath] = process.argv.slice(2);
 const LINK = Number(linkFd);
 const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
-const NS_PER_CYCLE = 8;                      // clk_sys 125 MHz
+// clk_sys is what rp2040js derives from the PLL and CLOCKS registers
+// (125 MHz after the SDK's clock set-up, 12 MHz from the crystal in
+// lightsleep): one cycle takes 1e9 / clk_sys ns.
 // W25Q16JV datasheet, typical: page program 0.4 ms, sector (4 KB) erase
 // 45 ms, block (64 KB) erase 150 ms. The core waits them out in the ROM.
 const T_PROGRAM = 400e3, T_SECTOR = 45e6, T_BLOCK = 150e6;
-const SIO_GPIO_IN = 0x004, SIO_FIFO_ST = 0x050, SIO_FIFO_WR = 0x054, SIO_FIFO_RD = 0x058;
+const SIO_GPIO_IN = 0x004, SIO_GPIO_HI_IN = 0x008, SIO_FIFO_ST = 0x050, SIO_FIFO_WR = 0x054, SIO_FIFO_RD = 0x058;
 const FIFO_RDY = 0x2;
-const BKPT_ERASE = 0xe5, BKPT_PROGRAM = 0xe6;
+const BKPT_ERASE = 0xe5, BKPT_PROGRAM = 0xe6, BKPT_USER_ERASE = 0xe7, BKPT_PAGE_PROGRAM = 0xe8;
+// In USB boot mode the bootrom writes a dropped UF2 with its internal
+// flash_user_erase(addr, cmd) and flash_page_program(addr, data), not
+// through its function table: their addresses in the B1 ROM (whose SHA-256
+// host/chip/images.py checks), found in flash_range_erase's and
+// flash_range_program's calls.
+const B1_FLASH_USER_ERASE = 0x1868, B1_FLASH_PAGE_PROGRAM = 0x189e;
+const ERASE_SIZE = { 0x20: 4096, 0x52: 32768, 0xd8: 65536 };
 const USB_SOF_RD = 0x48, USB_INTE = 0x90, USB_INTR_DEV_SOF = 1 << 17;
+const PPB_SCR = 0xd10, SCR_SLEEPDEEP = 0x4;
+const CLK_SLEEP_EN0 = 0xa8, CLK_SLEEP_EN1 = 0xac, SLEEP_EN0_ALL = 0xffffffff, SLEEP_EN1_ALL = 0x7fff;
+const XOSC_DORMANT = 0x08, XOSC_COMA = 0x636f6d61, XOSC_WAKE = 0x77616b65;
+const IO_DORMANT_WAKE_INTE0 = 0x160, IO_DORMANT_WAKE_INTE3 = 0x16c;
+const PLL_PWR_PD = 0x1, PLL_PWR_VCOPD = 0x20;
 
 // --- the flash file: read at power-on, written through ---------------------
 const flash = new Uint8Array(FLASH_SIZE);
@@ -109,10 +142,18 @@ let stop = null;             // why the run loop must report now
 let wakeAlarm;
 let sliceNs = 1e6;
 let flashSync = false;       // report after every flash erase/program
+let bootsel = !!dropPath;    // BOOTSEL held at power-on
 let gpioReads = 0;           // how often the firmware has read its inputs
 // The board's time goes on across resets, while the chip's own timer
 // starts again at 0: times on the link are epoch + the chip's clock.
 let epoch = Number(startNs || 0);
+// power accounting (docs/power.md): ns per state since the last report
+let power = {};
+let nsPerCycle = 8;
+let scr = 0;                 // the core's System Control Register (SLEEPDEEP)
+let sleepEn = [SLEEP_EN0_ALL, SLEEP_EN1_ALL];   // CLOCKS SLEEP_EN0/1: clocks kept in deep sleep
+let dormant = false;         // the XOSC was told "coma": nothing runs
+let wakeMask = new Uint8Array(30);   // per GPIO: dormant wake events (edge/level bits)
 
 function now() {
   return Math.round(clock.nanos + epoch);
@@ -121,6 +162,56 @@ function now() {
 function emit(ev) {
   events.push(ev);
 }
+
+function plls() {
+  const on = (pll) => !(pll.pwr & (PLL_PWR_PD | PLL_PWR_VCOPD));
+  return (on(mcu.pllSys) ? 'S' : '-') + (on(mcu.pllUsb) ? 'U' : '-');
+}
+
+function powerState(kind) {
+  // kind: 'run' | 'sleep' (the core waits) | 'dormant' | 'flash'
+  if (kind === 'dormant' || kind === 'flash') return kind;
+  const mhz = Math.round(mcu.clkSys / 1e5) / 10;
+  // deep sleep gates the clocks SLEEP_EN leaves out; with every bit set
+  // (as MicroPython leaves them after a lightsleep, SLEEPDEEP still on)
+  // it is the same as a plain WFI/WFE
+  const gated = sleepEn[0] >>> 0 !== SLEEP_EN0_ALL || (sleepEn[1] & SLEEP_EN1_ALL) !== SLEEP_EN1_ALL;
+  const how = kind === 'run' ? 'run' : scr & SCR_SLEEPDEEP && gated ? 'deep' : 'wait';
+  return how + ' ' + mhz + ' ' + plls();
+}
+
+function account(kind, ns) {
+  if (ns <= 0) return;
+  const key = powerState(kind);
+  power[key] = (power[key] || 0) + ns;
+}
+
+function dormantWake(level, was) {
+  // IO_BANK0 DORMANT_WAKE_INTE bits per GPIO: 0 level low, 1 level high,
+  // 2 edge low, 3 edge high (RP2040 datasheet 2.19.6)
+  for (let g = 0; g < 30; g++) {
+    const m = wakeMask[g];
+    if (!m) continue;
+    const now = !!((level >>> g) & 1);
+    const before = !!((was >>> g) & 1);
+    if ((m & 1 && !now) || (m & 2 && now) || (m & 4 && before && !now) || (m & 8 && !before && now)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function inputBits() {
+  let bits = 0;
+  for (const pin of mcu.gpio) if (pin.rawInputValue) bits |= 1 << pin.index;
+  return bits >>> 0;
+}
+
+function wakeUp() {
+  dormant = false;
+  xoscWrite(XOSC_DORMANT, XOSC_WAKE);     // the crystal restarts: STABLE again
+}
+let xoscWrite;
 
 function romFunction(code) {
   // The bootrom's function table: pairs of 16-bit (code, address), 0-ended,
@@ -142,6 +233,7 @@ function flashOp(op, addr, n, cost) {
   mcu.flash.set(flash.subarray(addr, addr + n), addr);
   emit(['flash', now(), op, addr, n]);
   clock.tick(cost);              // the core waits in the ROM meanwhile
+  account('flash', cost);
   if (flashSync) stop = stop || 'flash';
 }
 
@@ -192,16 +284,88 @@ function makeChip(watchdogReset = false) {
   if (clock) epoch += clock.nanos;
   mcu = new RP2040();
   clock = mcu.clock;
+  nsPerCycle = 1e9 / mcu.clkSys;
+  mcu.addClockListener((hz) => {
+    nsPerCycle = 1e9 / hz;
+  });
+  scr = 0;
+  sleepEn = [SLEEP_EN0_ALL, SLEEP_EN1_ALL];
+  dormant = false;
+  const clocks = mcu.clocks;
+  const clkRead = clocks.readUint32.bind(clocks);
+  const clkWrite = clocks.writeUint32.bind(clocks);
+  clocks.readUint32 = (offset) => {
+    if (offset === CLK_SLEEP_EN0) return sleepEn[0] >>> 0;
+    if (offset === CLK_SLEEP_EN1) return sleepEn[1] & SLEEP_EN1_ALL;
+    return clkRead(offset);
+  };
+  clocks.writeUint32 = (offset, value) => {
+    if (offset === CLK_SLEEP_EN0) sleepEn[0] = value >>> 0;
+    else if (offset === CLK_SLEEP_EN1) sleepEn[1] = value & SLEEP_EN1_ALL;
+    else clkWrite(offset, value);
+  };
+  wakeMask = new Uint8Array(30);
+  // SCR (SLEEPDEEP) is not kept by rp2040js: keep it here
+  const ppb = mcu.ppb;
+  const ppbRead = ppb.readUint32.bind(ppb);
+  const ppbWrite = ppb.writeUint32.bind(ppb);
+  ppb.readUint32 = (offset) => (offset === PPB_SCR ? scr : ppbRead(offset));
+  ppb.writeUint32 = (offset, value) => {
+    if (offset === PPB_SCR) scr = value & 0x16;
+    else ppbWrite(offset, value);
+  };
+  // A PLL that is powered down is not locked (rp2040js says it always is):
+  // the SDK's pll_init skips a PLL that reads locked with the same dividers,
+  // which left it powered down (in our books) after every lightsleep
+  for (const pll of [mcu.pllSys, mcu.pllUsb]) {
+    const pllRead = pll.readUint32.bind(pll);
+    pll.readUint32 = (offset) => {
+      const v = pllRead(offset);
+      if (offset === 0 && pll.pwr & (PLL_PWR_PD | PLL_PWR_VCOPD)) return (v & 0x7fffffff) >>> 0;
+      return v;
+    };
+  }
+  // DORMANT: the XOSC's "coma" stops everything until a dormant wake
+  const xosc = mcu.peripherals[0x40024];
+  const xoscW = xosc.writeUint32.bind(xosc);
+  xoscWrite = xoscW;
+  xosc.writeUint32 = (offset, value) => {
+    xoscW(offset, value);
+    if (offset === XOSC_DORMANT && value >>> 0 === XOSC_COMA) dormant = true;
+  };
+  // IO_BANK0's DORMANT_WAKE_INTE0..3 (rp2040js ignores them): 4 bits per GPIO
+  const io = mcu.peripherals[0x40014];
+  const ioRead = io.readUint32.bind(io);
+  const ioWrite = io.writeUint32.bind(io);
+  const isWake = (o) => o >= IO_DORMANT_WAKE_INTE0 && o <= IO_DORMANT_WAKE_INTE3;
+  io.readUint32 = (offset) => {
+    if (!isWake(offset)) return ioRead(offset);
+    const first = ((offset - IO_DORMANT_WAKE_INTE0) >> 2) * 8;
+    let v = 0;
+    for (let i = 7; i >= 0; i--) v = (v << 4) | (first + i < 30 ? wakeMask[first + i] : 0);
+    return v >>> 0;
+  };
+  io.writeUint32 = (offset, value) => {
+    if (!isWake(offset)) return ioWrite(offset, value);
+    const first = ((offset - IO_DORMANT_WAKE_INTE0) >> 2) * 8;
+    for (let i = 0; i < 8 && first + i < 30; i++) wakeMask[first + i] = (value >>> (4 * i)) & 0xf;
+  };
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   const rom = new Uint32Array(bootrom);
   patchHalf(rom, romFunction(0x4552), 0xbe00 | BKPT_ERASE);    // 'R','E'
   patchHalf(rom, romFunction(0x5052), 0xbe00 | BKPT_PROGRAM);  // 'R','P'
+  if (bootsel) {
+    patchHalf(rom, B1_FLASH_USER_ERASE, 0xbe00 | BKPT_USER_ERASE);
+    patchHalf(rom, B1_FLASH_PAGE_PROGRAM, 0xbe00 | BKPT_PAGE_PROGRAM);
+  }
   mcu.loadBootrom(rom);
   mcu.flash.set(flash);
   mcu.onBreak = (code) => {
     const r = mcu.core.registers;
     if (code === BKPT_ERASE) eraseFlash(r[0], r[1], r[2]);
     else if (code === BKPT_PROGRAM) programFlash(r[0], r[1], r[2]);
+    else if (code === BKPT_USER_ERASE) eraseFlash(r[0], ERASE_SIZE[r[1] & 0xff] || 4096, 4096);
+    else if (code === BKPT_PAGE_PROGRAM) programFlash(r[0], r[1], 256);
     else {
       emit(['log', 'breakpoint ' + code + ' at 0x' + (mcu.core.PC - 2).toString(16)]);
       return;
@@ -219,6 +383,7 @@ function makeChip(watchdogReset = false) {
       if (dirty) applyReply(exchange('read'));
     }
     if (offset === SIO_FIFO_ST) return 0xffffffff;
+    if (offset === SIO_GPIO_HI_IN && bootsel) return sioRead(offset) & ~2;   // QSPI CSn low: BOOTSEL
     if (offset === SIO_FIFO_RD) return 0xffffffff;
     return sioRead(offset);
   };
@@ -247,18 +412,28 @@ function makeChip(watchdogReset = false) {
     };
   });
 
-  cdc = new USBCDC(mcu.usbCtrl);
-  cdc.onSerialData = (data) => {
-    const last = events[events.length - 1];
-    const hex = Buffer.from(data).toString('hex');
-    if (last && last[0] === 'usb') last[2] += hex;
-    else emit(['usb', now(), hex]);
-  };
-  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
-    if (endpoint !== cdc.outEndpoint) return;
-    usbRead = { endpoint, size };
-    serveUsb();
-  };
+  if (bootsel) {
+    // The bootrom runs from its reset vector. rp2040js leaves CHIP_RESET
+    // (0x40064008) unimplemented, reading all ones: the bootrom would take
+    // it as a debugger's rescue request and halt. A power-on reads HAD_POR.
+    const vreg = mcu.peripherals[0x40064];
+    const vregRead = vreg.readUint32.bind(vreg);
+    vreg.readUint32 = (offset) => (offset === 8 ? 0x100 : vregRead(offset));
+    // The bootrom keeps its bitmaps of the blocks written and the sectors
+    // erased in the XIP cache used as RAM (16 KB at 0x15000000), which
+    // rp2040js does not map: reads gave all ones (every block "already
+    // written") and the drop was ignored.
+    const xipRam = new DataView(new ArrayBuffer(16384));
+    const read32 = mcu.readUint32.bind(mcu), write32 = mcu.writeUint32.bind(mcu);
+    mcu.readUint32 = (a) => ((a >>> 14) === 0x5400 ? xipRam.getUint32(a & 0x3ffc, true) : read32(a));
+    mcu.writeUint32 = (a, v) => ((a >>> 14) === 0x5400 ? xipRam.setUint32(a & 0x3ffc, v >>> 0, true) : write32(a, v));
+    // the bootrom's USB drive, the file dragged onto it
+    new UF2Drop(mcu, fs.readFileSync(dropPath),
+      (done, total) => emit(['drop', now(), done, total]),
+      (text) => emit(['log', 'UF2 drop: ' + text]));
+  } else {
+    usbCdc();
+  }
 
   // The host's start of frame, every 1 ms while INTE asks for it; reading
   // SOF_RD acknowledges it (RP2040 datasheet 4.1.2.5).
@@ -296,13 +471,34 @@ function makeChip(watchdogReset = false) {
   }
   watchdog.onWatchdogTrigger = () => {
     stop = 'reset';
+    // A countdown that ran out (the bootrom's reboot after a UF2 drop):
+    // rp2040js re-arms its alarm for the counter's value, now 0, so it
+    // would fire again at the same instant for ever. The chip is rebuilt.
+    watchdog.alarm.enable = false;
   };
   wakeAlarm = clock.createAlarm(() => {
     stop = stop || 'wake';
   });
   usbIn = [];
   usbRead = null;
-  mcu.core.PC = 0x10000000;     // no bootloader: straight into the image's boot2
+  // no bootloader: straight into the image's boot2 (with BOOTSEL held, the
+  // bootrom from its reset vector, into its USB boot mode)
+  if (!bootsel) mcu.core.PC = 0x10000000;
+}
+
+function usbCdc() {
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (data) => {
+    const last = events[events.length - 1];
+    const hex = Buffer.from(data).toString('hex');
+    if (last && last[0] === 'usb') last[2] += hex;
+    else emit(['usb', now(), hex]);
+  };
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    usbRead = { endpoint, size };
+    serveUsb();
+  };
 }
 
 function serveUsb() {
@@ -315,8 +511,9 @@ function serveUsb() {
 
 function exchange(why) {
   const next = clock.nextAlarm ? Math.round(clock.nextAlarm.nanos + epoch) : null;
-  const report = { why, t: now(), next, q: usbIn.length, r: gpioReads, ev: events };
+  const report = { why, t: now(), next, q: usbIn.length, r: gpioReads, ev: events, pw: power };
   events = [];
+  power = {};
   dirty = false;
   send(report);
   return receive();
@@ -325,6 +522,8 @@ function exchange(why) {
 function applyReply(reply) {
   if (reply.quit) process.exit(0);
   if (reply.bits !== undefined) {
+    const was = inputBits();
+    if (dormant && dormantWake(reply.bits >>> 0, was)) wakeUp();
     for (const pin of mcu.gpio) {
       const level = !!((reply.bits >>> pin.index) & 1);
       if (pin.rawInputValue !== level) pin.setInputValue(level);
@@ -339,6 +538,11 @@ function applyReply(reply) {
     serveUsb();
   }
   if (reply.slice) sliceNs = reply.slice;
+  if (reply.adc) {
+    reply.adc.forEach((v, ch) => {
+      if (v !== null && v !== undefined) mcu.adc.channelValues[ch] = v & 0xfff;
+    });
+  }
   if (reply.flashsync !== undefined) flashSync = !!reply.flashsync;
 }
 
@@ -347,11 +551,30 @@ function run() {
   // Python (an alarm we asked for, a reset).
   const core = mcu.core;
   const end = clock.nanos + sliceNs;
+  let ran = 0;
   while (stop === null) {
-    if (core.waiting) return 'idle';
-    if (clock.nanos >= end) return 'slice';
-    clock.tick(core.executeInstruction() * NS_PER_CYCLE);
+    if (dormant) {
+      // a level wake that holds already (the pin was low when it slept)
+      if (dormantWake(inputBits(), inputBits())) {
+        wakeUp();
+        continue;
+      }
+      account('run', ran);
+      return 'dormant';
+    }
+    if (core.waiting) {
+      account('run', ran);
+      return 'idle';
+    }
+    if (clock.nanos >= end) {
+      account('run', ran);
+      return 'slice';
+    }
+    const ns = core.executeInstruction() * nsPerCycle;
+    ran += ns;
+    clock.tick(ns);
   }
+  account('run', ran);
   const why = stop;
   stop = null;
   return why;
@@ -361,12 +584,23 @@ makeChip();
 let reply = exchange('start');
 for (;;) {
   applyReply(reply);
-  if (reply.adv !== undefined && mcu.core.waiting) {
+  if (reply.adv !== undefined && dormant) {
+    // DORMANT: every clock is stopped, no alarm can wake the chip; time
+    // passes as Python says (a GPIO wake in the bits above ends it)
+    const target = reply.adv - epoch;
+    if (target > clock.nanos) {
+      account('dormant', target - clock.nanos);
+      clock.tick(target - clock.nanos);
+    }
+  } else if (reply.adv !== undefined && mcu.core.waiting) {
     // Let the sleeping core's time pass, never beyond its next alarm (an
     // alarm's interrupt must wake it before anything later happens).
     const next = clock.nextAlarm ? clock.nextAlarm.nanos : Infinity;
     const target = Math.min(reply.adv - epoch, next);
-    if (target > clock.nanos) clock.tick(target - clock.nanos);
+    if (target > clock.nanos) {
+      account('sleep', target - clock.nanos);
+      clock.tick(target - clock.nanos);
+    }
   }
   let why;
   try {
@@ -377,6 +611,9 @@ for (;;) {
     send({ why: 'halt', t: now(), next: null, q: 0, ev: events });
     process.exit(3);
   }
-  if (why === 'reset') makeChip(true);
+  if (why === 'reset') {
+    bootsel = false;           // the button was let go after plugging in
+    makeChip(true);
+  }
   reply = exchange(why);
 }

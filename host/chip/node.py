@@ -2,9 +2,11 @@
 
 The emulator is installed on first use, by ``npm ci`` from this folder's
 package.json and package-lock.json (exact version, checked by npm against
-the lock's integrity hash), into ``host/chip/node_modules`` (git-ignored),
-or into the per-user cache when this folder is not writable (an installed
-package). A file lock keeps two first uses from installing at once.
+the lock's integrity hash), into ``host/chip/node_modules`` in a checkout
+(git-ignored), or into the per-user cache when okgin is installed from a
+wheel (never into site-packages, where uninstalling would leave it behind)
+or this folder is not writable. A file lock keeps two first uses from
+installing at once.
 """
 import fcntl
 import json
@@ -51,13 +53,14 @@ def _installed(folder):
 
 
 def _install_dir():
-    if os.access(HERE, os.W_OK):
+    from okgin.lib.paths import CHECKOUT
+    if CHECKOUT and os.access(HERE, os.W_OK):
         return HERE
     # beside the images' per-user cache (okgin.chip.images.cache_dir)
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(cache, "okgin", "chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
-    for name in ("package.json", "package-lock.json", GLUE):
+    for name in ("package.json", "package-lock.json", GLUE, "uf2drop.mjs"):
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))
     return folder
 

@@ -1,5 +1,5 @@
 """What is on a board's flash: the firmware's files, laid out and compiled
-as `okgin flash` (host/flash.py) and the virtual board (host/vboard/flash.py)
+as `okgin flash` (host/lib/flashing.py) and the virtual board (host/vboard/flash.py)
 both put them there, so the board in CI runs exactly what a Pico gets; and
 the player's files, which the firmware writes and no okgin tool may lose.
 """
@@ -10,10 +10,10 @@ import os
 # holds this list against theirs). Each is saved through NAME.tmp and
 # renamed; a damaged one is set aside as NAME.bad (the game's as game.bad).
 # Test mode keeps its own game and statistics (test.*, teststats.json).
-SAVED_GAME = ("game.okg", "game.tmp", "game.bad")
-SETTINGS = ("settings.json", "settings.json.tmp")
+SAVED_GAME = ("game.okg", "game.tmp", "game.bad", "game.fix")
+SETTINGS = ("settings.json", "settings.json.tmp", "settings.json.bad")
 STATISTICS = ("stats.json", "stats.json.tmp", "stats.json.bad")
-TEST_MODE = ("test.okg", "test.tmp", "test.bad",
+TEST_MODE = ("test.okg", "test.tmp", "test.bad", "test.fix",
              "teststats.json", "teststats.json.tmp", "teststats.json.bad")
 PLAYER_FILES = SAVED_GAME + SETTINGS + STATISTICS + TEST_MODE
 # What a fresh start forgets (okgin sim --fresh, on either board): the
@@ -47,7 +47,23 @@ def firmware_files(src_root):
     for fn in names:
         if fn.endswith(".py") and fn not in ("main.py", "boot.py"):
             files.append((fn[:-3] + ".mpy", os.path.join(fw, fn), True))
+    # the languages (docs/architecture.md "Languages"): each catalogue and
+    # its glyph file, as they are
+    lang = os.path.join(fw, "lang")
+    for code in lang_codes(src_root):
+        for ext in ("txt", "fnt"):
+            fn = "%s.%s" % (code, ext)
+            files.append(("lang/" + fn, os.path.join(lang, fn), False))
     for fn in ("boot.py", "main.py"):
         if fn in names:
             files.append((fn, os.path.join(fw, fn), False))
     return files
+
+
+def lang_codes(src_root):
+    """The languages of a firmware tree: a catalogue firmware/lang/<code>.txt
+    each, English first (the default), then by code."""
+    lang = os.path.join(src_root, "firmware", "lang")
+    names = sorted(os.listdir(lang)) if os.path.isdir(lang) else []
+    codes = [fn[:-4] for fn in names if fn.endswith(".txt")]
+    return sorted(codes, key=lambda c: (c != "en", c))

@@ -130,7 +130,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     or ``vs``: a new game on its flash (as okgin sim puts one on the
     virtual board's), which it resumes when it boots."""
     from okgin.chip.chipboard import default_flash
-    from okgin.flash import flash_board
+    from okgin.lib.flashing import flash_board
     out = sys.stderr if out is None else out
     chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
                       realtime=realtime, out=out)
@@ -197,6 +197,9 @@ def open_session(args, flash_dir, speed):
     s = Session(board, timing=timing)
     try:
         s.start()
+        if getattr(args, "lang", None):
+            # the serial port's lang command: what the menu's Language does
+            s.command("lang " + args.lang)
     except BaseException:
         s.close()
         raise
@@ -204,8 +207,8 @@ def open_session(args, flash_dir, speed):
 
 
 def _default_board():
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(here, "hardware", "board.json")
+    from okgin.lib.paths import BOARD
+    return BOARD
 
 
 class Session:
@@ -322,7 +325,11 @@ class Session:
             self._ready.set()
             self.events.put(("ready", text))   # the firmware (re)started
         elif text.startswith("OK okgin ") and not self._ready.is_set():
-            self._ready.set()  # the answer to our `hello`
+            # the answer to our `hello`: a board that printed READY before
+            # we listened (the emulated Pico, just flashed) names its
+            # firmware here
+            self.ready_line = self.ready_line or text
+            self._ready.set()
 
     def _client(self):
         if self.client is None:

@@ -9,7 +9,6 @@ Measures, from the moment the command would create the board, to
   settled     both panels' refreshes finished (BUSY low), at --speed
 Each run boots a fresh temporary flash (a cold start). Prints medians.
 """
-import os
 import shutil
 import statistics
 import sys
@@ -87,8 +86,8 @@ def _one(args, speed, window):
 
 
 def _board_json():
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                        "hardware", "board.json")
+    from okgin.lib.paths import BOARD
+    return BOARD
 
 
 KEYS = ("window", "ready", "flash", "first frame", "settled")

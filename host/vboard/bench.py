@@ -11,7 +11,8 @@ import time
 
 import serial
 
-from okgin.vboard.flash import ROOT, populate
+from okgin.lib.paths import FIRMWARE
+from okgin.vboard.flash import populate
 from okgin.vboard.vboard import VirtualBoard
 
 _MAIN = r'''
@@ -110,7 +111,7 @@ def _wait_ready(s):
 def _firmware_boot(runs):
     """The game firmware (compiled like okgin flash, the budget's heap): process
     start to its READY line; None if it does not boot."""
-    if not os.path.exists(os.path.join(ROOT, "firmware", "main.py")):
+    if not os.path.exists(os.path.join(FIRMWARE, "main.py")):
         return None
     times = []
     with VirtualBoard(speed=0.0) as vb:   # the default heap: the budget

@@ -9,7 +9,7 @@ import sys
 from okgin.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS, firmware_files
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import ROOT, board_json
 
 
 def _sync_file(src, dst, mpy_cross=None, rel=None):
@@ -106,12 +106,8 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
         dst = os.path.join(flash_dir, *rel.split("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         _sync_file(src, dst, mpy_cross if compile_ else None, rel)
-    board = board or os.path.join(root, "hardware", "board.json")
+    board = board or board_json(root)
     _sync_file(board, os.path.join(flash_dir, "board.json"))
     if main_py is not None:
         _write_if_changed(os.path.join(flash_dir, "main.py"), main_py.encode())
     return flash_dir
-
-
-def wipe(flash_dir):
-    shutil.rmtree(flash_dir, ignore_errors=True)

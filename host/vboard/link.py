@@ -14,8 +14,11 @@ micropython -> host (type byte, then fields, little-endian):
   A seq:u32                     a pushed input state was seen by the firmware
   R                             machine.reset()
   K on:u8                       micropython.kbd_intr: Ctrl-C interrupts (1) or not (0)
-host -> micropython, 9 bytes: kind:u8 ('Y' sync answer, 'T' push) seq:u32 bits:u32
-  bits = the level of GPIO 0..29 as the MCU reads them.
+  D pin:u8                      ADC read of that GPIO (machine.ADC.read_u16)
+host -> micropython, 9 bytes: kind:u8 ('Y' sync answer, 'T' push, 'D' ADC
+  answer) seq:u32 bits:u32
+  bits = the level of GPIO 0..29 as the MCU reads them ('D': the ADC's
+  16-bit reading instead).
 
 Writes are not acknowledged one by one (a refresh is a few dozen of them);
 before reading an input after a write, vmachine sends Y and waits for the
@@ -176,6 +179,15 @@ class LinkServer:
             except OSError:
                 pass
 
+    def _send_adc(self, conn: socket.socket, pin: int) -> None:
+        with self.send_lock:
+            if conn is not self.conn:
+                return
+            try:
+                conn.sendall(_MSG.pack(0x44, self.seq, self.pins.adc_u16(pin)))
+            except OSError:
+                pass
+
     def push(self):
         conn = self.conn
         if conn is not None:
@@ -300,6 +312,11 @@ class LinkServer:
                             break
                         if self.on_kbd:
                             self.on_kbd(token, buf[i + 1])
+                        i += 2
+                    elif t == 0x44:        # D ADC read
+                        if n - i < 2:
+                            break
+                        self._send_adc(conn, buf[i + 1])
                         i += 2
                     elif t == 0x52:        # R reset
                         i += 1

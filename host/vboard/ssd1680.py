@@ -8,8 +8,11 @@ master activation (0x20) runs a display update, and keeps its content when
 the controller is reset or loses power, as e-paper does.
 
 Faithful on purpose, so a driver bug shows here as it would on a real panel:
-- bytes sent while BUSY is high, while RST is held low or while in deep
-  sleep are ignored (counted in ``stats["ignored"]``);
+- bytes sent while BUSY is high or while RST is held low are ignored
+  (counted in ``stats["ignored"]``); bytes sent in deep sleep are refused
+  (``stats["refused"]``, and a ("refused", n) event): the controller only
+  listens again after a HW reset, so a driver that forgets to wake it
+  loses the update, and the tests fail on any refused byte;
 - display update control 2 (0x22) starts at its power-on value 0xFF
   (display mode 2, differential); a display needs the clock and analog
   enabled and a LUT loaded (0x22 bit 0x10, or one written with 0x32);
@@ -19,6 +22,11 @@ Faithful on purpose, so a driver bug shows here as it would on a real panel:
   keep 0x26 equal to the ink gets a wrong image;
 - power-on RAM content is undefined (a fixed pseudo-random pattern here),
   and deep sleep mode 2 loses RAM.
+
+Power (docs/power.md): ``states()`` gives the seconds the controller has
+spent in each state by its clock: "refresh" (a display update drives the
+panel), "busy" (a reset or a LUT load), "idle" (awake, waiting for
+commands, analog off) and "sleep" (deep sleep).
 
 Geometry. RAM is 176 sources (X, in bytes of 8 pixels, bit 7 = lowest
 source) by 296 gates (Y). The panel shows sources 0..sources-1 (128 on the
@@ -102,6 +110,10 @@ class SSD1680:
         # A new panel is white; power loss and resets keep it.
         self._xb = sources // 8
         self.ink = bytearray(b"\xff" * (self._xb * gates))
+        self.busy_until = 0.0
+        self.asleep = 0
+        self._busy_kind = "busy"
+        self.reset_states()
         self.power_on()
 
     # -- counters --------------------------------------------------------
@@ -110,7 +122,37 @@ class SSD1680:
             self.stats = {"full": 0, "partial": 0, "ink_seconds": 0.0,
                           "commands": 0, "data_bytes": 0, "ignored": 0,
                           "unknown": 0, "hw_resets": 0, "sw_resets": 0,
-                          "sleeps": 0, "activations": 0}
+                          "sleeps": 0, "activations": 0, "refused": 0}
+
+    # -- time per power state ----------------------------------------------
+    def reset_states(self):
+        with self.lock:
+            self._states = {"refresh": 0.0, "busy": 0.0, "idle": 0.0, "sleep": 0.0}
+            self._since = self.clock()
+
+    def _account(self):
+        """Book the time since the last change to the states it passed
+        through (a BUSY period may have ended on its own meanwhile)."""
+        now = self.clock()
+        t = self._since
+        if now <= t:
+            return
+        st = self._states
+        if self.asleep:
+            st["sleep"] += now - t
+        else:
+            end = min(now, self.busy_until) if self.busy_until > t else t
+            if self.busy_stuck:
+                end = now
+            st[self._busy_kind] += end - t
+            st["idle"] += now - end
+        self._since = now
+
+    def states(self):
+        """{state: seconds} since power-on or reset_states()."""
+        with self.lock:
+            self._account()
+            return dict(self._states)
 
     def _note(self, msg):
         self.log.append(msg)
@@ -120,6 +162,7 @@ class SSD1680:
     def power_on(self):
         """Power-on reset: registers to defaults, RAM content undefined."""
         with self.lock:
+            self._account()
             self.bw = bytearray(self._rng.getrandbits(8) for _ in range(RAM_XBYTES * RAM_GATES))
             self.red = bytearray(self._rng.getrandbits(8) for _ in range(RAM_XBYTES * RAM_GATES))
             self.rst_low = False
@@ -153,6 +196,7 @@ class SSD1680:
                 self.rst_low = True
                 return
             if self.rst_low:
+                self._account()
                 self.rst_low = False
                 self.stats["hw_resets"] += 1
                 if self.asleep == 2:   # deep sleep mode 2 does not keep RAM
@@ -170,7 +214,9 @@ class SSD1680:
                 return True   # datasheet: BUSY stays high in deep sleep
             return self.clock() < self.busy_until
 
-    def _busy_for(self, nominal):
+    def _busy_for(self, nominal, kind="busy"):
+        self._account()
+        self._busy_kind = kind
         self.busy_until = self.clock() + nominal * self.speed
 
     def busy_end(self):
@@ -201,15 +247,20 @@ class SSD1680:
         """Bytes clocked in with CS low; dc = level of the DC pin."""
         events: "list[tuple]" = []
         with self.lock:
-            if self.rst_low or self.asleep or self.busy():
+            if self.asleep and not self.rst_low:
+                # deep sleep: only a HW reset wakes the controller
+                self.stats["refused"] += len(data)
+                self._note("refused %d byte(s) in deep sleep (no HW reset before them)" % len(data))
+                self._ram = None
+                events.append(("refused", len(data)))
+            elif self.rst_low or self.busy():
                 self.stats["ignored"] += len(data)
-                why = ("RST low" if self.rst_low else "deep sleep" if self.asleep
-                       else "BUSY high")
+                why = "RST low" if self.rst_low else "BUSY high"
                 self._note("ignored %d byte(s) while %s" % (len(data), why))
                 # Anything sent now is lost; a RAM write in progress stops.
                 self._ram = None
                 return
-            if not dc:
+            elif not dc:
                 for b in data:
                     self._command(b, events)
                     if self.asleep or self.busy():
@@ -277,6 +328,7 @@ class SSD1680:
         elif c == 0x10:
             mode = p[0] & 0x03
             if mode:
+                self._account()
                 self.stats["sleeps"] += 1
                 self.asleep = 2 if mode == 3 else 1
                 self.clock_on = self.analog_on = False
@@ -383,7 +435,7 @@ class SSD1680:
             self.analog_on = False
         if s & 0x01:
             self.clock_on = False
-        self._busy_for(nominal)
+        self._busy_for(nominal, "refresh" if kind else "busy")
         if kind:
             self.stats[kind] += 1
             self.stats["ink_seconds"] += nominal

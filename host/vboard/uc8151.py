@@ -20,7 +20,8 @@ emulated here from the IL0373 command table, is the command set:
   full one), DTM1 in BWR mode (this panel has no red);
 - 0x07 DSLP with the check code 0xA5: deep sleep until a hardware reset.
 BUSY_N is low while the controller works (``BUSY_ACTIVE = 0``); bytes sent
-meanwhile, in reset or in deep sleep are ignored, as on the SSD1680.
+meanwhile or in reset are ignored, and in deep sleep refused, as on the
+SSD1680.
 """
 from okgin.vboard.ssd1680 import SSD1680, T_FULL, T_RESET
 
@@ -45,6 +46,7 @@ class UC8151(SSD1680):
 
     def power_on(self):
         with self.lock:
+            self._account()
             n = 20 * 296            # RAM for the largest resolution, 160x296
             self.old = bytearray(self._rng.getrandbits(8) for _ in range(n))
             self.new = bytearray(self._rng.getrandbits(8) for _ in range(n))
@@ -70,6 +72,7 @@ class UC8151(SSD1680):
                 self.rst_low = True
                 return
             if self.rst_low:
+                self._account()
                 self.rst_low = False
                 self.stats["hw_resets"] += 1
                 self.asleep = 0
@@ -153,6 +156,7 @@ class UC8151(SSD1680):
             self.cdi = p[0]
         elif c == 0x07:
             if p[0] == 0xA5:
+                self._account()
                 self.stats["sleeps"] += 1
                 self.asleep = 1
                 self.powered = False
@@ -167,7 +171,7 @@ class UC8151(SSD1680):
             self._busy_for(T_RESET)
             return
         self._draw()
-        self._busy_for(T_FULL)
+        self._busy_for(T_FULL, "refresh")
         self.stats["full"] += 1
         self.stats["ink_seconds"] += T_FULL
         self._refresh_end = self.busy_until

@@ -14,12 +14,14 @@ import time
 import weakref
 
 from okgin.errors import CommandError
-from okgin.vboard.flash import ROOT, populate
+from okgin.lib.paths import FIRMWARE, resolve_board
+from okgin.vboard.flash import populate
 from okgin.vboard.pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
 
-# Run boot.py then main.py from the flash root, as the Pico does: an error in
+# Run boot.py then main.py from the flash root, as the Pico does (main.py
+# starts with Ctrl-C on, as MicroPython starts each script): an error in
 # boot.py is printed and main.py still runs; main.py's errors (and Ctrl-C)
 # end at the REPL because micropython runs with -i. execfile keeps
 # __name__ == "__main__" and the file names in tracebacks.
@@ -40,6 +42,13 @@ BOOT = (
     "del _o,_s,_e\n"
     "if _m:\n"
     " del _m\n"
+    # each script MicroPython runs starts with Ctrl-C on (pyexec), whatever
+    # boot.py did with it: the owner's lock in main.py turns it off again.
+    # Not for the bare REPL: there Ctrl-C is a character the REPL reads
+    # (with the pty's ISIG on it would end the process).
+    " import vmachine as _v\n"
+    " _v.kbd_intr(3)\n"
+    " del _v\n"
     " execfile('main.py')\n"
 )
 
@@ -103,9 +112,7 @@ def find_micropython(explicit=None):
 def load_board(board):
     if isinstance(board, dict):
         return board
-    path = board
-    if not os.path.isabs(path) and not os.path.exists(path):
-        path = os.path.join(ROOT, board)
+    path = resolve_board(board)
     try:
         with open(path) as f:
             data = json.load(f)
@@ -114,7 +121,7 @@ def load_board(board):
     except ValueError as e:
         raise VBoardError("board definition %s is not valid JSON: %s" % (board, e)) from None
     try:
-        sys.path.insert(0, os.path.join(ROOT, "firmware"))
+        sys.path.insert(0, FIRMWARE)
         import boarddef
         data = boarddef.validate(data) or data
     except ImportError:
@@ -161,7 +168,6 @@ class VirtualBoard:
         self.main_py = main_py
         self.compiled = compiled
         self.flash_dir: "str | None" = os.path.abspath(flash_dir) if flash_dir else None
-        self._own_flash = flash_dir is None
         # one board per flash directory (host/lib/locks.py): ``lock`` is one the
         # caller took already (before populating it), else start() takes it
         self._lock = lock
@@ -227,7 +233,7 @@ class VirtualBoard:
     def _board_file(self, work):
         if self.board_path:
             p = self.board_path
-            return p if os.path.exists(p) else os.path.join(ROOT, p)
+            return resolve_board(p)
         path = os.path.join(work, "board.json")
         with open(path, "w") as f:
             json.dump(self.board, f)
@@ -534,6 +540,20 @@ class VirtualBoard:
     def reset_stats(self):
         for panel in self._need_pins().panels:
             panel.reset_stats()
+
+    def set_supply(self, vbus=None, vsys=None):
+        """USB plugged in or not (board.json power.vbus_sense) and the
+        volts on VSYS (what ADC.read_u16 on power.vsys_adc reads, divided
+        by 3 as on a Pico); as ChipBoard.set_supply."""
+        if vsys is not None and not 0 <= vsys <= 5.5:
+            raise ValueError("vsys must be 0..5.5 V (the Pico's VSYS range), not %r" % (vsys,))
+        pins = self._need_pins()
+        with pins.lock:
+            if vbus is not None:
+                pins.vbus = bool(vbus)
+            if vsys is not None:
+                pins.vsys = float(vsys)
+        self._inputs_changed()
 
     def set_fault(self, player, busy_stuck=True):
         """Fault injection: BUSY of that panel stays high (e.g. to test the

@@ -15,12 +15,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 
 from okgin.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 PAGE = os.path.join(HERE, "page")
 MP = os.path.join(HERE, "mp")
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
@@ -36,24 +36,44 @@ DOM_KEYS = {"Left": "ArrowLeft", "Right": "ArrowRight", "Down": "ArrowDown",
 
 # ---------------------------------------------------------------- building
 
+def _npm_dir():
+    """Where npm installs the page's MicroPython: host/web in a checkout
+    (node_modules, git-ignored); installed from a wheel, a folder of the
+    per-user cache named by the lock file's contents (never site-packages,
+    where uninstalling would leave it behind)."""
+    from okgin.lib.paths import CHECKOUT
+    if CHECKOUT and os.access(HERE, os.W_OK):
+        return HERE
+    with open(os.path.join(HERE, "package-lock.json"), "rb") as f:
+        key = hashlib.sha256(f.read()).hexdigest()[:12]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "okgin", "web-%s" % key)
+    os.makedirs(folder, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))
+    return folder
+
+
 def wasm_dir(install=True):
     """The folder of the pinned MicroPython WebAssembly port, installed by
     npm from host/web/package-lock.json (``npm ci``) when it is missing."""
-    d = os.path.join(HERE, "node_modules", *NPM_PACKAGE.split("/"))
-    if all(os.path.exists(os.path.join(d, f)) for f in WASM_FILES):
-        return d
+    for where in (HERE, _npm_dir()):
+        d = os.path.join(where, "node_modules", *NPM_PACKAGE.split("/"))
+        if all(os.path.exists(os.path.join(d, f)) for f in WASM_FILES):
+            return d
+    where = _npm_dir()
     if not install:
-        raise CommandError("MicroPython for the browser is not installed (npm ci in %s)" % HERE)
+        raise CommandError("MicroPython for the browser is not installed (npm ci in %s)" % where)
     npm = shutil.which("npm")
     if npm is None:
         raise CommandError("npm not found: the page needs MicroPython's WebAssembly port from npm "
                            "(install Node.js and npm, e.g. apt-get install npm, then try again)")
     print("okgin web: installing %s (npm ci, once)" % NPM_PACKAGE, file=sys.stderr, flush=True)
-    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
+    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=where,
                        capture_output=True, text=True)
     if r.returncode or not all(os.path.exists(os.path.join(d, f)) for f in WASM_FILES):
         last = (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:] or ["no output"]
-        raise CommandError("npm ci failed in %s: %s" % (HERE, last[0]))
+        raise CommandError("npm ci failed in %s: %s" % (where, last[0]))
     return d
 
 
@@ -63,7 +83,7 @@ def _firmware(dst):
     needs, plus the page's board and main (webhal, webmain), compiled the
     same way."""
     from okgin.vboard.flash import install, populate
-    populate(dst, root=ROOT, compiled=True)
+    populate(dst, compiled=True)
     for name in DEVICE_ONLY:
         path = os.path.join(dst, name)
         if os.path.exists(path):
@@ -76,7 +96,8 @@ def _timing():
     from okgin.simui import render
     from okgin.simui.keymaps import BUTTONS, KEYMAP, key_label
     from okgin.vboard.ssd1680 import T_FULL, T_PARTIAL
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    from okgin.lib.paths import BOARD
+    with open(BOARD) as f:
         board = json.load(f)
     return {
         # the virtual board's panel times (host/vboard/ssd1680.py)
@@ -95,15 +116,30 @@ def _timing():
 
 
 def build(out):
-    """Build the static site into ``out`` (made, or emptied first). Returns
-    the folder."""
+    """Build the static site into ``out`` (made, or replaced when it holds
+    an earlier build). Returns the folder. The site is built beside it and
+    moved into place whole, so a build that fails leaves ``out`` as it was
+    (no half-written folder that the next build would refuse)."""
     out = os.path.abspath(out)
     if os.path.exists(out):
         if not os.path.isdir(out):
             raise CommandError("%s is not a folder" % out)
         if os.listdir(out) and not os.path.exists(os.path.join(out, "site.json")):
             raise CommandError("%s is not empty and not an okgin site: not overwriting it" % out)
-        shutil.rmtree(out)
+    parent = os.path.dirname(out)
+    os.makedirs(parent, exist_ok=True)
+    work = tempfile.mkdtemp(prefix=".okgin-web-", dir=parent)
+    try:
+        _build(os.path.join(work, "site"))
+        if os.path.exists(out):
+            os.rename(out, os.path.join(work, "old"))
+        os.rename(os.path.join(work, "site"), out)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def _build(out):
     wasm = wasm_dir()
     os.makedirs(os.path.join(out, "mp"))
     for name in WASM_FILES:
@@ -140,7 +176,6 @@ def build(out):
         "__FILES__", json.dumps(["./"] + sorted(files)))
     with open(os.path.join(out, "sw.js"), "w") as f:
         f.write(sw)
-    return out
 
 
 def _site_files(out):

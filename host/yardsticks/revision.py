@@ -14,17 +14,21 @@ process, as a module of its own: it shares no state with today's
 ``engine.bots`` (the search keeps its best arrangement in module lists).
 """
 import builtins
-import os
 import subprocess
 import sys
 import types
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import CHECKOUT, PACKAGE
+
+ROOT = CHECKOUT or PACKAGE
 
 _LOADED: "dict[str, types.ModuleType]" = {}   # full commit id -> that revision's engine.bots
 
 
 def _git(*args: str) -> "subprocess.CompletedProcess[str]":
+    if CHECKOUT is None:
+        raise ValueError("a revision's players need a git checkout of okgin (this okgin is "
+                         "installed in %s)" % PACKAGE)
     try:
         return subprocess.run(["git", "-C", ROOT] + list(args), capture_output=True,
                               text=True, timeout=60)

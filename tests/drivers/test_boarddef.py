@@ -75,6 +75,16 @@ BAD = [
     (("mcu",), "esp32", "mcu: 'esp32' is not supported"),
     (("wifi",), True, "wifi: unknown field"),
     (("timing",), DELETE, "timing: missing"),
+    # the supply (docs/power.md): the Pico's own pins, not the header's
+    (("power",), DELETE, None),        # optional: no battery gauge
+    (("power", "smps_mode"), DELETE, None),
+    (("power", "vbus_sense"), DELETE, "power.vbus_sense: missing"),
+    (("power", "vsys_adc"), 28, None),  # another ADC input (an external divider)
+    (("power", "vsys_adc"), 22, "power.vsys_adc: pin 22 cannot be an ADC input (choose one of 26, 27, 28, 29)"),
+    (("power", "vsys_adc"), 26, "power.vsys_adc: pin 26 is already used by players[1].buttons.take"),
+    (("power", "vbus_sense"), 29, "power.vsys_adc: pin 29 is already used by power.vbus_sense"),
+    (("power", "battery"), "AA", "power.battery: unknown field"),
+    (("power",), 3, "power: expected an object, got a number"),
 ]
 
 

@@ -16,6 +16,7 @@ def board(flash):
     b.start()
     try:
         yield b
+        assert b.refused() == [0, 0], "a panel was sent commands in deep sleep (a missed wake-up)"
     finally:
         b.stop()
 
@@ -34,5 +35,6 @@ def shared(tmp_path_factory):
     b.start()
     try:
         yield b
+        assert b.refused() == [0, 0], "a panel was sent commands in deep sleep (a missed wake-up)"
     finally:
         b.stop()

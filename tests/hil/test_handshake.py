@@ -1,8 +1,7 @@
 """The board introduces itself as protocol.md says (hello, status, test mode)."""
 import json
-import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from okgin.lib.paths import BOARD
 PHASES = {"upcard", "draw", "discard", "over"}
 SCREENS = {"menu", "game", "showdown", "over", "scorepad", "error"}
 
@@ -12,7 +11,7 @@ def test_hello_names_firmware_protocol_and_board(board):
     assert hello.get("okgin") == ""            # first word of the answer
     assert hello["proto"] == "1"
     assert hello["fw"].count(".") == 2
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(BOARD) as f:
         assert hello["board"] == json.load(f)["name"]
     assert int(hello["mpy"]) & 0xFF == 6        # .mpy v6: MicroPython >= 1.19
 

@@ -65,7 +65,7 @@ def test_a_port_that_is_not_micropython_is_refused():
 def test_unsupported_versions_name_the_fix():
     import pytest
     from okgin.errors import CommandError
-    from okgin.flash import check_supported, choose_mpy_cross
+    from okgin.lib.flashing import check_supported, choose_mpy_cross
     with pytest.raises(CommandError) as e:
         check_supported((1, 19, 1), 1542)     # MicroPython 1.19: too old
     assert "1.19.1" in str(e.value) and "1.22 or newer" in str(e.value)
@@ -92,7 +92,7 @@ def test_filesystem_full_is_detected_before_copying(tmp_path):
     import pytest
     from tests.support import micropython
     from tests.support.ptyboard import BareBoard
-    from okgin import flash
+    from okgin.lib import flashing as flash
     from okgin.errors import CommandError
     # A board whose flash is a 24 KB littlefs: the firmware does not fit.
     (tmp_path / "d").mkdir()
@@ -100,7 +100,7 @@ def test_filesystem_full_is_detected_before_copying(tmp_path):
     try:
         with pytest.raises(CommandError) as e:
             flash.flash_board(b.port, reset=False, quiet=True)
-        from okgin.flash import Device
+        from okgin.lib.flashing import Device
         d = Device(b.port)
         d.enter()
         left = d.exec("import os\nprint(os.listdir())").strip()

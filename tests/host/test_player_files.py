@@ -24,11 +24,11 @@ def test_the_list_is_the_files_the_firmware_writes():
     written = set()
     for test_mode in (False, True):
         store.sandbox(test_mode)
-        written |= {store.GAME, store.TMP, store.BAD}
+        written |= {store.GAME, store.TMP, store.BAD, store.FIX}
         # firmware/stats.py saves through STATS.tmp and sets a damaged one aside as .bad
         written |= {store.STATS, store.STATS + ".tmp", store.STATS + ".bad"}
-    # firmware/store.py saves the settings through SETTINGS.tmp
-    written |= {store.SETTINGS, store.SETTINGS + ".tmp"}
+    # firmware/store.py saves the settings through SETTINGS.tmp, sets a damaged one aside
+    written |= {store.SETTINGS, store.SETTINGS + ".tmp", store.SETTINGS + ".bad"}
     store.sandbox(False)
     assert set(ff.PLAYER_FILES) == written
     assert len(ff.PLAYER_FILES) == len(written)
@@ -47,7 +47,7 @@ def test_a_fresh_start_forgets_the_game_and_settings_and_keeps_the_statistics(tm
 
 
 def test_okgin_flash_and_the_chip_keep_to_the_same_lists():
-    from okgin import flash
+    from okgin.lib import flashing as flash
     from okgin.lib.session import FORGET
     assert flash.KEEP == ff.PLAYER_FILES
     # the chip's REPL forgets what clear_saved_state does on a directory

@@ -96,6 +96,14 @@ class Board:
                 pass
             self.ser = None
 
+    def refused(self):
+        """Bytes the panels refused because they were in deep sleep: a
+        driver that sent them without waking the controller first (a missed
+        wake-up loses that update on a real panel)."""
+        if self.vb is None:
+            return [0, 0]
+        return [self.vb.stats(p).get("refused", 0) for p in range(2)]
+
     def after_kill(self):
         """Hook: look at the flash while the power is off."""
 

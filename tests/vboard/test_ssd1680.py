@@ -342,18 +342,23 @@ def test_busy_stuck_fault_keeps_busy_high():
     assert not p.busy()
 
 
-def test_deep_sleep_ignores_everything_until_hw_reset_and_keeps_ram_in_mode_1():
+def test_deep_sleep_refuses_everything_until_hw_reset_and_keeps_ram_in_mode_1():
     p = panel()
+    events = []
+    p.on_event = lambda *ev: events.append(ev)
     init(p)
     a = random_rows(70)
     full(p, a)
     cmd(p, 0x10, 0x01)
     assert p.busy()                      # BUSY stays high in deep sleep
     b = random_rows(71)
-    write_ram(p, 0x24, b)                # lost: the controller sleeps
+    write_ram(p, 0x24, b)                # refused: the controller sleeps
     cmd(p, 0x22, 0xF7)
     cmd(p, 0x20)
     assert native_rows(p) == a and p.stats["full"] == 1
+    # a driver that forgot the wake-up is told, byte count and event
+    assert p.stats["refused"] > len(b) and p.stats["ignored"] == 0
+    assert ("refused", 1) in events and "deep sleep" in p.log[-1]
     hw_reset(p)
     assert not p.busy()
     # RAM kept through deep sleep mode 1: a full refresh of it shows a again
@@ -452,3 +457,23 @@ def test_any_window_in_any_mode_receives_its_bytes_in_the_mode_order(entry, x0, 
     for (x, y), b in zip(order, data, strict=True):
         expect[y][x] = b
     assert native_rows(p) == [bytes(e) for e in expect]
+
+
+def test_time_in_each_power_state_follows_the_clock():
+    clock = Clock()
+    p = panel(speed=1.0, clock=clock)
+    hw_reset(p)
+    clock.t += 0.02                      # 10 ms of reset, 10 ms idle
+    init(p, clock=clock)                 # 10 ms reset, 20 ms SW reset + idle
+    full(p, random_rows(3))
+    clock.t += 5.0                       # the refresh, then idle
+    cmd(p, 0x10, 0x01)
+    clock.t += 60.0                      # deep sleep
+    s = p.states()
+    assert s["refresh"] == pytest.approx(T_FULL)
+    assert s["sleep"] == pytest.approx(60.0)
+    assert s["busy"] == pytest.approx(0.03, abs=0.005)
+    assert sum(s.values()) == pytest.approx(65.06)      # since the panel was made
+    p.reset_states()
+    clock.t += 1.0
+    assert p.states()["sleep"] == pytest.approx(1.0)

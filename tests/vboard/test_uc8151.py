@@ -120,7 +120,7 @@ def test_deep_sleep_needs_its_check_code_and_a_reset_to_wake():
     assert p.asleep
     before = bytes(p.ink)
     refresh(p, image())
-    assert bytes(p.ink) == before and p.stats["ignored"] > 0
+    assert bytes(p.ink) == before and p.stats["refused"] > 0 and p.stats["ignored"] == 0
     setup(p)                              # a hardware reset wakes it
     refresh(p, image())
     assert bytes(p.ink) == image()

