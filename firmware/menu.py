@@ -152,14 +152,15 @@ def menu_items(app):
     # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
     items.append((t("menu.lock"), _value_label(app.settings.get("owner_lock") is True)))
     acts.append(("lock", None))
-    # each language in its own name; OK: the next one, at once on both panels
-    items.append((t("menu.language"), i18n.name(i18n.code)))
-    acts.append(("lang", None))
     # sleep after this long without a press (power.py)
     import power
     items.append((t("menu.auto_off"),
                   power.auto_off_label(power.auto_off_minutes(app.settings))))
     acts.append(("auto_off", None))
+    # last, so a player who cannot read the menu's language finds it with one
+    # LEFT; each language in its own name; OK: the next one, at once on both panels
+    items.append((t("menu.language"), i18n.name(i18n.code)))
+    acts.append(("lang", None))
     return items, acts
 
 

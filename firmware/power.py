@@ -26,11 +26,9 @@ found nothing to do, and ``overlay(fb, testmode)`` after drawing a screen.
   the serial port. Any button wakes it into the same game (that press does
   nothing else).
 """
-import time
 from time import ticks_add, ticks_diff, ticks_ms
 
 from i18n import t
-import text
 
 AUTO_OFF = (0, 5, 15, 60)   # the menu's choices, minutes (0: never)
 DEFAULT_AUTO_OFF = 15
@@ -212,100 +210,16 @@ class Power:
 
     # -- auto-off and the empty battery --------------------------------------------
     def sleep(self, app, why):
-        """Save (already done after every action), show the sleeping (or
-        empty battery) screen on both panels, sleep as deep as a button can
-        end, and come back into the same game."""
-        import gc
-        self.sleeping = True
-        hw = self.hw
-        gc.collect()
-        for p in range(app.nplayers):
-            if app.dead[p]:
-                continue
-            pn = app.panels[p]
-            self._settle(app, p)
-            if why == "asleep":
-                _screen(pn.fb, t("power.asleep"), t("power.wake"))
-            else:
-                _screen(pn.fb, t("power.empty"), t("power.empty_more"))
-            try:
-                pn.d.show(full=True)
-            except OSError:
-                pass
-        for p in range(app.nplayers):
-            if not app.dead[p]:
-                self._settle(app, p)
-                try:
-                    app.panels[p].d.sleep()
-                except OSError:
-                    pass
-        for led in hw.leds:
-            led.value(0)
-        b = app.buttons
-        while True:
-            s = hw.supply()
-            usb = s is None or s[0]
-            if usb:
-                hw.rest(REST_MAX_MS)    # USB: the serial port stays up
-                if app.proto is not None:
-                    app.proto.poll()
-            else:
-                hw.dormant()
-            b.poll()
-            if b.held_any() or b.pending():
-                if why == "empty":
-                    s = hw.supply()
-                    if s is not None and not s[0] and s[1] and s[1] < CUTOFF_MV:
-                        self._release(b)
-                        continue        # still empty: back to sleep, no refresh
-                break
-        self._release(b)
-        self.sleeping = False
-        self.mv = 0
-        self.read_at = ticks_ms()
-        self.touch(self.hot)
-        # every screen again, in full (the frame buffers hold the sleeping one)
-        for p in range(app.nplayers):
-            pn = app.panels[p]
-            pn.need_full = True
-            pn.shown = None         # the ink shows the sleeping screen
-            app.onfb[p] = None
-        app.dirty = [True, True]
-
-    def _settle(self, app, p):
-        pn = app.panels[p]
+        """Auto-off (why "asleep") or the empty battery ("empty"): asleep.py
+        does it. Its code is on the heap only while the table sleeps: a
+        table that never sleeps does not carry it through the computer's
+        search, when the heap is at its lowest."""
+        import sys
+        import asleep
         try:
-            while pn.d.busy():
-                self.hw.rest(1000)
-        except OSError:
-            pass
-        pn.started = None
-
-    def _release(self, b):
-        """Wait for the waking press to end; it does nothing else."""
-        while b.held_any() or b.settling:
-            time.sleep_ms(4)
-            b.poll()
-        while b.get() is not None:
-            pass
-
-
-def _screen(fb, title, line):
-    """The sleeping (or empty battery) screen: it stays on the ink. The
-    title in bold, centred, the line below it wrapped and centred, in the
-    players' language (text.py's glyphs)."""
-    fb.fill(0)
-    w = 296
-    tw = min(text.width(title) + 1, w - 8)
-    text.draw(fb, title, (w - tw) // 2, 24, tw, 1, True)
-    y = 24 + 2 * text.H
-    for part in text.wrap(line, w - 16):
-        if y + text.H > 128:
-            text.no_room(part, 8, y)
-            break
-        pw = text.width(part)
-        text.draw(fb, part, (w - pw) // 2, y, pw)
-        y += text.H + 2
+            asleep.sleep(self, app, why)
+        finally:
+            del sys.modules["asleep"]
 
 
 def _turn(app):

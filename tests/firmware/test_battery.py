@@ -135,7 +135,7 @@ def test_a_power_cut_while_asleep_loses_nothing(flash):
 
 
 def test_the_menu_sets_auto_off(tboard):
-    rows = 9                                  # below Owner lock and Language, with no game to resume
+    rows = 8                                  # below Owner lock, with no game to resume
     for _ in range(rows):
         tboard.press(0, "right")
     for want in (60, 0, 5, 15):               # from the default, 15 min

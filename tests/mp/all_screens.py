@@ -68,10 +68,10 @@ def drawn_by(scene, draw):
 
 
 def sleeping():
-    import power
+    import asleep
     t = i18n.t
-    drawn_by("sleep-asleep", lambda fb: power._screen(fb, t("power.asleep"), t("power.wake")))
-    drawn_by("sleep-empty", lambda fb: power._screen(fb, t("power.empty"), t("power.empty_more")))
+    drawn_by("sleep-asleep", lambda fb: asleep.screen(fb, t("power.asleep"), t("power.wake")))
+    drawn_by("sleep-empty", lambda fb: asleep.screen(fb, t("power.empty"), t("power.empty_more")))
 
 
 def fresh():
