@@ -1,7 +1,7 @@
 """Test-mode serial commands (docs/protocol.md): press, screen, newgame,
 record, mem, bottimes, entropy, reset. Loaded for each of them and dropped after it
-(protocol.py), so test mode plays in the heap a real game has."""
-import gc
+(protocol.py), so test mode plays in the heap a real game has; mem and
+bottimes are testmem.py's."""
 
 try:
     from binascii import hexlify
@@ -57,26 +57,15 @@ def dispatch(proto, cmd, w):
         for ln in m.record_lines():
             proto.send(ln)
         return
-    if cmd == "mem":
-        if len(w) > 2 or (len(w) == 2 and w[1] != "block"):
-            return proto.send("ERR usage: mem [block]")
-        gc.collect()
-        a = gc.mem_alloc()
-        if a > app.peak:
-            app.peak = a
-        line = "OK alloc=%d free=%d peak=%d" % (a, gc.mem_free(), app.peak)
-        if len(w) == 2:
-            line += " block=%d" % largest_block()
-        return proto.send(line)
-    if cmd == "bottimes":
-        if len(w) != 1:
-            return proto.send("ERR bottimes takes no arguments")
-        # the computer's decisions since the last bottimes (app.bot_step:
-        # from asking it to move to the move applied), then starts afresh;
-        # the first one starts the recording
-        t = app.bot_us or ()
-        app.bot_us = []
-        return proto.send("OK n=%d us=%s" % (len(t), ",".join(str(x) for x in t)))
+    if cmd in ("mem", "bottimes"):
+        # the heap's figures in their own module, loaded for these only:
+        # the presses that play a test's game keep a small module
+        import sys
+        import testmem
+        try:
+            return testmem.dispatch(proto, cmd, w)
+        finally:
+            sys.modules.pop("testmem", None)
     if cmd == "entropy":
         # seeds as the menu draws them (hal.entropy), for the shuffle's
         # fairness check (okgin faults, row "shuffle")
@@ -93,24 +82,6 @@ def dispatch(proto, cmd, w):
         proto.send("OK")
         app.hw.reset()
         return
-
-
-def largest_block():
-    """The largest allocation the heap can make now (bytes): its largest
-    free run, found by allocating (a heap that fragments shows it here
-    before it shows in the free total)."""
-    gc.collect()
-    lo = 0
-    hi = gc.mem_free()
-    while hi - lo > 16:
-        mid = (lo + hi) // 2
-        try:
-            bytearray(mid)     # made and dropped at once: only whether it fits
-            lo = mid
-        except MemoryError:
-            hi = mid
-    gc.collect()
-    return lo
 
 
 def screen(proto, p):
