@@ -12,14 +12,14 @@ the same game, and that press does nothing else.
 from time import sleep_ms, ticks_ms
 
 from i18n import t
-from power import CUTOFF_MV, REST_MAX_MS
 import text
 
 
-def sleep(pw, app, why):
+def sleep(pw, app, why, cutoff_mv, rest_ms):
     """Save (already done after every action), show the sleeping (or
     empty battery) screen on both panels, sleep as deep as a button can
-    end, and come back into the same game."""
+    end, and come back into the same game. ``pw``: the app's Power;
+    ``cutoff_mv``, ``rest_ms``: power.py's CUTOFF_MV and REST_MAX_MS."""
     import gc
     pw.sleeping = True
     hw = pw.hw
@@ -51,7 +51,7 @@ def sleep(pw, app, why):
         s = hw.supply()
         usb = s is None or s[0]
         if usb:
-            hw.rest(REST_MAX_MS)    # USB: the serial port stays up
+            hw.rest(rest_ms)    # USB: the serial port stays up
             if app.proto is not None:
                 app.proto.poll()
         else:
@@ -60,7 +60,7 @@ def sleep(pw, app, why):
         if b.held_any() or b.pending():
             if why == "empty":
                 s = hw.supply()
-                if s is not None and not s[0] and s[1] and s[1] < CUTOFF_MV:
+                if s is not None and not s[0] and s[1] and s[1] < cutoff_mv:
                     _release(b)
                     continue        # still empty: back to sleep, no refresh
             break

@@ -217,7 +217,7 @@ class Power:
         import sys
         import asleep
         try:
-            asleep.sleep(self, app, why)
+            asleep.sleep(self, app, why, CUTOFF_MV, REST_MAX_MS)
         finally:
             del sys.modules["asleep"]
 
