@@ -43,22 +43,25 @@ _OPP = const(3)        # taken by the opponent from the pile and still held
 
 # Tuning (measured with ``okgin tourney``; see docs/bots.md). Scores are
 # ints in 1/64 of a point: no floats, so the 32-bit float of a Pico and the
-# 64-bit one of CPython can never round a close call differently.
-_POT_WEIGHT_NORMAL = 4  # quarters: weight 1 on the meld promise (normal)
-_NORMAL_SIMPLE_TAKE = 1  # normal takes like greedy: whenever deadwood drops
-_NORMAL_SLIP = 10       # percent of normal discards that are a random loose card
-_EASY_SLIP = 35        # percent of easy discards that are a random dead card
+# 64-bit one of CPython can never round a close call differently. const():
+# no module global and no interned name on the device (every name a module
+# brings is interned for good, docs/memory.md "Names"); the three that
+# engine/coach.py imports stay plain.
+_POT_WEIGHT_NORMAL = const(4)  # quarters: weight 1 on the meld promise (normal)
+_NORMAL_SIMPLE_TAKE = const(1)  # normal takes like greedy: whenever deadwood drops
+_NORMAL_SLIP = const(10)  # percent of normal discards that are a random loose card
+_EASY_SLIP = const(35)  # percent of easy discards that are a random dead card
 _SAMPLES = const(16)    # opponent hands sampled for a knock decision (hard)
 SAMPLES = _SAMPLES      # the same, for engine/coach.py (a const is no module global on the device)
-_UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
+_UNDERCUT_MAX = const(25)  # percent: hard knocks when an undercut is less likely
 _POT_WEIGHT_HARD = 12   # quarters: weight 3 on the meld promise (hard)
 _DANGER_WEIGHT_HARD = 24  # quarters: 6 points per meld the discard likely completes
 _CANDIDATES = const(5)  # discards judged in full: the lowest-deadwood ones ...
-_CANDIDATE_SPAN = 12    # ... within this many points of the lowest
-_TAKE_MARGIN = 0        # points a take must beat the stock by (1 measured worse, docs/bots.md)
-_TAKE_INFER = 205       # /256: how sure a pickup means a meld (hard's card reading)
+_CANDIDATE_SPAN = const(12)  # ... within this many points of the lowest
+_TAKE_MARGIN = const(0)  # points a take must beat the stock by (1 measured worse, docs/bots.md)
+_TAKE_INFER = const(205)  # /256: how sure a pickup means a meld (hard's card reading)
 _UNDERCUT_BONUS = 10    # R11 (the observation does not carry the rules' value)
-_FAR_LIMIT = 4          # knock limit (R5) up to which hard keeps near-melds (docs/bots.md)
+_FAR_LIMIT = const(4)   # knock limit (R5) up to which hard keeps near-melds (docs/bots.md)
 
 
 # Keys a decision reads (others are optional: a bare Hand observation has no
