@@ -15,7 +15,8 @@ A reason is data, not words: a list of clauses ``(code, cards, n)``, most
 important first, where ``code`` is one of ``REASONS`` (a key for the
 catalogue the table's texts are translated in), ``cards`` the cards it
 names (R14 texts, the subject first) and ``n`` a number the clause needs
-(a deadwood count, a percentage) or 0. ``REASONS`` says what each means.
+(a deadwood count, a percentage) or 0. ``REASONS`` lists them, each with
+what it means.
 
 Everything is read from the player's own observation, as the hard level
 reads it (``engine.bots``): the coach never sees the opponent's hidden
@@ -33,31 +34,32 @@ if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of i
     from .hand import Hand
 
 # The reason codes, with what each clause says (cards: the subject first;
-# n: the number it quotes). The texts themselves are the catalogue's.
-REASONS = {
+# n: the number it quotes). The texts themselves are the catalogue's (coach.<code>);
+# the meanings stay comments: on the device a dict of them was ~2 KB of heap.
+REASONS = (
     # drawing (R6, R7): the subject is the top card of the pile
-    "take_knock": "take it: then you can knock with n deadwood",
-    "take_meld": "take it: it makes a meld with the other cards named",
-    "take_better": "take it: it helps more than a stock card would on average",
-    "draw_no_meld": "leave it: it joins none of your cards",
-    "draw_better": "leave it: a stock card helps more on average",
-    "draw_own": "leave it: it is your own discard",
+    "take_knock",        # take it: then you can knock with n deadwood
+    "take_meld",         # take it: it makes a meld with the other cards named
+    "take_better",       # take it: it helps more than a stock card would on average
+    "draw_no_meld",      # leave it: it joins none of your cards
+    "draw_better",       # leave it: a stock card helps more on average
+    "draw_own",          # leave it: it is your own discard
     # knocking (R8, R11, R13): the subject is the knock card
-    "knock_gin": "knock with it: gin",
-    "knock": "knock with it: n deadwood, and an undercut is unlikely",
-    "knock_game": "knock with it: this hand probably wins the game",
-    "hold_undercut": "do not knock yet: an undercut is likely (n%)",
-    "hold_game": "do not knock yet: an undercut would give them the game",
-    "hold_late": "do not knock yet: near the end of the stock it is not worth it",
+    "knock_gin",         # knock with it: gin
+    "knock",             # knock with it: n deadwood, and an undercut is unlikely
+    "knock_game",        # knock with it: this hand probably wins the game
+    "hold_undercut",     # do not knock yet: an undercut is likely (n%)
+    "hold_game",         # do not knock yet: an undercut would give them the game
+    "hold_late",         # do not knock yet: near the end of the stock it is not worth it
     # discarding: the subject is the card to throw or to keep
-    "discard_high": "throw it: it is the most deadwood you can shed",
-    "discard_far": "throw it: none of your cards outside your melds is near it",
-    "discard_instead": "throw it instead",
-    "discard_safe": "throw it: the opponent is less likely to use it than the other named",
-    "keep_meld": "keep it: it is in a meld with the other cards named",
-    "keep_near": "keep it: with the other cards named it can still make a meld",
-    "avoid_feed": "do not throw it: the opponent probably collects it (the other cards named)",
-}
+    "discard_high",      # throw it: it is the most deadwood you can shed
+    "discard_far",       # throw it: none of your cards outside your melds is near it
+    "discard_instead",   # throw it instead
+    "discard_safe",      # throw it: the opponent is less likely to use it than the other named
+    "keep_meld",         # keep it: it is in a meld with the other cards named
+    "keep_near",         # keep it: with the other cards named it can still make a meld
+    "avoid_feed",        # do not throw it: the opponent probably collects it (the other cards named)
+)
 
 
 def _near_cards(c: int, cards: "list[int]") -> "list[int]":

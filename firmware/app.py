@@ -95,6 +95,9 @@ class App:
         self.confirm = [False, False]
         self.msg = ["", ""]
         self.notice = [None, None]   # (title, lines) over a player's screen
+        # the coach's reviews of the hand just ended, one per human player:
+        # [p, hand number, the Hand (then its engine.coach Review), game seed]
+        self.reviews = []
         self.menu_sel = 0
         self.menu_msg = ""
         self.menu_page = ""   # menu.py: "", "rules", "stats", "reset"
@@ -171,6 +174,7 @@ class App:
         self.confirm = [False, False]
         self.msg = ["", ""]
         self.notice = [None, None]
+        self.reviews = []
         self.hand_boundary()
 
     def play(self, p, action, before):
@@ -207,6 +211,11 @@ class App:
             _unload("showdown", "scoring")
             self.showdown = True
             self.cursor = [0, 0]
+            if self.settings.get("coach_review") is True and m.last_hand is not None:
+                # the menu's "Coach after a hand": each human player's own
+                # review, worked out a decision per main-loop turn (step)
+                for q in ((0,) if self.vs != "human" else (0, 1)):
+                    self.reviews.append([q, hand_no or m.hand_no, m.last_hand, m.seed])
             if m.winner is not None:
                 self.count_game()
             self.hand_boundary()
@@ -367,7 +376,48 @@ class App:
             if button == "ok":
                 self.next_hand()
             return
+        if button == "draw" and kind == "long":
+            self.coach(p)   # hold DRAW: the coach, on p's panel only
+            return
         turn.press(self, p, button)
+
+    # ----- the coach (firmware/coachview.py, engine/coach.py) -----
+    def coach(self, p):
+        """The hard level's suggestion for p's decision, as p's notice."""
+        _make_room()
+        import coachview
+        try:
+            coachview.advise(self, p)
+        finally:
+            self.drop_coach()
+
+    def review_step(self):
+        """One decision of the reviews under way judged; when none is
+        left, the coach's code leaves the heap. The screen under way is
+        drawn already: its code goes while the coach thinks (a showdown's
+        endview too), as before the computer's move."""
+        sys.modules.pop("endview", None)
+        sys.modules.pop("padview", None)
+        _make_room()
+        import coachview
+        # main.py's gc.threshold stays: unlike the computer's move, nobody
+        # waits on a review step, and its garbage (up to ~24 KB a decision
+        # on the unix port) would not fit beside the showdown
+        try:
+            more = coachview.review(self)
+        except Exception:
+            self.reviews = []
+            self.drop_coach()
+            raise
+        if not more:
+            self.drop_coach()
+
+    def drop_coach(self):
+        sys.modules.pop("coachview", None)
+        _unload("coach")
+        if self.vs == "human":
+            _unload("bots", "bots_core")   # no computer: its code goes too
+        gc.collect()
 
     # ----- drawing -----
     def touch(self):
@@ -493,6 +543,7 @@ class App:
         self.error_text = None
         self.reload = False
         self.notice = [None, None]
+        self.reviews = []   # a review of the real game's hand goes with it
         self.msg = ["", ""]
         self.confirm = [False, False]
         self.menu_sel = 0
@@ -570,6 +621,8 @@ class App:
         if self.vs != "human" and self.mode == "game" and self.match is not None \
                 and not self.showdown and self.match.hand.to_move == 1:
             return False   # the computer still has a move to make
+        if self.reviews:
+            return False   # the coach is still reviewing a hand
         return True
 
     # ----- the main loop -----
@@ -632,6 +685,7 @@ class App:
         self.error_text = "%s: %s" % (type(e).__name__, e)
         self.mode = "error"
         self.notice = [None, None]
+        self.reviews = []
         self.hand_boundary()
 
     # ----- the main loop, as steps a host can take -----
@@ -672,6 +726,9 @@ class App:
             if self.proto is not None:
                 self.proto.poll()
             if not busy and self.bot_step():
+                busy = True
+            if not busy and self.reviews:
+                self.review_step()
                 busy = True
             if True in self.dirty and self.redraw():
                 busy = True

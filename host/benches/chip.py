@@ -22,6 +22,9 @@ are the host's and the USB link's as much as the chip's). Printed:
   with the largest free block after each (fragmentation would show as
   falling figures), from the firmware's ``mem`` (in test mode, games played
   through ``press`` as okgin bench memory does).
+- coach: the heap of a game against the hard computer in which the player
+  asks the coach (hold DRAW) before each of their decisions and the menu's
+  "Coach after a hand" reviews every hand (firmware/coachview.py).
 
 Goals: reaction <= 30 ms median; cursor move -> ink within one
 partial refresh + 50 ms; hard decision (inside the firmware, as a player
@@ -384,6 +387,23 @@ def bench_heap(chip, fw, hands, in_a_row, lang=None):
     return out
 
 
+def bench_coach_table(chip, fw, hands, lang=None):
+    """The coach on the table: from a fresh boot, the menu's "Coach after a
+    hand" switched on (two LEFTs from the top, OK), then a game against
+    the hard computer in which player 0 holds DRAW before each decision
+    (the suggestion's notice, closed with LEFT) and each hand's review is
+    waited for and closed (the switch stays on: the last part). Returns
+    ((lowest free, total), hands)."""
+    from okgin.benches.memory import play_hand
+    _reboot(chip, fw)
+    fw.cmd("testmode on")
+    for _ in range(2):
+        fw.cmd("press 0 left")
+    fw.cmd("press 0 ok")
+    mem = play_hand(fw, seed=51, vs="hard", hands=hands, lang=lang, coach=True)
+    return _lowest_free(mem), mem["hands"]
+
+
 def _langs(args):
     from okgin.lib import lang
     have = lang.codes()
@@ -397,7 +417,7 @@ def _langs(args):
     return out
 
 
-PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row")
+PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row", "coach")
 
 
 def run(args):
@@ -470,9 +490,21 @@ def run(args):
                     # does not depend on the words
                     row = (2 if quick else 10) if i == 0 and "row" in parts else 0
                     heaps[code] = bench_heap(chip, fw, 1 if quick else None, row, code)
+            coach = {}
+            if "coach" in parts:
+                for panel in chip.pins.panels:
+                    panel.speed = 0.02
+                for code in langs:
+                    coach[code] = bench_coach_table(chip, fw, 1 if quick else None, code)
         finally:
             fw.close()
         what = "one hand" if quick else "a whole game"
+        for code in coach:
+            (lowest, total), hands = coach[code]
+            _say("[%s] heap with the coach on the table (%s against hard, seed 51: hold DRAW "
+                 "before each of the player's decisions, every hand reviewed; %d hands): lowest "
+                 "gc.mem_free() after a collection %d bytes of %d (goal >= 120 KB = %d)"
+                 % (code, what, hands, lowest, total, 120 * 1024))
         for code in heaps:
             heap = heaps[code]
             _say("[%s] hard computer inside the firmware, %s against it (seed 51): %s"
