@@ -383,7 +383,14 @@ class App:
 
     # ----- the coach (firmware/coachview.py, engine/coach.py) -----
     def coach(self, p):
-        """The hard level's suggestion for p's decision, as p's notice."""
+        """The hard level's suggestion for p's decision, as p's notice.
+        The turn screens' views of the position (turn.base: observation,
+        arrangement, texts) go first and are rebuilt when the notice
+        closes: on the 64-bit virtual board that let a Korean game in
+        which the coach is asked before every decision go from its second
+        hand to its fourth at 160K."""
+        self.bases = [None, None]
+        self.onfb = [None, None]
         _make_room()
         import coachview
         try:
