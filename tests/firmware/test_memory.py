@@ -122,3 +122,25 @@ def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypa
         assert 0 < int(mem["block"]) <= int(mem["free"])
     finally:
         b.stop()
+
+
+def test_a_whole_korean_game_with_the_coach_runs_in_the_budget(tmp_path):
+    """The coach's heaviest use: the player asks it (hold DRAW) before
+    every decision and, with the menu's "Coach after a hand" on, every hand
+    is reviewed; Korean, whose catalogue and glyphs are the largest
+    (docs/memory.md "Interned names": before text.py stopped interning
+    each Hangul syllable this game needed 192K). Played by okgin bench
+    memory's player, which checks every status against the engine."""
+    from okgin.benches import memory as bm
+    from okgin.vboard import populate
+    b = bm.Board(populate(str(tmp_path / "flash")), BUDGET)
+    try:
+        b.cmd("testmode on")
+        for _ in range(2):            # the menu's "Coach after a hand": Language, then it
+            b.cmd("press 0 left")
+        b.cmd("press 0 ok")
+        mem = bm.play_hand(b, seed=51, vs="hard", hands=None, lang="ko", coach=True)
+        assert mem["hands"] >= 2
+        assert b.fields(b.cmd("status"))["screen"] == "menu"   # the game was won
+    finally:
+        b.close()
