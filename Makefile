@@ -1,7 +1,8 @@
 # Two commands for a fresh machine (README): `make sim` and `make test`.
 # Each creates .venv and installs what it needs by itself: `make sim` only
-# what playing needs (pyproject.toml's dependencies: about 85 MB, 20 s),
-# `make test` and `make check` the test toolchain too (the dev extras).
+# what playing needs (pyproject.toml's dependencies; it prints the
+# environment's size when it is ready), `make test` and `make check` the
+# test toolchain too (the dev extras).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

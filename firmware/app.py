@@ -258,6 +258,10 @@ class App:
         if m.winner is not None:
             self.match = None
             store.clear_game()
+            # the computer's code stays loaded for a whole game (each move
+            # would import it again), not in the menu: the menu's code and
+            # the options' table take its room
+            _unload("bots", "bots_core")
             self.mode = "menu"
             self.menu_sel = 0
             self.menu_page = ""

@@ -102,7 +102,7 @@ def configure(parser):
                         "(default with --headless)")
     g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json)")
     g.add_argument("--heapsize", metavar="SIZE",
-                   help="MicroPython heap of the virtual board (default 160K: the firmware's budget, docs/memory.md)")
+                   help="MicroPython heap of the virtual board (default 176K: the chip's budget on this port, docs/memory.md)")
     g.add_argument("--chip", action="store_true",
                    help="on the emulated Pico (stock MicroPython rp2; docs/emulated-pico.md)")
     u = parser.add_argument_group("front end")

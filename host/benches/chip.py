@@ -156,6 +156,10 @@ def bench_reaction(chip, watch, fw, moves, lang=None):
     for p in (1, 0, 1):
         fw.cmd("press %d draw" % p)
     fw.cmd("sync")
+    # the new game's (and a new language's) full refreshes end first: a
+    # press that meets a panel still refreshing waits for it, which is not
+    # what a cursor move costs (4 s "maxima" in the first move otherwise)
+    chip.wait_emulated(5000 * MS)
     react, ink = [], []
     player = 1
     for i in range(moves):

@@ -33,7 +33,7 @@ import time
 from okgin.benches.board import BenchFailed, Session
 from okgin.errors import CommandError
 
-BUDGET_K = 160     # host/vboard/vboard.py HEAPSIZE
+BUDGET_K = 160     # the early warning (host/vboard/vboard.py HEAPSIZE is the chip's goal, 176K)
 LOW_K = 64
 HIGH_K = 256
 STEP_K = 4          # bisection resolution

@@ -49,8 +49,8 @@ class ImageError(CommandError):
 
 
 def cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "okgin", "rp2")
+    from okgin.lib.paths import cache_dir as okgin_cache
+    return okgin_cache("rp2")
 
 
 # -- UF2 --------------------------------------------------------------------

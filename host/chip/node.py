@@ -53,12 +53,11 @@ def _installed(folder):
 
 
 def _install_dir():
-    from okgin.lib.paths import CHECKOUT
+    from okgin.lib.paths import CHECKOUT, cache_dir
     if CHECKOUT and os.access(HERE, os.W_OK):
         return HERE
     # beside the images' per-user cache (okgin.chip.images.cache_dir)
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(cache, "okgin", "chip-%s" % emulator_version())
+    folder = cache_dir("chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
     for name in ("package.json", "package-lock.json", GLUE, "uf2drop.mjs"):
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))

@@ -77,3 +77,11 @@ def copy_source(dst, ignore=("__pycache__", "*.pyc", "*.mpy")):
     shutil.copytree(FIRMWARE, os.path.join(dst, "firmware"), ignore=pat)
     shutil.copytree(HARDWARE, os.path.join(dst, "hardware"), ignore=pat)
     return dst
+
+
+def cache_dir(*parts):
+    """okgin's per-user cache (``$XDG_CACHE_HOME/okgin``, else
+    ``~/.cache/okgin``), or a folder in it: the RP2040 images, the
+    emulator's and the web page's npm installs, compiled modules."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "okgin", *parts)

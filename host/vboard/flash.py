@@ -9,7 +9,7 @@ import sys
 from okgin.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS, firmware_files, source_name
 
-from okgin.lib.paths import ROOT, board_json
+from okgin.lib.paths import ROOT, board_json, cache_dir
 
 
 def _sync_file(src, dst, mpy_cross=None, rel=None):
@@ -32,8 +32,7 @@ def find_mpy_cross():
     return found
 
 
-_CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                      "okgin", "mpy")
+_CACHE = cache_dir("mpy")
 
 
 def _compile(mpy_cross, src, data, dst, rel):

@@ -46,8 +46,8 @@ def _npm_dir():
         return HERE
     with open(os.path.join(HERE, "package-lock.json"), "rb") as f:
         key = hashlib.sha256(f.read()).hexdigest()[:12]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "okgin", "web-%s" % key)
+    from okgin.lib.paths import cache_dir
+    folder = cache_dir("web-%s" % key)
     os.makedirs(folder, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))

@@ -10,7 +10,7 @@
 # a real board.
 #
 # Lean on purpose (docs/memory.md): it is loaded from source into the same
-# heap as the firmware, whose budget is 160K here (docs/memory.md), yet a Pico has none of
+# heap as the firmware, whose budget is 176K here (docs/memory.md), yet a Pico has none of
 # it. So: module-level state instead of a link object, pin state in two
 # bytearrays instead of per-instance attributes (a Pin holds only its GPIO
 # number; like rp2's static pin objects, two Pins on one GPIO share state),
