@@ -268,11 +268,6 @@ class App:
         sys.modules.pop("endview", None)   # until the next showdown
         sys.modules.pop("padview", None)
         _unload("scoring")
-        if self.match is None:
-            # the computer's code stays loaded through a game (bot_step);
-            # the menu has no use for it
-            _unload("bots", "bots_core")
-            gc.collect()
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self.hand_boundary()

@@ -112,3 +112,28 @@ def test_after_a_hand_the_costliest_move_is_on_your_panel(tboard):
     assert b.status()["screen"] in ("showdown", "over")
     b.press(0, "ok")
     assert b.status()["screen"] in ("game", "scorepad", "menu")
+
+
+def test_a_test_mode_client_never_reads_the_coach_of_the_real_game(flash):
+    """The real game, started and played with the buttons: its player asks
+    the coach; then a client switches test mode on. Test mode plays its own
+    game and drops the real one from RAM, with the coach's notice: the
+    panels a test command can read show test mode's menu, and the real
+    game comes back without the notice."""
+    from tests.support.real_game import boot, new_real_game, same_game
+    b = boot(flash)
+    try:
+        m = new_real_game(b, flash)              # two players, from the menu
+        p = m.hand.to_move
+        b.vb.press(p, "draw", long=True)
+        b.ok("sync")
+        assert _title_bar(b.vb.panel_image(p))   # the coach's notice, on the ink
+        b.ok("testmode on")
+        assert b.status()["screen"] == "menu"
+        assert b.screen(p).tobytes() == b.screen(1 - p).tobytes()   # the same menu on both
+        b.ok("testmode off")
+        b.ok("sync")
+        assert same_game(b, m)
+        assert not _title_bar(b.vb.panel_image(p))
+    finally:
+        b.stop()
