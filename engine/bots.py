@@ -43,21 +43,25 @@ _OPP = const(3)        # taken by the opponent from the pile and still held
 
 # Tuning (measured with ``okgin tourney``; see docs/bots.md). Scores are
 # ints in 1/64 of a point: no floats, so the 32-bit float of a Pico and the
-# 64-bit one of CPython can never round a close call differently.
-_POT_WEIGHT_NORMAL = 4  # quarters: weight 1 on the meld promise (normal)
-_NORMAL_SIMPLE_TAKE = 1  # normal takes like greedy: whenever deadwood drops
-_NORMAL_SLIP = 10       # percent of normal discards that are a random loose card
-_EASY_SLIP = 35        # percent of easy discards that are a random dead card
+# 64-bit one of CPython can never round a close call differently. const():
+# no module global and no interned name on the device (every name a module
+# brings is interned for good, docs/memory.md "Names"); the three that
+# engine/coach.py imports stay plain.
+_POT_WEIGHT_NORMAL = const(4)  # quarters: weight 1 on the meld promise (normal)
+_NORMAL_SIMPLE_TAKE = const(1)  # normal takes like greedy: whenever deadwood drops
+_NORMAL_SLIP = const(10)  # percent of normal discards that are a random loose card
+_EASY_SLIP = const(35)  # percent of easy discards that are a random dead card
 _SAMPLES = const(16)    # opponent hands sampled for a knock decision (hard)
-_UNDERCUT_MAX = 25      # percent: hard knocks when an undercut is less likely
+SAMPLES = _SAMPLES      # the same, for engine/coach.py (a const is no module global on the device)
+_UNDERCUT_MAX = const(25)  # percent: hard knocks when an undercut is less likely
 _POT_WEIGHT_HARD = 12   # quarters: weight 3 on the meld promise (hard)
 _DANGER_WEIGHT_HARD = 24  # quarters: 6 points per meld the discard likely completes
 _CANDIDATES = const(5)  # discards judged in full: the lowest-deadwood ones ...
-_CANDIDATE_SPAN = 12    # ... within this many points of the lowest
-_TAKE_MARGIN = 0        # points a take must beat the stock by (1 measured worse, docs/bots.md)
-_TAKE_INFER = 205       # /256: how sure a pickup means a meld (hard's card reading)
+_CANDIDATE_SPAN = const(12)  # ... within this many points of the lowest
+_TAKE_MARGIN = const(0)  # points a take must beat the stock by (1 measured worse, docs/bots.md)
+_TAKE_INFER = const(205)  # /256: how sure a pickup means a meld (hard's card reading)
 _UNDERCUT_BONUS = 10    # R11 (the observation does not carry the rules' value)
-_FAR_LIMIT = 4          # knock limit (R5) up to which hard keeps near-melds (docs/bots.md)
+_FAR_LIMIT = const(4)   # knock limit (R5) up to which hard keeps near-melds (docs/bots.md)
 
 
 # Keys a decision reads (others are optional: a bare Hand observation has no
@@ -374,15 +378,25 @@ class Bot:
         # loose card, in a hand of about today's promise.
         if dw_take <= v.limit:
             return True       # take, then knock at once (R8)
-        take_score = self._best_discard(v, after, top)[0]
-        melds, swaps, n = self._outlook(v, hm, now)
+        take_score, draw_score = self._take_or_draw(v, now, after, melded_top)
+        return take_score + _TAKE_MARGIN * 64 < draw_score
+
+    def _take_or_draw(self, v: View, now: int, after: "list[int]",
+                      melded_top: bool) -> "tuple[int, int]":
+        """(take, draw): how good the hand is after taking the top card and
+        the best discard, and after a stock card on average (its meld gain
+        plus any swap for the highest loose card, in a hand of about
+        today's promise); lower is better, in 1/64 of a point. ``now`` is
+        today's deadwood, ``after`` the eleven cards with the top card."""
+        take_score = self._best_discard(v, after, v.top)[0]
+        melds, swaps, n = self._outlook(v, v.hm, now)
         wp = _POT_WEIGHT_HARD if self.hard else _POT_WEIGHT_NORMAL
         draw_score = now * 64 - ((melds + swaps) * 64) // n - (wp * 16 * melds) // n
         if melded_top:
             # A meld in hand is worth more than its deadwood today: it can
             # not be spoilt, and it frees the next draws for the rest.
             take_score -= 2 * 64
-        return take_score + _TAKE_MARGIN * 64 < draw_score
+        return take_score, draw_score
 
     # ----- discarding and knocking ---------------------------------------
     def _discard(self, v: View) -> str:
@@ -473,7 +487,6 @@ class Bot:
             fc = [x for x in cand if (far[x[2] // 13] >> (x[2] % 13)) & 1]
             if fc:
                 cand = fc
-        wp = _POT_WEIGHT_HARD if hard else _POT_WEIGHT_NORMAL
         top_score = 1 << 20
         best_c = -1
         limit = cand[0][0] + _CANDIDATE_SPAN if cand else 0
@@ -481,14 +494,23 @@ class Bot:
             dw, negv, c, rest = cand[i]
             if i >= _CANDIDATES or dw > limit:
                 break
-            melds, swaps, n = self._outlook(v, rest, dw)
-            score = dw * 64 - (wp * 16 * melds) // n
-            if hard:
-                score += (_DANGER_WEIGHT_HARD * self._danger(v, c)) >> 12
+            score = self._judge(v, rest, dw, c)
             if score < top_score:
                 top_score = score
                 best_c = c
         return top_score, best_c
+
+    def _judge(self, v: View, rest: "list[int]", dw: int, c: int) -> int:
+        """The score of throwing ``c`` and keeping the ten cards ``rest``
+        (least deadwood ``dw``): deadwood minus the promise of the next
+        draws, plus (hard) the chance the opponent melds ``c``; lower is
+        better, in 1/64 of a point."""
+        wp = _POT_WEIGHT_HARD if self.hard else _POT_WEIGHT_NORMAL
+        melds, swaps, n = self._outlook(v, rest, dw)
+        score = dw * 64 - (wp * 16 * melds) // n
+        if self.hard:
+            score += (_DANGER_WEIGHT_HARD * self._danger(v, c)) >> 12
+        return score
 
     def _outlook(self, v: View, hm10: "list[int]", dw: int) -> "tuple[int, int, int]":
         """What the next stock card does for the ten cards ``hm10`` (least
@@ -546,6 +568,26 @@ class Bot:
         too), lays their loose cards off on our melds (R10), and scores the
         showdown (R11). Knock unless an undercut is likely.
         """
+        undercuts, points = self._knock_samples(v, kc, kdw)
+        if v.scores is not None:
+            me = v.me
+            mult = v.mult
+            mine = v.scores[me] * _SAMPLES
+            theirs = v.scores[1 - me]
+            # a doubled hand doubles both sides (R15)
+            if mine + points * mult >= v.target * _SAMPLES and undercuts * 4 <= _SAMPLES * 3:
+                return True       # likely wins the game now (R13)
+            if theirs + _UNDERCUT_BONUS * mult >= v.target and undercuts:
+                return False      # an undercut would hand them the game
+        if v.stock <= 6:
+            return points > 0     # little time left to improve (R9 draw)
+        return undercuts * 100 < _UNDERCUT_MAX * _SAMPLES
+
+    def _knock_samples(self, v: View, kc: int, kdw: int) -> "tuple[int, int]":
+        """(undercuts, points) over ``_SAMPLES`` sampled opponent hands for
+        a knock with ``kc`` leaving ``kdw`` deadwood: how many undercut it,
+        and the knock's points summed over the samples (R11, lay-offs R10;
+        negative for an undercut)."""
         kept = list(v.hm)
         kept[kc // 13] ^= 1 << (kc % 13)
         best(kept)
@@ -581,19 +623,7 @@ class Bot:
                 points -= _UNDERCUT_BONUS + kdw - d
             else:
                 points += d - kdw
-        if v.scores is not None:
-            me = v.me
-            mult = v.mult
-            mine = v.scores[me] * _SAMPLES
-            theirs = v.scores[1 - me]
-            # a doubled hand doubles both sides (R15)
-            if mine + points * mult >= v.target * _SAMPLES and undercuts * 4 <= _SAMPLES * 3:
-                return True       # likely wins the game now (R13)
-            if theirs + _UNDERCUT_BONUS * mult >= v.target and undercuts:
-                return False      # an undercut would hand them the game
-        if v.stock <= 6:
-            return points > 0     # little time left to improve (R9 draw)
-        return undercuts * 100 < _UNDERCUT_MAX * _SAMPLES
+        return undercuts, points
 
 
 # Ranks within two of r (same suit): the cards a run through r would need.

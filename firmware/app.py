@@ -13,6 +13,7 @@ buttons and the serial port while the ink settles.
 """
 import gc
 import sys
+import time
 
 import engine
 from engine import IllegalAction, Match
@@ -94,6 +95,9 @@ class App:
         self.confirm = [False, False]
         self.msg = ["", ""]
         self.notice = [None, None]   # (title, lines) over a player's screen
+        # the coach's reviews of the hand just ended, one per human player:
+        # [p, hand number, the Hand (then its engine.coach Review), game seed]
+        self.reviews = []
         self.menu_sel = 0
         self.menu_msg = ""
         self.menu_page = ""   # menu.py: "", "rules", "stats", "reset"
@@ -105,6 +109,9 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
+        # test mode's ``bottimes``: the computer's decision times (us),
+        # recorded only once it has been asked for (None: not recording)
+        self.bot_us = None
         self.showdown = False
         self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
@@ -167,6 +174,7 @@ class App:
         self.confirm = [False, False]
         self.msg = ["", ""]
         self.notice = [None, None]
+        self.reviews = []
         self.hand_boundary()
 
     def play(self, p, action, before):
@@ -203,6 +211,11 @@ class App:
             _unload("showdown", "scoring")
             self.showdown = True
             self.cursor = [0, 0]
+            if self.settings.get("coach_review") is True and m.last_hand is not None:
+                # the menu's "Coach after a hand": each human player's own
+                # review, worked out a decision per main-loop turn (step)
+                for q in ((0,) if self.vs != "human" else (0, 1)):
+                    self.reviews.append([q, hand_no or m.hand_no, m.last_hand, m.seed])
             if m.winner is not None:
                 self.count_game()
             self.hand_boundary()
@@ -255,6 +268,11 @@ class App:
         sys.modules.pop("endview", None)   # until the next showdown
         sys.modules.pop("padview", None)
         _unload("scoring")
+        if self.match is None:
+            # the computer's code stays loaded through a game (bot_step);
+            # the menu has no use for it
+            _unload("bots", "bots_core")
+            gc.collect()
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self.hand_boundary()
@@ -269,6 +287,7 @@ class App:
             return False
         if m.hand.to_move != 1:   # public: no observation built per loop turn
             return False
+        t0 = time.ticks_us()   # the decision as the player waits for it
         # the computer's code and search need the most room of any moment
         # in a game
         self.touch()
@@ -278,12 +297,27 @@ class App:
         # game replays the same decisions
         from engine.bots import bot, move_seed
         b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
-        act = b.choose(obs)
+        # main.py's gc.threshold counts every byte allocated, and MicroPython
+        # puts most call frames on the heap (freed as the call returns): the
+        # search's thousands of calls set off a collection every few dozen
+        # of them, 555 ms a decision on the chip instead of 121 (issue 26).
+        # Lifted while the computer thinks; what the decision leaves behind
+        # (a few KB) is collected at once, before the move's lasting
+        # allocations, so nothing lasting is laid out among it.
+        th = gc.threshold()
+        gc.threshold(-1)
+        try:
+            act = b.choose(obs)
+        finally:
+            gc.threshold(th)
         b = obs = None
+        gc.collect()
         # the computer's code stays loaded (7.5 KB on the chip): dropping it
         # after each move cost 72 ms per move there (docs/memory.md)
         hand_no = m.hand_no
         m.play(act)
+        if self.bot_us is not None:
+            self.bot_us.append(time.ticks_diff(time.ticks_us(), t0))
         self.save()
         self._after_action(None, None, hand_no)
         return True
@@ -346,7 +380,55 @@ class App:
             if button == "ok":
                 self.next_hand()
             return
+        if button == "draw" and kind == "long":
+            self.coach(p)   # hold DRAW: the coach, on p's panel only
+            return
         turn.press(self, p, button)
+
+    # ----- the coach (firmware/coachview.py, engine/coach.py) -----
+    def coach(self, p):
+        """The hard level's suggestion for p's decision, as p's notice.
+        The turn screens' views of the position (turn.base: observation,
+        arrangement, texts) go first and are rebuilt when the notice
+        closes: on the 64-bit virtual board that let a Korean game in
+        which the coach is asked before every decision go from its second
+        hand to its fourth at 160K."""
+        self.bases = [None, None]
+        self.onfb = [None, None]
+        _make_room()
+        import coachview
+        try:
+            coachview.advise(self, p)
+        finally:
+            self.drop_coach()
+
+    def review_step(self):
+        """One decision of the reviews under way judged; when none is
+        left, the coach's code leaves the heap. The screen under way is
+        drawn already: its code goes while the coach thinks (a showdown's
+        endview too), as before the computer's move."""
+        sys.modules.pop("endview", None)
+        sys.modules.pop("padview", None)
+        _make_room()
+        import coachview
+        # main.py's gc.threshold stays: unlike the computer's move, nobody
+        # waits on a review step, and its garbage (up to ~24 KB a decision
+        # on the unix port) would not fit beside the showdown
+        try:
+            more = coachview.review(self)
+        except Exception:
+            self.reviews = []
+            self.drop_coach()
+            raise
+        if not more:
+            self.drop_coach()
+
+    def drop_coach(self):
+        sys.modules.pop("coachview", None)
+        _unload("coach")
+        if self.vs == "human":
+            _unload("bots", "bots_core")   # no computer: its code goes too
+        gc.collect()
 
     # ----- drawing -----
     def touch(self):
@@ -472,6 +554,7 @@ class App:
         self.error_text = None
         self.reload = False
         self.notice = [None, None]
+        self.reviews = []   # a review of the real game's hand goes with it
         self.msg = ["", ""]
         self.confirm = [False, False]
         self.menu_sel = 0
@@ -549,6 +632,8 @@ class App:
         if self.vs != "human" and self.mode == "game" and self.match is not None \
                 and not self.showdown and self.match.hand.to_move == 1:
             return False   # the computer still has a move to make
+        if self.reviews:
+            return False   # the coach is still reviewing a hand
         return True
 
     # ----- the main loop -----
@@ -611,6 +696,7 @@ class App:
         self.error_text = "%s: %s" % (type(e).__name__, e)
         self.mode = "error"
         self.notice = [None, None]
+        self.reviews = []
         self.hand_boundary()
 
     # ----- the main loop, as steps a host can take -----
@@ -651,6 +737,9 @@ class App:
             if self.proto is not None:
                 self.proto.poll()
             if not busy and self.bot_step():
+                busy = True
+            if not busy and self.reviews:
+                self.review_step()
                 busy = True
             if True in self.dirty and self.redraw():
                 busy = True

@@ -157,6 +157,9 @@ def menu_items(app):
     items.append((t("menu.auto_off"),
                   power.auto_off_label(power.auto_off_minutes(app.settings))))
     acts.append(("auto_off", None))
+    # the coach's review of each hand, on each human's own panel (coachview.py)
+    items.append((t("menu.review"), _value_label(app.settings.get("coach_review") is True)))
+    acts.append(("review", None))
     # last, so a player who cannot read the menu's language finds it with one
     # LEFT; each language in its own name; OK: the next one, at once on both panels
     items.append((t("menu.language"), i18n.name(i18n.code)))
@@ -193,8 +196,9 @@ def menu_button(app, button, kind):
             app.menu_page = ""
             items, acts = menu_items(app)
             app.menu_sel = acts.index(("page", "rules"))   # on "Rule switches"
-        elif act == "lock":
-            app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
+        elif act == "lock" or act == "review":
+            k = "owner_lock" if act == "lock" else "coach_review"
+            app.settings[k] = app.settings.get(k) is not True
             store.save_settings(app.settings)
         elif act == "lang":
             codes = i18n.codes()

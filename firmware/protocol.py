@@ -164,7 +164,8 @@ class Protocol:
                 return self.send("OK lines=1\n" + stats.text())
             finally:
                 sys.modules.pop("stats", None)
-        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem", "entropy"):
+        if cmd not in ("press", "screen", "newgame", "record", "reset", "mem", "bottimes",
+                       "entropy"):
             return self.send("ERR unknown command %s" % cmd[:40])
         if not app.testmode:
             return self.send("ERR test mode required")

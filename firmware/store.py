@@ -193,7 +193,8 @@ _SETTINGS_MAX = 2048   # bytes: the menu's few options fit in 200
 # what each setting must be (anything else is damage): the menu's
 # preferences, the owner's lock, a record of version 1's seats, test hooks
 _SETTING_TYPES = (("rules", dict), ("owner_lock", bool), ("game", dict),
-                  ("slow_save_ms", int), ("hold_computer", bool))
+                  ("slow_save_ms", int), ("hold_computer", bool),
+                  ("coach_review", bool))
 
 
 def _setting_ok(k, v):

@@ -1,7 +1,7 @@
 """Test-mode serial commands (docs/protocol.md): press, screen, newgame,
-record, mem, entropy, reset. Loaded for each of them and dropped after it
-(protocol.py), so test mode plays in the heap a real game has."""
-import gc
+record, mem, bottimes, entropy, reset. Loaded for each of them and dropped after it
+(protocol.py), so test mode plays in the heap a real game has; mem and
+bottimes are testmem.py's."""
 
 try:
     from binascii import hexlify
@@ -57,14 +57,15 @@ def dispatch(proto, cmd, w):
         for ln in m.record_lines():
             proto.send(ln)
         return
-    if cmd == "mem":
-        if len(w) != 1:
-            return proto.send("ERR mem takes no arguments")
-        gc.collect()
-        a = gc.mem_alloc()
-        if a > app.peak:
-            app.peak = a
-        return proto.send("OK alloc=%d free=%d peak=%d" % (a, gc.mem_free(), app.peak))
+    if cmd in ("mem", "bottimes"):
+        # the heap's figures in their own module, loaded for these only:
+        # the presses that play a test's game keep a small module
+        import sys
+        import testmem
+        try:
+            return testmem.dispatch(proto, cmd, w)
+        finally:
+            sys.modules.pop("testmem", None)
     if cmd == "entropy":
         # seeds as the menu draws them (hal.entropy), for the shuffle's
         # fairness check (okgin faults, row "shuffle")

@@ -106,10 +106,34 @@ def _glyph(cp):
 
 
 def width(s):
-    """Pixels ``s`` needs."""
+    """Pixels ``s`` needs.
+
+    This and _draw read a text's code points from its UTF-8 bytes, never
+    with ``for ch in s``: MicroPython interns each character of a non-ASCII
+    string it iterates, for good, so every Hangul syllable a Korean game
+    showed became an interned name (about 120 in a game to 100, more with
+    the coach's reasons), and on the 64-bit virtual board the name that
+    overflowed the table's sixth pool cost a 14 KB seventh
+    (docs/memory.md "Interned names")."""
     w = 0
-    for ch in s:
-        cp = ord(ch)
+    b = s.encode()
+    k = 0
+    n = len(b)
+    while k < n:
+        u = b[k]
+        if u < 0x80:
+            cp = u
+            k += 1
+        elif u < 0xE0:
+            cp = (u & 0x1F) << 6 | b[k + 1] & 0x3F
+            k += 2
+        elif u < 0xF0:
+            cp = (u & 0x0F) << 12 | (b[k + 1] & 0x3F) << 6 | b[k + 2] & 0x3F
+            k += 3
+        else:
+            cp = (u & 0x07) << 18 | (b[k + 1] & 0x3F) << 12 | (b[k + 2] & 0x3F) << 6 \
+                | b[k + 3] & 0x3F
+            k += 4
         if 32 <= cp < 127:
             w += 8
         elif _find(_narrow, cp) >= 0:
@@ -160,8 +184,24 @@ def _draw(fb, s, x, y, end, c, bold):
     if FAST and c and not bold and not (y & 7) and 0 <= y <= 128 - H and x >= 0:
         mv = memoryview(fb)
         o = (y >> 3) * FB_W + x
-        for ch in s:
-            cp = ord(ch)
+        b = s.encode()
+        k = 0
+        n = len(b)
+        while k < n:
+            u = b[k]
+            if u < 0x80:
+                cp = u
+                k += 1
+            elif u < 0xE0:
+                cp = (u & 0x1F) << 6 | b[k + 1] & 0x3F
+                k += 2
+            elif u < 0xF0:
+                cp = (u & 0x0F) << 12 | (b[k + 1] & 0x3F) << 6 | b[k + 2] & 0x3F
+                k += 3
+            else:
+                cp = (u & 0x07) << 18 | (b[k + 1] & 0x3F) << 12 | (b[k + 2] & 0x3F) << 6 \
+                    | b[k + 3] & 0x3F
+                k += 4
             if 32 <= cp < 127:      # printable ASCII: the first 95 glyphs
                 w = 8
                 at = nbase + 16 * (cp - 32)
@@ -178,8 +218,24 @@ def _draw(fb, s, x, y, end, c, bold):
             x += w
         return x
     blit = fb.blit
-    for ch in s:
-        cp = ord(ch)
+    b = s.encode()
+    k = 0
+    n = len(b)
+    while k < n:
+        u = b[k]
+        if u < 0x80:
+            cp = u
+            k += 1
+        elif u < 0xE0:
+            cp = (u & 0x1F) << 6 | b[k + 1] & 0x3F
+            k += 2
+        elif u < 0xF0:
+            cp = (u & 0x0F) << 12 | (b[k + 1] & 0x3F) << 6 | b[k + 2] & 0x3F
+            k += 3
+        else:
+            cp = (u & 0x07) << 18 | (b[k + 1] & 0x3F) << 12 | (b[k + 2] & 0x3F) << 6 \
+                | b[k + 3] & 0x3F
+            k += 4
         if 32 <= cp < 127:
             wide = False
             i = cp - 32

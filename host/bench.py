@@ -21,7 +21,11 @@ def configure(parser):
     parser.add_argument("suite", choices=sorted(SUITES), help="what to measure")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--chip", action="store_true",
-                        help="bots: only the hard level's decision times on the emulated Pico")
+                        help="bots: the hard computer's decision times inside the firmware on "
+                             "the emulated Pico, over whole games, and the heap after each")
+    parser.add_argument("--games", type=int, default=None,
+                        help="bots --chip: games against the computer, in a row (default 10; "
+                             "--quick: 1)")
     parser.add_argument("--hands", type=int, default=None, help="power: hands per game scenario (1)")
     parser.add_argument("--idle-s", type=float, default=None,
                         help="power: seconds of the idle scenario (3600; --quick: 600)")

@@ -4,17 +4,18 @@ Plays N seeded games (or single hands with ``--deals``), each twice with the
 seats swapped so both players get the same cards once: what is left of the
 difference is skill, not card luck. Players are the levels of
 ``engine.bot``, the laptop-side yardsticks of ``host/yardsticks``
-(``simple``, ``pimc``, ``hard0``) and ``LEVEL@REV``, a level as git
-revision REV had it; ``--baseline REV`` plays A and ``A@REV`` against B on
+(``neller``, ``simple``, ``openspiel``, ``pimc``, ``hard0``, ``peek``) and
+``LEVEL@REV``, a level as git revision REV had it; ``--baseline REV`` plays A and ``A@REV`` against B on
 the same deals and prints their paired difference (``compare``).
 
-Statistics (95%): points per hand over the seed pairs (a paired ratio
-estimate with Student's t, delta method: pairs may play different numbers of
-hands); the share of all points scored, the same way; rates of games or
-hands won with the Wilson score interval, which stays within 0..100% (it
-treats the games as independent: with the seats swapped, the two games of a
-pair tend to split, so this is on the wide side). ``--table`` plays the
-series docs/bots.md reports and prints its table.
+Statistics (95%, host/intervals.py): every interval is a bootstrap over
+the seed pairs, each pair's two games (or hands) kept together, since they
+share their cards and are not independent; fewer than ten pairs print "too
+few games for an interval". Points per hand and the share of all points are
+ratios over the pairs (pairs play different numbers of hands); games or
+hands won are counted per pair (0, 1 or 2), and the pairs one player won
+both ways are put to a sign test. ``--table`` plays the series docs/bots.md
+reports and prints its table.
 """
 import json
 import math
@@ -23,10 +24,11 @@ import sys
 import time
 import zlib
 
+from okgin import intervals
 from okgin.errors import CommandError
+from okgin.yardsticks import YARDSTICKS
 
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
-YARDSTICKS = ("simple", "pimc", "hard0", "peek", "openspiel")
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
@@ -272,72 +274,6 @@ def _pair(task):
     return seed, fn(a, b, seed, False, max_turns, target), fn(a, b, seed, True, max_turns, target)
 
 
-# ----- statistics -------------------------------------------------------------
-# Two-sided 95% quantiles of Student's t by degrees of freedom (1..30), then
-# the normal 1.96 beyond 120; in between interpolated in 1/df.
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-_T95_TAIL = ((30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980), (float("inf"), 1.960))
-
-
-def t95(df):
-    """The two-sided 95% critical value of Student's t with ``df`` degrees
-    of freedom."""
-    if df < 1:
-        return float("inf")
-    if df <= 30:
-        return _T95[int(df) - 1]
-    for (d0, t0), (d1, t1) in zip(_T95_TAIL, _T95_TAIL[1:], strict=True):
-        if df <= d1:
-            if d1 == float("inf"):
-                w = d0 / df
-                return t1 + (t0 - t1) * w
-            w = (1.0 / df - 1.0 / d1) / (1.0 / d0 - 1.0 / d1)
-            return t1 + (t0 - t1) * w
-    return 1.96
-
-
-def mean_ci(xs):
-    """Mean and 95% half-width (Student's t) of a sample."""
-    n = len(xs)
-    if n == 0:
-        return 0.0, float("nan")
-    mu = sum(xs) / n
-    if n < 2:
-        return mu, float("inf")
-    var = sum((x - mu) ** 2 for x in xs) / (n - 1)
-    return mu, t95(n - 1) * math.sqrt(var / n)
-
-
-def ratio_ci(xs, hs):
-    """Ratio sum(xs)/sum(hs) and its 95% half-width (delta method over the
-    pairs, Student's t: points per hand where pairs play different numbers
-    of hands)."""
-    n = len(xs)
-    tot_h = float(sum(hs))
-    if n == 0 or tot_h == 0:
-        return 0.0, float("nan")
-    r = sum(xs) / tot_h
-    if n < 2:
-        return r, float("inf")
-    hbar = tot_h / n
-    var = sum((x - r * h) ** 2 for x, h in zip(xs, hs, strict=True)) / (n - 1)
-    return r, t95(n - 1) * math.sqrt(var / n) / hbar
-
-
-def wilson(k, n, z=1.96):
-    """Wilson score 95% interval (low, high) for k successes in n trials;
-    always within 0..1."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / float(n)
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
 def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
             progress=None, limits=None):
     """Play the series and return a dict of figures (used by the command
@@ -433,25 +369,32 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=
     secs = [0.0, 0.0]
     decisions = [0, 0]
     net, a_pts, tot_pts, hands = _pair_points(kind, results)
+    # games (or hands) A won in each seed pair: 0, 1 or 2
+    won_key = 0 if kind == "game" else 2
+    wins = [int(x1[won_key]) + int(x2[won_key]) for _, x1, x2 in results]
+    won = sum(wins)
+    win_ci = intervals.ratio(wins, [2] * len(wins))
     if kind == "game":
-        won, unfinished = 0, 0
+        unfinished = 0
         for _, g1, g2 in results:
-            won += g1[0] + g2[0]
             unfinished += (not g1[4]) + (not g2[4])
         out["games"] = 2 * n
         out["games_won"] = won
         out["win_rate"] = won / (2.0 * n)
-        out["win_low"], out["win_high"] = wilson(won, 2 * n)
+        out["win_low"], out["win_high"] = win_ci or (None, None)
         out["unfinished"] = unfinished
     else:
-        won, draws = 0, 0
+        draws = 0
         for _, d1, d2 in results:
-            won += d1[2] + d2[2]
             draws += d1[3] + d2[3]
         out["hands_won"] = won
         out["hand_win_rate"] = won / (2.0 * n)
-        out["hand_win_low"], out["hand_win_high"] = wilson(won, 2 * n)
+        out["hand_win_low"], out["hand_win_high"] = win_ci or (None, None)
         out["draws"] = draws
+    # pairs A won both ways, pairs B did, split pairs; the sign test on them
+    sweeps = [wins.count(2), wins.count(0), wins.count(1)]
+    out["sweeps"] = sweeps
+    out["sign_p"] = intervals.sign_test(sweeps[0], sweeps[1])
     discards = [0, 0]
     fed = [0, 0]
     for _, x1, x2 in results:
@@ -462,8 +405,12 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=
                 discards[s] += x[-1].discards[s]
                 fed[s] += x[-1].fed[s]
     out["hands"] = sum(hands)
-    out["points_per_hand"], out["points_ci"] = ratio_ci(net, hands)
-    out["share"], out["share_ci"] = ratio_ci(a_pts, tot_pts) if sum(tot_pts) else (0.5, float("nan"))
+    out["points_per_hand"] = sum(net) / float(sum(hands))
+    out["points_low"], out["points_high"] = intervals.ratio(net, hands) or (None, None)
+    total = sum(tot_pts)
+    out["share"] = sum(a_pts) / float(total) if total else 0.5
+    out["share_low"], out["share_high"] = ((total and intervals.ratio(a_pts, tot_pts))
+                                           or (None, None))
     out["ms_per_decision"] = [1000.0 * secs[s] / decisions[s] if decisions[s] else 0.0
                               for s in (0, 1)]
     # how often each player's discard was taken at once by the other (R7)
@@ -492,28 +439,6 @@ def _pair_points(kind, results):
 
 
 # ----- paired comparison: A against A of another revision, on the same deals ----
-
-def paired_ratio_ci(xs, hs, ys, ks):
-    """X/H - Y/K (X = sum(xs) ...) and its 95% half-width, where pair i
-    gives xs[i] over hs[i] and ys[i] over ks[i] (the same deals played by
-    two versions): the delta method over the pairs' differences of
-    linearised ratios, Student's t. With hs == ks == 2 everywhere (single
-    hands) it is the plain paired mean of (x - y) / 2."""
-    n = len(xs)
-    h = float(sum(hs))
-    k = float(sum(ks))
-    if n == 0 or h == 0 or k == 0:
-        return 0.0, float("nan")
-    r1 = sum(xs) / h
-    r2 = sum(ys) / k
-    if n < 2:
-        return r1 - r2, float("inf")
-    hbar = h / n
-    kbar = k / n
-    z = [(x - r1 * a) / hbar - (y - r2 * b) / kbar for x, a, y, b in zip(xs, hs, ys, ks, strict=True)]
-    var = sum(v * v for v in z) / (n - 1)    # the z's sum to 0
-    return r1 - r2, t95(n - 1) * math.sqrt(var / n)
-
 
 LIMIT_NAMES = ("gin", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10-K")
 
@@ -548,7 +473,8 @@ def paired(cur, res1, base, res2):
     n = len(x)
     d = {"a": cur["a"], "baseline": base["a"], "commit": base.get("a_commit"),
          "b": cur["b"], "kind": kind, "pairs": n}
-    d["points_per_hand"], d["points_ci"] = paired_ratio_ci(x, h, y, k)
+    d["points_per_hand"] = sum(x) / float(sum(h)) - sum(y) / float(sum(k))
+    d["points_low"], d["points_high"] = intervals.ratio_difference(x, h, y, k) or (None, None)
     # a pair counts as played alike when every action of both its games is
     differ = better = worse = 0
     for (_, p1, p2), (_, q1, q2), xi, hi, yi, ki in zip(res1, res2, x, h, y, k, strict=True):
@@ -561,8 +487,9 @@ def paired(cur, res1, base, res2):
     won_key = 0 if kind == "game" else 2
     wins = [(p1[won_key] + p2[won_key]) - (q1[won_key] + q2[won_key])
             for (_, p1, p2), (_, q1, q2) in zip(res1, res2, strict=True)]
-    mu, half = mean_ci(wins)
-    d["won_diff"], d["won_ci"] = mu / 2.0, half / 2.0     # share of the pair's two games
+    # as a share of the pair's two games: within -100% .. +100%
+    d["won_diff"] = sum(wins) / (2.0 * n)
+    d["won_low"], d["won_high"] = intervals.ratio(wins, [2] * n) or (None, None)
     rows = []
     for lim in range(11):
         xs = [p1[-1].limit_net[lim] + p2[-1].limit_net[lim] for _, p1, p2 in res1]
@@ -571,14 +498,15 @@ def paired(cur, res1, base, res2):
         ks = [q1[-1].limit_hands[lim] + q2[-1].limit_hands[lim] for _, q1, q2 in res2]
         if not sum(hs) or not sum(ks):
             continue
-        # over the pairs that played hands of this limit (one pair: no interval)
+        # over the pairs that played hands of this limit (too few: no interval)
         have = [i for i in range(n) if hs[i] or ks[i]]
-        diff, ci = paired_ratio_ci([xs[i] for i in have], [hs[i] for i in have],
-                                   [ys[i] for i in have], [ks[i] for i in have])
+        ci = intervals.ratio_difference([xs[i] for i in have], [hs[i] for i in have],
+                                        [ys[i] for i in have], [ks[i] for i in have])
+        pph, base_pph = sum(xs) / float(sum(hs)), sum(ys) / float(sum(ks))
         rows.append({"limit": LIMIT_NAMES[lim], "hands": sum(hs), "baseline_hands": sum(ks),
-                     "points_per_hand": sum(xs) / float(sum(hs)),
-                     "baseline_points_per_hand": sum(ys) / float(sum(ks)),
-                     "difference": diff, "ci": ci})
+                     "pairs": len(have), "points_per_hand": pph,
+                     "baseline_points_per_hand": base_pph, "difference": pph - base_pph,
+                     "low": ci and ci[0], "high": ci and ci[1]})
     d["by_limit"] = rows
     d["verdict"] = paired_verdict(d)
     return d
@@ -587,10 +515,9 @@ def paired(cur, res1, base, res2):
 def paired_verdict(d):
     if not d["differ"]:
         return "both versions played every seed pair alike: no difference"
-    low = d["points_per_hand"] - d["points_ci"]
-    high = d["points_per_hand"] + d["points_ci"]
-    if d["pairs"] < MIN_PAIRS:
+    if d["pairs"] < MIN_PAIRS or d["points_low"] is None:
         return "too few seed pairs to conclude (%d < %d)" % (d["pairs"], MIN_PAIRS)
+    low, high = d["points_low"], d["points_high"]
     if low > 0:
         return "%s is stronger than %s against %s (95%%)" % (d["a"], d["baseline"], d["b"])
     if high < 0:
@@ -604,13 +531,11 @@ def paired_report(d):
     commit = " (%s)" % d["commit"][:10] if d.get("commit") else ""
     lines = ["%s minus %s%s, both against %s on the same %d seed pairs and seats:"
              % (d["a"], d["baseline"], commit, d["b"], d["pairs"]),
-             "  points per hand %+.2f (95%% CI %+.2f .. %+.2f)"
-             % (d["points_per_hand"], d["points_per_hand"] - d["points_ci"],
-                d["points_per_hand"] + d["points_ci"]),
-             # a difference of two shares: within -100 .. +100 points
-             "  %s won %+.1f points of %% (95%% CI %+.1f .. %+.1f)"
-             % (what, 100 * d["won_diff"], max(-100.0, 100 * (d["won_diff"] - d["won_ci"])),
-                min(100.0, 100 * (d["won_diff"] + d["won_ci"]))),
+             "  points per hand %+.2f %s"
+             % (d["points_per_hand"], _ci(d["points_low"], d["points_high"], "%+.2f", what)),
+             "  %s won %+.1f points of %% %s"
+             % (what, 100 * d["won_diff"],
+                _ci(d["won_low"], d["won_high"], "%+.1f", what, 100)),
              "  %d of %d seed pairs played differently: %s better on %d, worse on %d"
              % (d["differ"], d["pairs"], d["a"], d["better"], d["worse"]),
              "  by knock limit (R5), points per hand against %s:" % d["b"],
@@ -619,11 +544,7 @@ def paired_report(d):
     for row in d["by_limit"]:
         hands = ("%d" % row["hands"] if row["hands"] == row["baseline_hands"]
                  else "%d/%d" % (row["hands"], row["baseline_hands"]))
-        if math.isinf(row["ci"]):
-            ci = "(one seed pair: no interval)"
-        else:
-            ci = "(%+.2f .. %+.2f)" % (row["difference"] - row["ci"],
-                                       row["difference"] + row["ci"])
+        ci = _ci(row["low"], row["high"], "%+.2f", "seed pairs")
         lines.append("    %-5s %7s %+9.2f %+9.2f   %+.2f %s"
                      % (row["limit"], hands, row["points_per_hand"],
                         row["baseline_points_per_hand"], row["difference"], ci))
@@ -634,10 +555,9 @@ def paired_report(d):
 def verdict(r):
     """One line: which player is stronger at 95%, or why the sample cannot
     tell."""
-    low = r["points_per_hand"] - r["points_ci"]
-    high = r["points_per_hand"] + r["points_ci"]
-    if r["pairs"] < MIN_PAIRS:
+    if r["pairs"] < MIN_PAIRS or r["points_low"] is None:
         return "too few seed pairs to conclude (%d < %d)" % (r["pairs"], MIN_PAIRS)
+    low, high = r["points_low"], r["points_high"]
     if low > 0:
         return "%s is stronger (95%%: the interval of points per hand is above 0)" % r["a"]
     if high < 0:
@@ -649,14 +569,28 @@ def _pct(x):
     return "%.1f%%" % (100 * x)
 
 
+def _ci(low, high, fmt, what, scale=1):
+    """"(95% CI low .. high)", or why there is none: too few seed pairs for
+    an interval (intervals.MIN_PAIRS)."""
+    if low is None:
+        return "(too few %s for an interval)" % what
+    return "(95%% CI %s .. %s)" % (fmt % (scale * low), fmt % (scale * high))
+
+
+def _ci_pct(low, high, what):
+    if low is None:
+        return "too few %s for an interval" % what
+    return "95%% CI %s .. %s" % (_pct(low), _pct(high))
+
+
 def report(r):
     lines = []
     if r["kind"] == "game":
         lines.append("%s vs %s: %d games (%d seeds, seats swapped), %d hands, %.1f s"
                      % (r["a"], r["b"], r["games"], r["pairs"], r["hands"], r["seconds"]))
-        lines.append("  %s wins %s of games to the target (%d of %d; 95%% CI %s .. %s, Wilson)"
+        lines.append("  %s wins %s of games to the target (%d of %d; %s)"
                      % (r["a"], _pct(r["win_rate"]), r["games_won"], r["games"],
-                        _pct(r["win_low"]), _pct(r["win_high"])))
+                        _ci_pct(r["win_low"], r["win_high"], "games")))
         if r["unfinished"]:
             lines.append("  %d games unfinished after %d hands (counted as losses for A)"
                          % (r["unfinished"], MAX_HANDS_PER_GAME))
@@ -667,15 +601,20 @@ def report(r):
             lines.append("  only deals with a knock limit (R5) of %s: seeds %d .. %d"
                          % (", ".join(LIMIT_NAMES[x] for x in r["limits"]), r["seed"],
                             r["last_seed"]))
-        lines.append("  %s wins %s of hands (draws count as losses; 95%% CI %s .. %s, Wilson)"
-                     % (r["a"], _pct(r["hand_win_rate"]), _pct(r["hand_win_low"]),
-                        _pct(r["hand_win_high"])))
-    lines.append("  %s nets %+.2f points per hand  (95%% CI %+.2f .. %+.2f)"
-                 % (r["a"], r["points_per_hand"], r["points_per_hand"] - r["points_ci"],
-                    r["points_per_hand"] + r["points_ci"]))
-    lines.append("  %s scores %s of all points  (95%% CI %s .. %s)"
-                 % (r["a"], _pct(r["share"]), _pct(r["share"] - r["share_ci"]),
-                    _pct(r["share"] + r["share_ci"])))
+        lines.append("  %s wins %s of hands (draws count as losses; %s)"
+                     % (r["a"], _pct(r["hand_win_rate"]),
+                        _ci_pct(r["hand_win_low"], r["hand_win_high"], "hands")))
+    what = "games" if r["kind"] == "game" else "hands"
+    sw = r["sweeps"]
+    lines.append("  seed pairs won both ways: %s %d, %s %d; split %d (sign test %s)"
+                 % (r["a"], sw[0], r["b"], sw[1], sw[2], intervals.p_text(r["sign_p"])))
+    lines.append("  %s nets %+.2f points per hand  %s"
+                 % (r["a"], r["points_per_hand"],
+                    _ci(r["points_low"], r["points_high"], "%+.2f", what)))
+    lines.append("  %s scores %s of all points  (%s)"
+                 % (r["a"], _pct(r["share"]), _ci_pct(r["share_low"], r["share_high"], what)))
+    lines.append("  (intervals: bootstrap over the %d seed pairs, each pair's two %s together)"
+                 % (r["pairs"], what))
     d, f = r["discards"], r["discards_taken"]
     if d[0] and d[1]:
         lines.append("  discards taken at once by the other player: %s's %s of %d, %s's %s of %d"
@@ -688,12 +627,14 @@ def report(r):
 
 def table_row(r):
     """One markdown row of docs/bots.md's table."""
-    pph = "%+.2f (%+.2f .. %+.2f)" % (r["points_per_hand"], r["points_per_hand"] - r["points_ci"],
-                                      r["points_per_hand"] + r["points_ci"])
+    what = "games" if r["kind"] == "game" else "hands"
+    pph = "%+.2f %s" % (r["points_per_hand"],
+                        _ci(r["points_low"], r["points_high"], "%+.2f", what).replace("95% CI ", ""))
     share = "%.1f%%" % (100 * r["share"])
     if r["kind"] == "game":
         size = "%d games" % r["games"]
-        games = "%s (%s .. %s)" % (_pct(r["win_rate"]), _pct(r["win_low"]), _pct(r["win_high"]))
+        games = "%s (%s)" % (_pct(r["win_rate"]),
+                             _ci_pct(r["win_low"], r["win_high"], what).replace("95% CI ", ""))
     else:
         size = "%d hands" % r["hands"]
         games = "(hands only)"

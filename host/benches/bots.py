@@ -156,17 +156,24 @@ def smallest_heap(mp, obs_path, level="hard", path=ROOT):
     return smallest(fits, 4, 128, 4)
 
 
-def run_chip(quick):
-    """The hard level's decision times on the emulated Pico (stock rp2
-    MicroPython at 125 MHz, emulated time: the same figure as okgin bench
-    chip's, without its flash, boot, reaction and heap parts): a new chip,
-    the firmware flashed by okgin flash, then whole games of hard against
-    hard on the chip's REPL."""
-    from okgin.benches.chip import bench_decisions, _pct
+def run_chip(quick, games=None):
+    """The hard computer's decision times as a player waits for them: the
+    firmware flashed by okgin flash on a new emulated Pico (stock rp2
+    MicroPython at 125 MHz, emulated time), whole games against the hard
+    computer played through its buttons in test mode, in a row from one
+    boot; each decision timed by the firmware from the moment the game asks
+    the computer to move to its move applied (``bottimes``). After each
+    game: the lowest free heap since boot and the largest single
+    allocation the heap can still make (fragmentation would shrink it
+    game after game)."""
+    import statistics
+    from okgin.benches.chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
     from okgin.chip.chipboard import ChipError
     from okgin.lib.flashing import flash_board
     from okgin.lib.boards import make_board
-    import statistics
+    games = games or (1 if quick else 10)
+    if games < 1:
+        raise CommandError("--games must be at least 1")
     chip = make_board("chip", realtime=False)
     t0 = time.monotonic()
     try:
@@ -174,15 +181,40 @@ def run_chip(quick):
         banner = chip.console_line("MicroPython v", 120)
         flash_board(chip.port, quiet=True)
         chip.console_line("READY", 600)
-        games, cap = (1, 60) if quick else (1, 1000)
-        times, low, done, _ = bench_decisions(chip, games, cap)
-        print("bots on the emulated Pico (%s, emulated 125 MHz): hard vs hard, %d decisions "
-              "%s: median %.0f ms, p90 %.0f ms, max %.0f ms "
-              "(goals <= 300 median, <= 1500 max); lowest free heap %d bytes; %.0f s wall"
-              % (banner.strip().split(";")[0], len(times),
-                 "(the first %d of a game)" % cap if quick else "in %d whole games" % done,
-                 statistics.median(times), _pct(times, 0.9), max(times), low,
-                 time.monotonic() - t0))
+        # decisions and heap do not depend on e-ink time: refreshes at 1/50
+        for panel in chip.pins.panels:
+            panel.speed = 0.02
+        fw = _firmware(chip)
+        try:
+            _reboot(chip, fw)
+            print("bots on the emulated Pico (%s, emulated 125 MHz): the hard computer inside "
+                  "the firmware, %d whole game(s) in a row from one boot (seeds from 51), "
+                  "played through its buttons" % (banner.strip().split(";")[0], games),
+                  flush=True)
+            def report(g, row, times):
+                low, block, hands, total = row
+                print("  game %d (%d hands): lowest free heap since boot %d bytes of %d; "
+                      "largest free block after it %d bytes; %d decisions so far"
+                      % (g + 1, hands, low, total, block, len(times)), flush=True)
+
+            times, rows = bot_games(chip, fw, games, report=report)
+        finally:
+            fw.ser.close()
+        print("  " + decisions_line(times, "in the firmware (from the game asking the "
+                                           "computer to move to its move applied)"))
+        print("  heap over the %d games: lowest free %d bytes (goal >= 120 KB = %d); "
+              "largest free block %d .. %d bytes; %.0f s wall"
+              % (len(rows), min(r[0] for r in rows), 120 * 1024, min(r[1] for r in rows),
+                 max(r[1] for r in rows), time.monotonic() - t0))
+        adv, steps, whole, imp, low = bench_coach(chip, hands=2 if quick else 4)
+        print("the coach on the chip's REPL (engine/coach.py, seed 51, hard against hard, %d "
+              "hands): advice for player 0's %d decisions median %.0f ms, max %.0f ms; the "
+              "review after a hand: %d steps of median %.0f ms, max %.0f ms, whole hands "
+              "%s ms; importing engine.bots %d bytes of heap, engine.coach %d more; lowest "
+              "free heap %d bytes"
+              % (len(whole), len(adv), statistics.median(adv), max(adv), len(steps),
+                 statistics.median(steps), max(steps), "/".join("%.0f" % x for x in whole),
+                 imp[0], imp[1], low))
     except ChipError as e:
         raise CommandError(str(e)) from e
     finally:
@@ -193,7 +225,7 @@ def run_chip(quick):
 def run(args):
     quick = getattr(args, "quick", False)
     if getattr(args, "chip", False):
-        return run_chip(quick)
+        return run_chip(quick, getattr(args, "games", None))
     games = 1 if quick else 3
     observations = collect(games=games)
     reps = 1 if quick else 3

@@ -12,17 +12,23 @@ are the host's and the USB link's as much as the chip's). Printed:
   first full refresh settled: BUSY low);
 - reaction: a cursor button pressed on its GPIO to the first SPI byte of
   the refresh it causes; and a cursor move to ink (the refresh ended);
-- the hard computer's decision time (median, p90, max over whole games,
-  hard against hard, run on the chip's REPL with the flashed engine) and
-  engine random-play hands/s (okgin bench engine's script, on the chip);
+- the hard computer's decision time inside the running firmware (median,
+  p90, max over a whole game against it through the buttons: from the game
+  asking it to move to its move applied, ``bottimes``), beside the engine
+  alone on the chip's REPL (hard against hard), and engine random-play
+  hands/s (okgin bench engine's script, on the chip);
 - heap: the lowest ``gc.mem_free()`` after a collection over a whole game
   (two players, and against the hard computer), and over ten games in a row
-  (fragmentation would show as a falling figure), from the firmware's
-  ``mem`` (in test mode, games played through ``press`` as okgin bench
-  memory does).
+  with the largest free block after each (fragmentation would show as
+  falling figures), from the firmware's ``mem`` (in test mode, games played
+  through ``press`` as okgin bench memory does).
+- coach: the heap of a game against the hard computer in which the player
+  asks the coach (hold DRAW) before each of their decisions and the menu's
+  "Coach after a hand" reviews every hand (firmware/coachview.py).
 
 Goals: reaction <= 30 ms median; cursor move -> ink within one
-partial refresh + 50 ms; hard decision <= 300 ms median and <= 1 s max;
+partial refresh + 50 ms; hard decision (inside the firmware, as a player
+waits for it) <= 300 ms median and <= 1.5 s max;
 whole games keep >= 120 KB free at their lowest, ten games in a row too.
 ``--quick``: one hand instead of whole games, two games in a row, fewer
 decisions; about a quarter of the time.
@@ -236,6 +242,121 @@ def bench_decisions(chip, games, cap):
     return times, low, games_done, figures
 
 
+# -- the computer's decisions inside the running firmware ------------------------------
+def bot_games(chip, fw, games, seed0=51, hands=None, report=None, lang=None):
+    """Whole games against the hard computer, played through the
+    firmware's buttons in test mode (``press``) with its own heap settings,
+    as a player meets them: the decision times the firmware itself records
+    (``bottimes``: from the moment the game asks the computer to move to
+    its move applied), and after each game the heap: the lowest free heap
+    since the chip booted (total - ``mem``'s peak) and the largest single
+    allocation it can still make (``mem block``: a heap that fragments
+    shows it there). Returns (times in ms, [(lowest free, largest block,
+    hands, total heap) per game]); ``report(game, row, times)`` is called
+    after each game."""
+    from okgin.benches.memory import play_hand
+    fw.cmd("testmode on")
+    fw.cmd("bottimes")                  # starts the recording
+    times: "list[float]" = []
+
+    def read(b):
+        us = b.cmd("bottimes").split("us=", 1)[1]
+        times.extend(int(x) / 1000.0 for x in us.split(",") if x)
+
+    rows = []
+    for g in range(games):
+        mem = play_hand(fw, seed=seed0 + g, vs="hard", hands=hands, on_hand=read, lang=lang)
+        block = fw.fields(fw.cmd("mem block"))
+        total = int(block["alloc"]) + int(block["free"])
+        rows.append((total - int(mem["peak"]), int(block["block"]), mem["hands"], total))
+        if report:
+            report(g, rows[-1], times)
+    return times, rows
+
+
+COACH = r'''
+import gc, time
+from engine import Match, Rules, bot
+from engine.bots import move_seed
+def _okcoach(seed, hands):
+    gc.collect()
+    a0 = gc.mem_alloc()
+    import engine.bots
+    gc.collect()
+    a1 = gc.mem_alloc()
+    from engine.coach import advice, Review
+    gc.collect()
+    a2 = gc.mem_alloc()
+    adv = []
+    steps = []
+    whole = []
+    low = 1 << 30
+    m = Match(Rules(), seed=seed, dealer=0)
+    done = 0
+    while m.winner is None and done < hands:
+        h = m.hand
+        p = h._to_move
+        o = m.observation(p)
+        s = move_seed(seed, len(o['history']))
+        if p == 0:
+            gc.collect()
+            t = time.ticks_us()
+            a = advice(o, s)['action']
+            adv.append(time.ticks_diff(time.ticks_us(), t))
+            low = min(low, gc.mem_free())
+        else:
+            a = bot('hard', s).choose(o)
+        o = None
+        m.play(a)
+        if h.is_over():
+            done += 1
+            gc.collect()
+            r = Review(h, 0, seed)
+            t0 = time.ticks_us()
+            while True:
+                t = time.ticks_us()
+                fin = r.step()
+                steps.append(time.ticks_diff(time.ticks_us(), t))
+                low = min(low, gc.mem_free())
+                if fin:
+                    break
+            whole.append(time.ticks_diff(time.ticks_us(), t0))
+            r = None
+    print('IMPORT', a1 - a0, a2 - a1)
+    print('ADVICE', ' '.join(str(x) for x in adv))
+    print('STEPS', ' '.join(str(x) for x in steps))
+    print('WHOLE', ' '.join(str(x) for x in whole))
+    print('LOWFREE', low)
+'''
+
+
+def bench_coach(chip, seed=51, hands=4):
+    """The coach (engine/coach.py) on the chip's REPL, with no gc.threshold
+    (the firmware's UI should lift it around the coach as bot_step does
+    around the computer): a seeded game of hard against hard, player 0's
+    every decision advised, each hand reviewed step by step. Returns (advice ms, review step ms, whole
+    review ms per hand, heap to import engine.bots and engine.coach, lowest
+    free heap)."""
+    t = _repl(chip)
+    try:
+        _run(t, COACH)
+        out = _run(t, "_okcoach(%d, %d)" % (seed, hands))
+        t.exit_raw_repl()
+    finally:
+        t.close()
+
+    def nums(key):
+        return [int(x) / 1000.0 for x in out.split(key, 1)[1].split("\n", 1)[0].split()]
+    imp = [int(x) for x in out.split("IMPORT", 1)[1].split("\n", 1)[0].split()]
+    return nums("ADVICE"), nums("STEPS"), nums("WHOLE"), imp, int(out.split("LOWFREE", 1)[1].split()[0])
+
+
+def decisions_line(times, what):
+    return ("%d decisions %s: median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, "
+            "<= 1500 max)" % (len(times), what, statistics.median(times), _pct(times, 0.9),
+                              max(times)))
+
+
 # -- heap ----------------------------------------------------------------------------
 def _lowest_free(mem):
     total = int(mem["alloc"]) + int(mem["free"])
@@ -243,20 +364,48 @@ def _lowest_free(mem):
 
 
 def bench_heap(chip, fw, hands, in_a_row, lang=None):
+    """The heap over whole games from a fresh boot: two players, then
+    against the hard computer (whose decision times, as the firmware
+    records them, come with it: ``bot_games``), then ``in_a_row`` games of
+    two players from one boot (the lowest free heap and the largest free
+    block after each). ``lang``: the table's language for these games."""
     from okgin.benches.memory import play_hand
     out: dict = {}
-    for name, vs in (("two players", None), ("vs hard", "hard")):
-        _reboot(chip, fw)               # a fresh boot: peak counts from here
-        mem = play_hand(fw, seed=51, vs=vs, hands=hands, lang=lang)
-        out[name] = (_lowest_free(mem), mem["hands"])
+    _reboot(chip, fw)                   # a fresh boot: peak counts from here
+    mem = play_hand(fw, seed=51, hands=hands, lang=lang)
+    out["two players"] = (_lowest_free(mem), mem["hands"])
+    _reboot(chip, fw)
+    times, rows = bot_games(chip, fw, 1, seed0=51, hands=hands, lang=lang)
+    low, _, played, total = rows[0]
+    out["vs hard"] = ((low, total), played)
+    out["decisions"] = times
+    _reboot(chip, fw)
     row = []
     if in_a_row:
         _reboot(chip, fw)
     for g in range(in_a_row):
         mem = play_hand(fw, seed=61 + g, hands=hands, lang=lang)
-        row.append(_lowest_free(mem)[0])
+        block = fw.fields(fw.cmd("mem block"))["block"]
+        row.append((_lowest_free(mem)[0], int(block)))
     out["in a row"] = row
     return out
+
+
+def bench_coach_table(chip, fw, hands, lang=None):
+    """The coach on the table: from a fresh boot, the menu's "Coach after a
+    hand" switched on (two LEFTs from the top, OK), then a game against
+    the hard computer in which player 0 holds DRAW before each decision
+    (the suggestion's notice, closed with LEFT) and each hand's review is
+    waited for and closed (the switch stays on: the last part). Returns
+    ((lowest free, total), hands)."""
+    from okgin.benches.memory import play_hand
+    _reboot(chip, fw)
+    fw.cmd("testmode on")
+    for _ in range(2):
+        fw.cmd("press 0 left")
+    fw.cmd("press 0 ok")
+    mem = play_hand(fw, seed=51, vs="hard", hands=hands, lang=lang, coach=True)
+    return _lowest_free(mem), mem["hands"]
 
 
 def _langs(args):
@@ -272,7 +421,7 @@ def _langs(args):
     return out
 
 
-PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row")
+PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row", "coach")
 
 
 def run(args):
@@ -324,10 +473,11 @@ def run(args):
                 games, cap = (1, 40) if quick else (2, 1000)
                 fw.close()      # one client at a time on the port: mpremote's raw REPL next
                 times, low, done, eng = bench_decisions(chip, games, cap)
-                _say("hard computer, hard vs hard on the chip's REPL (emulated, %d decisions, %d whole "
-                     "game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, <= 1000 "
-                     "max); lowest free heap %d bytes" % (len(times), done, statistics.median(times),
-                                                          _pct(times, 0.9), max(times), low))
+                _say("hard computer, the engine alone on the chip's REPL, hard vs hard (%d "
+                     "decisions, %d whole game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms; lowest "
+                     "free heap %d bytes (what a player waits for is the firmware's figure, below)"
+                     % (len(times), done, statistics.median(times), _pct(times, 0.9), max(times),
+                        low))
                 _say("engine on the chip (okgin bench engine's script): random-play hands/s %s fast "
                      "path, %s safe path; min deadwood %s/s" % (eng.get("hands_fast_per_s"),
                                                                 eng.get("hands_safe_per_s"),
@@ -344,11 +494,26 @@ def run(args):
                     # does not depend on the words
                     row = (2 if quick else 10) if i == 0 and "row" in parts else 0
                     heaps[code] = bench_heap(chip, fw, 1 if quick else None, row, code)
+            coach = {}
+            if "coach" in parts:
+                for panel in chip.pins.panels:
+                    panel.speed = 0.02
+                for code in langs:
+                    coach[code] = bench_coach_table(chip, fw, 1 if quick else None, code)
         finally:
             fw.close()
         what = "one hand" if quick else "a whole game"
+        for code in coach:
+            (lowest, total), hands = coach[code]
+            _say("[%s] heap with the coach on the table (%s against hard, seed 51: hold DRAW "
+                 "before each of the player's decisions, every hand reviewed; %d hands): lowest "
+                 "gc.mem_free() after a collection %d bytes of %d (goal >= 120 KB = %d)"
+                 % (code, what, hands, lowest, total, 120 * 1024))
         for code in heaps:
             heap = heaps[code]
+            _say("[%s] hard computer inside the firmware, %s against it (seed 51): %s"
+                 % (code, what, decisions_line(heap["decisions"], "from the game asking it to "
+                                                                  "move to its move applied")))
             for name in ("two players", "vs hard"):
                 (lowest, total), hands = heap[name]
                 _say("[%s] heap, %s (%s, %d hands): lowest gc.mem_free() after a collection %d "
@@ -356,8 +521,11 @@ def run(args):
                                                            120 * 1024))
             row = heap["in a row"]
             if row:
-                _say("[%s] heap, %d games in a row (two players, %s each): lowest free after each: "
-                     "%s; lowest %d" % (code, len(row), what, ", ".join(str(x) for x in row), min(row)))
+                _say("[%s] heap, %d games in a row (two players, %s each): lowest free after "
+                     "each: %s; lowest %d; largest free block after each: %s (okgin bench bots "
+                     "--chip: the same against the computer)"
+                     % (code, len(row), what, ", ".join(str(x[0]) for x in row),
+                        min(x[0] for x in row), ", ".join(str(x[1]) for x in row)))
         _say("emulator speed on this PC: %.2fx a real Pico while computing; bench took %.0f s"
              % (chip.emulation_speed() or 0, time.monotonic() - t_start))
     except ChipError as e:

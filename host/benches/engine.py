@@ -21,7 +21,7 @@ import time
 
 from okgin.benches import smallest
 from okgin.errors import CommandError
-from okgin.lib.firmware_files import MPY_FLAGS
+from okgin.lib.firmware_files import MPY_FLAGS, source_name
 
 from okgin.lib.paths import ENGINE, PROBES, ROOT
 
@@ -153,7 +153,7 @@ def compile_engine(dest, probes=("one_hand.py",), bots=False):
     srcs += [(n, os.path.join(PROBES, n)) for n in probes]
     for rel, src in srcs:
         out = os.path.join(dest, rel[:-3] + ".mpy")
-        r = subprocess.run([cross, *MPY_FLAGS, "-o", out, "-s", rel, src], capture_output=True, text=True)
+        r = subprocess.run([cross, *MPY_FLAGS, "-o", out, "-s", source_name(rel), src], capture_output=True, text=True)
         if r.returncode != 0:
             raise CommandError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
 

@@ -54,7 +54,7 @@ class Board(Session):
         Session.__init__(self, flash, heap, timeout=timeout, crash_restarts=1)
 
 
-def play_hand(board, seed=SEED, vs=None, hands=1, lang=None):
+def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach=False):
     """Whole hands through ``press`` (hands=None: until the game is won);
     raises HandFailed if the firmware shows its error screen (a MemoryError
     is caught there), answers ERR or goes quiet, or if its status differs
@@ -65,7 +65,11 @@ def play_hand(board, seed=SEED, vs=None, hands=1, lang=None):
     does). vs="easy"/"normal"/"hard": seat 1 is the computer; after ``sync``
     the oracle makes the computer's moves with the same bot and seed as the
     firmware (app.py ``bot_step``; the bots decide identically on both
-    runtimes), and ``status`` must agree after each of the human's moves."""
+    runtimes), and ``status`` must agree after each of the human's moves.
+    ``on_hand(board)`` is called as each hand ends (its showdown on the
+    screens). coach=True: player 0 asks the coach (hold DRAW) before each
+    of their decisions and closes its notice (LEFT), and, with the menu's
+    "Coach after a hand" on (the caller's), closes each hand's review."""
     from okgin.engine import Match, Rules, bot, deadwood
     from okgin.engine.bots import move_seed
     from okgin.benches.board import _choose
@@ -101,6 +105,10 @@ def play_hand(board, seed=SEED, vs=None, hands=1, lang=None):
                 break
             p = m.hand._to_move
             obs = m.observation(p)
+            if coach and p == 0:
+                press(0, "draw long")       # the coach's suggestion, a notice
+                check("the coach's suggestion")
+                press(0, "left")            # closes it, and does nothing else
             act = _choose(obs, deadwood)
             before = obs["hand"]
             for button in keys.for_action(p, act, before):
@@ -116,6 +124,13 @@ def play_hand(board, seed=SEED, vs=None, hands=1, lang=None):
                     raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
             if m.hand_no == hand_no and m.winner is None:
                 keys.played(p, before, m.observation(p)["hand"])
+        if on_hand:
+            on_hand(b)
+        if coach:
+            b.cmd("sync")               # a review under way is done: its notice is up
+            check("the coach's review")
+            if _notice_up(b, 0):
+                press(0, "ok")          # closes it (the menu's "Coach after a hand")
         press(0, "ok")                  # leave the showdown: the next hand's screens
         check("leaving the showdown")
         played += 1
@@ -126,6 +141,14 @@ def play_hand(board, seed=SEED, vs=None, hands=1, lang=None):
     mem["boot_alloc"] = boot.get("alloc")
     mem["hands"] = played
     return mem
+
+
+def _notice_up(b, p):
+    """A notice (a black title bar across the top rows) on p's screen: the
+    ``screen`` command's rows, 1 = ink."""
+    data = bytes.fromhex(b.cmd("screen %d" % p).split()[-1])   # "296x128 <hex>"
+    row = data[2 * 37:2 * 37 + 25]     # the third row, x 0..199 (37 bytes a row)
+    return sum(bin(x).count("1") for x in row) > 150
 
 
 def try_heap(flash, heap_k, seed=SEED, vs=None, hands=1):

@@ -27,6 +27,22 @@ FRESH_START = SAVED_GAME + SETTINGS
 MPY_FLAGS = ("-O3",)
 
 
+def source_name(dev):
+    """The source name mpy-cross records in a module (``-s``), which its
+    tracebacks show: the module's dotted name ("engine.bots" for
+    engine/bots.py), not its path. Every name a loaded module brings is
+    interned on the heap for good, and the dotted name already is (the
+    module's __name__); a path would be one more per module, some 35 in a
+    game. On the 64-bit virtual board MicroPython's table of interned names
+    grows by doubling: the 1,261st name costs a 14 KB block, and a game
+    against the computer in Korean ended near that edge (docs/memory.md
+    "Interned names")."""
+    base = dev[:-4] if dev.endswith(".mpy") else dev[:-3] if dev.endswith(".py") else dev
+    if base.endswith("/__init__"):
+        base = base[:-9]      # a package's name
+    return base.replace("/", ".")
+
+
 def firmware_files(src_root):
     """The firmware's files on a board's flash, in the order they are
     written: ``(device path, host path, compiled)`` for the engine/ package,

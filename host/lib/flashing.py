@@ -27,7 +27,7 @@ import time
 
 from okgin.errors import CommandError
 from okgin.lib import transport
-from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files
+from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files, source_name
 
 from okgin.lib.paths import FIRMWARE, ROOT, board_json as _tree_board
 
@@ -244,7 +244,7 @@ def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
         if compile_:
             dst = os.path.join(build_dir, dev)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            cmd = [mpy_cross_path, *MPY_FLAGS, "-o", dst, "-s", dev[:-4] + ".py"]
+            cmd = [mpy_cross_path, *MPY_FLAGS, "-o", dst, "-s", source_name(dev)]
             if march:
                 cmd.append("-march=" + march)
             r = subprocess.run(cmd + [host], capture_output=True, text=True)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from okgin.errors import CommandError
-from okgin.lib.firmware_files import MPY_FLAGS, firmware_files
+from okgin.lib.firmware_files import MPY_FLAGS, firmware_files, source_name
 
 from okgin.lib.paths import ROOT, board_json, cache_dir
 
@@ -40,13 +40,13 @@ def _compile(mpy_cross, src, data, dst, rel):
     is cached by content so repeated boards start fast."""
     out = dst[:-3] + ".mpy"
     st = os.stat(mpy_cross)   # another mpy-cross (version) -> another cache entry
-    key = hashlib.sha256(data + (" ".join(MPY_FLAGS) + "\0%s\0%s\0%d\0%d" % (rel, mpy_cross, st.st_size, st.st_mtime_ns)
+    key = hashlib.sha256(data + (" ".join(MPY_FLAGS) + "\0%s\0%s\0%d\0%d" % (source_name(rel), mpy_cross, st.st_size, st.st_mtime_ns)
                                  ).encode()).hexdigest()
     cached = os.path.join(_CACHE, key + ".mpy")
     if not os.path.exists(cached):
         os.makedirs(_CACHE, exist_ok=True)
         tmp = cached + ".%d.tmp" % os.getpid()
-        r = subprocess.run([mpy_cross, *MPY_FLAGS, "-o", tmp, "-s", rel, src], capture_output=True, text=True)
+        r = subprocess.run([mpy_cross, *MPY_FLAGS, "-o", tmp, "-s", source_name(rel), src], capture_output=True, text=True)
         if r.returncode:
             raise CommandError("mpy-cross failed on %s: %s" % (rel, r.stderr.strip().splitlines()[-1:]))
         os.replace(tmp, cached)

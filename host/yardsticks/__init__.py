@@ -4,8 +4,11 @@ They are not shipped to the device: ``okgin tourney`` plays them against the
 levels of ``engine.bot``. Each decides from the observation alone, like the
 engine's levels, through the engine's public API.
 
+- ``neller``: Neller's ``SimpleGinRummyPlayer``, the EAAI-21 challenge's
+  baseline, ported literally, ``host/yardsticks/neller.py``.
 - ``simple``: the classic simple gin player from the literature (Neller's
-  EAAI baseline, OpenSpiel's simple bot), ``host/yardsticks/simple.py``.
+  EAAI baseline, OpenSpiel's simple bot) with near-melds kept,
+  ``host/yardsticks/simple.py``.
 - ``pimc``: perfect-information Monte Carlo sampling with rollouts,
   ``host/yardsticks/pimc.py`` (slow: tens to hundreds of ms per decision).
 - ``hard0``: the hard level before its rewrite, frozen,
@@ -19,12 +22,15 @@ engine's levels, through the engine's public API.
 - ``LEVEL@REV``: an engine level as git revision REV had it,
   ``host/yardsticks/revision.py`` (``okgin tourney`` resolves the name).
 """
-YARDSTICKS = ("simple", "pimc", "hard0", "peek", "openspiel")
+YARDSTICKS = ("neller", "simple", "pimc", "hard0", "peek", "openspiel")
 
 
 def player(name, seed=None, rules=None):
     """A yardstick player by name; ``rules`` are the game's Rules (the
     sampling player replays its deals under them)."""
+    if name == "neller":
+        from okgin.yardsticks.neller import NellerPlayer
+        return NellerPlayer(seed)
     if name == "simple":
         from okgin.yardsticks.simple import SimplePlayer
         return SimplePlayer(seed)

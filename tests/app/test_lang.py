@@ -202,6 +202,9 @@ def _families():
     else:
         for code in coach.REASONS:
             out.add("coach." + code)
+        # firmware/coachview.py: a suggested move in words
+        for verb in ("take", "pass", "draw", "discard", "knock"):
+            out.add("coach.do." + verb)
     return out
 
 

@@ -3,6 +3,9 @@ the tests) and under the micropython binary (as a script), so both runtimes
 can be checked for legal moves and compared for identical decisions.
 
     micropython play_script.py HANDS SEED   -> one line per hand, then a summary
+    micropython play_script.py HANDS SEED coach
+                                            -> the coach's advice at every decision
+                                               of hard-vs-hard hands, its review after each
 """
 import sys
 
@@ -42,8 +45,44 @@ def play(hands, seed, out):
     return decisions
 
 
+def coach(hands, seed, out):
+    """Hands of hard against hard where player 0 now and then plays another
+    legal move instead (so the reviews find something): the coach's advice at each decision and its review of each hand, one
+    line each, so two runtimes can be compared line by line."""
+    try:
+        from okgin.engine.bots import move_seed
+        from okgin.engine.coach import advice, review
+    except ImportError:
+        from engine.bots import move_seed
+        from engine.coach import advice, review
+    rules = Rules(max_turns=200)
+    n = 0
+    for i in range(hands):
+        s = seed + i
+        h = Hand.deal(rules, dealer=i % 2, seed=s)
+        while not h.is_over():
+            p = h.to_move
+            obs = h.observation(p)
+            a = advice(obs, move_seed(s, len(obs["history"])))
+            out("%d %s %r" % (p, a["action"], a["why"]))
+            act = a["action"]
+            if p == 0 and len(obs["legal"]) > 2 and n % 5 == 0:
+                act = obs["legal"][n % len(obs["legal"])]
+            h.play(act)
+            n += 1
+        for p in (0, 1):
+            r = review(h, p, s)
+            # field by field: MicroPython's dicts keep no insertion order
+            out("review %d %s" % (p, r and "%d %s %s %d %r" % (
+                r["move"], r["played"], r["better"], r["cost"], r["why"])))
+    return n
+
+
 if __name__ == "__main__":
     n = int(sys.argv[1])
     sd = int(sys.argv[2])
-    d = play(n, sd, print)
+    if sys.argv[3:] == ["coach"]:
+        d = coach(n, sd, print)
+    else:
+        d = play(n, sd, print)
     print("DONE hands=%d decisions=%d" % (n, d))

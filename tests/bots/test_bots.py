@@ -284,7 +284,7 @@ def test_levels_are_ordered_with_95_percent_confidence(stronger, weaker, deals):
     # Each seeded deal is played twice with the seats swapped; the lower end
     # of the 95% confidence interval of the points per hand must be above 0.
     r = tourney(stronger, weaker, deals=deals, seed=1, max_turns=80)
-    low = r["points_per_hand"] - r["points_ci"]
+    low = r["points_low"]
     assert low > 0, "%s vs %s: %+.2f points per hand (95%% CI from %+.2f)" % (
         stronger, weaker, r["points_per_hand"], low)
 
@@ -294,7 +294,10 @@ def test_tourney_command_prints_win_rates_and_rejects_bad_players(capsys):
     assert main(["tourney", "greedy", "random", "--games", "2", "--target", "30"]) == 0
     out = capsys.readouterr().out
     assert "greedy vs random: 4 games" in out
-    assert "wins" in out and "95% CI" in out and "points per hand" in out
+    assert "wins" in out and "too few games for an interval" in out and "points per hand" in out
+    assert main(["tourney", "greedy", "random", "--games", "12", "--target", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy wins" in out and "95% CI" in out and "seed pairs won both ways" in out
     assert main(["tourney", "hard", "grandmaster"]) == 1
     assert "unknown player 'grandmaster'" in capsys.readouterr().err
     with pytest.raises(CommandError, match="at least 1"):

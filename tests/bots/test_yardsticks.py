@@ -3,14 +3,14 @@ player plays as the literature describes it, the sampling player deals only
 what the observation allows, neither peeks, the frozen hard0 stays
 what it was, and the tournament's statistics respect their bounds."""
 import hashlib
-import math
 import os
 import random
 
 import pytest
 
 from okgin.engine import Hand, Rules, bot, card_str
-from okgin.tourney import PLAYERS, make_player, t95, tourney, verdict, wilson
+from okgin import intervals
+from okgin.tourney import PLAYERS, make_player, report, tourney, verdict
 from okgin.yardsticks import player
 from okgin.yardsticks.pimc import PimcPlayer
 
@@ -127,7 +127,7 @@ def test_pimc_plays_legal_moves_and_decides_from_the_observation_alone():
 
 def test_every_yardstick_finishes_hands_with_legal_moves():
     rules = Rules(max_turns=60)
-    for i, name in enumerate(("simple", "hard0", "pimc")):
+    for i, name in enumerate(("simple", "neller", "hard0", "pimc")):
         h = Hand.deal(rules, dealer=i % 2, seed=70 + i)
         seats = (player(name, i, rules), bot("normal", i))
         if name == "pimc":
@@ -141,7 +141,7 @@ def test_every_yardstick_finishes_hands_with_legal_moves():
 
 
 def test_yardsticks_are_tournament_players_with_clear_errors():
-    assert {"simple", "pimc", "hard0"} <= set(PLAYERS)
+    assert {"neller", "simple", "pimc", "hard0"} <= set(PLAYERS)
     with pytest.raises(ValueError, match="unknown yardstick 'oracle'"):
         player("oracle")
     assert isinstance(make_player("simple", 1, Rules()), type(player("simple")))
@@ -173,38 +173,57 @@ def test_hard0_still_makes_the_decisions_of_issue_5s_hard_level():
 
 # ----- statistics ---------------------------------------------------
 
-def test_wilson_interval_stays_within_0_and_100_percent_even_for_few_games():
-    # the old normal interval printed "50.7% .. 116.0%" for 5 wins in 6 games
-    lo, hi = wilson(5, 6)
-    assert 0 < lo < 5 / 6 < hi < 1
-    assert wilson(6, 6)[1] == pytest.approx(1.0) and wilson(0, 6)[0] == pytest.approx(0.0)
-    assert wilson(6, 6)[0] > 0.5
-    # against a simulation: ~95% of intervals cover the true rate
+def _pairs_of_games(rng, n, p, rho):
+    # n seed pairs of two games each, A winning each with chance p and the
+    # pair's two games sharing their outcome with chance rho (clustered)
+    out = []
+    for _ in range(n):
+        a = rng.random() < p
+        b = a if rng.random() < rho else rng.random() < p
+        out.append(int(a) + int(b))
+    return out
+
+
+def test_intervals_over_seed_pairs_cover_the_true_rate_and_stay_in_range():
+    # games won, clustered by pair: ~95% of intervals cover the true rate
     rng = random.Random(4)
     cover = 0
-    for _ in range(2000):
-        k = sum(rng.random() < 0.3 for _ in range(40))
-        lo, hi = wilson(k, 40)
-        cover += lo <= 0.3 <= hi
-    assert 0.92 < cover / 2000.0 < 0.98
+    for _ in range(300):
+        wins = _pairs_of_games(rng, 60, 0.65, 0.3)
+        lo, hi = intervals.ratio(wins, [2] * len(wins), reps=400, seed=rng.randrange(1 << 30))
+        assert 0 <= lo <= sum(wins) / 120.0 <= hi <= 1
+        cover += lo <= 0.65 <= hi
+    assert 0.91 < cover / 300.0 < 0.985
+    # within the possible range even when every game went one way; none
+    # at all from a handful of pairs (a t-interval once printed -161% .. 253%)
+    assert intervals.ratio([2] * 12, [2] * 12) == (1.0, 1.0)
+    assert intervals.ratio([2, 1, 2], [2, 2, 2]) is None
+    # a difference of two series on the same pairs: 0 when they agree
+    xs, hs = [3, -10, 0, 25, -4, 7, 1, 1, 9, -2], [2, 3, 2, 2, 4, 2, 2, 3, 2, 2]
+    assert intervals.ratio_difference(xs, hs, xs, hs) == (0.0, 0.0)
+    lo, hi = intervals.ratio_difference(xs, hs, [0] * 10, hs)
+    assert lo < sum(xs) / float(sum(hs)) < hi
 
 
-def test_student_t_critical_values():
-    assert t95(1) == pytest.approx(12.706)
-    assert t95(10) == pytest.approx(2.228)
-    assert t95(30) == pytest.approx(2.042)
-    assert 2.000 < t95(50) < 2.021
-    assert t95(10 ** 6) == pytest.approx(1.96, abs=1e-3)
-    assert math.isinf(t95(0))
+def test_the_sign_test_on_swept_pairs():
+    assert intervals.sign_test(5, 5) == 1.0
+    assert intervals.sign_test(4, 0) == pytest.approx(0.125)
+    assert intervals.sign_test(0, 10) == pytest.approx(2 / 1024.0)
+    assert intervals.sign_test(412, 180) < 1e-15
+    assert intervals.p_text(1e-9) == "p < 0.001"
 
 
 def test_a_small_series_says_it_cannot_conclude():
     r = tourney("greedy", "random", games=2, target=30)
-    assert 0 <= r["win_low"] <= r["win_rate"] <= r["win_high"] <= 1
+    assert r["win_low"] is None and r["points_low"] is None
     assert "too few" in r["verdict"]
-    r = dict(r, pairs=100, points_per_hand=1.0, points_ci=2.0)
+    assert "too few games for an interval" in report(r) and "%" not in report(r).split(";")[1]
+    r = tourney("greedy", "random", games=12, target=30)
+    assert 0 <= r["win_low"] <= r["win_rate"] <= r["win_high"] <= 1
+    assert sum(r["sweeps"]) == 12 and 0 < r["sign_p"] <= 1
+    r = dict(r, pairs=100, points_per_hand=1.0, points_low=-1.0, points_high=3.0)
     assert "no difference" in verdict(r)
-    r = dict(r, points_per_hand=3.0)
+    r = dict(r, points_per_hand=3.0, points_low=1.0, points_high=5.0)
     assert verdict(r).startswith("greedy is stronger")
 
 

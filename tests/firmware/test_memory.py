@@ -81,10 +81,11 @@ def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypa
     b = _board(tmp_path, monkeypatch)
     try:
         b.ok("testmode on")
+        assert b.ok("bottimes") == "OK n=0 us="     # starts recording the decisions
         b.ok("newgame seed=%d vs=hard dealer=0 lang=%s" % (SEED, lang))
         pl = Player(b, SEED, dealer=0, rng_seed=5)
         m = pl.m
-        n = hands = 0
+        n = hands = decided = 0
         while True:
             hand_no = m.hand_no
             b.ok("sync")                 # the computer has moved
@@ -95,6 +96,7 @@ def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypa
                 o = m.observation(1)
                 m.play(bot("hard", move_seed(SEED, len(o["history"]))).choose(o))
                 n += 1
+                decided += 1
             if m.hand_no == hand_no and m.winner is None:
                 st = _no_error(b, "the computer's move (action %d)" % n)
                 exp = pl.expected_status()
@@ -104,11 +106,41 @@ def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypa
             if m.hand_no != hand_no or m.winner is not None:
                 hands += 1
                 pl.keys.reset()
+                # every decision of the computer in the hand was timed
+                times = b.ok("bottimes").split("us=")[1]
+                us = [int(x) for x in times.split(",")] if times else []
+                assert len(us) == decided and all(t > 0 for t in us), (len(us), decided)
+                decided = 0
                 st = _next_hand(b, pl, hands)
                 if m.winner is not None:
                     assert st["screen"] == "menu"
                     break
             assert n < 3000
         assert max(m.scores) >= 100 and hands >= 2
+        # after a whole game the heap still has room in one piece
+        mem = dict(kv.split("=") for kv in b.ok("mem block").split()[1:])
+        assert 0 < int(mem["block"]) <= int(mem["free"])
     finally:
         b.stop()
+
+
+def test_a_whole_korean_game_with_the_coach_runs_in_the_budget(tmp_path):
+    """The coach's heaviest use: the player asks it (hold DRAW) before
+    every decision and, with the menu's "Coach after a hand" on, every hand
+    is reviewed; Korean, whose catalogue and glyphs are the largest
+    (docs/memory.md "Interned names": before text.py stopped interning
+    each Hangul syllable this game needed 192K). Played by okgin bench
+    memory's player, which checks every status against the engine."""
+    from okgin.benches import memory as bm
+    from okgin.vboard import populate
+    b = bm.Board(populate(str(tmp_path / "flash")), BUDGET)
+    try:
+        b.cmd("testmode on")
+        for _ in range(2):            # the menu's "Coach after a hand": Language, then it
+            b.cmd("press 0 left")
+        b.cmd("press 0 ok")
+        mem = bm.play_hand(b, seed=51, vs="hard", hands=None, lang="ko", coach=True)
+        assert mem["hands"] >= 2
+        assert b.fields(b.cmd("status"))["screen"] == "menu"   # the game was won
+    finally:
+        b.close()

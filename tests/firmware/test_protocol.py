@@ -35,7 +35,7 @@ def test_status_fields_in_order_and_public_only(board):
 
 
 @pytest.mark.parametrize("cmd", ["press 0 ok", "screen 0", "newgame seed=1", "record",
-                                 "reset", "mem"])
+                                 "reset", "mem", "bottimes"])
 def test_test_mode_commands_are_locked_outside_test_mode(shared, cmd):
     shared.ok("testmode off")
     before = shared.ok("status")
@@ -120,7 +120,9 @@ def test_mem_reports_heap(shared):
     ("newgame seed=4294967296", "ERR seed must be a whole number 0..1073741823"),
     ("newgame seed=1073741824", "ERR seed must be a whole number 0..1073741823"),
     ("reset now", "ERR reset takes no arguments"),
-    ("mem x", "ERR mem takes no arguments"),
+    ("mem x", "ERR usage: mem [block]"),
+    ("mem block now", "ERR usage: mem [block]"),
+    ("bottimes now", "ERR bottimes takes no arguments"),
     ("sync please", "ERR sync takes no arguments"),
     ("newgame seed=1 vs=godlike", "ERR vs must be one of"),
     ("newgame seed=1 dealer=2", "ERR dealer must be 0 or 1"),

@@ -74,3 +74,20 @@ def test_sync_waits_for_the_ink_to_settle(make_board):
                 assert end is None or end <= now, (step, p)
     finally:
         s.close()
+
+
+def test_the_coach_in_the_simulator_is_on_the_asking_players_panel_only(session, tmp_path):
+    """Hold DRAW (the simulator's long press) on your turn: the coach's
+    notice on your panel; the other panel as it was (issue 26)."""
+    steps = script.parse("serial testmode on\nserial newgame seed=11 vs=hard dealer=1\nsync\n"
+                         "shot before\npress 0 draw long\nsync\nshot coach\n"
+                         "press 0 left\nsync\nshot closed\n")
+    script.run(session, steps, str(tmp_path), out=lambda *a: None)
+
+    def title_bar(name):
+        img = Image.open(tmp_path / name).convert("1")
+        return img.crop((0, 0, 200, 12)).tobytes().count(0) > 120
+    assert title_bar("coach-p0.png") and not title_bar("before-p0.png")
+    assert same(Image.open(tmp_path / "coach-p1.png"), Image.open(tmp_path / "before-p1.png"))
+    # a notice, not the error screen: any button closes it, nothing else
+    assert same(Image.open(tmp_path / "closed-p0.png"), Image.open(tmp_path / "before-p0.png"))

@@ -363,3 +363,31 @@ def test_opened_from_a_file_it_says_to_serve_it(browser, site):
     finally:
         browser.console_errors()   # the browser's own refusal to load the module
         d.get("about:blank")
+
+
+def test_the_coach_in_the_page_is_on_the_asking_players_panel_only(page, server):
+    """Hold DRAW (Shift and the key: a long press) on your turn: the coach's
+    notice on your panel, the computer's panel as it was (issue 26)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    from okgin.simui.keymaps import KEYMAP
+    open_page(page, server.url + "?speed=0&seed=%d" % SEED)
+    settle(page)
+    for _ in range(3):
+        press(page, 0, "right", "click")     # New game vs computer: hard
+    press(page, 0, "ok", "click")
+    settle(page)                             # the computer has moved: player 1's turn
+
+    def title_bar(img):
+        w, h = img.size
+        top = img.crop((0, 0, w * 2 // 3, h * 10 // 128))
+        return sum(1 for px in top.getdata() if px == render.INK) > 0.9 * top.width * top.height
+    mine, theirs = canvas(page, 0), canvas(page, 1)
+    assert not title_bar(mine)
+    ActionChains(page).key_down(Keys.SHIFT).send_keys(KEYMAP[0]["draw"][0]).key_up(Keys.SHIFT).perform()
+    settle(page)
+    assert title_bar(canvas(page, 0))
+    assert canvas(page, 1).tobytes() == theirs.tobytes()
+    # a notice, not the error screen: any button closes it, nothing else
+    press(page, 0, "left", "click")
+    assert canvas(page, 0).tobytes() == mine.tobytes()
