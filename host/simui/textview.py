@@ -1,59 +1,118 @@
 """A panel read back as text, for a terminal too small for its pixels.
 
-The firmware draws with two kinds of glyphs only: MicroPython's built-in
-8x8 font (``FrameBuffer.text``: plain, bold as two copies one pixel apart,
-or white on black for the footer and titles) and the card glyphs of
-firmware/font.py (a 12x16 rank over a 12x12 suit, white on black for the
-card under the cursor; on the showdown a rank beside a small 8x8 suit).
-``PanelReader.read`` finds them in a panel's image, exactly (pixel for
-pixel, so what it prints is what the ink shows, never a guess), and lays
-them out on a grid of 37 columns, a column per 8 pixels, a row per line
-of the panel: the hand as ranks and suits, the pile, the prompt, the
-footer's actions.
+The firmware draws two kinds of glyphs. Text is GNU Unifont's
+(firmware/text.py): 8x16 for Latin letters, digits and symbols, 16x16 for
+Hangul, from the language's glyph file firmware/lang/<code>.fnt (format:
+okgin.lib.lang), drawn plain, bold (twice, one pixel apart) or white on a
+black bar (the footer, title bars, the TEST MODE banner). Cards are the
+faces of firmware/font.py: a 12x16 rank over a 12x12 suit (white on black
+for the card under the cursor), on the showdown a rank beside an 8x8 suit.
 
-The 8x8 font is MicroPython's own: read once from the micropython binary
-the virtual board runs (it is not copied into this project).
+``PanelReader.read`` finds them in a panel's image exactly, pixel for
+pixel, so what it prints is what the ink shows, never a guess: a glyph is
+read where all 16 rows of its 8 or 16 columns are its own pixels. Two
+things may share those pixels, and both are known exactly: a bold glyph's
+ninth column lies in the first column of the cell after it (so a run of
+bold text is checked glyph by glyph, each with its neighbour's spill), and
+the dotted rule under a header lies on the header's last row, where
+Unifont's descenders are (there the rule's own pixels, every other one,
+cannot be told from a glyph's, and the others must match). Text is read
+in runs as the firmware draws it, one glyph after another, a space being a
+blank cell.
+
+The reader knows the glyphs of every language the firmware carries
+(firmware/lang/*.fnt; a character has the same Unifont bitmap in each,
+which it checks), so it reads whatever language the board speaks, also
+right after the menu switches it, with nothing asked on the serial port;
+``PanelReader(langs=["ko"])`` limits it to some.
+
+The text is laid out on a grid of 37 columns, a column per 8 pixels, as a
+terminal shows it: a Latin glyph takes a column, a Hangul glyph two (a
+terminal's wide character); a row per line of the panel: the header, the
+pile beside the prompt, the hand as ranks and suits, the footer's actions.
+The boxes of cards (faces, backs, the empty pile) are no text: the empty
+pile's dash is exactly Unifont's "_", so nothing is read inside a box.
 """
 import os
-import subprocess
+import unicodedata
 
+from okgin.lib import lang as langfiles
 from okgin.lib.paths import FIRMWARE
 
 W, H = 296, 128
-COLS = W // 8            # 37 characters across, as the panel's own text
+GH = 16                  # a line of text, px (firmware/text.py H)
+COLS = W // 8            # 37 columns, a column per 8 pixels
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 ASCII_SUITS = {"c": "c", "d": "d", "h": "h", "s": "s"}
-# characters that are only strokes: without a letter or digit beside them,
-# they are the edges of boxes and cards
-LINES = set("_|-.,'`:;!/\\()[]{}=~^")
 SELECTED = "^"           # the mark under the card the cursor is on
-
-_FONT_SCRIPT = """\
-import framebuf
-b = bytearray(8)
-fb = framebuf.FrameBuffer(b, 8, 8, framebuf.MONO_HLSB)
-for c in range(33, 127):
-    fb.fill(0)
-    fb.text(chr(c), 0, 0, 1)
-    print(c, bytes(b).hex())
-"""
+# A column of a glyph or of a 16-row window of the panel: 16 bits, bit 15
+# the top row, bit 0 the last (where descenders and the header's rule are)
+FULL = 0xFFFF
+LAST = 0x0001
+BODY = FULL & ~LAST
+EVEN = int("10" * (W // 2), 2)   # a row's pixels at even x (MSB = x 0): the dotted rule
+ODD = EVEN >> 1
 
 
-def micropython_font(micropython=None):
-    """{character: 8 row bytes} of MicroPython's framebuf font, from the
-    interpreter itself."""
-    if micropython is None:
-        from okgin.vboard.vboard import find_micropython
-        micropython = find_micropython()
-    r = subprocess.run([micropython, "-c", _FONT_SCRIPT], capture_output=True, text=True, timeout=60)
-    if r.returncode:
-        raise RuntimeError("micropython could not draw its font: %s" % r.stderr.strip()[-200:])
-    font = {}
-    for line in r.stdout.split("\n"):
-        if line.strip():
-            code, hexrows = line.split()
-            font[chr(int(code))] = tuple(bytes.fromhex(hexrows))
-    return font
+def terminal_width(ch):
+    """Columns a terminal gives ``ch``: 2 for East Asian wide (Hangul)."""
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def columns(s):
+    """Columns a terminal gives the string ``s``."""
+    return sum(terminal_width(ch) for ch in s)
+
+
+def clip(s, n):
+    """The longest start of ``s`` that takes at most ``n`` columns."""
+    used = 0
+    for i, ch in enumerate(s):
+        used += terminal_width(ch)
+        if used > n:
+            return s[:i]
+    return s
+
+
+_ASCII = {"\u00b7": ".", "\u2264": "<", "\u2265": ">", "\u25c0": "<", "\u25b6": ">",
+          "\u25b2": "^", "\u25bc": "v", "\u00d7": "x", "\u2026": "."}
+
+
+def _ascii(ch):
+    """A character for a terminal without UTF-8: its letter without accents,
+    the sign it looks like, else '?'."""
+    if ord(ch) < 128:
+        return ch
+    if ch in _ASCII:
+        return _ASCII[ch]
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128)
+    return base[:1] or "?"
+
+
+def glyph_files(langs=None):
+    """{character: (width, columns)} of the glyph files of ``langs`` (codes;
+    None: every language the firmware carries). ValueError when two files
+    draw one character differently (they are all cut from Unifont)."""
+    if langs is None:
+        langs = langfiles.codes()
+    elif isinstance(langs, str):
+        langs = [langs]
+    out: "dict[str, tuple[int, tuple[int, ...]]]" = {}
+    for code in langs:
+        glyphs, _note = langfiles.read_fnt(os.path.join(FIRMWARE, "lang", code + ".fnt"))
+        for ch, (w, rows) in glyphs.items():
+            g = (w, _columns(rows, w))
+            if out.setdefault(ch, g) != g:
+                raise ValueError("%s.fnt draws %r unlike another language's glyph file" % (code, ch))
+    return out
+
+
+def _columns(rows, w):
+    """Unifont rows (top down, MSB = left) -> ``w`` columns of 16 bits."""
+    bpr = w // 8
+    ints = [int.from_bytes(rows[y * bpr:(y + 1) * bpr], "big") for y in range(GH)]
+    return tuple(sum(((ints[y] >> (w - 1 - x)) & 1) << (GH - 1 - y) for y in range(GH))
+                 for x in range(w))
 
 
 def _card_glyphs():
@@ -72,25 +131,38 @@ def _rows(data, width):
                  for i in range(0, len(data), per))
 
 
+class _Glyph:
+    """A glyph as drawn in one style: its columns, what it spills into the
+    next cell (bold: its last column again, one pixel right)."""
+    __slots__ = ("ch", "w", "bold", "cols", "spill", "ink")
+
+    def __init__(self, ch, w, bold, cols):
+        self.ch, self.w, self.bold = ch, w, bold
+        if bold:
+            self.cols = (cols[0],) + tuple(cols[i] | cols[i - 1] for i in range(1, w))
+            self.spill = cols[-1]
+        else:
+            self.cols, self.spill = cols, 0
+        self.ink = sum(bin(c).count("1") for c in self.cols) + bin(self.spill).count("1")
+
+
 class PanelReader:
-    def __init__(self, font=None, utf8=True):
-        font = font if font is not None else micropython_font()
+    def __init__(self, langs=None, utf8=True):
+        self.utf8 = utf8
         self.suit_text = SUITS if utf8 else ASCII_SUITS
-        self.text: "dict[tuple, tuple[str, str]]" = {}       # 8 rows -> (character, style)
-        # bold: the glyph twice, one pixel apart; its eighth column spills
-        # into the next character's first, so a character after one that
-        # fills its last column is matched without its first column
-        self.spilled: "dict[tuple, tuple[str, str]]" = {}
-        for ch, g in font.items():
-            if not any(g):
-                continue
-            bold = tuple((r | r >> 1) & 0xFF for r in g)
-            self.text.setdefault(g, (ch, "plain"))
-            self.text.setdefault(tuple(~r & 0xFF for r in g), (ch, "inverse"))
-            self.text.setdefault(bold, (ch, "bold"))
-            self.text.setdefault(tuple(~r & 0xFF for r in bold), (ch, "inverse bold"))
-            self.spilled.setdefault(tuple(r & 0x7F for r in bold), (ch, "bold"))
-            self.spilled.setdefault(tuple(~r & 0x7F for r in bold), (ch, "inverse bold"))
+        # by the glyph's columns after its first, without their last row
+        # (the cells a glyph may share with a neighbour's spill and a rule)
+        self.tables: "dict[int, dict[tuple, list[_Glyph]]]" = {8: {}, 16: {}}
+        self.firsts: "dict[int, set[int]]" = {8: set(), 16: set()}
+        self.blank = _Glyph(" ", 8, False, (0,) * 8)
+        for ch, (w, cols) in sorted(glyph_files(langs).items()):
+            if not any(cols):
+                continue                 # the space: a blank cell
+            for bold in (False, True):
+                g = _Glyph(ch, w, bold, cols)
+                key = tuple(c & BODY for c in g.cols[1:])
+                self.tables[w].setdefault(key, []).append(g)
+                self.firsts[w].add(key[0])
         art = _card_glyphs()
         ranks, suits = art["RANK_ORDER"], art["SUIT_ORDER"]
         self.rank_w, self.rank_h = art["RANK_W"], art["RANK_H"]
@@ -105,16 +177,19 @@ class PanelReader:
             rows = _rows(data, self.suit_w)
             self.suits[rows] = suits[i]
             self.suits[tuple(~r & 0xFFF for r in rows)] = suits[i]
-        for i, data in enumerate(art["MINI_SUITS"]):
-            self.text.setdefault(_rows(data, 8), (suits[i], "mini"))
+        self.minis = {_rows(data, 8): suits[i] for i, data in enumerate(art["MINI_SUITS"])}
         self.rank_tops = {rows[0] for rows in self.ranks}
 
-    # -- finding glyphs ------------------------------------------------------
+    # -- reading -------------------------------------------------------------
     def read(self, img):
-        """The panel as rows of cells: [[(text, inverse), ...] * COLS, ...]
-        top to bottom; empty rows dropped."""
+        """The panel as rows of cells, a cell a terminal column:
+        [[(text, inverse), ...] * COLS, ...] top to bottom, empty rows
+        dropped; the column after a wide character's is ("", inverse)."""
         ink = _ink_rows(img)
-        items = self._cards(ink) + self._text(ink)
+        cards, boxes = self._cards(ink)
+        boxes += _card_boxes(ink)
+        cols = _ink_columns(img)
+        items = cards + self._text(ink, cols, boxes)
         return _layout(items)
 
     def lines(self, img):
@@ -129,9 +204,10 @@ class PanelReader:
 
     def _cards(self, ink):
         """Card faces: a rank glyph with its suit under it (the turn screen,
-        selected or not) or beside it, small (the showdown)."""
+        selected or not) or beside it, small (the showdown). Returns the
+        items and the boxes they take (no text is read there)."""
         items = []
-        self.covered = set()
+        boxes = []
         rw, rh = self.rank_w, self.rank_h
         mask = (1 << rw) - 1
         for y in range(H - rh + 1):
@@ -146,126 +222,218 @@ class PanelReader:
                     continue
                 rank, inverse = hit
                 suit = None
-                if y + 20 + self.suit_h <= H:
-                    suit = self.suits.get(self._window(ink, x, y + 20, self.suit_w, self.suit_h))
+                box = (x - 1, y, x + rw + 1, y + rh)
+                if y + 18 + self.suit_h <= H:
+                    suit = self.suits.get(self._window(ink, x, y + 18, self.suit_w, self.suit_h))
+                    if suit is not None:
+                        # the card's whole box (firmware/screens.py card):
+                        # the rank 3 px under its top, 5 px in
+                        box = (x - 5, y - 3, x - 5 + 23, y - 3 + 36)
                 if suit is None and x + 13 + 8 <= W and y + 8 + 8 <= H:
-                    small = self.text.get(self._window(ink, x + 13, y + 8, 8, 8))
-                    if small and small[1] == "mini":
-                        suit = small[0]
-                        self.covered.add((x + 13, y + 8))
+                    suit = self.minis.get(self._window(ink, x + 13, y + 8, 8, 8))
+                    if suit is not None:
+                        box = (x, y, x + 21, y + rh)
                 label = rank + (self.suit_text[suit] if suit else "")
-                items.append((y, x, label, inverse, "card"))
-                for dy in range(rh):
-                    for dx in range(-1, rw + 1):
-                        self.covered.add((x + dx, y + dy))
-        return items
+                items.append((y, x, list(label), inverse, "card"))
+                boxes.append(box)
+        return items, boxes
 
-    def _text(self, ink):
-        """Runs of 8x8 characters: found at any pixel position, kept when
-        they form a run a character apart (or are one glyph of 7 or more
-        pixels of ink), longest first."""
-        found = {}
-        for y in range(H - 7):
-            if not (ink[y] | ink[y + 1] | ink[y + 2] | ink[y + 3] | ink[y + 4] | ink[y + 5]):
-                continue
-            for x in range(W - 7):
-                if (x, y) in self.covered:
-                    continue
-                hit = self.text.get(self._window(ink, x, y, 8, 8))
-                if hit is not None and hit[1] != "mini":
-                    found[(x, y)] = hit
-        runs = []
-        seen = set()
-        for (x, y), (ch, style) in sorted(found.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            if (x, y) in seen:
-                continue
-            run = [(x, ch)]
-            seen.add((x, y))
-            nx, blanks = x + 8, 0
-            while nx <= W - 8 and blanks < 2:
-                nxt = found.get((nx, y))
-                if nxt is None and "bold" in style:
-                    nxt = self.spilled.get(tuple(r & 0x7F for r in self._window(ink, nx, y, 8, 8)))
-                if nxt is not None and nxt[1] == style:
-                    run.append((nx, nxt[0]))
-                    seen.add((nx, y))
-                    blanks = 0
-                elif self._blank(ink, nx, y, style):
-                    blanks += 1
-                else:
-                    break
-                nx += 8
-            ink_px = sum(_ink(self._window(ink, cx, y, 8, 8), style) for cx, _c in run)
-            runs.append((y, x, run, style, ink_px))
-        # the longest runs first; a run overlapping one already taken is a
-        # part of its glyphs seen from elsewhere (the lower half of an "n"
-        # reads as a '"')
+    def _text(self, ink, cols, boxes):
+        """Runs of text glyphs, black on white and white on black."""
         items = []
-        boxes: "list[tuple[int, int, int, int]]" = []
-        for y, x, run, style, ink_px in sorted(runs, key=lambda r: (-len(r[2]), -r[4])):
-            if (len(run) == 1 and ink_px < 7) or all(c in LINES for _x, c in run):
-                continue           # strokes alone: the edges of cards and boxes
-            box = (x, y, run[-1][0] + 8, y + 8)
-            if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes):
+        taken = list(boxes)
+        runs = self._runs(cols, ink, False) + self._runs([~c & _ALL for c in cols],
+                                                         [~r & _ROW for r in ink], True)
+        # the most ink first; a run overlapping one already taken (or a
+        # card) is a part of their pixels seen from elsewhere
+        for y, x0, run, inverse, _ink in sorted(runs, key=lambda r: (-r[4], r[0], r[1])):
+            box = (x0, y, run[-1][0] + run[-1][1].w, y + GH)
+            if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
                 continue
-            boxes.append(box)
-            text = ""
-            last = None
-            for cx, c in run:
-                if last is not None:
-                    text += " " * ((cx - last) // 8 - 1)
-                text += c
-                last = cx
-            items.append((y, x, text, style.startswith("inverse"), "text"))
+            taken.append(box)
+            cells: "list[str]" = []
+            for gx, g in run:
+                at = (gx - x0) // 8
+                cells += [" "] * (at - len(cells))
+                if self.utf8:
+                    cells.append(g.ch)
+                    if g.w == 16:
+                        cells.append("" if terminal_width(g.ch) == 2 else " ")
+                else:
+                    cells += [_ascii(g.ch)] * (g.w // 8)
+            items.append((y, x0, cells, inverse, "text"))
         return items
 
-    def _blank(self, ink, x, y, style):
-        win = self._window(ink, x, y, 8, 8)
-        return all(r == 0xFF for r in win) if style.startswith("inverse") else not any(win)
+    def _runs(self, cols, rows, inverse):
+        """[(y, x, [(x, glyph), ...], inverse, ink)] of every run of glyphs
+        in the panel's ink (``cols``: a column each, MSB the top row;
+        ``rows``: a row each, MSB the left pixel)."""
+        # rows that are a dotted rule (every even pixel inked, not all the
+        # odd ones: glyphs' descenders may cross it)
+        rules = {y for y, r in enumerate(rows) if r & EVEN == EVEN and r & ODD != ODD}
+        out = []
+        for y in range(H - GH + 1):
+            sh = H - GH - y
+            win = [(c >> sh) & FULL for c in cols]
+            if not any(win):
+                continue
+            body = [c & BODY for c in win]
+            rule = (y + GH - 1) in rules
+            hits: "dict[int, list[_Glyph]]" = {}
+            for w in (8, 16):
+                table, firsts = self.tables[w], self.firsts[w]
+                for x in range(W - w + 1):
+                    if body[x + 1] not in firsts:
+                        continue
+                    found = table.get(tuple(body[x + 1:x + w]))
+                    if found:
+                        ok = [g for g in found if _last_row_ok(win, x, g, rule)]
+                        if ok:
+                            hits.setdefault(x, []).extend(ok)
+            seen = set()
+            for x in sorted(hits):
+                for g in hits[x]:
+                    if (x, g.bold) in seen or not _first_ok(win[x], g.cols[0], x, rule):
+                        continue
+                    run = self._follow(win, hits, x, g, rule)
+                    if not run:
+                        continue
+                    for gx, _g in run:
+                        seen.add((gx, g.bold))
+                    out.append((y, x, run, inverse, sum(gg.ink for _gx, gg in run)))
+        return out
+
+    def _follow(self, win, hits, x, g, rule):
+        """The run of glyphs that starts with ``g`` at ``x``: each next one
+        in the same style, its first column its own plus the spill of the
+        one before; a blank cell a space; two blank cells end it."""
+        run = [(x, g)]
+        nx, spill, blanks = x + g.w, g.spill, 0
+        while nx + 8 <= W and blanks < 2:
+            nxt = None
+            for h in hits.get(nx, ()):
+                if h.bold == g.bold and _first_ok(win[nx], h.cols[0] | spill, nx, rule):
+                    nxt = h
+                    break
+            if nxt is not None:
+                run.append((nx, nxt))
+                nx, spill, blanks = nx + nxt.w, nxt.spill, 0
+            elif _first_ok(win[nx], spill, nx, rule) and _last_row_ok(win, nx, self.blank, rule) \
+                    and not any(c & BODY for c in win[nx + 1:nx + 8]):
+                nx, spill, blanks = nx + 8, 0, blanks + 1
+            else:
+                break
+        # a bold glyph's spill must be there after the run's last glyph
+        while run and run[-1][1].spill:
+            ex = run[-1][0] + run[-1][1].w
+            if ex < W and win[ex] & run[-1][1].spill == run[-1][1].spill:
+                break
+            run.pop()
+        return run
 
 
-def _ink(win, style):
-    n = sum(bin(r).count("1") for r in win)
-    return 64 - n if style.startswith("inverse") else n
+CARD_W, CARD_H = 23, 36      # a card's box (firmware/screens.py)
+
+
+def _card_boxes(ink):
+    """The boxes of cards (faces, backs, the empty pile): no text is read
+    inside them (the empty pile's dash is exactly Unifont's "_")."""
+    edge = CARD_W - 2            # the top and bottom edges but for rounded corners
+    out = []
+    for y in range(H - CARD_H + 1):
+        row = ink[y]
+        runs = row
+        for k in range(1, edge):
+            runs &= row << k
+            if not runs:
+                break
+        bottom = ink[y + CARD_H - 1]
+        while runs:
+            low = runs & -runs           # a run of ``edge`` pixels starts here
+            runs ^= low
+            x = W - low.bit_length()     # its first pixel (MSB = x 0)
+            x0 = x - 1                          # the box's left edge
+            if x0 < 0 or x0 + CARD_W > W:
+                continue
+            span = ((1 << edge) - 1) << (W - x - edge)
+            left, right = 1 << (W - 1 - x0), 1 << (W - 1 - (x0 + CARD_W - 1))
+            if bottom & span == span and all(ink[y + k] & left and ink[y + k] & right
+                                             for k in range(1, CARD_H - 1)):
+                out.append((x0, y, x0 + CARD_W, y + CARD_H))
+    return out
+
+
+def _first_ok(col, want, x, rule):
+    """A window's first column is ``want``, but for the rule's pixel."""
+    d = col ^ want
+    if rule and not x & 1:
+        d &= BODY
+    return not d
+
+
+def _last_row_ok(win, x, g, rule):
+    """The last row of ``g``'s columns after its first is the glyph's, but
+    for the rule's pixels (every even x) where a rule is."""
+    for i in range(1, g.w):
+        if (win[x + i] ^ g.cols[i]) & LAST and not (rule and not (x + i) & 1):
+            return False
+    return True
+
+
+_ALL = (1 << H) - 1
+_ROW = (1 << W) - 1
 
 
 def _ink_rows(img):
     """Panel image (PIL "1", 0 = ink) -> one int per row, 1 = ink."""
     data = img.convert("1").tobytes()
     per = (img.width + 7) // 8
-    full = (1 << W) - 1
-    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - W) & full
+    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - W) & _ROW
             for i in range(img.height)]
 
 
+def _ink_columns(img):
+    """Panel image -> one int per column, ``H`` bits, MSB the top row, 1 = ink."""
+    from PIL import Image
+    t = img.convert("1").transpose(Image.Transpose.TRANSPOSE)
+    data = t.tobytes()
+    per = (t.width + 7) // 8
+    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - H) & _ALL
+            for i in range(t.height)]
+
+
 def _layout(items):
-    """Items (y, x, text, inverse, kind) -> rows of COLS cells. A row per
+    """Items (y, x, cells, inverse, kind) -> rows of COLS cells. A row per
     line of the panel: items whose tops are within 5 pixels share one (a
     raised card, the pile beside the prompt); a column per 8 pixels."""
     rows: "list[list]" = []
-    for y, x, text, inverse, kind in sorted(items):
+    for y, x, cells, inverse, kind in sorted(items, key=lambda i: (i[0], i[1])):
         if not rows or y - rows[-1][0] > 5:
             rows.append([y, []])
-        rows[-1][1].append((x, text, inverse, kind))
+        rows[-1][1].append((x, cells, inverse, kind))
     out = []
     for _y, row in rows:
-        cells = [(" ", False)] * COLS
+        row.sort(key=lambda i: i[0])
+        line = [(" ", False)] * COLS
         free = 0               # the first column after the last item, and a space
-        for x, text, inverse, kind in sorted(row):
+        for x, cells, inverse, kind in row:
             col = (x + 4) // 8 if kind == "text" else max(0, (x - 2) // 8)
             col = max(col, free)
-            for i, ch in enumerate(text):
-                if col + i < COLS:
-                    cells[col + i] = (ch, inverse)
-            free = col + len(text) + 1
-        out.append(cells)
-        marks = [i for i, (x, text, inverse, kind) in enumerate(sorted(row)) if kind == "card" and inverse]
-        if marks:
+            if cells and cells[0] == "" and col > 0:
+                col -= 1
+            n = len(cells)
+            if col + n > COLS and cells[COLS - col - 1:COLS - col] == [""]:
+                n = COLS - col - 1       # no half of a wide character at the edge
+            for i in range(min(n, COLS - col)):
+                line[col + i] = (cells[i], inverse)
+            free = col + n + 1
+        out.append(line)
+        if any(kind == "card" and inverse for _x, _c, inverse, kind in row):
             # the card under the cursor (drawn white on black): marked on a
             # row of its own too, for a reader of the plain text
             under = [(" ", False)] * COLS
-            for c, (ch, inv) in enumerate(cells):
-                if inv and ch != " ":
+            for c, (ch, inv) in enumerate(line):
+                if inv and ch.strip():
                     under[c] = (SELECTED, False)
             out.append(under)
     return out

@@ -5,8 +5,9 @@ Panels are drawn with braille characters, 2x4 panel pixels per character,
 so at full size the picture is pixel-exact (148x32 characters a panel).
 A terminal too small for that (an 80x24 one) gets the panels as text
 instead, read back from their pixels (textview.py): the header, the pile
-and the prompt, the hand as ranks and suits, the footer's actions, 37
-columns a panel, both side by side in 80. The keys are the window's
+and the prompt, the hand as ranks and suits, the footer's actions, in the
+language the board speaks, 37 columns a panel (a Hangul syllable takes
+two), both side by side in 80. The keys are the window's
 (keymaps.py). A terminal reports key presses but not releases, so every key
 is a short press and Shift+key (an upper-case letter) a long one; holding a
 key sends the terminal's own repeats as presses.
@@ -22,6 +23,7 @@ import threading
 
 from okgin.simui import keymaps, render
 from okgin.simui.keymaps import BUTTONS
+from okgin.simui.textview import clip, columns
 from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
@@ -221,9 +223,10 @@ class TermUI:
             self._put(win_y + 1 + i, x + 1, " " * w, attr)
             cx = x + 1
             for text, inverse in runs:
-                text = text[:x + 1 + w - cx]
+                # a Hangul syllable takes two columns (textview.columns)
+                text = clip(text, x + 1 + w - cx)
                 self._put(win_y + 1 + i, cx, text, attr | (curses.A_REVERSE if inverse else 0))
-                cx += len(text)
+                cx += columns(text)
             self._put(win_y + 1 + i, x + 1 + w, side)
         self._put(win_y + 1 + h, x, "\u2514" + "\u2500" * w + "\u2518" if self.utf8 else "+" + "-" * w + "+")
         self._put(win_y + 2 + h, x, key_hint(p, w + 2, self.utf8)[:w + 2], curses.A_DIM)

@@ -131,10 +131,46 @@ CARD = re.compile("[A2-9TJQK][\u2663\u2666\u2665\u2660]")
 SUIT = dict(zip("cdhs", "\u2663\u2666\u2665\u2660", strict=True))
 
 
+def _slice(line, start, n):
+    """The part of a captured line from terminal column ``start``, ``n``
+    columns: tmux gives a wide character (Hangul) once, for two columns."""
+    from okgin.simui.textview import terminal_width
+    out, col = "", 0
+    for ch in line:
+        if start <= col < start + n:
+            out += ch
+        col += terminal_width(ch)
+    return out
+
+
 def _box(lines, p):
     """Player p's box in the 80-column side-by-side text layout, its rows."""
-    x = 1 + p * 40
-    return [ln[x:x + 37] for ln in lines[2:14]]
+    return [_slice(ln, 1 + p * 40, 37) for ln in lines[2:14]]
+
+
+def _start_80x24(base, tmp_path, *args):
+    """okgin sim --tui in an 80x24 tmux window; the file its exit status goes to."""
+    flash = tmp_path / "flash"
+    status = tmp_path / "exit"
+    cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir",
+                                                          str(flash)] + list(args))
+    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
+        shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
+    r = subprocess.run(base + ["new-session", "-d", "-s", "sim", "-x", "80", "-y", "24",
+                               "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "sh", "-c", shell],
+                       capture_output=True, text=True, env=env, timeout=10)
+    assert r.returncode == 0, r.stderr
+    return flash, status
+
+
+def _quit(run, status):
+    run("send-keys", "-t", "sim", "Escape")
+    run("send-keys", "-t", "sim", "q")
+    end = time.monotonic() + 30
+    while not status.exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert status.read_text().strip() == "0"
 
 
 def _shown(card):
@@ -148,18 +184,9 @@ def test_an_80x24_terminal_plays_a_hand_as_text(tmux, tmp_path):
     text follows."""
     from okgin.engine import Match
     from okgin.engine.arrange import order
+    from okgin.lib import lang
     base, run = tmux
-    flash = tmp_path / "flash"
-    status = tmp_path / "exit"
-    cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--seed", "7",
-                                                          "--flash-dir", str(flash)])
-    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
-    shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
-        shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
-    r = subprocess.run(base + ["new-session", "-d", "-s", "sim", "-x", "80", "-y", "24",
-                               "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "sh", "-c", shell],
-                       capture_output=True, text=True, env=env, timeout=10)
-    assert r.returncode == 0, r.stderr
+    flash, status = _start_80x24(base, tmp_path, "--seed", "7")
     lines = wait_for(run, lambda ls: all(len(CARD.findall(" ".join(_box(ls, p)))) >= 10 for p in (0, 1)))
     assert len(lines) == 24 and max(len(ln) for ln in lines) <= 80
     assert "Player 1" in lines[0] and "Player 2" in lines[0]
@@ -175,8 +202,9 @@ def test_an_80x24_terminal_plays_a_hand_as_text(tmux, tmp_path):
         upcard = _shown(m.observation(p)["discard_top"])
         assert box[1].startswith(upcard), box[1]                  # the pile, top left
         assert ("Take the upcard?" in text) == (p == mover), text  # the prompt
-    footer = [ln for ln in _box(lines, mover) if "TAKE:" in ln]
-    assert footer and "DRAW:pass" in footer[0]                   # the footer's actions
+    en = lang.read("en")
+    footer = [ln for ln in _box(lines, mover) if ln.strip() == en["hint.upcard"]]
+    assert footer, _box(lines, mover)                            # the footer's actions
 
     # the mover passes the upcard with its draw key; the other panel's
     # text says whose turn it is now
@@ -186,9 +214,26 @@ def test_an_80x24_terminal_plays_a_hand_as_text(tmux, tmp_path):
     nxt = m.hand._to_move
     wait_for(run, lambda ls: "Take the upcard?" in "\n".join(_box(ls, nxt))
              and "Take the upcard?" not in "\n".join(_box(ls, mover)))
-    run("send-keys", "-t", "sim", "Escape")
-    run("send-keys", "-t", "sim", "q")
-    end = time.monotonic() + 30
-    while not status.exists() and time.monotonic() < end:
-        time.sleep(0.1)
-    assert status.read_text().strip() == "0"
+    _quit(run, status)
+
+
+def test_an_80x24_terminal_shows_a_korean_table_in_korean(tmux, tmp_path):
+    """okgin sim --lang ko in 80x24: the panels read back in Korean, a
+    Hangul syllable two columns wide as the terminal draws it, so both
+    boxes keep their frames in columns 0, 38, 40 and 78."""
+    from okgin.engine import Match
+    from okgin.lib import lang
+    from okgin.simui.textview import columns
+    base, run = tmux
+    flash, status = _start_80x24(base, tmp_path, "--seed", "7", "--lang", "ko")
+    ko = lang.read("ko")
+    lines = wait_for(run, lambda ls: ko["turn.upcard"] in "\n".join(ls)
+                     and all(len(CARD.findall(" ".join(_box(ls, p)))) >= 10 for p in (0, 1)))
+    mover = Match.from_record((flash / "game.okg").read_text()).hand._to_move
+    for ln in lines[2:14]:
+        assert columns(ln) <= 80
+        assert [_slice(ln, c, 1) for c in (0, 38, 40, 78)] == ["\u2502"] * 4, lines
+    assert ko["turn.upcard"] in "\n".join(_box(lines, mover))
+    assert any(ln.strip() == ko["hint.upcard"] for ln in _box(lines, mover)), _box(lines, mover)
+    assert "Take the upcard?" not in "\n".join(lines)
+    _quit(run, status)
