@@ -24,7 +24,9 @@ The reader knows the glyphs of every language the firmware carries
 (firmware/lang/*.fnt; a character has the same Unifont bitmap in each,
 which it checks), so it reads whatever language the board speaks, also
 right after the menu switches it, with nothing asked on the serial port;
-``PanelReader(langs=["ko"])`` limits it to some.
+``PanelReader(langs=["ko"])`` limits it to some. (A flash without its
+glyph files, where the firmware falls back to framebuf's own 8x8 font so
+that the table can be flashed again, reads as cards without words.)
 
 The text is laid out on a grid of 37 columns, a column per 8 pixels, as a
 terminal shows it: a Latin glyph takes a column, a Hangul glyph two (a
