@@ -132,8 +132,8 @@ def test_auto_off_goes_dormant_and_any_button_wakes_the_same_game(table):
     fw.cmd("testmode on")
     if status(fw)["screen"] != "menu":
         fw.cmd("press 0 ok long")             # test mode's game: hold OK for the menu
-    fw.cmd("press 0 left")                    # from the top to the last row, Language,
-    fw.cmd("press 0 left")                    # and up one: Auto-off
+    for _ in range(3):                        # from the top to the last row, Language,
+        fw.cmd("press 0 left")                # and up two (Coach after a hand): Auto-off
     for _ in range(3):                        # from 15 min: 60, never, 5
         fw.cmd("press 0 ok")
     g = Game(chip, fw)
@@ -165,8 +165,8 @@ def test_auto_off_goes_dormant_and_any_button_wakes_the_same_game(table):
     fw.cmd("testmode on")
     assert fw.record() == rec
     fw.cmd("press 0 ok long")                 # auto-off back to its default, 15 min
-    fw.cmd("press 0 left")
-    fw.cmd("press 0 left")
+    for _ in range(3):
+        fw.cmd("press 0 left")
     fw.cmd("press 0 ok")
 
 

@@ -9,7 +9,7 @@ from okgin.faults.judge import _actions_since
 def row_buttons(table, n, rng, work, log):
     """Every press and release chatters (2 or 4 extra edges within a few
     ms, inside the debounce time), both players press at once, presses
-    land during refreshes, draws are held past the long-press time. Played
+    land during refreshes, TAKE is held past the long-press time. Played
     in test mode's own game, whose record is read after each turn: the
     action must be the one the presses mean (the cursor model), exactly
     once. One lost or doubled cursor press discards another card."""
@@ -66,9 +66,16 @@ def row_buttons(table, n, rng, work, log):
             o = m.observation(p)
             worst = 0.0
             if o["phase"] != "discard":
-                act = "draw" if "draw" in o["legal"] else "pass"
-                # held past the long press, or very long: still one action
-                worst = chatter(p, "draw", (0.06, 0.9, 3.0)[done % 3])
+                hold = (0.06, 0.9, 3.0)[done % 3]
+                if hold < 0.5:
+                    act = "draw" if "draw" in o["legal"] else "pass"
+                    worst = chatter(p, "draw", hold)
+                else:
+                    # held past the long press, or very long: still one
+                    # action. TAKE's, as holding DRAW asks the coach
+                    # (firmware/app.py) and is no draw
+                    act = "take"
+                    worst = chatter(p, "take", hold)
             else:
                 order = arranged(o["hand"])
                 q = 1 - p
