@@ -110,8 +110,10 @@ class Table:
 
     def resync(self, timeout=60):
         """Skip answers a caller left unread: ask hello, read up to its
-        answer. The lines skipped are returned."""
-        self.b.send_raw(b"hello\n")
+        answer. The lines skipped are returned. A newline goes first: a
+        line left unfinished (a flood of Ctrl-C bytes, a cut) ends there
+        instead of swallowing the hello (an empty line gets no answer)."""
+        self.b.send_raw(b"\nhello\n")
         skipped: "list[str]" = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -439,6 +441,8 @@ class ChipTable(Table):
             code.append("try:\n os.remove(%r)\nexcept OSError:\n pass" % name)
         pieces = ["\n".join(code) + "\n"]
         for name, data in (put or {}).items():
+            if isinstance(data, str):
+                data = data.encode()
             # a few KB of hex per piece: the chip compiles each in its heap
             mode = "wb"
             for i in range(0, max(len(data), 1), 4096):
