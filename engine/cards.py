@@ -5,7 +5,7 @@ A card is ``suit * 13 + rank`` with suits ``c d h s`` = 0..3 and ranks
 when the card is held) so every value stays a small int on a 32-bit board.
 """
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
-    from typing import Iterable, Sequence
+    from typing import Any, Iterable, Optional, Sequence
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -147,7 +147,10 @@ def cards_of(masks: "Sequence[int]") -> list[int]:
 
 # ---- actions (R14): the codes of engine/hand.py's fast path, as text ----
 class IllegalAction(ValueError):
-    """Bad or illegal action text; the state is unchanged."""
+    """Bad or illegal action text; the state is unchanged. ``reason``: why
+    a well-formed action is not legal, as data (engine/explain.py's
+    illegal(): ("limit", ("7h", 12, 10))), or None."""
+    reason: "Optional[tuple[str, tuple[Any, ...]]]" = None
 
 
 def action_str(code: int) -> str:

@@ -30,40 +30,78 @@ def why_unparsable(text):
     return "unknown action %r (expected take, pass, draw, discard <card> or knock <card>)" % (text,)
 
 
+# Why an action is not legal, as data: (reason, args) with the cards as
+# R14 texts and the player as a seat number. A device says it in its
+# players' language (its catalogue's why.<reason>, firmware/i18n.py);
+# English, for records, the serial port and the host, is TEXTS below.
+TEXTS = {
+    "over": "the hand is over",
+    "turn": "it is player %d's turn, not player %d's",
+    "upcard": "%r is not allowed now: on the first turn take the upcard %s or pass (R6)",
+    "both_passed": "both players passed the upcard: draw from the stock (R6)",
+    "pass_first": "'pass' is only allowed on the first turn (R6)",
+    "draw_first": "%r is not allowed now: draw from the stock or take %s first (R7)",
+    "drawn": "%r is not allowed now: you have drawn, discard or knock (R7)",
+    "not_held": "you do not hold %s",
+    "just_taken": "%s was just taken from the discard pile and may not be discarded this turn (R7)",
+    "ace_gin": "cannot knock with %s: deadwood would be %d, and after an ace upcard "
+               "only gin ends the hand (R5)",
+    "limit": "cannot knock with %s: deadwood would be %d, the knock limit is %d (R8)",
+}
+
+
+def text(reason):
+    """The English text of a reason (illegal()'s pair)."""
+    return TEXTS[reason[0]] % reason[1]
+
+
+def refuse(hand, code, player):
+    """Raise IllegalAction for code: its text in English, its reason as
+    data (``.reason``, for a device to say it in its players' words)."""
+    from .cards import IllegalAction
+    reason = illegal(hand, code, player)
+    e = IllegalAction(text(reason))
+    e.reason = reason
+    raise e
+
+
 def why_illegal(hand, code, player):
-    """The reason code is not legal for player (None: the player to move)."""
+    """The reason code is not legal for player (None: the player to move),
+    in English."""
+    return text(illegal(hand, code, player))
+
+
+def illegal(hand, code, player):
+    """Why code is not legal for player, as (reason, args): see TEXTS."""
     ph = hand._phase
     if ph == OVER:
-        return "the hand is over"
+        return ("over", ())
     p = hand._to_move
     if player is not None and player != p:
-        return "it is player %d's turn, not player %d's" % (p, player)
+        return ("turn", (p, player))
     name = action_str(code)
     top = card_str(hand._discard[-1]) if hand._discard else "-"
     if ph == UPCARD:
-        return "%r is not allowed now: on the first turn take the upcard %s or pass (R6)" % (name, top)
+        return ("upcard", (name, top))
     if ph == DRAW_PHASE:
         if code == TAKE:
-            return "both players passed the upcard: draw from the stock (R6)"
+            return ("both_passed", ())
         if code == PASS:
-            return "'pass' is only allowed on the first turn (R6)"
-        return "%r is not allowed now: draw from the stock or take %s first (R7)" % (name, top)
+            return ("pass_first", ())
+        return ("draw_first", (name, top))
     if code in (TAKE, DRAW, PASS):
-        return "%r is not allowed now: you have drawn, discard or knock (R7)" % (name,)
+        return ("drawn", (name,))
     c = code if code < KNOCK else code - KNOCK
     if not (hand._hands[p][c // 13] >> (c % 13)) & 1:
-        return "you do not hold %s" % card_str(c)
+        return ("not_held", (card_str(c),))
     if c == hand._taken and not hand.rules.discard_taken:
-        return ("%s was just taken from the discard pile and may not be discarded "
-                "this turn (R7)" % card_str(c))
+        return ("just_taken", (card_str(c),))
     m = list(hand._hands[p])
     m[c // 13] &= ~(1 << (c % 13))
     v = min_deadwood(m[0], m[1], m[2], m[3])
     if hand.knock_limit == 0:
-        return ("cannot knock with %s: deadwood would be %d, and after an ace upcard "
-                "only gin ends the hand (R5)" % (card_str(c), v))
-    return ("cannot knock with %s: deadwood would be %d, the knock limit is %d (R8)"
-            % (card_str(c), v, hand.knock_limit))
+        return ("ace_gin", (card_str(c), v))
+    return ("limit", (card_str(c), v, hand.knock_limit))
 
 
 def rules_problem(r, v):

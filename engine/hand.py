@@ -314,8 +314,8 @@ class Hand:
         code = parse_action(action)
         if not ((player is None or player == self._to_move) and code in self.legal_codes()):
             # the reasons live in engine/explain.py, loaded only on a mistake
-            from .explain import why_illegal
-            raise IllegalAction(why_illegal(self, code, player))
+            from .explain import refuse
+            refuse(self, code, player)
         self.apply(code)
         return action_str(code)
 

@@ -119,8 +119,10 @@ class Match:
         """Play an R14 action in the current hand; deals the next hand when
         this one ends. IllegalAction once the game is won."""
         if self.winner is not None:
-            raise IllegalAction("the game is over: player %d won %d to %d"
-                                % (self.winner, self.scores[self.winner], self.scores[1 - self.winner]))
+            e = IllegalAction("the game is over: player %d won %d to %d"
+                              % (self.winner, self.scores[self.winner], self.scores[1 - self.winner]))
+            e.reason = ("game_over", ())
+            raise e
         h = self.hand
         s = h.play(action, player)
         self._actions.append(h._log[-2])

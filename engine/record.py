@@ -17,8 +17,6 @@ from .cards import card_str, strs, action_str
 
 RECORD_MAGIC = "okgin-record 2"
 RECORD_MAGIC_V1 = "okgin-record 1"   # still read (no checks, no seats)
-END_MARK = " ;"   # then the line's check: a torn write lacks some of it
-HUMAN = "human"   # a seat played with buttons; else a computer level
 
 
 def seal(body, key):

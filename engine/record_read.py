@@ -114,9 +114,10 @@ class Reader:
         body = t[:i]
         line, c = seal(body, self.key)
         if i < 1 or line != t:
-            if last:
-                raise ValueError("line %d: truncated or damaged line %r (its check does not "
-                                 "match): the record was cut short" % (ln, t[:60]))
+            if last and not (i > 0 and t[i:i + 2] == " ;" and _hex8(t[i + 2:])):
+                # its check is not all there: the write stopped in this line
+                raise ValueError("line %d: truncated line %r (its check is incomplete): "
+                                 "the record was cut short" % (ln, t[:60]))
             raise ValueError("line %d: damaged line %r (its check does not match)"
                              % (ln, t[:60]))
         if header:
@@ -131,6 +132,10 @@ class Reader:
                 raise ValueError("line %d: record ends before the 'hand' deal line" % ln)
             raise ValueError("line %d: record ends before the 'match' line" % ln)
         return self.game
+
+
+def _hex8(s):
+    return len(s) == 8 and all(ch in "0123456789abcdef" for ch in s)
 
 
 def read_text(text, kind, cls, rules, recover=False):

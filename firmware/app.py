@@ -13,7 +13,6 @@ buttons and the serial port while the ink settles.
 """
 import gc
 import sys
-import time
 
 import engine
 from engine import IllegalAction, Match
@@ -23,7 +22,11 @@ import engine.record  # noqa: F401
 # engine/arrange.py, screens.py (and font.py through it) are imported where
 # they are used, not held here: a knock and the computer's move drop them to
 # make room (_make_room), the next redraw loads them again.
+import power
 import store
+# the players' language: its catalogue and glyphs, read from flash as drawn
+import i18n
+from i18n import t
 import turn
 from panel import Panel
 
@@ -65,12 +68,15 @@ class App:
         # only the name and the timing are kept: main.py frees the rest of
         # the board definition (~2.8 KB on the unix port, docs/memory.md)
         self.board_name = board.get("name", "okgin")
-        t = board.get("timing", {})
-        n = t.get("partials_before_full", 8)
+        timing = board.get("timing", {})
+        n = timing.get("partials_before_full", 8)
         self.panels = [Panel(d, n) for d in hw.displays]
         self.buttons = hw.buttons
         self.nplayers = 2
         self.settings = store.load_settings()
+        # the language the players chose (menu, serial lang, the web page's
+        # switch), English until they do; one not on the flash: English
+        i18n.load(self.settings.get("lang", i18n.DEFAULT))
         try:
             store.slow_ms = int(self.settings.get("slow_save_ms", 0) or 0)
         except (TypeError, ValueError):
@@ -78,6 +84,9 @@ class App:
         # host hook (okgin replay): the computer does not move, so a
         # position is shown as saved
         self.hold = self.settings.get("hold_computer") is True
+        # sleeping between presses, the panels' deep sleep, the battery,
+        # auto-off (power.py, docs/power.md)
+        self.power = power.Power(hw, self.settings)
         self.match = None
         self.vs = "human"       # who plays seat 1: the saved game says (recover.py)
         self.mode = "menu"
@@ -107,9 +116,7 @@ class App:
         if self.settings.get("owner_lock") is True and hw.buttons.held(0, "ok"):
             self.settings["owner_lock"] = False
             store.save_settings(self.settings)
-            note = ("Owner lock lifted", ["Player 1 held OK at power-up.",
-                                          "Test mode and Ctrl-C work again;",
-                                          "the menu turns the lock on."])
+            note = (t("lock.title"), [t("lock.text")])
             self.notice = [note, note]
 
     # ----- persistence (boot and resume: recover.py) -----
@@ -176,7 +183,10 @@ class App:
         try:
             m.play(action)
         except (IllegalAction, ValueError) as e:
-            self.msg[p] = str(e) or "Not allowed"
+            # the engine's reason in the players' words (its English text
+            # is for records and the serial port)
+            r = getattr(e, "reason", None)
+            self.msg[p] = i18n.why(r, self._namer(p)) if r else t("msg.not_allowed")
             return False
         self.save()   # after every action, atomically
         self._after_action(p, before, hand_no)
@@ -286,6 +296,7 @@ class App:
     def handle(self, p, button, kind):
         if p < 0 or p >= self.nplayers:
             return
+        self.power.touch(p)
         if kind == "repeat" and button not in ("left", "right"):
             return
         self.dirty[p] = True
@@ -344,8 +355,23 @@ class App:
     def name(self, viewer, p):
         """What ``viewer``'s panel calls the player in seat p."""
         if self.vs != "human":
-            return ("You", "CPU")[p] if viewer == 0 else ("Human", "CPU")[p]
-        return "You" if p == viewer else "P%d" % (p + 1)
+            if p == 1:
+                return t("name.cpu")
+            return t("name.you") if viewer == 0 else t("name.human")
+        return t("name.you") if p == viewer else t("name.player", p + 1)
+
+    def _namer(self, viewer):
+        return lambda p: self.name(viewer, p)
+
+    def set_lang(self, code):
+        """The table's language from now on (the menu's Language, the
+        serial lang command, the web page's switch): kept in settings.json
+        across power cuts, both panels redrawn in it at once."""
+        code = i18n.load(code)
+        if self.settings.get("lang") != code:
+            self.settings["lang"] = code
+            store.save_settings(self.settings)
+        self.touch()
 
     def kind(self):
         if self.mode != "game":
@@ -380,17 +406,18 @@ class App:
             v = None
             note = self.notice[p]
             if note is not None:
-                screens.error(fb, note[0], note[1], "any button: continue",
-                              self.testmode)
+                screens.error(fb, note[0], note[1], t("hint.any"), self.testmode)
             elif self.mode == "menu":
                 import menu
                 menu.show(fb, self)
             elif self.mode == "error":
-                # "saved" only when a game is loaded: OK brings it back
-                screens.error(fb, "Something went wrong", [
-                    self.error_text or "",
-                    "The game is saved." if self.reload else "No game is loaded."],
-                    "OK: back to the game" if self.reload else "OK: menu",
+                # "saved" only when a game is loaded: OK brings it back; the
+                # error's own words (an exception's type and message) stay
+                # as they are: they are for a bug report
+                screens.error(fb, t("err.title"), [
+                    t("err.saved") if self.reload else t("err.no_game"),
+                    self.error_text or ""],
+                    t("hint.err_back") if self.reload else t("hint.err_menu"),
                     self.testmode)
             elif self.pad:
                 import padview
@@ -408,6 +435,7 @@ class App:
                     screens.game_update(fb, v, was)
                 else:
                     screens.game(fb, v)
+            self.power.overlay(fb, self.testmode)   # the battery, on batteries
             self.onfb[p] = v   # a turn screen's view, or None: another screen
             # drawing a screen is the longest stretch without a look at the
             # buttons: a quick tap made meanwhile is queued now, not missed
@@ -547,7 +575,7 @@ class App:
             tm = m.hand.to_move   # public; no observation per redraw
         for p in range(self.nplayers):
             try:
-                self.hw.leds[p].value(1 if tm == p else 0)
+                self.hw.leds[p].value(1 if tm == p and self.power.lit() else 0)
             except (AttributeError, IndexError, TypeError):
                 pass
 
@@ -623,6 +651,7 @@ class App:
             if True in self.dirty and self.redraw():
                 busy = True
             self.service_panels()
+            self.power.tick(self)
         except Exception as e:
             self.fail(e)
             busy = True
@@ -643,4 +672,4 @@ class App:
         self.start(proto)
         while True:
             if not self.step():
-                time.sleep_ms(4)
+                self.power.rest(self)   # until the next thing is due (power.py)

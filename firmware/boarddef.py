@@ -54,7 +54,7 @@ TOP_OPTIONAL = ("description", "power")
 # The supply (docs/power.md): the GPIO that reads VBUS (1 = USB plugged in),
 # the ADC input that reads VSYS through the board's divider, and the GPIO
 # that switches the regulator to PWM while the ADC reads (optional). On a
-# Pico: 24, 29 (VSYS/3) and 23 — pins not on the header, wired on the board.
+# Pico: 24, 29 (VSYS/3) and 23: pins not on the header, wired on the board.
 POWER_FIELDS = ("vbus_sense", "vsys_adc", "smps_mode")
 ADC_PINS = (26, 27, 28, 29)
 SPI_FIELDS = ("id", "sck", "mosi", "miso", "baudrate")

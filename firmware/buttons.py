@@ -166,6 +166,43 @@ class Buttons:
     def pending(self):
         return len(self._queue)
 
+    def next_ms(self):
+        """Milliseconds until a poll could queue an event with no pin
+        changing meanwhile (a debounce ending, a long press, an
+        auto-repeat), or None: until then only an edge can make one, so
+        the chip may sleep (firmware/power.py)."""
+        now = self._clock()
+        best = None
+        flags = self._flags
+        changed = self._changed
+        for k in range(len(flags)):
+            f = flags[k]
+            if self.settling:
+                t = ticks_diff(ticks_add(changed[k], self.debounce_ms), now)
+                if t > 0 and (best is None or t < best):
+                    best = t
+            if not f & _DOWN or f & _INERT:
+                continue
+            if (self._id[k] & 7) < _REP:
+                t = ticks_diff(ticks_add(changed[k], self._wait[k]), now)
+            elif f & _HELD:
+                continue
+            else:
+                t = ticks_diff(ticks_add(changed[k], self.long_press_ms), now)
+            if best is None or t < best:
+                best = t
+        if best is not None and best < 0:
+            best = 0
+        return best
+
+    def held_any(self):
+        """Is any button down (debounced)? Its long press or auto-repeat
+        is still to come, so the loop keeps polling."""
+        for f in self._flags:
+            if f & _DOWN:
+                return True
+        return False
+
     def pressed(self, player, name):
         """Debounced state of one button (True while held)."""
         for k in range(len(self._id)):

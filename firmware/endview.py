@@ -3,7 +3,9 @@ when play goes on: its content and its drawing."""
 import framebuf
 
 import font
-from screens import text, bold, header, banner, footer, _rank, _ri, _si
+import text
+from i18n import t, cards
+from screens import W, LINE, TOP, header, banner, footer, _rank, _ri, _si
 
 MINI_STEP = 23       # big rank + small suit
 
@@ -36,32 +38,40 @@ def view_showdown(app, p):
         groups = [(x, True) for x in ms]
         if dead:
             groups.append((dead, False))
-        role = ""
-        if knocker is not None:
-            role = " knocked" if q == knocker else ""
         dw = res["deadwood"][q] if res.get("deadwood") else 0
-        rows.append(("%s%s: deadwood %d" % (app.name(p, q), role, dw),
-                     groups, lay))
+        who = app.name(p, q)
+        if q == knocker and knocker is not None:
+            label = t("end.row_knocked", who, dw)
+        elif lay:
+            # the cards laid off on the knocker's melds (R10), named here
+            # and drawn after a "+" at the end of the row
+            label = t("end.row_layoff", who, dw, cards(lay))
+        else:
+            label = t("end.row", who, dw)
+        rows.append((label, groups, lay))
     kind = res.get("kind")
     winner = res.get("winner")
     x = res.get("multiplier", 1)
-    lines = []
     if kind == "draw" or winner is None:
-        lines.append("Draw hand: nobody scores%s" % (" (x2)" if x > 1 else ""))   # R9
+        line = t("end.draw_x2" if x > 1 else "end.draw")   # R9
     else:
-        what = {"gin": "gin", "undercut": "undercut"}.get(kind, "knock")
-        who = app.name(p, winner)
+        what = t({"gin": "end.by_gin", "undercut": "end.by_undercut"}.get(kind, "end.by_knock"))
         # as on a score pad: the points, doubled by a spade upcard (R15)
         # and the boxes the hand earns (R16)
-        extra = ""
         if x > 1:
-            extra = " %d x2" % (res["points"] // x)
+            what = t("end.doubled", what)
+        whats = [what]
         if m.rules.box_bonus:
             from engine.scoring import boxes_of   # loaded as the hand ended
-            b = boxes_of(m, m.last_hand)
-            extra += ", %d box%s" % (b, "" if b == 1 else "es")
-        lines.append("%s %s %d (%s%s)" % (who, "win" if who == "You" else "wins",
-                                          res["points"], what, extra))
+            # with the boxes when the line has room (the score pad has them)
+            whats.insert(0, t("end.boxes", what, boxes_of(m, m.last_hand)))
+        lines = []
+        for w in whats:
+            if winner == p:
+                lines.append(t("end.win_you", res["points"], w))
+            else:
+                lines.append(t("end.win", app.name(p, winner), res["points"], w))
+        line = text.first_fit(W - 7, lines)
     sc = obs["scores"]
     gw = obs.get("game_winner")
     games = obs["games"]
@@ -71,36 +81,44 @@ def view_showdown(app, p):
         for g in games:
             s = g["scores"]
             out.append("%d-%d%s" % (s[p], s[1 - p], "" if g["winner"] is None else "*"))
-        score = "Games " + " ".join(out)
+        score = t("end.games", " ".join(out))
     else:
-        score = "Score %s %d  %s %d" % (app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p])
+        score = t("end.score", app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p])
+    heads = (t("end.head", ended, score), score)
     if gw is not None:
-        who = app.name(p, gw)
+        # the game (or Hollywood's three) is won: said in the head, the
+        # hand's own result stays the line under the hands
         if len(games) > 1:
             won = 0
             for g in games:
                 if g["winner"] == gw:
                     won += 1
-            lines.append("MATCH: %s %s %d games to %d" % (
-                who, "win" if who == "You" else "wins", won, 3 - won))
+            heads = (t("end.match_you", won, 3 - won) if gw == p else
+                     t("end.match", app.name(p, gw), won, 3 - won),)
         else:
-            lines.append("GAME: %s %s %d-%d" % (who, "win" if who == "You" else "wins",
-                                               sc[gw], sc[1 - gw]))
+            heads = (t("end.game_you", sc[gw], sc[1 - gw]) if gw == p else
+                     t("end.game", app.name(p, gw), sc[gw], sc[1 - gw]),)
         r = m.rules
         pad = r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood
-        hint = "OK: the score pad" if pad else "OK: back to the menu"
+        hint = t("hint.to_pad") if pad else t("hint.to_menu")
     else:
-        lines.append(score)
-        hint = "OK: next hand"
+        hint = t("hint.next_hand")
     if app.vs != "human" and p == 1:
-        hint = "the human continues"
+        hint = t("hint.human_continues")
     return {
-        "head": "Hand %d over" % ended,
+        "head": text.first_fit(W - 2 - screens_banner(app), heads),
         "testmode": app.testmode,
         "rows": rows,
-        "lines": lines,
+        "line": line,
         "hint": hint,
     }
+
+
+def screens_banner(app):
+    from screens import banner_w
+    b = banner_w(app.testmode)
+    return b + 4 if b else 0
+
 
 def _mini(i):
     _MBUF[:] = font.MINI_SUITS[i]
@@ -110,6 +128,7 @@ def _mini(i):
 def mini(fb, x, y, c):
     """A medium card for the showdown: the big rank glyph with a small suit
     beside it, so two full hands and the lay-offs fit on one screen."""
+    text.rect(x, y, MINI_STEP - 2, 16)
     fb.blit(_rank(_ri(c)), x, y, 0)
     fb.blit(_mini(_si(c)), x + 13, y + 8, 0)
     return x + MINI_STEP
@@ -123,31 +142,28 @@ def mini_groups(fb, x, y, groups):
         for c in g:
             x = mini(fb, x, y, c)
         if is_meld and g:
-            fb.fill_rect(x0, y + 18, x - x0 - 2, 2, 1)
+            fb.fill_rect(x0, y + 17, x - x0 - 2, 2, 1)
         x += 5
     return x
 
 
 def showdown(fb, v):
-    """End of a hand (R10, R11): both hands with melds, the lay-offs and the
-    points, then the scores. ``v``: head, testmode, rows (list of
-    (label, groups, layoffs)), lines (result text), hint."""
+    """End of a hand (R10, R11): both hands with melds and the lay-offs,
+    then the hand's result. ``v``: head (with the scores), testmode, rows
+    (list of (label, groups, layoffs)), line (the result), hint."""
     fb.fill(0)
     header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
-    y = 13
+    y = TOP
     for label, groups, layoffs in v["rows"]:
-        text(fb, label[:37], 2, y)
-        y += 9
+        text.draw(fb, label, 3, y, W - 6)
+        y += LINE
         x = mini_groups(fb, 2, y, groups)
         if layoffs:
             # the defender's cards laid off on the knocker's melds (R10)
-            text(fb, "off:", x, y + 8)
-            x += 34
+            x = text.draw(fb, "+", x, y, 8) + 2
             for c in layoffs:
                 x = mini(fb, x, y, c)
-        y += 26
-    for ln in v["lines"]:
-        bold(fb, ln[:36], 2, y)
-        y += 10
+        y += 24   # the next label's top a multiple of 8 (text.py)
+    text.draw(fb, v["line"], 3, y, W - 6, 1, True)
     footer(fb, v["hint"])

@@ -21,14 +21,20 @@ import time
 from buttons import NAMES, Buttons
 
 # IO_BANK0 DORMANT_WAKE_INTE0..3 (RP2040 datasheet 2.19.6.3): 4 bits per
-# GPIO, bit 2 = wake on a falling edge
+# GPIO, bit 2 = wake on a falling edge, bit 3 on a rising one
 _DORMANT_WAKE_INTE0 = 0x40014160
 _EDGE_LOW = 4
+_EDGE_HIGH = 8
+
+
+_edge = bytearray(1)   # set by an edge since the last rest()
 
 
 def _woke(pin):
-    # A button or BUSY edge: the interrupt's only job is to end a lightsleep.
-    pass
+    # A button or BUSY edge: the interrupt ends a lightsleep by itself; the
+    # flag covers an edge that came before it (between the loop's last look
+    # at the pins and the sleep), whose IRQ has already been served.
+    _edge[0] = 1
 
 
 class Hardware:
@@ -84,9 +90,11 @@ class Hardware:
         # the board's divider (a third on a Pico) on an ADC input, and the
         # regulator's mode pin (PWM while the ADC reads: less ripple).
         self._vbus = self._vsys = self._smps = None
+        self._vbus_gpio = -1
         power = board.get("power")
         if power:
-            self._vbus = Pin(power["vbus_sense"], Pin.IN)
+            self._vbus_gpio = power["vbus_sense"]
+            self._vbus = Pin(self._vbus_gpio, Pin.IN)
             ADC = getattr(_board, "ADC", None)
             if ADC is not None:
                 self._vsys = ADC(Pin(power["vsys_adc"]))
@@ -102,7 +110,8 @@ class Hardware:
         """Sleep up to ms, or until a button or BUSY line changes (or the
         host sends a byte). On the rp2: machine.lightsleep, the clocks from
         the crystal and the PLLs off; the pin IRQs above end it early."""
-        if ms <= 0:
+        if ms <= 0 or _edge[0]:
+            _edge[0] = 0
             return
         f = getattr(_board, "lightsleep", None)
         if f is None:
@@ -113,8 +122,9 @@ class Hardware:
     def dormant(self):
         """The deepest sleep a button can end: every clock stopped
         (the RP2040's DORMANT, through machine.lightsleep() with a GPIO
-        wake), until a button is pressed. The timer stops meanwhile. Only on
-        batteries: USB stops with its clock."""
+        wake), until a button is pressed or USB is plugged in (VBUS
+        rises). The timer stops meanwhile. Only on batteries: USB stops
+        with its clock."""
         mem = getattr(_board, "mem32", None)
         f = getattr(_board, "lightsleep", None)
         if f is None:
@@ -126,6 +136,9 @@ class Hardware:
         regs = [0, 0, 0, 0]
         for g in self.buttons_gpio:
             regs[g >> 3] |= _EDGE_LOW << (4 * (g & 7))
+        if self._vbus_gpio >= 0:
+            g = self._vbus_gpio
+            regs[g >> 3] |= _EDGE_HIGH << (4 * (g & 7))
         for i in range(4):
             mem[_DORMANT_WAKE_INTE0 + 4 * i] = regs[i]
         try:

@@ -9,19 +9,22 @@ from engine import Rules
 # that has menu values there, under its name; read one line at a time
 # (option_row), never all of it as values at once (heap)
 from engine.options import OPTIONS, option_row
+import i18n
+from i18n import t
 import store
-from screens import W, H, bold, header, banner, footer
+import text
+from screens import W, FOOT_Y, LINE, TOP, header, banner, footer
 
 
-# Presets (docs/rules.md "Presets"): the name in the menu, the word the
-# serial newgame command takes (preset=oklahoma), and the options that
-# differ from the defaults, written as in a record's rules line; every
-# other option of the menu takes its default.
+# Presets (docs/rules.md "Presets"): the word the serial newgame command
+# takes (preset=oklahoma; the menu shows the catalogue's preset.<word>),
+# and the options that differ from the defaults, written as in a record's
+# rules line; every other option of the menu takes its default.
 PRESETS = (
-    ("Seeds' rules", "seeds", ""),
-    ("Oklahoma, spades x2, 150", "oklahoma",
+    ("seeds", ""),
+    ("oklahoma",
      "target=150 spades_double=yes box_bonus=25 game_bonus=100 shutout_double=yes"),
-    ("Hollywood", "hollywood",
+    ("hollywood",
      "hollywood=yes box_bonus=25 game_bonus=100 shutout_double=yes"),
 )
 
@@ -31,7 +34,7 @@ def preset_settings(i):
     the defaults (as rule_settings gives them)."""
     from engine.options import value
     out = {}
-    for w in PRESETS[i][2].split():
+    for w in PRESETS[i][1].split():
         k, v = w.split("=")
         out[k] = value(v)
     return out
@@ -47,15 +50,15 @@ def preset_of(rs):
 
 def _value_label(v):
     if v is True:
-        return "yes"
+        return t("value.yes")
     if v is False:
-        return "no"
+        return t("value.no")
     return str(v)
 
 
 def _label(name):
-    # "gin_bonus" -> "Gin bonus"
-    return name[0].upper() + name[1:].replace("_", " ")
+    # "gin_bonus" -> the catalogue's opt.gin_bonus
+    return t("opt." + name)
 
 
 def rule_settings(app):
@@ -100,16 +103,21 @@ def newgame_from(app, opts):
     if preset is not None:
         names = []
         for i in range(len(PRESETS)):
-            names.append(PRESETS[i][1])
+            names.append(PRESETS[i][0])
         if preset not in names:
             return "preset must be one of " + "|".join(names)
         rules = preset_settings(names.index(preset))
+    lang = opts.pop("lang", None)
+    if lang is not None and lang not in i18n.codes():
+        return "lang must be one of " + "|".join(i18n.codes())
     for k in opts:
         rules[k] = opts[k]
     try:
         rules = Rules.from_options(rules)   # names the bad option
     except ValueError as e:
         return str(e)
+    if lang is not None:
+        app.set_lang(lang)   # everything checked: nothing changes on an error
     return game_args(app, vs, seed, dealer, rules)
 
 
@@ -117,7 +125,7 @@ def menu_items(app):
     items = []
     acts = []
     if app.menu_page == "rules":
-        items.append(("Back", ""))
+        items.append((t("menu.back"), ""))
         acts.append(("back", None))
         rs = rule_settings(app)
         for line in OPTIONS:
@@ -127,23 +135,32 @@ def menu_items(app):
                 acts.append(("opt", row))
         return items, acts
     if app.match is not None and app.match.winner is None:
-        items.append(("Resume game", ""))
+        items.append((t("menu.resume"), ""))
         acts.append(("resume", None))
-    items.append(("New game: 2 players", ""))
+    items.append((t("menu.new_2p"), ""))
     acts.append(("new", "human"))
     for lv in app.levels:
-        items.append(("New game vs computer", lv))
+        items.append((t("menu.new_vs"), t("level." + lv)))
         acts.append(("new", lv))
     i = preset_of(rule_settings(app))
-    items.append(("Rules", "Custom" if i is None else PRESETS[i][0]))
+    items.append((t("menu.rules"), t("menu.custom") if i is None else t("preset." + PRESETS[i][0])))
     acts.append(("preset", i))
-    items.append(("Rule switches", ""))
+    items.append((t("menu.switches"), ""))
     acts.append(("page", "rules"))
-    items.append(("Statistics", ""))
+    items.append((t("menu.stats"), ""))
     acts.append(("page", "stats"))
     # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
-    items.append(("Owner lock", _value_label(app.settings.get("owner_lock") is True)))
+    items.append((t("menu.lock"), _value_label(app.settings.get("owner_lock") is True)))
     acts.append(("lock", None))
+    # sleep after this long without a press (power.py)
+    import power
+    items.append((t("menu.auto_off"),
+                  power.auto_off_label(power.auto_off_minutes(app.settings))))
+    acts.append(("auto_off", None))
+    # last, so a player who cannot read the menu's language finds it with one
+    # LEFT; each language in its own name; OK: the next one, at once on both panels
+    items.append((t("menu.language"), i18n.name(i18n.code)))
+    acts.append(("lang", None))
     return items, acts
 
 
@@ -179,6 +196,15 @@ def menu_button(app, button, kind):
         elif act == "lock":
             app.settings["owner_lock"] = app.settings.get("owner_lock") is not True
             store.save_settings(app.settings)
+        elif act == "lang":
+            codes = i18n.codes()
+            k = codes.index(i18n.code) if i18n.code in codes else -1
+            app.set_lang(codes[(k + 1) % len(codes)])
+        elif act == "auto_off":   # the next choice: never, 5, 15, 60 min
+            import power
+            c = power.AUTO_OFF
+            app.settings["auto_off"] = c[(c.index(power.auto_off_minutes(app.settings)) + 1) % len(c)]
+            store.save_settings(app.settings)
         else:
             if act == "preset":   # the next preset (from Custom: the first)
                 rs = preset_settings(0 if arg is None else (arg + 1) % len(PRESETS))
@@ -197,13 +223,12 @@ def menu_button(app, button, kind):
 def view_menu(app):
     items, _acts = menu_items(app)
     return {
-        "head": "Rules: one switch each" if app.menu_page == "rules" else "okgin  Oklahoma Gin",
+        "head": t("menu.switches_title") if app.menu_page == "rules" else t("menu.title"),
         "testmode": app.testmode,
         "items": items,
         "sel": app.menu_sel % len(items),
         "msg": app.menu_msg,
-        "hint": ("</>:choose OK:change hold OK:back" if app.menu_page
-                 else "</>:choose  OK:select/change"),
+        "hint": t("menu.hint_page") if app.menu_page else t("menu.hint"),
     }
 
 
@@ -229,28 +254,43 @@ def game_args(app, vs, seed=None, dealer=None, rules=None):
 
 
 def draw(fb, v):
-    """Menu: title, items (label, value) with a selection, hint."""
+    """Menu: title, items (label, value) with a selection, hint; a message
+    (menu_msg) above the footer takes the last row."""
     fb.fill(0)
     header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
     items = v["items"]
     sel = v["sel"]
-    # scroll so the selection is visible: 9 rows of 10 px
-    rows = 9
+    msg = text.wrap(v["msg"], W - 7) if v["msg"] else []
+    # scroll so the selection is visible: 5 rows of 16 px, fewer under a
+    # message (a saved game that could not be read: up to two lines)
+    if len(msg) > 2:
+        text.no_room(" ".join(msg[2:]), 3, FOOT_Y)
+        msg = msg[:2]
+    rows = (FOOT_Y - TOP - LINE * len(msg)) // LINE
     top = 0
     if sel >= rows:
         top = sel - rows + 1
-    y = 13
+    y = TOP
     for i in range(top, min(len(items), top + rows)):
         label, value = items[i]
-        if i == sel:
-            fb.fill_rect(0, y - 1, W, 10, 1)
         c = 0 if i == sel else 1
-        value = value[:30]
-        fb.text(label[:35 - len(value)], 4, y, c)
+        if i == sel:
+            fb.fill_rect(0, y, W, LINE, 1)
+        vw = text.width(value) if value else 0
         if value:
-            fb.text(value, W - 8 * len(value) - 4, y, c)
-        y += 10
-    if v["msg"]:
-        bold(fb, v["msg"][:36], 2, H - 21)
+            text.right(fb, value, W - 11, y, vw, c)
+        text.draw(fb, label, 4, y, W - 15 - (vw + 12 if value else 0), c)
+        y += LINE
+    if len(items) > rows:
+        # more above / below: an arrow at the right end of the first / last row
+        if top > 0:
+            text.draw(fb, "\u25b2", W - 9, TOP, 8, 0 if top == sel else 1)
+        if top + rows < len(items):
+            last = top + rows - 1
+            text.draw(fb, "\u25bc", W - 9, TOP + (rows - 1) * LINE, 8, 0 if last == sel else 1)
+    y = FOOT_Y - LINE * len(msg)
+    for part in msg:
+        text.draw(fb, part, 3, y, W - 6, 1, True)
+        y += LINE
     footer(fb, v["hint"])

@@ -144,6 +144,17 @@ class Protocol:
             # answered once the TEST MODE banner is on both panels (poll)
             self.waiting = "testmode"
             return
+        if cmd == "lang":
+            # public, as the menu's Language: the table's language, kept in
+            # settings.json; without a code, the one in use and the others
+            import i18n
+            codes = i18n.codes()
+            if len(w) == 1:
+                return self.send("OK lang=%s langs=%s" % (i18n.code, ",".join(codes)))
+            if len(w) != 2 or w[1] not in codes:
+                return self.send("ERR usage: lang [%s]" % "|".join(codes))
+            app.set_lang(w[1])
+            return self.send("OK lang=%s" % i18n.code)
         if cmd == "stats":
             # the table's statistics are not secret: no test mode needed
             if len(w) != 1:

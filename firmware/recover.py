@@ -45,12 +45,15 @@ def boot(app):
     m = r.game
     old = r.version == 1
     r = None
+    from i18n import t
     if m is None:
         store.discard_game()
         app.mode = "menu"
-        app.menu_msg = "Saved game unreadable"
-        note = ("Saved game damaged", [err or "line %d: the record ends early" % (ln + 1),
-                                       "Kept as %s." % store.BAD, "Start a new game."])
+        app.menu_msg = t("menu.unreadable")
+        # the players read where the record broke and what now; the
+        # engine's English reason stays in game.bad's reader (okgin faults)
+        note = (t("rec.damaged"), [t("rec.bad_line", ln if err else ln + 1),
+                                   t("rec.kept", store.BAD)])
         app.notice = [note, note]
         app.touch()
         return
@@ -61,8 +64,8 @@ def boot(app):
         store.discard_game()
         app.match = None
         app.mode = "menu"
-        note = ("Saved game not resumed", ["Players %s,%s unknown here." % m.players,
-                                           "Kept as %s." % store.BAD, "Start a new game."])
+        note = (t("rec.not_resumed"), [t("rec.unknown_players", m.players[0], m.players[1]),
+                                       t("rec.kept", store.BAD)])
         app.notice = [note, note]
         app.touch()
         return
@@ -76,8 +79,7 @@ def boot(app):
     app.mode = "game"
     resume_state(app)
     if err is not None:
-        note = ("Saved game repaired", [err, "Resumed at the last valid move.",
-                                        "Damaged copy kept as %s." % store.BAD])
+        note = (t("rec.repaired"), [t("rec.bad_line", ln), t("rec.resumed", store.BAD)])
         app.notice = [note, note]
         app.touch()
 
@@ -117,11 +119,10 @@ def panel_failed(app, p, e):
     app.failures += 1
     store.set_panel_failures(app.failures)
     again = app.failures <= 2
-    app.notice[other] = ("Panel of P%d not responding" % (p + 1),
-                          [str(e),
-                           "Resetting the table; the game resumes where it was."
-                           if again else
-                           "Reset did not help: check its cable. Playing on."])
+    from i18n import t
+    app.notice[other] = (t("panel.title", t("name.player", p + 1)),
+                         [t("panel.resetting") if again else t("panel.gave_up"),
+                          str(e)])
     app.dirty[other] = True
     pn = app.panels[other]
     try:

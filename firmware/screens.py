@@ -1,26 +1,40 @@
 """Drawing the screens into a panel's framebuffer (296x128, 1 = black ink).
 
-Every function here only draws: it gets a FrameBuffer and plain values built
-by app.py from ``match.observation(player)``, so nothing here can see the
-other player's hidden cards. The 8x8 built-in font is used for small text;
-card ranks and suits are the big bitmaps of font.py.
+Every function here only draws: it gets a FrameBuffer and plain values
+built from ``match.observation(player)``, so nothing here can see the other
+player's hidden cards. Text is text.py's (Unifont, 16 px a line, in the
+players' language: the callers pass texts already translated); the ranks
+and suits on the card faces are the card art of font.py.
+
+The layout, in 16-px text lines whose tops are multiples of 8 (text.py
+copies those into the frame buffer instead of blitting them: a cursor
+move's line costs ~4x less on an RP2040): a header line (0..15, with a
+rule on its last row, which Unifont leaves blank but for an ogonek), the
+inverted footer (112..127) saying what each button does now, and between
+them the screen's own content.
 """
 import framebuf
 import font
+import text
 
 W = 296
 H = 128
+LINE = text.H        # 16 px
+FOOT_Y = H - LINE    # the footer's top
+TOP = LINE           # the first line under the header (its rule is its last row)
 CARD_W = 23          # a card box: 11 of them plus meld gaps fit in 296 px
-CARD_H = 40
+CARD_H = 36
 CARD_STEP = 24
 GROUP_GAP = 5        # space between melds / deadwood (hand grouped, R3)
-HAND_Y = 62
+HAND_Y = 70          # raised by 4 under the cursor: 66, just under 3 lines
+LINES_X = 30         # the turn screen's lines, right of the pile
+LINES_W = W - LINES_X - 2
 
 _HLSB = framebuf.MONO_HLSB
 
 
-# One small framebuffer per glyph size, allocated once; a glyph's bytes are
-# copied in before each blit (cheaper in heap than 21 framebuffers).
+# One small framebuffer per card-art size, allocated once; a picture's
+# bytes are copied in before each blit (cheaper in heap than 21 buffers).
 _RBUF = bytearray(len(font.RANKS[0]))
 _RFB = framebuf.FrameBuffer(_RBUF, font.RANK_W, font.RANK_H, _HLSB)
 _SBUF = bytearray(len(font.SUITS[0]))
@@ -40,7 +54,7 @@ def _suit(i):
     _SBUF[:] = font.SUITS[i]
     return _SFB
 
-# Palette for drawing a glyph white on black (selected card): maps ink 1->0.
+# Palette for drawing a picture white on black (selected card): ink 1->0.
 _INV = framebuf.FrameBuffer(bytearray(1), 2, 1, _HLSB)
 _INV.pixel(0, 0, 1)
 _INV.pixel(1, 0, 0)
@@ -54,18 +68,9 @@ def _si(card):
     return font.SUIT_ORDER.find(card[1].lower())
 
 
-def text(fb, s, x, y, c=1):
-    fb.text(s, x, y, c)
-
-
-def bold(fb, s, x, y, c=1):
-    # the 8x8 font drawn twice, one pixel apart: readable prompt lines
-    fb.text(s, x, y, c)
-    fb.text(s, x + 1, y, c)
-
-
 def card(fb, x, y, c, selected=False):
     """One card face: big rank over big suit, in a rounded box."""
+    text.rect(x, y, CARD_W, CARD_H)
     fb.fill_rect(x, y, CARD_W, CARD_H, 1 if selected else 0)
     fb.rect(x, y, CARD_W, CARD_H, 1)
     # rounded corners
@@ -76,11 +81,11 @@ def card(fb, x, y, c, selected=False):
     s = _si(c)
     gx = x + (CARD_W - font.RANK_W) // 2
     if selected:
-        fb.blit(_rank(r), gx, y + 4, 1, _INV)
-        fb.blit(_suit(s), gx, y + 24, 1, _INV)
+        fb.blit(_rank(r), gx, y + 3, 1, _INV)
+        fb.blit(_suit(s), gx, y + 21, 1, _INV)
     else:
-        fb.blit(_rank(r), gx, y + 4, 0)
-        fb.blit(_suit(s), gx, y + 24, 0)
+        fb.blit(_rank(r), gx, y + 3, 0)
+        fb.blit(_suit(s), gx, y + 21, 0)
 
 
 def card_back(fb, x, y):
@@ -92,26 +97,105 @@ def card_back(fb, x, y):
 
 
 def empty_pile(fb, x, y):
+    text.rect(x, y, CARD_W, CARD_H)
     fb.rect(x, y, CARD_W, CARD_H, 1)
-    text(fb, "-", x + 8, y + 16)
+    fb.hline(x + 8, y + CARD_H // 2, CARD_W - 16, 1)
+
+
+def banner_w(testmode):
+    """The width the TEST MODE banner takes at the top right (0: none)."""
+    if not testmode:
+        return 0
+    import i18n
+    return text.width(i18n.t("banner.test")) + 6
 
 
 def banner(fb, testmode):
     if testmode:
-        fb.fill_rect(W - 76, 0, 76, 10, 1)
-        fb.text("TEST MODE", W - 74, 1, 0)
+        import i18n
+        s = i18n.t("banner.test")
+        w = text.width(s) + 6
+        fb.fill_rect(W - w, 0, w, LINE, 1)
+        text.draw(fb, s, W - w + 3, 0, w - 6, 0)
 
 
 def footer(fb, hint):
-    fb.fill_rect(0, H - 10, W, 10, 1)
-    fb.text(hint[:37], 2, H - 9, 0)
+    fb.fill_rect(0, FOOT_Y, W, LINE, 1)
+    text.draw(fb, hint, 3, FOOT_Y, W - 6, 0)
 
 
-def header(fb, left, testmode=False):
-    fb.fill_rect(0, 0, W, 10, 0)
-    # the TEST MODE banner takes the right 76 px
-    text(fb, left[:27] if testmode else left[:37], 1, 1)
-    fb.hline(0, 10, W, 1)
+def header(fb, left, testmode=False, rule=True, w=None):
+    """The title line; ``left`` a text, or a tuple of them, longest first
+    (the first that fits is drawn: the TEST MODE banner takes room).
+    ``w``: its width when something else shares the line; ``rule=False``:
+    no rule under it (a table whose first row is underlined, to fit six
+    rows)."""
+    fb.fill_rect(0, 0, W, LINE, 0)
+    # the TEST MODE banner takes the right of the line
+    if w is None:
+        w = W - 2 - banner_w(testmode) - (4 if testmode else 0)
+    if isinstance(left, tuple):
+        left = text.first_fit(w, left)
+    text.draw(fb, left, 1, 0, w)
+    if rule:
+        rule_under(fb, 0)
+
+
+def rule_under(fb, y):
+    """The rule on the last row of the text line at ``y``: dotted, so a
+    glyph's lowest strokes (row 14: Hangul, descenders) just above it stay
+    apart from it."""
+    for x in range(0, W, 2):
+        fb.pixel(x, y + LINE - 1, 1)
+
+
+def table(fb, v, testmode):
+    """A title, a row of column heads (underlined) and rows of a label and
+    one value per column, right-aligned (statistics, score pad): up to six
+    rows between the title and the footer. ``v``: head, cols (column
+    heads), rows ((label, value, ...), or a text over the whole line),
+    col_w (a column's width)."""
+    fb.fill(0)
+    cols = v["cols"]
+    header(fb, v["head"], testmode, rule=not cols)
+    banner(fb, testmode)
+    cw = v["col_w"]
+    x0 = W - len(cols) * cw - 2
+    y = TOP
+    if cols:
+        y = LINE
+        corner = v.get("corner")
+        if corner:
+            text.draw(fb, corner, 3, y, x0 - 6)
+        for i in range(len(cols)):
+            text.right(fb, cols[i], x0 + (i + 1) * cw, y, cw - 6)
+        rule_under(fb, y)
+        y += LINE
+    for row in v["rows"]:
+        if isinstance(row, str):
+            text.draw(fb, row, 3, y, W - 6)
+        else:
+            text.draw(fb, row[0], 3, y, x0 - 6)
+            for i in range(1, len(row)):
+                text.right(fb, row[i], x0 + i * cw, y, cw - 6)
+        y += LINE
+    footer(fb, v["hint"])
+
+
+def title_bar(fb, title, testmode=False):
+    """A black bar with the title in white (notices, errors, questions).
+    A title the bar has no room for (the TEST MODE banner beside it) is
+    left to the caller: returns False."""
+    fb.fill_rect(0, 0, W, LINE, 1)
+    b = banner_w(testmode)
+    w = W - 6 - b - (4 if b else 0)
+    fits = text.width(title) <= w
+    if fits:
+        text.draw(fb, title, 3, 0, w, 0)
+    if b:
+        fb.fill_rect(W - b - 2, 0, 2, LINE, 0)   # the banner set apart
+    banner(fb, testmode)
+    return fits
 
 
 def hand_positions(groups):
@@ -137,18 +221,21 @@ def hand_positions(groups):
 
 def game(fb, v):
     """The turn screen of one player. ``v`` (built by turn.view) holds:
-    head, testmode, pile (card or None), lines (4 strings right of the
-    pile; the first is the prompt, drawn bold), groups (list of (cards,
-    is_meld)), cursor (index in display order or -1), msg, hint, backs."""
+    head (a text, or long and short forms), testmode, pile (card or
+    None), lines (3 texts right of the pile; the first is the prompt,
+    drawn bold), groups (list of (cards, is_meld)), cursor (index in
+    display order or -1), msg (over the last lines), hint, backs."""
     fb.fill(0)
     header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
-    # top of the discard pile (R7) and the stock
+    # top of the discard pile (R7); the stock's count is a line
     if v["pile"]:
-        card(fb, 2, 13, v["pile"])
+        card(fb, 2, TOP + 1, v["pile"])
     else:
-        empty_pile(fb, 2, 13)
-    _lines(fb, v["lines"])
+        empty_pile(fb, 2, TOP + 1)
+    rows = _rows(v)
+    for i in range(3):
+        _row(fb, i, rows[i])
     nb = v.get("backs", 0)
     if nb:
         # the computer's seat: its cards face down (public side only)
@@ -156,6 +243,7 @@ def game(fb, v):
         for _i in range(nb):
             card_back(fb, x, HAND_Y)
             x += 12
+        text.rect((W - nb * 12 - 11) // 2, HAND_Y, nb * 12 + 11, CARD_H)
     groups = v["groups"]
     xs = hand_positions(groups)
     k = 0
@@ -174,7 +262,7 @@ def game(fb, v):
         else:
             for xx in range(x0, x1, 3):
                 fb.pixel(xx, HAND_Y + CARD_H + 2, 1)
-    _bottom(fb, v["msg"], v["hint"])
+    footer(fb, v["hint"])
 
 
 def game_update(fb, v, was):
@@ -183,16 +271,26 @@ def game_update(fb, v, was):
     drawing only what differs, which for a cursor move is a line of text
     and two cards. On an RP2040 a whole screen takes ~20 ms to draw, a
     cursor move ~3 ms this way (docs/emulated-pico.md)."""
-    lines = v["lines"]
-    old = was["lines"]
-    y = 14
-    for i in range(max(len(lines), len(old))):
-        s = lines[i] if i < len(lines) else None
-        if i >= len(old) or s != old[i]:
-            fb.fill_rect(30, y, W - 30, 8, 0)   # the row, right of the pile
-            if s is not None:
-                _line(fb, i, s, y)
-        y += 10
+    rows = _rows(v)
+    old = _rows(was)
+    for i in range(3):
+        new = rows[i]
+        if new == old[i]:
+            continue
+        y = TOP + LINE * i
+        s = new[0]
+        o = old[i][0]
+        k = 0
+        if not new[1] and not old[i][1]:
+            # the same words up to the card under the cursor: only what
+            # follows them is drawn again (text is monospaced per glyph)
+            n = min(len(s), len(o))
+            while k < n and s[k] == o[k]:
+                k += 1
+        x = LINES_X + (text.width(s[:k]) if k else 0)
+        fb.fill_rect(x, y, W - x, LINE, 0)
+        if s[k:]:
+            text.draw(fb, s[k:], x, y, LINES_W - (x - LINES_X), 1, new[1])
     cur = v["cursor"]
     was_cur = was["cursor"]
     if cur != was_cur:
@@ -206,27 +304,33 @@ def game_update(fb, v, was):
                     fb.fill_rect(xs[k], HAND_Y - 4, CARD_W, CARD_H + 4, 0)
                     _hand_card(fb, xs[k], c, k == cur)
                 k += 1
-    if v["msg"] != was["msg"]:
-        fb.fill_rect(0, H - 20, W, 10, 0)
-        if v["msg"]:
-            bold(fb, v["msg"][:36], 2, H - 20)
     if v["hint"] != was["hint"]:
         footer(fb, v["hint"])
 
 
-def _lines(fb, lines):
-    y = 14
-    for i in range(len(lines)):
-        _line(fb, i, lines[i], y)
-        y += 10
+def _rows(v):
+    """The three lines right of the pile as (text, bold): the prompt in
+    bold, then the view's lines; a message (a press that is not allowed,
+    the engine's reason) takes the last line, or the last two when it
+    needs them, in bold."""
+    lines = v["lines"]
+    rows = []
+    for i in range(3):
+        rows.append((lines[i] if i < len(lines) else "", i == 0))
+    msg = v["msg"]
+    if msg:
+        parts = text.wrap(msg, LINES_W - 1)   # bold: one pixel wider
+        if len(parts) > 2:
+            text.no_room(" ".join(parts[2:]), LINES_X, TOP + 3 * LINE)
+        parts = parts[:2]
+        for k in range(len(parts)):
+            rows[3 - len(parts) + k] = (parts[k], True)
+    return rows
 
 
-def _line(fb, i, s, y):
-    # the first line is the prompt, in bold
-    if i == 0:
-        bold(fb, s[:33], 30, y)
-    else:
-        text(fb, s[:33], 30, y)
+def _row(fb, i, row):
+    if row[0]:
+        text.draw(fb, row[0], LINES_X, TOP + LINE * i, LINES_W, 1, row[1])
 
 
 def _hand_card(fb, x, c, sel):
@@ -234,27 +338,18 @@ def _hand_card(fb, x, c, sel):
     card(fb, x, HAND_Y - (4 if sel else 0), c, sel)
 
 
-def _bottom(fb, msg, hint):
-    if msg:
-        bold(fb, msg[:36], 2, H - 20)
-    footer(fb, hint)
-
-
 def error(fb, title, lines, hint, testmode=False):
+    """A notice or an error: a title bar, the lines wrapped to the width
+    (as many as fit above the footer), the footer."""
     fb.fill(0)
-    fb.fill_rect(0, 0, W, 12, 1)
-    fb.text(title[:36], 2, 2, 0)
-    banner(fb, testmode)
-    y = 18
+    y = LINE + 8
+    if not title_bar(fb, title, testmode):
+        lines = [title] + list(lines)   # the title first, in the text
     for ln in lines:
-        while ln and y < H - 20:
-            # wrap at a space when the line is longer than 36 characters
-            cut = len(ln)
-            if cut > 36:
-                cut = ln.rfind(" ", 0, 37)
-                if cut <= 0:
-                    cut = 36
-            text(fb, ln[:cut], 2, y)
-            ln = ln[cut:].lstrip()
-            y += 10
+        for part in text.wrap(ln, W - 6):
+            if y + LINE > FOOT_Y:
+                text.no_room(part, 3, y)
+                return footer(fb, hint)
+            text.draw(fb, part, 3, y, W - 6)
+            y += LINE
     footer(fb, hint)

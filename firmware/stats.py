@@ -180,48 +180,74 @@ def text():
 
 
 # ---- the statistics screen (from the menu) ----
-
-def _score(v):
-    return "%d-%d" % (v[0], v[1])
-
+# One page per opponent of seat 0 (two people, then each computer level
+# the table has), each a column per seat; then the records (the biggest
+# hand, the last games). LEFT/RIGHT turn the pages (app.stats_page).
 
 def _name(vs, p):
+    from i18n import t
     if vs == "human":
-        return "P%d" % (p + 1)
-    return ("You", "CPU")[p]
+        return t("name.player", p + 1)
+    return t("name.you") if p == 0 else t("name.cpu")
+
+
+def _kind(vs):
+    # who played, in a word: "2 players" or the computer's level
+    from i18n import t
+    return t("stats.two") if vs == "human" else t("level." + vs)
+
+
+def _opponent(vs):
+    from i18n import t
+    return t("stats.two") if vs == "human" else t("stats.vs", t("level." + vs))
+
+
+def pages(app):
+    """The opponents with a page (KINDS the table offers), then "records"."""
+    out = []
+    for vs in KINDS:
+        if vs == "human" or vs in app.levels:
+            out.append(vs)
+    out.append("records")
+    return out
 
 
 def view(app):
+    from i18n import t
     d = load()
-    lines = ["         games hands gins under best"]
-    for vs in KINDS:
-        c = d["by"][vs]
-        if vs != "human" and vs not in app.levels:
-            continue
-        lines.append("%-8s%6s%6s%5s%6s%5s" % (
-            "P1-P2" if vs == "human" else "v " + vs, _score(c["games"]),
-            _score(c["hands"]), _score(c["gins"]), _score(c["undercuts"]),
-            _score(c["best_streak"])))
-    b = d.get("biggest")
-    lines.append("Biggest hand: %s" % (
-        "-" if not b else "%d by %s%s" % (b[0], _name(b[2], b[1]),
-                                            "" if b[2] == "human" else " v " + b[2])))
-    first = "Last: "
-    for g in d["last"][:3]:
-        # who played, who won, the winner's total first (score pad, R16)
-        lines.append("%s%s: %s won %d-%d" % (
-            first, "2 players" if g[0] == "human" else "v " + g[0],
-            _name(g[0], g[1]), g[2 + g[1]], g[3 - g[1]]))
-        first = "      "
-    if not d["last"]:
-        lines.append("Last: -")
-    if app.menu_page == "reset":
-        hint = "KNOCK: yes, reset  other: no"
-        head = "Reset all statistics?"
+    ps = pages(app)
+    page = ps[getattr(app, "stats_page", 0) % len(ps)]
+    rows = []
+    cols = ()
+    if page == "records":
+        head = t("stats.records")
+        b = d.get("biggest")
+        if not b:
+            rows.append(t("stats.biggest_none"))
+        else:
+            rows.append(t("stats.biggest", b[0], _name(b[2], b[1]), _kind(b[2])))
+        rows.append(t("stats.last"))
+        for g in d["last"][:3]:
+            # who won, the winner's total first (score pad, R16), and
+            # against whom
+            rows.append(t("stats.last_game", _kind(g[0]), _name(g[0], g[1]),
+                          g[2 + g[1]], g[3 - g[1]]))
+        if not d["last"]:
+            rows.append(t("stats.none"))
     else:
-        hint = "OK:back  KNOCK:reset"
-        head = "Statistics: %d game%s" % (d["games"], "" if d["games"] == 1 else "s")
-    return {"head": head, "testmode": app.testmode, "lines": lines, "hint": hint}
+        c = d["by"][page]
+        cols = (_name(page, 0), _name(page, 1))
+        head = t("stats.title", _opponent(page))
+        for k, key in (("games", "stats.won"), ("hands", "stats.hands"), ("gins", "stats.gins"),
+                       ("undercuts", "stats.undercuts"), ("best_streak", "stats.best")):
+            rows.append((t(key), str(c[k][0]), str(c[k][1])))
+    if app.menu_page == "reset":
+        hint = t("hint.reset")
+        head = t("stats.reset_q")
+    else:
+        hint = t("hint.stats")
+    return {"head": head, "testmode": app.testmode, "cols": cols, "rows": rows,
+            "hint": hint}
 
 
 def button(app, button, kind):
@@ -232,18 +258,15 @@ def button(app, button, kind):
         app.menu_page = "stats"
     elif button == "knock" and kind == "short":
         app.menu_page = "reset"
+    elif button in ("left", "right"):
+        app.stats_page = getattr(app, "stats_page", 0) + (1 if button == "right" else -1)
     elif button == "ok" and kind != "repeat":
         app.menu_page = ""
+        app.stats_page = 0
     app.touch()
 
 
 def draw(fb, v):
-    from screens import text as txt, header, banner, footer
-    fb.fill(0)
-    header(fb, v["head"], v["testmode"])
-    banner(fb, v["testmode"])
-    y = 14
-    for ln in v["lines"]:
-        txt(fb, ln[:37], 0, y)
-        y += 10
-    footer(fb, v["hint"])
+    from screens import table
+    v["col_w"] = 72
+    table(fb, v, v["testmode"])

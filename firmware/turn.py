@@ -6,6 +6,7 @@ screen (firmware/screens.py draws it); the view of a position, which a
 cursor move does not change, is built once per position (``base``).
 """
 from engine import deadwood
+from i18n import t, card as show_card
 
 try:
     from micropython import const
@@ -29,14 +30,7 @@ _B_HEAD = const(7)
 _B_LAST = const(8)     # the opponent's last turn in words
 _B_TAKEN = const(9)    # the card p just took (R7), or None
 _B_DW = const(10)      # card -> deadwood of the hand without it
-
-
-def show_card(card):
-    """A card in on-screen text: ten as "10" like the big glyphs (R14's
-    "T" stays in records and on the serial port)."""
-    if card and card[0] == "T":
-        return "10" + card[1:]
-    return card or "-"
+_B_STATUS = const(11)  # the stock and knock limit line, in words
 
 
 def press(app, p, button):
@@ -49,7 +43,7 @@ def press(app, p, button):
         if button in ("left", "right"):
             _move_cursor(app, p, obs, button)
         else:
-            app.msg[p] = "Wait: %s to play" % app.name(p, 1 - p)
+            app.msg[p] = t("msg.wait", app.name(p, 1 - p))
         return
     phase = obs["phase"]
     if phase == "upcard":            # R6
@@ -58,7 +52,7 @@ def press(app, p, button):
         elif button == "draw":
             app.play(p, "pass", obs["hand"])
         else:
-            app.msg[p] = "TAKE the upcard or DRAW=pass"
+            app.msg[p] = t("msg.upcard")
         return
     if phase == "draw":              # R7
         if button == "draw":
@@ -66,7 +60,7 @@ def press(app, p, button):
         elif button == "take":
             app.play(p, "take", obs["hand"])
         else:
-            app.msg[p] = "DRAW from stock or TAKE pile"
+            app.msg[p] = t("msg.draw")
         return
     # discard phase: cursor, discard, knock (R7, R8)
     order = b[_B_ORDER]
@@ -81,7 +75,7 @@ def press(app, p, button):
             app.play(p, "knock " + c, obs["hand"])
     elif button == "ok":
         if c == b[_B_TAKEN] and ("discard " + c) not in obs["legal"]:
-            app.msg[p] = "%s was just taken: not now (R7)" % show_card(c)
+            app.msg[p] = t("msg.just_taken", show_card(c))
         else:
             app.play(p, "discard " + c, obs["hand"])
     elif button == "knock":
@@ -89,10 +83,9 @@ def press(app, p, button):
             app.confirm[p] = True
         else:
             rest = [x for x in obs["hand"] if x != c]
-            app.msg[p] = "Can't knock: deadwood %d > %d" % (
-                deadwood(rest), obs["knock_limit"])
+            app.msg[p] = t("msg.cant_knock", deadwood(rest), obs["knock_limit"])
     else:
-        app.msg[p] = "Now discard: OK, or KNOCK"
+        app.msg[p] = t("msg.discard_now")
 
 
 def _just_taken(p, obs):
@@ -135,8 +128,13 @@ def base(app, p):
     order = []
     for g, _m in groups:
         order.extend(g)
+    limit = obs["knock_limit"]
+    status = t("turn.status_gin", obs["stock_count"]) if limit == 0 else \
+        t("turn.status", obs["stock_count"], limit)
+    if obs["multiplier"] > 1:
+        status += " \u00b7 \u2660\u00d72"   # a spade upcard: this hand counts twice (R15)
     b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
-         _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}]
+         _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}, status]
     for k in ("history", "discard", "opponent_known"):
         obs.pop(k, None)   # read above; not kept
     app.bases[p] = b
@@ -144,18 +142,22 @@ def base(app, p):
 
 
 def _head(app, p, obs):
+    """The head line, long and short (screens.header draws the first that
+    fits beside a TEST MODE banner, or at all: three-digit scores)."""
     games = obs["games"]
+    n = obs["hand_no"]
     if len(games) > 1:
         # Hollywood (R17): each game's score, mine first
         out = []
         for g in games:
             sc = g["scores"]
             out.append("%d-%d" % (sc[p], sc[1 - p]))
-        return "Hand %d | %s /%d" % (obs["hand_no"], " ".join(out), obs["target"])
+        out = " ".join(out)
+        return (t("turn.head_hollywood", n, out, obs["target"]),
+                t("turn.head_hollywood_short", n, out, obs["target"]))
     sc = obs["scores"]
-    return "Hand %d | %s %d %s %d /%d" % (
-        obs["hand_no"], app.name(p, p), sc[p], app.name(p, 1 - p),
-        sc[1 - p], obs["target"])
+    args = (n, app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p], obs["target"])
+    return (t("turn.head", *args), t("turn.head_short", *args))
 
 
 def _last_move(app, p, obs):
@@ -175,18 +177,18 @@ def _last_move(app, p, obs):
         act = w[1]
         card = w[2] if len(w) > 2 else ""
         if act == "take":
-            words.append("took " + show_card(card))
+            words.append(t("turn.took", show_card(card)))
         elif act == "draw":
-            words.append("drew")
+            words.append(t("turn.drew"))
         elif act == "pass":
-            words.append("passed")
+            words.append(t("turn.passed"))
         elif act == "discard":
-            words.append("discarded " + show_card(card))
+            words.append(t("turn.discarded", show_card(card)))
         else:
-            words.append(act + " " + card)
+            words.append(t("turn.knocked"))
     if not words:
         return ""
-    return app.name(p, 1 - p) + " " + ", ".join(words)
+    return t("turn.last", app.name(p, 1 - p), ", ".join(words))
 
 
 def follow_draw(app, p, before):
@@ -218,21 +220,23 @@ def view(app, p):
     lines = []
     cursor = -1
     opp = app.name(p, 1 - p)
+    # three lines: the prompt; the stock and the knock limit; then the
+    # card under the cursor, or the opponent's last turn, or the deadwood
     if computer_seat:
-        lines.append("Computer (%s)" % app.vs)
-        hint = "computer's seat"
+        lines.append(t("turn.computer", t("level." + app.vs)))
+        hint = t("hint.computer")
     elif not my_turn:
-        lines.append("Waiting for %s" % opp)
-        hint = "hold OK: menu"
+        lines.append(t("turn.waiting", opp))
+        hint = t("hint.waiting")
     elif phase == "upcard":
-        lines.append("Take the upcard?")
-        hint = "TAKE:take it  DRAW:pass"
+        lines.append(t("turn.upcard"))
+        hint = t("hint.upcard")
     elif phase == "draw" and "take" not in obs["legal"]:
-        lines.append("Both passed: draw")    # R6: not the upcard
-        hint = "DRAW:stock"
+        lines.append(t("turn.both_passed"))    # R6: not the upcard
+        hint = t("hint.draw_only")
     elif phase == "draw":
-        lines.append("Draw or take %s" % show_card(pile))
-        hint = "DRAW:stock  TAKE:pile"
+        lines.append(t("turn.draw_or_take", show_card(pile)))
+        hint = t("hint.draw")
     else:
         cursor = app.cursor[p] % len(order)
         c = order[cursor]
@@ -240,33 +244,32 @@ def view(app, p):
         if dw is None:   # each card once per position
             dw = b[_B_DW][c] = deadwood([x for x in hand if x != c])
         if app.confirm[p]:
-            lines.append(("GIN with %s?" if dw == 0 else "Knock with %s?") % show_card(c))
-            hint = "KNOCK/OK:confirm  other:cancel"
+            lines.append(t("turn.confirm_gin" if dw == 0 else "turn.confirm_knock", show_card(c)))
+            hint = t("hint.confirm")
         else:
-            lines.append("Discard or knock")
-            hint = "</>:card OK:discard KNOCK:knock"
-    lim = "gin only" if limit == 0 else "<=%d" % limit
+            lines.append(t("turn.discard"))
+            hint = t("hint.discard")
     doubled = obs["multiplier"] > 1
-    lines.append("Stock %d  Knock %s%s" % (obs["stock_count"], lim,
-                                            "  Spades x2" if doubled else ""))
+    lines.append(b[_B_STATUS])
+    last = b[_B_LAST]
     if computer_seat:
-        lines.append("Holds %d cards" % len(hand))
+        lines.append(t("turn.holds", len(hand)))
     elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
             and ("knock " + c) not in obs["legal"]:
-        lines.append("%s just taken: keep it (R7)" % show_card(c))
+        lines.append(t("turn.keep_taken", show_card(c)))
     elif cursor >= 0:
         if dw == 0:
-            lines.append("Discard %s: GIN!" % show_card(c))
+            lines.append(t("turn.after_gin", show_card(c)))
         elif dw <= limit:
-            lines.append("Discard %s: dw %d, can knock" % (show_card(c), dw))
+            lines.append(t("turn.after_knock", show_card(c), dw))
         else:
-            lines.append("Discard %s: deadwood %d" % (show_card(c), dw))
+            lines.append(t("turn.after", show_card(c), dw))
+    elif last:
+        lines.append(last)
+    elif doubled:
+        lines.append(t("turn.doubled"))   # R15, at the deal
     else:
-        lines.append("Deadwood %d" % obs["deadwood"])
-    last = b[_B_LAST]
-    if not last and doubled:
-        last = "Spade upcard: this hand counts x2"   # R15, at the deal
-    lines.append(last)
+        lines.append(t("turn.deadwood", obs["deadwood"]))
     v = {
         "base": b,
         "head": b[_B_HEAD],

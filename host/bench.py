@@ -13,6 +13,7 @@ SUITES = {
     "memory": "okgin.benches.memory",   # firmware peak heap and smallest heap a game runs in
     "web": "okgin.benches.web",         # the web page: size, first screen, ms per key, hands/s
     "chip": "okgin.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
+    "power": "okgin.benches.power",     # the emulated Pico on batteries: mA playing, idle, asleep; hours/days
 }
 
 
@@ -21,7 +22,22 @@ def configure(parser):
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--chip", action="store_true",
                         help="bots: only the hard level's decision times on the emulated Pico")
-    parser.epilog = "examples:\n  okgin bench engine\n  okgin bench board --quick\n"
+    parser.add_argument("--hands", type=int, default=None, help="power: hands per game scenario (1)")
+    parser.add_argument("--idle-s", type=float, default=None,
+                        help="power: seconds of the idle scenario (3600; --quick: 600)")
+    parser.add_argument("--volts", type=float, default=None, help="power: battery voltage (3.6)")
+    parser.add_argument("--mah", type=float, default=None, help="power: battery capacity (2000)")
+    parser.add_argument("--pace", type=float, default=None,
+                        help="power: seconds from one move (one action's buttons) to the next (5)")
+    parser.add_argument("--lang", metavar="CODES",
+                        help="chip: the table's languages to measure, comma-separated "
+                             "(default: every one; docs/architecture.md \"Languages\")")
+    parser.add_argument("--only", metavar="PARTS",
+                        help="chip: only these parts, comma-separated: flash, boot, reaction, "
+                             "decisions, heap (whole games), row (ten games in a row)")
+    parser.epilog = ("examples:\n  okgin bench engine\n  okgin bench board --quick\n"
+                     "  okgin bench chip --only reaction,heap --lang ko,en\n"
+                     "  okgin bench power --quick\n")
 
 
 def run(args):

@@ -55,6 +55,10 @@ def configure(parser):
                            "MicroPython v1.28.0 for RPI_PICO, downloaded once)")
     chip.add_argument("--erase", action="store_true",
                       help="with --chip: start from a new Pico (erase the flash, saved game too)")
+    chip.add_argument("--drop", metavar="UF2",
+                      help="with --chip: power on with BOOTSEL held and drag this .uf2 onto the "
+                           "Pico's USB drive (as okgin uf2 makes); its bootrom writes it and "
+                           "restarts into it")
     parser.epilog = ("examples:\n"
                      "  okgin board\n"
                      "  okgin board --flash-dir ~/okgin-flash --populate --speed 0\n"
@@ -66,7 +70,7 @@ def configure(parser):
 def run(args):
     if args.chip:
         return run_chip(args)
-    for opt in ("flash", "firmware", "erase"):
+    for opt in ("flash", "firmware", "erase", "drop"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
     from okgin.lib.boards import make_board
@@ -121,6 +125,21 @@ def run(args):
     return 0
 
 
+def _erase(flash):
+    """--erase: a new Pico. Said, since the saved game goes with it; refused
+    while another program has that flash."""
+    import fcntl
+    with open(flash + ".lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise CommandError("the emulated Pico's flash %s is in use by another program: not "
+                               "erasing it" % flash) from None
+        print("okgin board: --erase: a new Pico; the saved game, settings and statistics in %s "
+              "are erased" % flash, file=sys.stderr, flush=True)
+        os.remove(flash)
+
+
 def run_chip(args):
     from okgin.chip.chipboard import default_flash
     from okgin.lib.boards import make_board
@@ -132,10 +151,16 @@ def run_chip(args):
         raise CommandError("--chip takes --speed 1 (time as on the wall clock) or 0 (the sleeping "
                            "chip jumps to the end of each e-ink refresh)")
     flash = args.flash or default_flash()
+    if args.drop and not os.path.isfile(args.drop):
+        raise CommandError("--drop %s: no such file" % args.drop)
     if args.erase and os.path.exists(flash):
-        os.remove(flash)
+        _erase(flash)
+    elif args.drop and os.path.exists(flash):
+        print("okgin board: dragging %s onto the Pico replaces its filesystem: the saved game, "
+              "settings and statistics in %s are erased (okgin flash keeps them)"
+              % (args.drop, flash), file=sys.stderr, flush=True)
     chip = make_board("chip", flash=flash, board=args.board, firmware=args.firmware,
-                      realtime=args.speed == 1)
+                      realtime=args.speed == 1, drop=args.drop)
 
     def on_event(ev):
         if args.quiet:

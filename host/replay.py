@@ -18,18 +18,42 @@ from okgin.errors import CommandError
 
 
 def load_record(path):
-    """(text, Match) or CommandError naming the file (and line, from the engine)."""
+    """(the good part's text, its Match, a note or None), read as the table
+    reads its saved game at boot (firmware/recover.py): line by line, the
+    first damaged, malformed or illegal line ends the good part, which is
+    what the table would resume; the note names that line. A record whose
+    header is unusable is a CommandError naming the file and line."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
         raise CommandError("cannot read record %s: %s" % (path, e)) from e
-    from okgin.engine import Match
-    try:
-        match = Match.from_record(text)
-    except ValueError as e:
-        raise CommandError("%s: not a valid game record: %s" % (path, e)) from e
-    return text, match
+    from okgin.engine import Match, Rules
+    from okgin.engine.record_read import Reader
+    r = Reader("match", Match, Rules)
+    lines = data.split(b"\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    good = []
+    err = None
+    for ln, raw in enumerate(lines, 1):
+        try:
+            r.feed(ln, raw.decode("utf-8"), last=ln == len(lines))
+        except UnicodeDecodeError:
+            err = "line %d: not text" % ln
+            break
+        except ValueError as e:      # IllegalAction is one
+            err = str(e)
+            break
+        good.append(raw.decode("utf-8") + "\n")
+    if r.game is None:
+        raise CommandError("%s: not a valid game record: %s"
+                           % (path, err or "line %d: record ends before the 'match' line" % (len(lines) + 1)))
+    note = None
+    if err is not None:
+        note = ("%s; replaying the %d lines before it, as the table resumes this record "
+                "(docs/reliability.md)" % (err, len(good)))
+    return "".join(good), r.game, note
 
 
 def positions(text):
@@ -87,7 +111,9 @@ def _save_shot(panels, path):
 
 def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True):
     from okgin.lib import transport
-    text, _final = load_record(record_path)
+    text, _final, note = load_record(record_path)
+    if note:
+        print("okgin replay: %s: %s" % (record_path, note), file=sys.stderr, flush=True)
     steps = positions(text)
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)

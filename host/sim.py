@@ -19,10 +19,10 @@ EPILOG = """examples:
   okgin sim                          a window; resume the saved game or open the menu
   okgin sim --vs hard                a new game against the hard computer player
   okgin sim --seed 7 --speed 0       a given deal, e-ink refreshes instant
+  okgin sim --lang ko                in Korean (also lt, sw, en; the menu's Language too)
   okgin sim --tui                    in the terminal (also used when there is no display)
   okgin sim --headless --script s.txt --shots out/
                                      play a script of presses, write PNGs of the panels
-  okgin sim --bench-startup 5        print the median start-up time to the first frame
   okgin sim --chip                   on the emulated Pico (stock MicroPython rp2, flashed first)
 
 keys (hold = long press; Shift+key = long press too):
@@ -71,6 +71,18 @@ def _speed(text):
     return v
 
 
+def _langs():
+    from okgin.lib import lang
+    return lang.codes()
+
+
+def _lang(text):
+    import argparse
+    if text not in _langs():
+        raise argparse.ArgumentTypeError("the table speaks %s" % ", ".join(_langs()))
+    return text
+
+
 def configure(parser):
     from okgin.lib.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
@@ -78,9 +90,12 @@ def configure(parser):
     g = parser.add_argument_group("game")
     g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (it plays seat 1)")
     g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
+    g.add_argument("--lang", type=_lang, metavar="CODE",
+                   help="the table's language (kept): %s" % ", ".join(_langs()))
     g.add_argument("--flash-dir", metavar="DIR",
-                   help="the board's flash (saved game); default: a per-user directory, "
-                        "or a temporary one with --headless")
+                   help="the board's flash (saved game), an existing directory (made with "
+                        "--fresh, --seed or --vs); default: a per-user directory, or a "
+                        "temporary one with --headless")
     g.add_argument("--fresh", action="store_true", help="forget the saved game and settings first")
     g.add_argument("--speed", type=_speed, default=None, metavar="X",
                    help="e-ink speed factor: 1 = real panel timing (default), 0 = instant "
@@ -129,6 +144,12 @@ def run(args):
     flash_dir = os.path.abspath(os.path.expanduser(flash_dir))
     if os.path.exists(flash_dir) and not os.path.isdir(flash_dir):
         raise CommandError("--flash-dir %s is not a directory" % flash_dir)
+    if args.flash_dir and not os.path.isdir(flash_dir) and not (args.fresh or args.seed is not None
+                                                                 or args.vs):
+        # a mistyped folder would quietly start a new table, the saved game
+        # nowhere to be seen
+        raise CommandError("--flash-dir %s does not exist (mistyped? to start a new table there, "
+                           "add --fresh, or a new game with --seed or --vs)" % args.flash_dir)
     os.makedirs(flash_dir, exist_ok=True)
     lock = args.flash_lock = _lock_flash(flash_dir)
     if args.fresh:

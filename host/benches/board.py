@@ -244,12 +244,15 @@ def run(args):
     print("okgin bench board: %d hand(s), speed 0 (e-ink times are the emulated panel's nominal"
           " times), heap %s" % (len(per_hand), heap))
     print("boot to first screen: %.2f s to READY (wall) + %.1f s first full refresh (e-ink);"
-          " refreshes at boot %s" % (s.boot_wall, boot_ink, boot_counts))
+          " refreshes at boot: %s" % (s.boot_wall, boot_ink, "; ".join(
+              "panel %d: %d full, %d partial" % (q + 1, c.get("full", 0), c.get("partial", 0))
+              for q, c in enumerate(boot_counts))))
     for q in (0, 1):
         fulls = [h[q]["full"] for h in per_hand]
         parts = [h[q]["partial"] for h in per_hand]
-        print("display %d: per hand full %s partial %s (median %g full, %g partial)"
-              % (q, fulls, parts, med(fulls), med(parts)))
+        print("panel %d refreshes per hand: full %s, partial %s (median %g full, %g partial)"
+              % (q + 1, " ".join(str(n) for n in fulls), " ".join(str(n) for n in parts),
+                 med(fulls), med(parts)))
     if waits:
         print("e-ink wait per turn (mover's panel): median %.2f s, max %.2f s, %d turns"
               % (med(waits), max(waits), len(waits)))
@@ -263,7 +266,7 @@ def run(args):
               " %d moves: %d partial, %d full"
               " (ghosting clean-up every N partials)"
               % (react / 1000 + ink, react, ink, len(lat), len(parts), len(fulls)))
-    print("heap: live after collect %s bytes, largest live seen %s bytes, free %s"
+    print("heap: live after collect %s bytes, largest live seen %s bytes, free %s bytes"
           % (mem.get("alloc"), mem.get("peak"), mem.get("free")))
     if not quick:   # the smallest -X heapsize that boots and plays a hand
         for heap in ("96K", "112K", "128K", "144K", "160K", "192K", "256K"):

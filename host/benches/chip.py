@@ -26,6 +26,11 @@ partial refresh + 50 ms; hard decision <= 300 ms median and <= 1 s max;
 whole games keep >= 120 KB free at their lowest, ten games in a row too.
 ``--quick``: one hand instead of whole games, two games in a row, fewer
 decisions; about a quarter of the time.
+
+The reaction and the heap are measured in each of the table's languages
+(``--lang en,ko``: only these; docs/architecture.md "Languages"), ten
+games in a row in the first one only; ``--only reaction,heap`` skips the
+other parts (flash, boot, decisions, row).
 """
 import os
 import shutil
@@ -73,11 +78,13 @@ def _source_copy():
     return copy_source(src)
 
 
-def bench_flash(chip):
+def bench_flash(chip, one_module=True):
     from okgin.lib.flashing import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300)
     full_emu = (chip.emulated_ns() - t0) / 1e9
+    if not one_module:
+        return full, full_emu, None, None
     src = _source_copy()
     try:
         # one module changed (a function added: new bytecode, one .mpy)
@@ -136,9 +143,9 @@ def bench_boot(chip, watch):
     return (ready - t0) / 1e9, (max(ends) - t0) / 1e9
 
 
-def bench_reaction(chip, watch, fw, moves):
+def bench_reaction(chip, watch, fw, moves, lang=None):
     fw.cmd("testmode on")
-    fw.cmd("newgame seed=31 dealer=0")
+    fw.cmd("newgame seed=31 dealer=0" + (" lang=" + lang if lang else ""))
     # to player 1's discard (where left/right move a cursor): pass, pass, draw
     for p in (1, 0, 1):
         fw.cmd("press %d draw" % p)
@@ -231,26 +238,50 @@ def _lowest_free(mem):
     return total - int(mem["peak"]), total
 
 
-def bench_heap(chip, fw, hands, in_a_row):
+def bench_heap(chip, fw, hands, in_a_row, lang=None):
     from okgin.benches.memory import play_hand
     out: dict = {}
     for name, vs in (("two players", None), ("vs hard", "hard")):
         _reboot(chip, fw)               # a fresh boot: peak counts from here
-        mem = play_hand(fw, seed=51, vs=vs, hands=hands)
+        mem = play_hand(fw, seed=51, vs=vs, hands=hands, lang=lang)
         out[name] = (_lowest_free(mem), mem["hands"])
-    _reboot(chip, fw)
     row = []
+    if in_a_row:
+        _reboot(chip, fw)
     for g in range(in_a_row):
-        mem = play_hand(fw, seed=61 + g, hands=hands)
+        mem = play_hand(fw, seed=61 + g, hands=hands, lang=lang)
         row.append(_lowest_free(mem)[0])
     out["in a row"] = row
     return out
+
+
+def _langs(args):
+    from okgin.lib import lang
+    have = lang.codes()
+    want = getattr(args, "lang", None)
+    if not want:
+        return have
+    out = [c.strip() for c in want.split(",") if c.strip()]
+    bad = [c for c in out if c not in have]
+    if bad:
+        raise CommandError("--lang: the table speaks %s, not %s" % (", ".join(have), ", ".join(bad)))
+    return out
+
+
+PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row")
 
 
 def run(args):
     from okgin.chip.chipboard import ChipError
     from okgin.lib.boards import make_board
     quick = getattr(args, "quick", False)
+    parts = PARTS
+    if getattr(args, "only", None):
+        parts = tuple(x.strip() for x in args.only.split(",") if x.strip())
+        bad = [x for x in parts if x not in PARTS]
+        if bad:
+            raise CommandError("--only: the parts are %s, not %s" % (", ".join(PARTS), ", ".join(bad)))
+    langs = _langs(args)
     chip = make_board("chip", realtime=False)
     t_start = time.monotonic()
     try:
@@ -258,52 +289,71 @@ def run(args):
         banner = chip.console_line("MicroPython v", 120)
         _say("emulated Pico: %s (times are emulated at 125 MHz)" % banner.strip())
         _say("")
-        full, full_emu, one, one_emu = bench_flash(chip)
-        _say("flash (okgin flash over the chip's USB serial; wall time on this PC):")
-        _say("  full, new Pico:     %5.1f s  %6d bytes on the wire  %d files (%d bytes)  emulated %.1f s"
-             % (full.seconds, full.wire_bytes, len(full.sent), full.payload_bytes, full_emu))
-        _say("  one module changed: %5.1f s  %6d bytes on the wire  %d file  (%d bytes)  emulated %.1f s"
-             % (one.seconds, one.wire_bytes, len(one.sent), one.payload_bytes, one_emu))
+        full, full_emu, one, one_emu = bench_flash(chip, "flash" in parts)
+        if "flash" in parts:
+            _say("flash (okgin flash over the chip's USB serial; wall time on this PC):")
+            _say("  full, new Pico:     %5.1f s  %6d bytes on the wire  %d files (%d bytes)  emulated %.1f s"
+                 % (full.seconds, full.wire_bytes, len(full.sent), full.payload_bytes, full_emu))
+            _say("  one module changed: %5.1f s  %6d bytes on the wire  %d file  (%d bytes)  emulated %.1f s"
+                 % (one.seconds, one.wire_bytes, len(one.sent), one.payload_bytes, one_emu))
 
         watch = Watch(chip)
         boot_ready, boot_screen = bench_boot(chip, watch)
-        _say("boot (emulated): power-on -> READY %.0f ms; -> first complete screen (both panels' "
-             "full refresh settled) %.0f ms" % (boot_ready * 1000, boot_screen * 1000))
+        if "boot" in parts:
+            _say("boot (emulated): power-on -> READY %.0f ms; -> first complete screen (both panels' "
+                 "full refresh settled) %.0f ms" % (boot_ready * 1000, boot_screen * 1000))
 
         fw = _firmware(chip)
+        heaps = {}
         try:
-            react, ink = bench_reaction(chip, watch, fw, 4 if quick else 8)
-            _say("cursor button on its GPIO (emulated, %d moves): -> first SPI byte median %.1f ms "
-                 "(max %.1f; goal <= 30); -> ink median %.0f ms (max %.0f; goal <= one partial "
-                 "refresh %.0f ms + 50)"
-                 % (len(react), statistics.median(react), max(react), statistics.median(ink), max(ink),
-                    400 * chip.eink))
+            if "reaction" in parts:
+                for code in langs:
+                    react, ink = bench_reaction(chip, watch, fw, 4 if quick else 8, code)
+                    _say("[%s] cursor button on its GPIO (emulated, %d moves): -> first SPI byte "
+                         "median %.1f ms (max %.1f; goal <= 30); -> ink median %.0f ms (max %.0f; "
+                         "goal <= one partial refresh %.0f ms + 50)"
+                         % (code, len(react), statistics.median(react), max(react),
+                            statistics.median(ink), max(ink), 400 * chip.eink))
+                    fw.cmd("testmode off")
 
-            games, cap = (1, 40) if quick else (2, 1000)
-            times, low, done, eng = bench_decisions(chip, games, cap)
-            _say("hard computer, hard vs hard on the chip's REPL (emulated, %d decisions, %d whole "
-                 "game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, <= 1000 max); "
-                 "lowest free heap %d bytes" % (len(times), done, statistics.median(times),
-                                                _pct(times, 0.9), max(times), low))
-            _say("engine on the chip (okgin bench engine's script): random-play hands/s %s fast path, "
-                 "%s safe path; min deadwood %s/s" % (eng.get("hands_fast_per_s"),
-                                                      eng.get("hands_safe_per_s"),
-                                                      eng.get("deadwood_masks_per_s")))
+            if "decisions" in parts:
+                games, cap = (1, 40) if quick else (2, 1000)
+                fw.close()      # one client at a time on the port: mpremote's raw REPL next
+                times, low, done, eng = bench_decisions(chip, games, cap)
+                _say("hard computer, hard vs hard on the chip's REPL (emulated, %d decisions, %d whole "
+                     "game(s)): median %.0f ms, p90 %.0f ms, max %.0f ms (goals <= 300 median, <= 1000 "
+                     "max); lowest free heap %d bytes" % (len(times), done, statistics.median(times),
+                                                          _pct(times, 0.9), max(times), low))
+                _say("engine on the chip (okgin bench engine's script): random-play hands/s %s fast "
+                     "path, %s safe path; min deadwood %s/s" % (eng.get("hands_fast_per_s"),
+                                                                eng.get("hands_safe_per_s"),
+                                                                eng.get("deadwood_masks_per_s")))
+                fw = _firmware(chip)   # the REPL's soft reset: talk to the firmware anew
+                _reboot(chip, fw)
 
-            # the heap does not depend on e-ink time: refreshes at 1/50
-            for panel in chip.pins.panels:
-                panel.speed = 0.02
-            heap = bench_heap(chip, fw, 1 if quick else None, 2 if quick else 10)
+            if "heap" in parts:
+                # the heap does not depend on e-ink time: refreshes at 1/50
+                for panel in chip.pins.panels:
+                    panel.speed = 0.02
+                for i, code in enumerate(langs):
+                    # ten games in a row once (in the first language): fragmentation
+                    # does not depend on the words
+                    row = (2 if quick else 10) if i == 0 and "row" in parts else 0
+                    heaps[code] = bench_heap(chip, fw, 1 if quick else None, row, code)
         finally:
             fw.close()
         what = "one hand" if quick else "a whole game"
-        for name in ("two players", "vs hard"):
-            (lowest, total), hands = heap[name]
-            _say("heap, %s (%s, %d hands): lowest gc.mem_free() after a collection %d bytes of %d "
-                 "(goal >= 120 KB = %d)" % (name, what, hands, lowest, total, 120 * 1024))
-        row = heap["in a row"]
-        _say("heap, %d games in a row (two players, %s each): lowest free after each: %s; "
-             "lowest %d" % (len(row), what, ", ".join(str(x) for x in row), min(row)))
+        for code in heaps:
+            heap = heaps[code]
+            for name in ("two players", "vs hard"):
+                (lowest, total), hands = heap[name]
+                _say("[%s] heap, %s (%s, %d hands): lowest gc.mem_free() after a collection %d "
+                     "bytes of %d (goal >= 120 KB = %d)" % (code, name, what, hands, lowest, total,
+                                                           120 * 1024))
+            row = heap["in a row"]
+            if row:
+                _say("[%s] heap, %d games in a row (two players, %s each): lowest free after each: "
+                     "%s; lowest %d" % (code, len(row), what, ", ".join(str(x) for x in row), min(row)))
         _say("emulator speed on this PC: %.2fx a real Pico while computing; bench took %.0f s"
              % (chip.emulation_speed() or 0, time.monotonic() - t_start))
     except ChipError as e:
@@ -317,4 +367,6 @@ if __name__ == "__main__":
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--lang")
+    ap.add_argument("--only")
     sys.exit(run(ap.parse_args()))

@@ -107,12 +107,13 @@ for name, f, n in (("deadwood_masks_per_s", dw_masks, N_DW),
     print(name, int(median(rates)))
 '''
 
+# what each figure counts, per second of wall time
 LABELS = {
-    "deadwood_masks_per_s": "min deadwood, 11 cards (suit masks)",
-    "deadwood_public_per_s": "deadwood(cards) with parsing",
-    "deadwood_each_discard_per_s": "deadwood after each discard (11 cards)",
-    "hands_fast_per_s": "random-play hands/s, fast path",
-    "hands_safe_per_s": "random-play hands/s, safe path (strings)",
+    "deadwood_masks_per_s": "min deadwood of 11 cards (suit masks), hands/s",
+    "deadwood_public_per_s": "deadwood(cards) with parsing, hands/s",
+    "deadwood_each_discard_per_s": "deadwood after each of 11 discards, hands/s",
+    "hands_fast_per_s": "random-play games of a hand, fast path, /s",
+    "hands_safe_per_s": "random-play games of a hand, strings, /s",
 }
 
 
@@ -218,10 +219,10 @@ def run(args):
         cp = _run_script(sys.executable, script, reps, 2000 if quick else 10000, 100 if quick else 400)
         mpy = _run_script(mp, script, reps, 300 if quick else 1000, 10 if quick else 40)
         print("okgin engine benchmark (medians of %d runs; %s)" % (reps, "quick" if quick else "full"))
-        print("%-44s %12s %12s" % ("", "CPython", "MicroPython"))
+        print("%-46s %12s %12s" % ("(per second of wall time)", "CPython", "MicroPython"))
         for k in ("deadwood_masks_per_s", "deadwood_public_per_s", "deadwood_each_discard_per_s",
                   "hands_fast_per_s", "hands_safe_per_s"):
-            print("%-44s %12d %12d" % (LABELS[k], cp[k], mpy[k]))
+            print("%-46s %12d %12d" % (LABELS[k], cp[k], mpy[k]))
         compile_engine(tmp)
         imp = smallest_import_heap(mp, tmp)
         live = import_live(mp, tmp)

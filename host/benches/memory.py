@@ -54,7 +54,7 @@ class Board(Session):
         Session.__init__(self, flash, heap, timeout=timeout, crash_restarts=1)
 
 
-def play_hand(board, seed=SEED, vs=None, hands=1):
+def play_hand(board, seed=SEED, vs=None, hands=1, lang=None):
     """Whole hands through ``press`` (hands=None: until the game is won);
     raises HandFailed if the firmware shows its error screen (a MemoryError
     is caught there), answers ERR or goes quiet, or if its status differs
@@ -72,7 +72,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1):
     from okgin.lib.presses import Presses
     b = board
     b.cmd("testmode on")
-    b.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))
+    b.cmd("newgame seed=%d dealer=0%s%s" % (seed, " vs=" + vs if vs else "",
+                                              " lang=" + lang if lang else ""))
     m = Match(Rules(), seed=seed, dealer=0)
     boot = b.fields(b.cmd("mem"))
     keys = Presses()                    # the cursors, as the firmware moves them

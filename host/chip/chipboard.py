@@ -98,7 +98,7 @@ class ChipBoard:
     called from any one thread; on_event is called from the board's thread."""
 
     def __init__(self, flash=None, board="hardware/board.json", firmware=None, bootrom=None,
-                 realtime=True, eink=1.0, download=True, out=None):
+                 realtime=True, eink=1.0, download=True, out=None, drop=None):
         if os.name != "posix":
             raise ChipError("the emulated Pico needs POSIX ptys (Linux or macOS); on Windows use WSL")
         self.board_path = board if isinstance(board, str) else None
@@ -112,6 +112,10 @@ class ChipBoard:
         self._bootrom = bootrom
         self._download = download
         self._out = sys.stderr if out is None else out
+        # a UF2 file dragged onto the Pico's USB drive at the first power-on,
+        # BOOTSEL held: the bootrom writes it (uf2drop.mjs) and boots it
+        self._drop = os.path.abspath(drop) if drop else None
+        self.dropped_blocks = (0, 0)     # (written, in the file) as the bootrom acknowledges them
         self.on_event = None        # ("refresh", p, kind, s), ("ended", p), ("led", p, on), ("reset",), ("exit", code)
         self.on_trace = None        # every raw chip event, for benches: (kind, t_ns, ...)
         self.port: Optional[str] = None
@@ -126,17 +130,10 @@ class ChipBoard:
         self.last_exit: Optional[tuple] = None   # (exit status, the emulator's last message)
         self.flash_ops: "collections.Counter[str]" = collections.Counter()
         self.reports: "collections.Counter[str]" = collections.Counter()   # chip reports by why
-        self.running_ns = 0         # emulated time the core spent awake (not in WFI)
         # emulated ns per power state, as glue.mjs counts them ("run 125 SU",
         # "wait 125 SU", "deep 12 -U", "dormant", "flash": docs/power.md)
         self.power_ns: "collections.Counter[str]" = collections.Counter()
         self.wakes = 0              # the core left a sleep (WFI/WFE or DORMANT) to run
-        # jump=True (with realtime=False): whenever the core sleeps and the
-        # host has nothing to say, its time jumps to its own next alarm at
-        # once (an hour of an idle table in seconds of wall time: okgin
-        # bench power); the host's serial bytes then arrive at whatever
-        # emulated moment they do
-        self.jump = False
         # the supply (board.json "power"): USB plugged in (VBUS sense pin
         # high) and VSYS in volts, which the ADC sees divided by 3
         self._adc_sent = None
@@ -185,10 +182,13 @@ class ChipBoard:
         if not self.flash_path:
             self.flash_path = os.path.join(self._work, "flash.bin")
         self._lock_flash()
-        if fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
+        if self._drop:
+            if not os.path.exists(self.flash_path):
+                images.new_flash(self.flash_path)
+        elif fw is not None and (self._firmware is not None or not images.has_firmware(self.flash_path)):
             # a new Pico, or --firmware: the UF2 as the USB drive would write it
             images.write_uf2(self.flash_path, fw)
-        if not images.has_firmware(self.flash_path):
+        if not self._drop and not images.has_firmware(self.flash_path):
             raise ChipError("the flash file %s holds no firmware" % self.flash_path)
         self.firmware_path = fw
         self._master, self._slave = os.openpty()
@@ -224,7 +224,7 @@ class ChipBoard:
         try:
             proc = subprocess.Popen(
                 [self._node, self._glue, self._bootrom, self.flash_path, str(theirs.fileno()),
-                 str(self._t)],
+                 str(self._t)] + ([self._drop] if self._drop else []),
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 start_new_session=True)
         except OSError as e:
@@ -232,6 +232,7 @@ class ChipBoard:
         finally:
             theirs.close()
             log.close()
+        self._drop = None           # the next power-on boots from flash
         with self._lock:
             self._sent = None
             self._cut_after = None
@@ -394,8 +395,6 @@ class ChipBoard:
 
     def _step(self, rep):
         """One report from the chip: apply what it did, decide what it sees."""
-        if self._sent is not None:
-            self.running_ns += max(0, rep["t"] - self._sent[1])
         if self._sent is not None and rep["why"] == "slice":
             # a whole slice of running: how fast the emulator computes
             wall0, t0 = self._sent
@@ -479,6 +478,8 @@ class ChipBoard:
             self.flash_ops[ev[2]] += 1
         elif kind == "log":
             self._console.append((self._t, "[emulator] " + ev[1]))
+        elif kind == "drop":
+            self.dropped_blocks = (ev[2], ev[3])
 
     def _pin(self, gpio, state):
         # rp2040js GPIOPinState -> the board model's mode, level and pull
@@ -554,8 +555,6 @@ class ChipBoard:
             return due
         if not self.realtime and polled and nxt is not None:
             return nxt      # a press waits for the firmware to read its pins
-        if not self.realtime and self.jump and nxt is not None and not self._host_waiting():
-            return nxt      # nothing from the host: straight to the chip's next alarm
         limit = min(x for x in (nxt, due, t + 1_000_000_000) if x is not None)
         start = time.monotonic()
         deadline = start + (limit - t) / 1e9
@@ -588,13 +587,6 @@ class ChipBoard:
             os.write(self._wake_w, b"x")
         except OSError:
             pass
-
-    def _host_waiting(self):
-        """Bytes from a client wait on the pty (the chip should see them now)."""
-        try:
-            return bool(select.select([self._master], [], [], 0)[0])
-        except (OSError, ValueError):
-            return False
 
     # -- the supply: VBUS, VSYS (board.json "power") -------------------------------
     def _adc(self):
@@ -635,6 +627,7 @@ class ChipBoard:
             self.wakes = 0
             for panel in self.pins.panels:
                 panel.reset_states()
+            self.pins.reset_states()
 
     # -- the USB serial port's host side -----------------------------------------------
     def _flush_usb(self):

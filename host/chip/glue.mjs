@@ -67,8 +67,12 @@
 
 import fs from 'node:fs';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+import { UF2Drop } from './uf2drop.mjs';
 
-const [bootromPath, flashPath, linkFd, startNs] = process.argv.slice(2);
+// The fifth argument (optional): a UF2 file dragged onto the Pico's USB
+// drive at power-on with BOOTSEL held; the bootrom itself writes it
+// (uf2drop.mjs), then reboots into it.
+const [bootromPath, flashPath, linkFd, startNs, dropPath] = process.argv.slice(2);
 const LINK = Number(linkFd);
 const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
 // clk_sys is what rp2040js derives from the PLL and CLOCKS registers
@@ -77,9 +81,16 @@ const FLASH_SIZE = 2 * 1024 * 1024;          // the Pico's W25Q16JV
 // W25Q16JV datasheet, typical: page program 0.4 ms, sector (4 KB) erase
 // 45 ms, block (64 KB) erase 150 ms. The core waits them out in the ROM.
 const T_PROGRAM = 400e3, T_SECTOR = 45e6, T_BLOCK = 150e6;
-const SIO_GPIO_IN = 0x004, SIO_FIFO_ST = 0x050, SIO_FIFO_WR = 0x054, SIO_FIFO_RD = 0x058;
+const SIO_GPIO_IN = 0x004, SIO_GPIO_HI_IN = 0x008, SIO_FIFO_ST = 0x050, SIO_FIFO_WR = 0x054, SIO_FIFO_RD = 0x058;
 const FIFO_RDY = 0x2;
-const BKPT_ERASE = 0xe5, BKPT_PROGRAM = 0xe6;
+const BKPT_ERASE = 0xe5, BKPT_PROGRAM = 0xe6, BKPT_USER_ERASE = 0xe7, BKPT_PAGE_PROGRAM = 0xe8;
+// In USB boot mode the bootrom writes a dropped UF2 with its internal
+// flash_user_erase(addr, cmd) and flash_page_program(addr, data), not
+// through its function table: their addresses in the B1 ROM (whose SHA-256
+// host/chip/images.py checks), found in flash_range_erase's and
+// flash_range_program's calls.
+const B1_FLASH_USER_ERASE = 0x1868, B1_FLASH_PAGE_PROGRAM = 0x189e;
+const ERASE_SIZE = { 0x20: 4096, 0x52: 32768, 0xd8: 65536 };
 const USB_SOF_RD = 0x48, USB_INTE = 0x90, USB_INTR_DEV_SOF = 1 << 17;
 const PPB_SCR = 0xd10, SCR_SLEEPDEEP = 0x4;
 const CLK_SLEEP_EN0 = 0xa8, CLK_SLEEP_EN1 = 0xac, SLEEP_EN0_ALL = 0xffffffff, SLEEP_EN1_ALL = 0x7fff;
@@ -131,6 +142,7 @@ let stop = null;             // why the run loop must report now
 let wakeAlarm;
 let sliceNs = 1e6;
 let flashSync = false;       // report after every flash erase/program
+let bootsel = !!dropPath;    // BOOTSEL held at power-on
 let gpioReads = 0;           // how often the firmware has read its inputs
 // The board's time goes on across resets, while the chip's own timer
 // starts again at 0: times on the link are epoch + the chip's clock.
@@ -342,12 +354,18 @@ function makeChip(watchdogReset = false) {
   const rom = new Uint32Array(bootrom);
   patchHalf(rom, romFunction(0x4552), 0xbe00 | BKPT_ERASE);    // 'R','E'
   patchHalf(rom, romFunction(0x5052), 0xbe00 | BKPT_PROGRAM);  // 'R','P'
+  if (bootsel) {
+    patchHalf(rom, B1_FLASH_USER_ERASE, 0xbe00 | BKPT_USER_ERASE);
+    patchHalf(rom, B1_FLASH_PAGE_PROGRAM, 0xbe00 | BKPT_PAGE_PROGRAM);
+  }
   mcu.loadBootrom(rom);
   mcu.flash.set(flash);
   mcu.onBreak = (code) => {
     const r = mcu.core.registers;
     if (code === BKPT_ERASE) eraseFlash(r[0], r[1], r[2]);
     else if (code === BKPT_PROGRAM) programFlash(r[0], r[1], r[2]);
+    else if (code === BKPT_USER_ERASE) eraseFlash(r[0], ERASE_SIZE[r[1] & 0xff] || 4096, 4096);
+    else if (code === BKPT_PAGE_PROGRAM) programFlash(r[0], r[1], 256);
     else {
       emit(['log', 'breakpoint ' + code + ' at 0x' + (mcu.core.PC - 2).toString(16)]);
       return;
@@ -365,6 +383,7 @@ function makeChip(watchdogReset = false) {
       if (dirty) applyReply(exchange('read'));
     }
     if (offset === SIO_FIFO_ST) return 0xffffffff;
+    if (offset === SIO_GPIO_HI_IN && bootsel) return sioRead(offset) & ~2;   // QSPI CSn low: BOOTSEL
     if (offset === SIO_FIFO_RD) return 0xffffffff;
     return sioRead(offset);
   };
@@ -393,18 +412,28 @@ function makeChip(watchdogReset = false) {
     };
   });
 
-  cdc = new USBCDC(mcu.usbCtrl);
-  cdc.onSerialData = (data) => {
-    const last = events[events.length - 1];
-    const hex = Buffer.from(data).toString('hex');
-    if (last && last[0] === 'usb') last[2] += hex;
-    else emit(['usb', now(), hex]);
-  };
-  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
-    if (endpoint !== cdc.outEndpoint) return;
-    usbRead = { endpoint, size };
-    serveUsb();
-  };
+  if (bootsel) {
+    // The bootrom runs from its reset vector. rp2040js leaves CHIP_RESET
+    // (0x40064008) unimplemented, reading all ones: the bootrom would take
+    // it as a debugger's rescue request and halt. A power-on reads HAD_POR.
+    const vreg = mcu.peripherals[0x40064];
+    const vregRead = vreg.readUint32.bind(vreg);
+    vreg.readUint32 = (offset) => (offset === 8 ? 0x100 : vregRead(offset));
+    // The bootrom keeps its bitmaps of the blocks written and the sectors
+    // erased in the XIP cache used as RAM (16 KB at 0x15000000), which
+    // rp2040js does not map: reads gave all ones (every block "already
+    // written") and the drop was ignored.
+    const xipRam = new DataView(new ArrayBuffer(16384));
+    const read32 = mcu.readUint32.bind(mcu), write32 = mcu.writeUint32.bind(mcu);
+    mcu.readUint32 = (a) => ((a >>> 14) === 0x5400 ? xipRam.getUint32(a & 0x3ffc, true) : read32(a));
+    mcu.writeUint32 = (a, v) => ((a >>> 14) === 0x5400 ? xipRam.setUint32(a & 0x3ffc, v >>> 0, true) : write32(a, v));
+    // the bootrom's USB drive, the file dragged onto it
+    new UF2Drop(mcu, fs.readFileSync(dropPath),
+      (done, total) => emit(['drop', now(), done, total]),
+      (text) => emit(['log', 'UF2 drop: ' + text]));
+  } else {
+    usbCdc();
+  }
 
   // The host's start of frame, every 1 ms while INTE asks for it; reading
   // SOF_RD acknowledges it (RP2040 datasheet 4.1.2.5).
@@ -442,13 +471,34 @@ function makeChip(watchdogReset = false) {
   }
   watchdog.onWatchdogTrigger = () => {
     stop = 'reset';
+    // A countdown that ran out (the bootrom's reboot after a UF2 drop):
+    // rp2040js re-arms its alarm for the counter's value, now 0, so it
+    // would fire again at the same instant for ever. The chip is rebuilt.
+    watchdog.alarm.enable = false;
   };
   wakeAlarm = clock.createAlarm(() => {
     stop = stop || 'wake';
   });
   usbIn = [];
   usbRead = null;
-  mcu.core.PC = 0x10000000;     // no bootloader: straight into the image's boot2
+  // no bootloader: straight into the image's boot2 (with BOOTSEL held, the
+  // bootrom from its reset vector, into its USB boot mode)
+  if (!bootsel) mcu.core.PC = 0x10000000;
+}
+
+function usbCdc() {
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (data) => {
+    const last = events[events.length - 1];
+    const hex = Buffer.from(data).toString('hex');
+    if (last && last[0] === 'usb') last[2] += hex;
+    else emit(['usb', now(), hex]);
+  };
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    usbRead = { endpoint, size };
+    serveUsb();
+  };
 }
 
 function serveUsb() {
@@ -561,6 +611,9 @@ for (;;) {
     send({ why: 'halt', t: now(), next: null, q: 0, ev: events });
     process.exit(3);
   }
-  if (why === 'reset') makeChip(true);
+  if (why === 'reset') {
+    bootsel = false;           // the button was let go after plugging in
+    makeChip(true);
+  }
   reply = exchange(why);
 }

@@ -60,7 +60,7 @@ def _install_dir():
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(cache, "okgin", "chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
-    for name in ("package.json", "package-lock.json", GLUE):
+    for name in ("package.json", "package-lock.json", GLUE, "uf2drop.mjs"):
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))
     return folder
 

@@ -158,7 +158,8 @@ def make_board(kind: str = "vboard", *, board: "str | dict | None" = None, eink:
     ``main_py``, ``micropython``, ``link``; the emulated Pico's
     ``realtime`` (False: a sleeping chip jumps to its next event),
     ``firmware`` (a MicroPython .uf2 to write first), ``bootrom``,
-    ``download``, ``out``. Another kind's option is a CommandError naming
+    ``download``, ``out``, ``drop`` (a .uf2 dragged onto its bootrom's USB
+    drive at the first power-on, BOOTSEL held). Another kind's option is a CommandError naming
     the kind it belongs to."""
     if kind not in KINDS:
         raise CommandError("no board kind %r (choose %s)" % (kind, " or ".join(KINDS)))
@@ -205,7 +206,7 @@ def start_board(kind: str = "vboard", **kw: Any) -> Any:
 _OWN = {
     "vboard": ("populate", "heapsize", "compiled", "lock", "crash_restarts", "main_py",
                "micropython", "link"),
-    "chip": ("realtime", "firmware", "bootrom", "download", "out"),
+    "chip": ("realtime", "firmware", "bootrom", "download", "out", "drop"),
 }
 
 

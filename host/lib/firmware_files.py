@@ -47,7 +47,23 @@ def firmware_files(src_root):
     for fn in names:
         if fn.endswith(".py") and fn not in ("main.py", "boot.py"):
             files.append((fn[:-3] + ".mpy", os.path.join(fw, fn), True))
+    # the languages (docs/architecture.md "Languages"): each catalogue and
+    # its glyph file, as they are
+    lang = os.path.join(fw, "lang")
+    for code in lang_codes(src_root):
+        for ext in ("txt", "fnt"):
+            fn = "%s.%s" % (code, ext)
+            files.append(("lang/" + fn, os.path.join(lang, fn), False))
     for fn in ("boot.py", "main.py"):
         if fn in names:
             files.append((fn, os.path.join(fw, fn), False))
     return files
+
+
+def lang_codes(src_root):
+    """The languages of a firmware tree: a catalogue firmware/lang/<code>.txt
+    each, English first (the default), then by code."""
+    lang = os.path.join(src_root, "firmware", "lang")
+    names = sorted(os.listdir(lang)) if os.path.isdir(lang) else []
+    codes = [fn[:-4] for fn in names if fn.endswith(".txt")]
+    return sorted(codes, key=lambda c: (c != "en", c))

@@ -197,6 +197,9 @@ def open_session(args, flash_dir, speed):
     s = Session(board, timing=timing)
     try:
         s.start()
+        if getattr(args, "lang", None):
+            # the serial port's lang command: what the menu's Language does
+            s.command("lang " + args.lang)
     except BaseException:
         s.close()
         raise
@@ -322,7 +325,11 @@ class Session:
             self._ready.set()
             self.events.put(("ready", text))   # the firmware (re)started
         elif text.startswith("OK okgin ") and not self._ready.is_set():
-            self._ready.set()  # the answer to our `hello`
+            # the answer to our `hello`: a board that printed READY before
+            # we listened (the emulated Pico, just flashed) names its
+            # firmware here
+            self.ready_line = self.ready_line or text
+            self._ready.set()
 
     def _client(self):
         if self.client is None:

@@ -156,7 +156,6 @@ class Board:
         self.ready = None          # last READY line seen
         self.noise = []            # lines that were neither answers nor READY
         self._buf = b""
-        self.sent_bytes = 0
         self._late_hellos = 0      # probes that timed out: their answers may still come
         self._lines: "queue.Queue[str] | None" = None   # listen(): lines read by the reader
         self._reader: "threading.Thread | None" = None
@@ -370,7 +369,6 @@ class Board:
             ser.flush()
         except (serial.SerialException, OSError, AttributeError) as e:
             raise Disconnected("lost the connection to %s: %s" % (self.url, _short(e))) from e
-        self.sent_bytes += len(data)
 
     def write_line(self, line):
         """Send one line as it is, without waiting for an answer (a

@@ -2,8 +2,11 @@
 with ``okgin sim --tui``.
 
 Panels are drawn with braille characters, 2x4 panel pixels per character,
-so at full size the picture is pixel-exact (148x32 characters a panel);
-smaller terminals get a half-size picture. The keys are the window's
+so at full size the picture is pixel-exact (148x32 characters a panel).
+A terminal too small for that (an 80x24 one) gets the panels as text
+instead, read back from their pixels (textview.py): the header, the pile
+and the prompt, the hand as ranks and suits, the footer's actions, 37
+columns a panel, both side by side in 80. The keys are the window's
 (keymaps.py). A terminal reports key presses but not releases, so every key
 is a short press and Shift+key (an upper-case letter) a long one; holding a
 key sends the terminal's own repeats as presses.
@@ -22,7 +25,7 @@ from okgin.simui.keymaps import BUTTONS
 from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
-HALF_W, HALF_H = 74, 16
+TEXT_W, TEXT_H = 37, 12     # a panel as text: 37 columns (8 pixels each), its lines
 POLL_S = 0.05
 
 _SPECIAL = {curses.KEY_LEFT: "Left", curses.KEY_RIGHT: "Right", curses.KEY_DOWN: "Down",
@@ -31,10 +34,11 @@ _SPECIAL = {curses.KEY_LEFT: "Left", curses.KEY_RIGHT: "Right", curses.KEY_DOWN:
 
 def layout(cols, rows):
     """(mode, scale) that fits: both panels side by side or stacked, else
-    one at a time ('single', Tab switches); full size (pixel-exact) is
-    preferred to half size, where small text gets hard to read."""
+    one at a time ('single', Tab switches); the pixel-exact picture
+    ('full') where the terminal is big enough, else the panels as text
+    ('text', 80x24 is enough for both)."""
     options = []
-    for scale, (w, h) in (("full", (FULL_W, FULL_H)), ("half", (HALF_W, HALF_H))):
+    for scale, (w, h) in (("full", (FULL_W, FULL_H)), ("text", (TEXT_W, TEXT_H))):
         box_w, box_h = w + 2, h + 4          # border + title + key hint
         options += [("side", scale, 2 * box_w + 1, box_h + 2),
                     ("stacked", scale, box_w, 2 * box_h + 2),
@@ -45,8 +49,14 @@ def layout(cols, rows):
     return "small", None
 
 
-def key_hint(p):
-    return "  ".join("%s %s" % (keymaps.key_label(p, b), b) for b in BUTTONS)
+def key_hint(p, width=None, utf8=True):
+    """The player's keys and their buttons, long or short to fit."""
+    long = "  ".join("%s %s" % (keymaps.key_label(p, b), b) for b in BUTTONS)
+    if width is None or len(long) <= width:
+        return long
+    arrows = "\u25c0\u25b6" if utf8 else "<>"
+    return "%s/%s:%s " % (keymaps.key_label(p, "left"), keymaps.key_label(p, "right"), arrows) + \
+        " ".join("%s:%s" % (keymaps.key_label(p, b), b) for b in BUTTONS if b not in ("left", "right"))
 
 
 class TermUI:
@@ -68,6 +78,8 @@ class TermUI:
         self.worker = Worker(self.errors.append)
         self._keys = [None, None]
         self._dirty = True
+        self.reader = None          # textview.PanelReader, made on first need
+        self._text: "dict[int, tuple]" = {}   # player -> (panel key, rows of cells)
         self.utf8 = (locale.getpreferredencoding(False) or "").lower().replace("-", "") == "utf8"
         self.colour = 0
         if curses.has_colors():
@@ -161,45 +173,60 @@ class TermUI:
             pass  # writing the last cell of the screen raises; the text is there
 
     def _panel_lines(self, p, scale):
-        img = self.watcher.panel(p)[1] if self.watcher is not None else None
+        """Rows of (text, inverse) cells, ``w`` columns each."""
+        w, h = (FULL_W, FULL_H) if scale == "full" else (TEXT_W, TEXT_H)
+        key, img = self.watcher.panel(p) if self.watcher is not None else (None, None)
         if img is None:
-            w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
-            return [" " * w] * h
-        if scale == "half":
-            img = render.shrink_half(img)
+            return [[(" " * w, False)]] * h
+        if scale == "text":
+            cached = self._text.get(p)
+            if cached is None or cached[0] != key:
+                rows = self._reader().read(img)
+                cached = self._text[p] = (key, [_cells_to_runs(r) for r in rows[:h]])
+            return cached[1]
         lines = render.braille_lines(img)
         if not self.utf8:  # no braille: one '#' per cell with ink
             lines = ["".join("#" if c != "\u2800" else " " for c in ln) for ln in lines]
-        return lines
+        return [[(ln, False)] for ln in lines]
+
+    def _reader(self):
+        if self.reader is None:
+            from okgin.simui.textview import PanelReader
+            self.reader = PanelReader(utf8=self.utf8)
+        return self.reader
 
     def _draw_panel(self, p, y, x, scale):
-        w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
+        w, h = (FULL_W, FULL_H) if scale == "full" else (TEXT_W, TEXT_H)
         title = "Player %d" % (p + 1)
         c = self.watcher.counts(p) if self.watcher is not None else {}
-        if c:
+        if c and scale == "full":
             title += "  (refreshes: %d full, %d partial)" % (c.get("full", 0), c.get("partial", 0))
         if self.watcher is not None and self.watcher.led(p):
             title += "  \u25cf LED on" if self.utf8 else "  * LED on"
-        if scale == "half":
-            title += "  half size"
         self._put(y, x, title[:w + 2], curses.A_BOLD)
         win_y = y + 1
         self._put(win_y, x, "\u250c" + "\u2500" * w + "\u2510" if self.utf8 else "+" + "-" * w + "+")
         if self.hidden[p]:
-            lines = [" " * w] * h
+            lines = [[(" " * w, False)]] * h
             msg = "player %d is hidden (Esc h shows it)" % (p + 1)
-            lines[h // 2] = msg.center(w)
+            lines[h // 2] = [(msg.center(w), False)]
             attr = curses.A_DIM
         else:
             lines = self._panel_lines(p, scale)
-            attr = self.colour
+            attr = self.colour if scale == "full" else 0
         side = "\u2502" if self.utf8 else "|"
-        for i, line in enumerate(lines[:h]):
+        for i in range(h):
+            runs = lines[i] if i < len(lines) else [(" " * w, False)]
             self._put(win_y + 1 + i, x, side)
-            self._put(win_y + 1 + i, x + 1, line[:w].ljust(w), attr)
+            self._put(win_y + 1 + i, x + 1, " " * w, attr)
+            cx = x + 1
+            for text, inverse in runs:
+                text = text[:x + 1 + w - cx]
+                self._put(win_y + 1 + i, cx, text, attr | (curses.A_REVERSE if inverse else 0))
+                cx += len(text)
             self._put(win_y + 1 + i, x + 1 + w, side)
         self._put(win_y + 1 + h, x, "\u2514" + "\u2500" * w + "\u2518" if self.utf8 else "+" + "-" * w + "+")
-        self._put(win_y + 2 + h, x, key_hint(p)[:w + 2], curses.A_DIM)
+        self._put(win_y + 2 + h, x, key_hint(p, w + 2, self.utf8)[:w + 2], curses.A_DIM)
 
     def draw(self):
         rows, cols = self.scr.getmaxyx()
@@ -207,9 +234,9 @@ class TermUI:
         mode, scale = layout(cols, rows)
         if mode == "small":
             self._put(0, 0, "terminal too small for a panel: need %dx%d, have %dx%d"
-                      % (HALF_W + 2, HALF_H + 7, cols, rows))
+                      % (TEXT_W + 2, TEXT_H + 7, cols, rows))
         else:
-            w, h = (FULL_W, FULL_H) if scale == "full" else (HALF_W, HALF_H)
+            w, h = (FULL_W, FULL_H) if scale == "full" else (TEXT_W, TEXT_H)
             bw, bh = w + 2, h + 4
             if mode == "side":
                 self._draw_panel(0, 0, 0, scale)
@@ -256,6 +283,8 @@ class TermUI:
         self._put(rows - 2, 0, " \u00b7 ".join(parts)[:cols - 1] if self.utf8 else " - ".join(parts)[:cols - 1])
         help_ = ("Esc q quit  Esc p power cycle  Esc c console  Esc s serial line  Esc h hide player 2  "
                  "Shift+key long press")
+        if len(help_) > cols - 1:
+            help_ = "Esc then: q quit  p power  c console  s serial  h hide P2;  Shift+key: long"
         self._put(rows - 1, 0, help_[:cols - 1], curses.A_DIM)
 
     def tick(self):
@@ -290,6 +319,17 @@ class TermUI:
         if self._dirty:
             self._dirty = False
             self.draw()
+
+
+def _cells_to_runs(cells):
+    """A row of (character, inverse) cells as runs of one attribute."""
+    runs: "list[tuple[str, bool]]" = []
+    for ch, inv in cells:
+        if runs and runs[-1][1] == inv:
+            runs[-1] = (runs[-1][0] + ch, inv)
+        else:
+            runs.append((ch, inv))
+    return runs
 
 
 def main(args, flash_dir, speed):

@@ -111,7 +111,3 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
     if main_py is not None:
         _write_if_changed(os.path.join(flash_dir, "main.py"), main_py.encode())
     return flash_dir
-
-
-def wipe(flash_dir):
-    shutil.rmtree(flash_dir, ignore_errors=True)

@@ -65,6 +65,8 @@ class BoardPins:
         self.rst_pins = {pp["rst"]: p for p, pp in enumerate(self.panel_pins)}
         self.led_of = {g: p for p, g in enumerate(self.led_pins) if g is not None}
         self.pressed = set()       # gpios held low by a button
+        self.clock = clock
+        self.reset_states()
         self.mcu_reset()
 
     def _panel_event_cb(self, player):
@@ -120,6 +122,7 @@ class BoardPins:
         lit = self._lit(gpio)
         if gpio in self.led_of and old_lit != lit:
             event = ("led", self.led_of[gpio], lit)
+            self._led_account(self.led_of[gpio], old_lit)
         return changed, event
 
     def _after(self, after):
@@ -130,6 +133,31 @@ class BoardPins:
             self.on_change()
         if event and self.on_event:
             self.on_event(event)
+
+    # -- the turn lights' on-time (docs/power.md) --------------------------
+    def reset_states(self):
+        with self.lock:
+            now = self.clock()
+            self._led_on = [0.0] * len(self.led_pins)
+            self._led_since = [now] * len(self.led_pins)
+
+    def _led_account(self, p, was_lit):
+        now = self.clock()
+        if was_lit:
+            self._led_on[p] += now - self._led_since[p]
+        self._led_since[p] = now
+
+    def led_seconds(self):
+        """Seconds each turn light was lit since reset_states() (by the
+        panels' clock: the chip's emulated time on the emulated Pico)."""
+        with self.lock:
+            out = []
+            for p, g in enumerate(self.led_pins):
+                on = self._led_on[p]
+                if g is not None and self._lit(g):
+                    on += self.clock() - self._led_since[p]
+                out.append(on)
+            return out
 
     def _lit(self, gpio):
         return self.mode[gpio] in (OUT, OPEN_DRAIN) and self.level[gpio] == 1
@@ -209,9 +237,6 @@ class BoardPins:
                 self.pressed.discard(g)
         if self.on_change:
             self.on_change()
-
-    def is_input(self, gpio):
-        return self.mode[gpio] == IN
 
     def led(self, player):
         g = self.led_pins[player]

@@ -168,7 +168,6 @@ class VirtualBoard:
         self.main_py = main_py
         self.compiled = compiled
         self.flash_dir: "str | None" = os.path.abspath(flash_dir) if flash_dir else None
-        self._own_flash = flash_dir is None
         # one board per flash directory (host/lib/locks.py): ``lock`` is one the
         # caller took already (before populating it), else start() takes it
         self._lock = lock

@@ -189,3 +189,16 @@ def test_okgin_board_chip_refuses_a_pico2_image_in_one_line(rp2_images, tmp_path
     assert "Traceback" not in r.stderr and len(err.splitlines()) == 1, r.stderr
     assert err.startswith("okgin: ") and "not an RP2040 image" in err and wrong.name in err
     assert not flash.exists()
+
+
+def test_a_firmware_nobody_can_boot_is_not_downloaded(server, tmp_path, monkeypatch):
+    # find_images downloads a firmware only with a way to boot it and read
+    # its banner (the emulated Pico's boot_banner): never an unchecked one
+    base, _ = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    cache = tmp_path / "cache"
+    with pytest.raises(images.ImageError, match="MicroPython for the Pico is missing"):
+        images.find_images(out=io.StringIO(), cache=str(cache),
+                           firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
+                           bootrom_url=base + "b1.elf")
+    assert not (cache / images.FIRMWARE_FILE).exists()

@@ -3,7 +3,8 @@ text right of the pile, the two cards, the message and the hint), which
 must leave exactly the pixels a full redraw (screens.game) would: checked
 under the real micropython binary with the real framebuf, for every pair
 of cursor positions in a hand of melds and deadwood, with the prompt, the
-message and the hint changing too."""
+message (one line, or wrapped over two) and the hint changing too, in
+English and in Korean."""
 import os
 import subprocess
 import sys
@@ -17,7 +18,10 @@ SCRIPT = r'''
 import sys
 sys.path.insert(0, "firmware")
 import framebuf
+import i18n
+i18n.DIR = "firmware/lang/"
 import screens
+from i18n import t
 
 GROUPS = [(["3c", "4c", "5c"], True), (["Kd", "Kh", "Ks"], True), (["2h", "7s", "9d", "Td"], False)]
 N = 10
@@ -30,12 +34,13 @@ def view(cursor, msg, confirm):
             if k == cursor:
                 c = x
             k += 1
-    return {"head": "Hand 3 | You 41 P2 17 /100", "testmode": TESTMODE, "pile": "8h",
-            "lines": ["Knock with %s?" % c if confirm else "Discard or knock",
-                      "Stock 19  Knock <=8", "Discard %s: deadwood %d" % (c, 3 * cursor + 1),
-                      "P2 took 8h, discarded Qc"],
+    c = i18n.card(c) if c != "-" else c
+    return {"head": t("turn.head", 3, "You", 41, "P2", 17, 100), "testmode": TESTMODE,
+            "pile": "8h",
+            "lines": [t("turn.confirm_knock", c) if confirm else t("turn.discard"),
+                      t("turn.status", 19, 8), t("turn.after", c, 3 * cursor + 1)],
             "groups": GROUPS, "cursor": cursor, "msg": msg,
-            "hint": "KNOCK/OK:confirm  other:cancel" if confirm else "</>:card OK:discard KNOCK:knock",
+            "hint": t("hint.confirm") if confirm else t("hint.discard"),
             "backs": 0}
 
 def image(fb_buf):
@@ -43,10 +48,14 @@ def image(fb_buf):
 
 bad = 0
 tried = 0
-for TESTMODE in (False, True):
+for LANG, TESTMODE in (("en", False), ("en", True), ("ko", False), ("ko", True)):
+    i18n.load(LANG)
+    # a message on one line, and one the screen wraps over two
+    long = i18n.why(("limit", ("7h", 14, 8)), lambda p: "P2")
     for a in range(-1, N):
         for b in range(-1, N):
-            for msg_a, msg_b, conf_a in (("", "", False), ("Can't knock: deadwood 14 > 8", "", True)):
+            for msg_a, msg_b, conf_a in (("", "", False), (t("msg.cant_knock", 14, 8), "", True),
+                                         (long, "", False)):
                 buf = bytearray(296 * 128 // 8)
                 fb = framebuf.FrameBuffer(buf, 296, 128, framebuf.MONO_VLSB)
                 screens.game(fb, view(a, msg_a, conf_a))
@@ -70,4 +79,4 @@ def test_a_cursor_move_redraws_to_the_same_pixels_as_a_whole_screen():
     r = subprocess.run([exe, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     last = r.stdout.strip().splitlines()[-1]
-    assert last == "TRIED %d BAD 0" % (2 * 11 * 11 * 2), r.stdout
+    assert last == "TRIED %d BAD 0" % (4 * 11 * 11 * 3), r.stdout

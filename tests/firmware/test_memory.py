@@ -10,6 +10,8 @@ MemoryError shows as the app's error screen (``status`` says
 ``screen=error``) or as a board that stops answering; both fail here.
 docs/memory.md has the breakdown; ``okgin bench memory`` prints the
 figures (the smallest heap that works, the live heap)."""
+import pytest
+
 from tests.support import harness
 from tests.support.harness import Board, make_flash
 from tests.support.play import Player
@@ -43,11 +45,14 @@ def _next_hand(b, pl, hands):
     return st
 
 
-def test_a_whole_two_player_game_runs_in_the_budget(tmp_path, monkeypatch):
+# English, and Korean: the largest glyph file and catalogue (their indexes
+# are what a language keeps on the heap, docs/memory.md "Languages")
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_whole_two_player_game_runs_in_the_budget(tmp_path, monkeypatch, lang):
     b = _board(tmp_path, monkeypatch)
     try:
         b.ok("testmode on")
-        b.ok("newgame seed=%d dealer=0" % SEED)
+        b.ok("newgame seed=%d dealer=0 lang=%s" % (SEED, lang))
         pl = Player(b, SEED, dealer=0, rng_seed=3)
         n = hands = 0
         while True:
@@ -71,11 +76,12 @@ def test_a_whole_two_player_game_runs_in_the_budget(tmp_path, monkeypatch):
         b.stop()
 
 
-def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypatch):
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypatch, lang):
     b = _board(tmp_path, monkeypatch)
     try:
         b.ok("testmode on")
-        b.ok("newgame seed=%d vs=hard dealer=0" % SEED)
+        b.ok("newgame seed=%d vs=hard dealer=0 lang=%s" % (SEED, lang))
         pl = Player(b, SEED, dealer=0, rng_seed=5)
         m = pl.m
         n = hands = 0

@@ -36,3 +36,21 @@ def test_flash_hil_replay_document_their_options(name, options):
     out = _help(name, "--help")
     for opt in options:
         assert opt in out, opt
+
+
+def test_a_mistyped_option_gets_the_commands_usage_and_a_suggestion():
+    r = subprocess.run(okgin_cmd("sim", "--seeed", "3"), cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.startswith("usage: okgin sim ")
+    assert "okgin sim: error: unrecognized arguments: --seeed 3 (did you mean --seed?)" in r.stderr
+
+
+def test_output_piped_into_a_reader_that_stops_early_ends_without_a_traceback():
+    """`okgin tourney ... | head -2`: the reader closes the pipe; okgin stops
+    quietly (exit 141, as a shell tool killed by SIGPIPE reports)."""
+    cmd = " ".join(okgin_cmd("tourney", "hard", "greedy", "--games", "2")) + " | true"
+    r = subprocess.run(["bash", "-c", cmd + "; exit ${PIPESTATUS[0]}"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert "Traceback" not in r.stderr and "BrokenPipeError" not in r.stderr, r.stderr
+    assert r.returncode == 141

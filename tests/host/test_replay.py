@@ -60,17 +60,48 @@ def test_a_game_against_the_computer_replays_as_one(tmp_path):
     assert shots["easy"].crop(right).tobytes() != shots["human"].crop(right).tobytes()
 
 
-def test_malformed_record_is_a_one_line_error_naming_the_line(tmp_path):
+def _replay(rec, *args):
+    return subprocess.run(okgin_cmd("replay", str(rec), "--quiet", *args), cwd=ROOT, capture_output=True,
+                          text=True, timeout=180)
+
+
+def test_a_damaged_line_ends_the_good_part_as_on_the_table(tmp_path):
+    """One damaged line in the middle: the table resumes the lines before
+    it (firmware/recover.py), and so does the replay, saying which line."""
+    lines = _record(5).to_record().splitlines()
+    lines[5] = lines[5].replace(lines[5].split()[3], "Kh" if "Kh" not in lines[5] else "Qh")   # a card changed
+    rec = tmp_path / "bad.okg"
+    rec.write_text("\n".join(lines) + "\n")
+    r = _replay(rec)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip() == ("okgin replay: %s: line 6: damaged line %r (its check does not match); "
+                                "replaying the 5 lines before it, as the table resumes this record "
+                                "(docs/reliability.md)" % (rec, lines[5][:60]))
+    assert len([ln for ln in r.stdout.splitlines() if ln.startswith("[")]) == 3   # the deal + 2 actions
+
+
+def test_the_last_line_changed_is_damage_and_cut_is_cut_short(tmp_path):
+    lines = _record(4).to_record().splitlines()
+    changed = lines[:-1] + [lines[-1][:-1] + ("0" if lines[-1][-1] != "0" else "1")]
+    (tmp_path / "changed.okg").write_text("\n".join(changed) + "\n")
+    r = _replay(tmp_path / "changed.okg")
+    assert r.returncode == 0 and "(its check does not match)" in r.stderr and "cut short" not in r.stderr
+    torn = lines[:-1] + [lines[-1][:-5]]                                   # the write stopped mid-line
+    (tmp_path / "torn.okg").write_text("\n".join(torn))
+    r = _replay(tmp_path / "torn.okg")
+    assert r.returncode == 0 and "the record was cut short" in r.stderr, r.stderr
+
+
+def test_a_record_without_a_usable_header_is_a_one_line_error_naming_the_line(tmp_path):
     text = _record(3).to_record().splitlines()
-    text[4] = "2 1 juggle 7h ;12345678"
+    text[2] = text[2].replace("seed=", "seed=1")
     rec = tmp_path / "bad.okg"
     rec.write_text("\n".join(text) + "\n")
-    r = subprocess.run(okgin_cmd("replay", str(rec)), cwd=ROOT, capture_output=True,
-                       text=True, timeout=60)
+    r = _replay(rec)
     assert r.returncode == 1
     err = r.stderr.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert err.startswith("okgin: %s: not a valid game record" % rec) and "line 5" in err
+    assert err.startswith("okgin: %s: not a valid game record" % rec) and "line 3" in err
 
 
 def test_missing_record_file_is_a_one_line_error(tmp_path):

@@ -20,7 +20,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
-    r = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), ROOT],
+    # sdist, then the wheel from it: a clean tree (a wheel built from the
+    # checkout would reuse a stale build/ folder), and the sdist is checked too
+    r = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), ROOT],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "WARNING" not in r.stdout + r.stderr, (r.stdout + r.stderr)[-3000:]
@@ -58,15 +60,16 @@ def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
                  "okgin/hardware/data/board.json", "okgin/hardware/data/layout.json",
                  "okgin/hardware/data/parts.json", "okgin/hardware/data/case/case.scad",
                  "okgin/web/page/index.html", "okgin/web/package-lock.json",
-                 "okgin/chip/glue.mjs", "okgin/chip/package-lock.json",
+                 "okgin/chip/glue.mjs", "okgin/chip/uf2drop.mjs", "okgin/chip/package-lock.json",
                  "okgin/vboard/mp/vmachine.py", "okgin/tests/hil/conftest.py",
                  "okgin/tests/firmware/golden/upcard_mover.png", "okgin/tests/mp/run_engine.py"):
         assert need in names, need
     # every file the firmware flashes, as in the checkout
     from okgin.lib.firmware_files import firmware_files
     want = {os.path.relpath(host, ROOT).replace(os.sep, "/") for _d, host, _c in firmware_files(ROOT)}
+    # (the modules, and the languages' catalogues and glyph files)
     have = {n[len("okgin/"):] for n in names if n.startswith(("okgin/firmware/", "okgin/engine/"))
-            and n.endswith(".py")}
+            and (n.endswith(".py") or n.startswith("okgin/firmware/lang/"))}
     assert want == have
 
 
@@ -151,3 +154,24 @@ def test_hil_replay_tourney_stats(installed):
     r = run("okgin", "stats", "--flash-dir", "flash-stats", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     assert json.loads(r.stdout)["games"] == 0
+
+
+def test_uf2_from_the_wheel_is_the_checkouts(installed, tmp_path):
+    """A fresh wheel makes the Pico's file from its own files (MicroPython
+    from OKGIN_RP2_DIR or the cache, as the emulated Pico finds it): byte
+    for byte the file this checkout makes (tests/chip/test_uf2.py boots
+    that one on the emulated Pico)."""
+    from okgin import uf2
+    try:
+        firmware = uf2.find_firmware()
+    except Exception as e:   # no image here and no network: said, as the chip's tests say it
+        if os.environ.get("OKGIN_RP2_DIR"):
+            raise
+        pytest.skip("MicroPython for the Pico is not here: %s" % e)
+    run, cwd = installed
+    r = run("okgin", "uf2", "-o", "okgin.uf2", "--firmware", firmware)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "hold BOOTSEL" in r.stdout and "okgin flash" in r.stdout
+    mine = tmp_path / "okgin.uf2"
+    uf2.write(str(mine), firmware)
+    assert (cwd / "okgin.uf2").read_bytes() == mine.read_bytes()

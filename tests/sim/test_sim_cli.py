@@ -56,6 +56,7 @@ def test_without_display_or_terminal_it_says_what_to_do(tmp_path):
     env = env_with()
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
+    (tmp_path / "f").mkdir()
     r = subprocess.run(okgin_cmd() + ["sim", "--flash-dir", str(tmp_path / "f")], stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert r.returncode == 1
@@ -64,6 +65,7 @@ def test_without_display_or_terminal_it_says_what_to_do(tmp_path):
 
 def test_a_display_that_cannot_be_opened_falls_back_to_the_terminal(tmp_path):
     env = env_with(DISPLAY=":4242")  # nothing listens there
+    (tmp_path / "f").mkdir()
     r = subprocess.run(okgin_cmd() + ["sim", "--flash-dir", str(tmp_path / "f")], stdin=subprocess.DEVNULL,
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert r.returncode == 1
@@ -124,3 +126,17 @@ def test_bench_startup_prints_its_figures():
     for mark in ("ready", "first frame", "settled"):
         assert any(ln.split()[:len(mark.split())] == mark.split() and ln.rstrip().endswith(")")
                    for ln in r.stdout.splitlines()), mark
+
+
+def test_a_mistyped_flash_dir_is_not_made_quietly(tmp_path):
+    """Bad input loses nothing: a flash directory that does not exist
+    would start a new table and hide the saved game, so okgin sim says so
+    and makes nothing; --fresh (or a new game) asks for a new one."""
+    (tmp_path / "okgin-flash").mkdir()
+    r = sim(["--flash-dir", str(tmp_path / "okgin-flsh")], tmp_path, "sync\n")
+    assert r.returncode == 1
+    assert r.stderr.startswith("okgin: --flash-dir %s does not exist (mistyped?" % (tmp_path / "okgin-flsh"))
+    assert not (tmp_path / "okgin-flsh").exists()
+    r = sim(["--flash-dir", str(tmp_path / "new"), "--fresh"], tmp_path, "sync\n")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "new").is_dir()

@@ -43,6 +43,7 @@ def test_okgin_sim_headless_end_to_end(tmp_path):
     s = tmp_path / "s.txt"
     s.write_text("sync\nshot first\nserial hello\n")
     shots = tmp_path / "out"
+    (tmp_path / "flash").mkdir()
     r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(s), "--shots", str(shots),
                                       "--flash-dir", str(tmp_path / "flash")],
                        capture_output=True, text=True, env=env_with(), cwd=ROOT, timeout=90)

@@ -45,6 +45,7 @@ def test_a_hollywood_game_to_its_end_in_the_simulator(tmp_path):
     lines += ["sync", "shot pad", "serial status", "serial stats"]
     script = tmp_path / "hollywood.txt"
     script.write_text("\n".join(lines) + "\n")
+    (tmp_path / "flash").mkdir()
     r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(script),
                                       "--shots", str(tmp_path / "out"),
                                       "--flash-dir", str(tmp_path / "flash")],

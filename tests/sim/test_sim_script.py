@@ -107,6 +107,7 @@ def test_help_is_short_and_has_examples():
 def test_a_missing_micropython_is_one_clear_line(tmp_path):
     s = tmp_path / "s.txt"
     s.write_text("sync\n")
+    (tmp_path / "f").mkdir()
     r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--script", str(s), "--flash-dir", str(tmp_path / "f")],
                        capture_output=True, text=True, env=env_with(OKGIN_MICROPYTHON="/nonexistent/micropython"),
                        cwd=ROOT, timeout=60)

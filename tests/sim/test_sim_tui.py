@@ -1,7 +1,9 @@
 """The terminal front end in a real terminal (tmux): panels drawn in braille
 decode back to the board's panels pixel for pixel, keys reach the board,
-Esc q quits cleanly."""
+Esc q quits cleanly; in an 80x24 terminal the panels are text, and a hand
+is played reading it."""
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -54,6 +56,7 @@ def panel_from_screen(lines, p):
 def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     base, run = tmux
     flash = tmp_path / "flash"
+    flash.mkdir()
     status = tmp_path / "exit"
     cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir", str(flash)])
     env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
@@ -113,12 +116,79 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
 @pytest.mark.parametrize("cols, rows, want", [
     (310, 45, ("side", "full")),
     (160, 80, ("stacked", "full")),
-    (160, 48, ("single", "full")),   # one pixel-exact panel beats two blurry ones
-    (160, 30, ("side", "half")),
-    (80, 45, ("stacked", "half")),
-    (80, 24, ("single", "half")),
-    (80, 20, ("small", None)),
+    (160, 48, ("single", "full")),   # one pixel-exact panel beats two as text
+    (160, 30, ("side", "text")),
+    (80, 24, ("side", "text")),      # the usual terminal: both panels, as text
+    (60, 24, ("single", "text")),
+    (30, 24, ("small", None)),
 ])
 def test_layout_picks_the_largest_picture_that_fits(cols, rows, want):
     from okgin.simui.tui import layout
     assert layout(cols, rows) == want
+
+
+CARD = re.compile("[A2-9TJQK][\u2663\u2666\u2665\u2660]")
+SUIT = dict(zip("cdhs", "\u2663\u2666\u2665\u2660", strict=True))
+
+
+def _box(lines, p):
+    """Player p's box in the 80-column side-by-side text layout, its rows."""
+    x = 1 + p * 40
+    return [ln[x:x + 37] for ln in lines[2:14]]
+
+
+def _shown(card):
+    return card[0] + SUIT[card[1]]
+
+
+def test_an_80x24_terminal_plays_a_hand_as_text(tmux, tmp_path):
+    """In 80x24 both panels are text: each player's hand as ranks and
+    suits, in the order the panel shows them (engine/arrange.py), the
+    pile, the prompt and the footer's actions; a player's key plays and the
+    text follows."""
+    from okgin.engine import Match
+    from okgin.engine.arrange import order
+    base, run = tmux
+    flash = tmp_path / "flash"
+    status = tmp_path / "exit"
+    cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--seed", "7",
+                                                          "--flash-dir", str(flash)])
+    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
+        shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
+    r = subprocess.run(base + ["new-session", "-d", "-s", "sim", "-x", "80", "-y", "24",
+                               "env", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "sh", "-c", shell],
+                       capture_output=True, text=True, env=env, timeout=10)
+    assert r.returncode == 0, r.stderr
+    lines = wait_for(run, lambda ls: all(len(CARD.findall(" ".join(_box(ls, p)))) >= 10 for p in (0, 1)))
+    assert len(lines) == 24 and max(len(ln) for ln in lines) <= 80
+    assert "Player 1" in lines[0] and "Player 2" in lines[0]
+    m = Match.from_record((flash / "game.okg").read_text())
+    mover = m.hand._to_move
+    for p in (0, 1):
+        box = _box(lines, p)
+        hand_rows = [row for row in box if len(CARD.findall(row)) >= 10]
+        assert len(hand_rows) == 1, box
+        want = [_shown(c) for c in order(m.observation(p)["hand"])]
+        assert CARD.findall(hand_rows[0]) == want, (hand_rows[0], want)
+        text = "\n".join(box)
+        upcard = _shown(m.observation(p)["discard_top"])
+        assert box[1].startswith(upcard), box[1]                  # the pile, top left
+        assert ("Take the upcard?" in text) == (p == mover), text  # the prompt
+    footer = [ln for ln in _box(lines, mover) if "TAKE:" in ln]
+    assert footer and "DRAW:pass" in footer[0]                   # the footer's actions
+
+    # the mover passes the upcard with its draw key; the other panel's
+    # text says whose turn it is now
+    from okgin.simui.keymaps import KEYMAP
+    run("send-keys", "-t", "sim", KEYMAP[mover]["draw"][0])
+    m.play("pass")
+    nxt = m.hand._to_move
+    wait_for(run, lambda ls: "Take the upcard?" in "\n".join(_box(ls, nxt))
+             and "Take the upcard?" not in "\n".join(_box(ls, mover)))
+    run("send-keys", "-t", "sim", "Escape")
+    run("send-keys", "-t", "sim", "q")
+    end = time.monotonic() + 30
+    while not status.exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert status.read_text().strip() == "0"

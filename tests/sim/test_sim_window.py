@@ -199,6 +199,7 @@ def test_a_board_that_cannot_start_is_explained_in_the_window(xdisplay, tmp_path
     from tests.support.sim import ROOT, env_with
     if not shutil.which("xdotool"):
         pytest.skip("xdotool is not installed (apt install xdotool)")
+    (tmp_path / "f").mkdir()
     proc = subprocess.Popen([sys.executable, "-m", "okgin.cli", "sim", "--flash-dir", str(tmp_path / "f")],
                             env=env_with(DISPLAY=xdisplay, OKGIN_MICROPYTHON="/nonexistent/micropython"),
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

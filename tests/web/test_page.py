@@ -3,6 +3,7 @@ on MicroPython's WebAssembly port plays what the virtual board plays,
 pixel for pixel; saves in the browser and resumes after a reload; works
 offline once loaded; hides what a player must not see; refreshes like
 e-ink. Every test also fails on any JavaScript error (conftest.page)."""
+import json
 import os
 import time
 
@@ -28,12 +29,24 @@ def reference(tmp_path_factory):
     (as `okgin sim` shows them): at boot, at the new game, after each
     action of the scripted hand, at the next hand and after a power cycle;
     and the game record on its flash."""
+    return _reference(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def reference_ko(tmp_path_factory):
+    """The same, the table speaking Korean (okgin sim --lang ko)."""
+    return _reference(tmp_path_factory, "ko")
+
+
+def _reference(tmp_path_factory, lang=None):
     from okgin.lib.session import Session, load_timing, make_board, new_game_on_flash
     steps, _m = hand_script(SEED)
     flash = str(tmp_path_factory.mktemp("vboard") / "flash")
     s = Session(make_board(flash, speed=0.0),
                 timing=load_timing(os.path.join(ROOT, "hardware", "board.json")))
     s.start()
+    if lang:
+        assert s.command("lang " + lang) == "OK lang=" + lang
 
     def shot():
         s.sync(quiet_ms=QUIET_MS)
@@ -95,6 +108,60 @@ def test_a_two_player_hand_is_the_virtual_boards_pixel_for_pixel(page, server, r
     wait_ready(page)
     settle(page)
     assert_same_panels(page, shots["resumed"], "a reload (the board: a power cycle)")
+
+
+def test_the_page_speaks_korean_pixel_for_pixel_as_the_virtual_board(page, server, reference_ko):
+    """?lang=ko (as a Korean browser on a first visit): the page's table
+    speaks Korean, and every screen of the scripted hand is the virtual
+    board's in Korean (okgin sim --lang ko), pixel for pixel; the page's
+    switch shows the language in its own name and keeps the choice with
+    the table's settings, as the device's menu does."""
+    steps, shots, checks, _record = reference_ko
+    open_page(page, server.url + "?speed=0&seed=%d&lang=ko" % SEED)
+    settle(page)
+    assert_same_panels(page, shots["boot"], "boot in Korean (the menu)")
+    select = page.find_element("id", "lang")
+    assert select.get_attribute("value") == "ko"
+    names = page.execute_script(
+        "return [...document.querySelectorAll('#lang option')].map(o => o.textContent)")
+    assert names == ["English", "한국어", "Lietuvių", "Kiswahili"]
+    assert json.loads(stored(page, "settings.json"))["lang"] == "ko"
+    press(page, 0, "ok", "key")   # 새 게임: 2인
+    settle(page)
+    assert_same_panels(page, shots["new game"], "the new game in Korean")
+    check = iter(checks)
+    for step in steps:
+        if step[0] == "press":
+            press(page, step[1], step[2], "key")
+        else:
+            settle(page)
+            assert_same_panels(page, next(check), "action %r in Korean" % step[1])
+    # the page's own words are Korean too (the catalogue's page.* texts)
+    assert page.find_element("css selector", "[data-key='page.one_screen']").text == "한 화면"
+    assert page.find_element("css selector", "#player1 h2").text.startswith("플레이어 1")
+    # the switch: Lithuanian at once, kept with the settings
+    page.execute_script("const s = document.getElementById('lang'); s.value = 'lt';"
+                        "s.dispatchEvent(new Event('change'))")
+    settle(page)
+    assert page.execute_script("return document.documentElement.lang") == "lt"
+    assert page.find_element("css selector", "[data-key='page.one_screen']").text == "Vienas ekranas"
+    assert json.loads(stored(page, "settings.json"))["lang"] == "lt"
+
+
+def test_a_first_visit_follows_the_browsers_language(page, server):
+    """A browser that prefers Lithuanian gets the table in Lithuanian on its
+    first visit; a language the table does not speak leaves English."""
+    added = page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
+        "Object.defineProperty(navigator, 'languages', {get: () => ['lt-LT', 'lt', 'en']})"})
+    try:
+        open_page(page, server.url + "?speed=0")
+        settle(page)
+        assert page.find_element("id", "lang").get_attribute("value") == "lt"
+        assert json.loads(stored(page, "settings.json"))["lang"] == "lt"
+    finally:
+        # the browser is the session's: the next tests get its own languages
+        page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                             {"identifier": added["identifier"]})
 
 
 def test_a_game_against_the_computer_hides_its_panel_and_plays_the_engines_moves(page, server):

@@ -35,7 +35,9 @@ _rx = bytearray(9)          # host -> micropython: kind, seq:u32, bits:u32
 _b = bytearray(6)           # outgoing message header, reused (1 kHz pin traffic)
 _b3 = memoryview(_b)[:3]    # P pin level
 _b4 = memoryview(_b)[:4]    # M pin mode pull
-_st = [0, 0, True]          # bits, seq, dirty (writes not yet confirmed by a sync)
+# bits, seq, dirty (writes not yet confirmed by a sync), and whether the
+# levels changed since lightsleep last looked (what a pin IRQ latches on a Pico)
+_st = [0, 0, True, False]
 _MODE = bytearray(b"\xff" * 30)   # per GPIO: mode, 0xff = unset
 _V = bytearray(30)                # per GPIO: the level an output drives
 
@@ -98,7 +100,10 @@ def _recv():
     _s.readinto(rx)
     if rx[0] == _D:
         return _D      # an ADC answer: its value is in rx[5:9], not pin levels
-    _st[0] = rx[5] | rx[6] << 8 | rx[7] << 16 | rx[8] << 24
+    bits = rx[5] | rx[6] << 8 | rx[7] << 16 | rx[8] << 24
+    if bits != _st[0]:
+        _st[3] = True
+    _st[0] = bits
     seq = rx[1] | rx[2] << 8 | rx[3] << 16 | rx[4] << 24
     if seq != _st[1]:
         # Tell the host the firmware has seen this state (vb.press waits for it).
@@ -218,22 +223,29 @@ class ADC:
 def lightsleep(ms=None):
     """Like rp2's: sleep ms, ended early by an input change the host
     pushes (the rp2 port wakes on a pin IRQ) or a byte on the serial port
-    (USB's interrupt); with no ms, until one of those (DORMANT with a GPIO
-    wake on a Pico)."""
+    (USB's interrupt); with no ms, until an input changes (DORMANT with a
+    GPIO wake on a Pico: the serial port sleeps too)."""
     if _s is None:
         _open()
     try:
         if _st[2]:
             _inputs()
+        if _st[3]:
+            # a level changed since the last sleep (maybe read meanwhile
+            # for another pin): on a Pico its IRQ is pending, the WFI
+            # returns at once
+            _st[3] = False
+            return
         if not _rest:
             import sys
             p = select.poll()
             p.register(_s, select.POLLIN)
             p.register(sys.stdin, select.POLLIN)
             _rest.append(p)
-        for t in _rest[0].ipoll(-1 if ms is None else ms):
+        for t in (_poll if ms is None else _rest[0]).ipoll(-1 if ms is None else ms):
             if t[0] is _s:
                 _recv()
+        _st[3] = False
     except BaseException:
         _drop()
         raise

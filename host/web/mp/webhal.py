@@ -126,7 +126,6 @@ class Hardware:
             self.leds.append(Led(self, p))
             self.pins.append({name: Pin() for name in NAMES})
         self.buttons = Buttons(self.pins, board["timing"])
-        self.reset_asked = False
 
     def button(self, p, name, down):
         """The page's key or touch: button ``name`` of player p goes down
@@ -160,5 +159,4 @@ class Hardware:
 
     def reset(self):
         """The page restarts the firmware (it reloads; the game resumes)."""
-        self.reset_asked = True
         self.events.append(("reset",))

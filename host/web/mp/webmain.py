@@ -51,8 +51,25 @@ def tick():
 
 
 def tick_state(busy):
+    import i18n
     return json.dumps({"busy": busy, "events": hw.take(), "vs": app.vs,
-                       "mode": app.kind()})
+                       "mode": app.kind(), "lang": i18n.code})
+
+
+def languages():
+    """The table's languages, each in its own name, the one in use, and
+    whether the players chose it (settings.json): on a first visit the
+    page picks the browser's language instead."""
+    import i18n
+    return json.dumps({"lang": i18n.code, "chosen": "lang" in app.settings,
+                       "langs": [[c, i18n.name(c)] for c in i18n.codes()]})
+
+
+def set_lang(code):
+    """The page's own switch: as the device menu's Language does (kept in
+    settings.json, both panels redrawn at once)."""
+    app.set_lang(code)
+    return tick_state(True)
 
 
 def button(p, name, down):

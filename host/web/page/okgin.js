@@ -25,7 +25,29 @@ function say(text) { statusLine.textContent = text; statusLine.hidden = !text; }
 function fail(text) {
   okgin.errors.push(text);
   statusLine.className = "error";
-  say("Something went wrong: " + text);
+  say(tr("page.error", text));
+}
+
+// The page's own words, from the table's catalogue of its language (the
+// firmware's lang/<code>.txt, "key = text" lines: docs/architecture.md
+// "Languages"); English until the firmware is loaded.
+let words = {};
+function tr(key, ...args) {
+  const text = words[key];
+  if (text === undefined) {   // before the catalogue is read: English
+    const en = { "page.error": "Something went wrong: {0}", "page.player": "Player {0}" };
+    return (en[key] || key).replace(/\{(\d)\}/g, (_, i) => args[i]);
+  }
+  return text.replace(/\{(\d)\}/g, (_, i) => args[i]);
+}
+function readWords(FS, code) {
+  const out = {};
+  const text = FS.readFile(`/flash/lang/${code}.txt`, { encoding: "utf8" });
+  for (const line of text.split("\n")) {
+    const k = line.indexOf(" = ");
+    if (line.startsWith("page.") && k > 0) out[line.slice(0, k)] = line.slice(k + 3).replace(/\r$/, "");
+  }
+  return out;
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -165,7 +187,7 @@ class Table {
     const led = el("span", { className: "led", textContent: "\u25cf", title: "turn light" });
     const canvas = el("canvas", { width: W, height: H });
     canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", `player ${p + 1}'s e-paper panel`);
+    canvas.setAttribute("aria-label", tr("page.panel", p + 1));
     const cover = el("button", { className: "cover", type: "button", hidden: true });
     cover.addEventListener("click", () => { this.revealed = p; this.layout(); });
     const buttons = el("div", { className: "buttons" });
@@ -190,7 +212,7 @@ class Table {
       buttons.append(b);
     });
     const section = el("section", { className: "player", id: "player" + (p + 1) },
-      el("h2", {}, "Player " + (p + 1), led),
+      el("h2", {}, el("span", { className: "who" }, tr("page.player", p + 1)), led),
       el("div", { className: "bezel" }, canvas, cover), buttons);
     return { section, canvas, cover, led, keys };
   }
@@ -243,14 +265,12 @@ class Table {
   layout() {
     const computer = this.vs !== "human";
     this.computerButton.hidden = !computer;
-    this.computerButton.textContent = (this.showComputer ? "Hide" : "Show") + " the computer's panel";
+    this.computerButton.textContent = tr(this.showComputer ? "page.hide_computer" : "page.show_computer");
     this.players[1].section.hidden = computer && !this.showComputer;
     const passing = this.seating === "pass" && !computer && this.mode === "game";
     this.players.forEach((s, p) => {
       s.cover.hidden = !passing || this.revealed === p;
-      s.cover.textContent = this.leds[p]
-        ? `Player ${p + 1}'s turn: pass the device, then tap here to see your cards`
-        : `Player ${p + 1}: tap here to see your cards`;
+      s.cover.textContent = tr(this.leds[p] ? "page.cover_turn" : "page.cover", p + 1);
       s.led.classList.toggle("on", !!this.leds[p]);
     });
     this.fit();
@@ -271,6 +291,10 @@ class Table {
   }
 
   update(state) {
+    if (state.lang && state.lang !== this.lang) {   // the menu's Language, or the page's switch
+      this.lang = state.lang;
+      this.speak(state.lang);
+    }
     let relayout = state.vs !== this.vs || state.mode !== this.mode;
     if (state.mode !== this.mode && state.mode === "game") this.revealed = null;   // play (again)
     this.vs = state.vs;
@@ -295,6 +319,26 @@ class Table {
     if (relayout) this.layout();
   }
 
+  // The page's own words in the table's language: the seating, the players'
+  // titles and covers, the computer's button, the keys under the table.
+  speak(code) {
+    words = readWords(this.FS, code);
+    const select = document.getElementById("lang");
+    if (select) select.value = code;
+    document.documentElement.lang = code;
+    for (const node of document.querySelectorAll("[data-key]")) node.textContent = tr(node.dataset.key);
+    this.players.forEach((s, p) => {
+      s.section.querySelector(".who").textContent = tr("page.player", p + 1);
+      s.canvas.setAttribute("aria-label", tr("page.panel", p + 1));
+    });
+    // the keys as the simulator maps them (host/simui/keymaps.py)
+    const keys = this.site.labels.map((map) => ["draw", "take", "knock"].map((b) => map[b]).join(" ") +
+      " / " + ["left", "ok", "right"].map((b) => map[b]).join(" "));
+    document.getElementById("keys").textContent = tr("page.keys", keys[0], keys[1]);
+    if (select) select.title = tr("page.language");
+    this.layout();
+  }
+
   animate(now) {
     let moving = false;
     for (const panel of this.panels) moving = panel.animate(now) || moving;
@@ -316,6 +360,34 @@ class Table {
       if (node) localStorage.setItem(STORE + name, this.FS.readFile("/flash/" + name, { encoding: "utf8" }));
       else localStorage.removeItem(STORE + name);
     }
+  }
+}
+
+// ------------------------------------------------------------ the language
+// The page's own switch lists the table's languages, each in its own name.
+// On a first visit (no language in the table's settings yet) the table
+// follows the browser's language when it speaks it (?lang=xx overrides);
+// after that the players' choice, on the page or in the table's menu, is
+// kept with the settings.
+function chooseLanguage(table, web) {
+  const info = JSON.parse(web.languages());
+  const select = document.getElementById("lang");
+  for (const [code, name] of info.langs) {
+    select.append(el("option", { value: code, textContent: name, lang: code }));
+  }
+  select.value = info.lang;
+  select.addEventListener("change", () => {
+    table.update(JSON.parse(web.set_lang(select.value)));
+    table.save();
+  });
+  const asked = params.get("lang");
+  let want = asked ? [asked] : (info.chosen ? [] : (navigator.languages || [navigator.language]));
+  want = want.map((l) => String(l).toLowerCase().split("-")[0]);
+  const pick = want.find((l) => info.langs.some(([c]) => c === l));
+  if (pick && pick !== info.lang) table.update(JSON.parse(web.set_lang(pick)));
+  if (!table.lang) {
+    table.lang = info.lang;
+    table.speak(info.lang);
   }
 }
 
@@ -358,6 +430,7 @@ async function main() {
   const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : null;
   const random = crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
   table.update(JSON.parse(web.boot(site.full_ms, site.partial_ms, speed, seed, random)));
+  chooseLanguage(table, web);
   table.save();
   say("");
   okgin.settled = () => {

@@ -1,0 +1,115 @@
+"""The table asleep (docs/power.md): auto-off after the menu's idle time,
+or a battery below the cut-off. Power.sleep imports this module when the
+table goes to sleep and drops it when it wakes, so its code is not on the
+heap during play.
+
+The game is already saved (after every action). Both panels show the
+sleeping (or empty battery) screen, which stays on the ink, and go to deep
+sleep; the chip sleeps as deep as a button can end: DORMANT on batteries,
+a light sleep that keeps the serial port on USB. Any button wakes it into
+the same game, and that press does nothing else.
+"""
+from time import sleep_ms, ticks_ms
+
+from i18n import t
+import text
+
+
+def sleep(pw, app, why, cutoff_mv, rest_ms):
+    """Save (already done after every action), show the sleeping (or
+    empty battery) screen on both panels, sleep as deep as a button can
+    end, and come back into the same game. ``pw``: the app's Power;
+    ``cutoff_mv``, ``rest_ms``: power.py's CUTOFF_MV and REST_MAX_MS."""
+    import gc
+    pw.sleeping = True
+    hw = pw.hw
+    gc.collect()
+    for p in range(app.nplayers):
+        if app.dead[p]:
+            continue
+        pn = app.panels[p]
+        _settle(pw, app, p)
+        if why == "asleep":
+            screen(pn.fb, t("power.asleep"), t("power.wake"))
+        else:
+            screen(pn.fb, t("power.empty"), t("power.empty_more"))
+        try:
+            pn.d.show(full=True)
+        except OSError:
+            pass
+    for p in range(app.nplayers):
+        if not app.dead[p]:
+            _settle(pw, app, p)
+            try:
+                app.panels[p].d.sleep()
+            except OSError:
+                pass
+    for led in hw.leds:
+        led.value(0)
+    b = app.buttons
+    while True:
+        s = hw.supply()
+        usb = s is None or s[0]
+        if usb:
+            hw.rest(rest_ms)    # USB: the serial port stays up
+            if app.proto is not None:
+                app.proto.poll()
+        else:
+            hw.dormant()
+        b.poll()
+        if b.held_any() or b.pending():
+            if why == "empty":
+                s = hw.supply()
+                if s is not None and not s[0] and s[1] and s[1] < cutoff_mv:
+                    _release(b)
+                    continue        # still empty: back to sleep, no refresh
+            break
+    _release(b)
+    pw.sleeping = False
+    pw.mv = 0
+    pw.read_at = ticks_ms()
+    pw.touch(pw.hot)
+    # every screen again, in full (the frame buffers hold the sleeping one)
+    for p in range(app.nplayers):
+        pn = app.panels[p]
+        pn.need_full = True
+        pn.shown = None         # the ink shows the sleeping screen
+        app.onfb[p] = None
+    app.dirty = [True, True]
+
+
+def _settle(pw, app, p):
+    pn = app.panels[p]
+    try:
+        while pn.d.busy():
+            pw.hw.rest(1000)
+    except OSError:
+        pass
+    pn.started = None
+
+
+def _release(b):
+    """Wait for the waking press to end; it does nothing else."""
+    while b.held_any() or b.settling:
+        sleep_ms(4)
+        b.poll()
+    while b.get() is not None:
+        pass
+
+
+def screen(fb, title, line):
+    """The sleeping (or empty battery) screen: it stays on the ink. The
+    title in bold, centred, the line below it wrapped and centred, in the
+    players' language (text.py's glyphs)."""
+    fb.fill(0)
+    w = 296
+    tw = min(text.width(title) + 1, w - 8)
+    text.draw(fb, title, (w - tw) // 2, 24, tw, 1, True)
+    y = 24 + 2 * text.H
+    for part in text.wrap(line, w - 16):
+        if y + text.H > 128:
+            text.no_room(part, 8, y)
+            break
+        pw = text.width(part)
+        text.draw(fb, part, (w - pw) // 2, y, pw)
+        y += text.H + 2
