@@ -117,7 +117,7 @@ class Table:
         skipped: "list[str]" = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            line = self.b._readline(max(0.1, deadline - time.monotonic()))
+            line = self.b.read_line(max(0.1, deadline - time.monotonic()))
             if line is None:
                 break
             if line.startswith("OK okgin"):

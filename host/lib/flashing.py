@@ -64,11 +64,36 @@ FS_TIMEOUT = 90
 BOOT_MARK = "# -- okgin: finish an interrupted update --"
 
 
+def _older_switch_code(src_root):
+    """An older tree's boot.py: before firmware/boot.py (issue 29) the
+    board's boot.py was the flasher's own SWITCH_CODE whole, a string in
+    that tree's host/flash.py (or host/lib/flashing.py). None if neither
+    has one."""
+    import ast
+    for rel in (("host", "lib", "flashing.py"), ("host", "flash.py")):
+        path = os.path.join(src_root, *rel)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "SWITCH_CODE"
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+                return node.value.value.encode()
+    return None
+
+
 def boot_py(src_root=ROOT):
     """The boot.py a flash of ``src_root`` writes: that tree's
-    firmware/boot.py (this checkout's when it has none)."""
+    firmware/boot.py; for an older tree without one, the SWITCH_CODE its
+    flasher wrote as boot.py (``okgin faults --source``: the firmware as it
+    was, boot included); else this checkout's."""
     path = os.path.join(src_root, "firmware", "boot.py")
     if not os.path.exists(path):
+        older = _older_switch_code(src_root)
+        if older is not None:
+            return older
         path = os.path.join(FIRMWARE, "boot.py")
     with open(path, "rb") as f:
         return f.read()

@@ -98,7 +98,7 @@ def run(table, n, rng, work, log):
             if head != "lines=1":
                 stuck.append("stats: %r" % head)
             else:
-                line = t.b._readline(30)
+                line = t.b.read_line(30)
                 try:
                     if json.loads(line or "").get("v") != 1:
                         notes.append("stats answered %r" % (line or "")[:60])

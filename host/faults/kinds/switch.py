@@ -66,6 +66,11 @@ def run(table, n, rng, work, log):
     for d in ("engine", "firmware", "hardware"):
         shutil.copytree(os.path.join(table.source, d), os.path.join(src, d),
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # an older tree's boot.py is its flasher's SWITCH_CODE (flashing.boot_py)
+    for rel in (("host", "flash.py"), ("host", "lib", "flashing.py")):
+        if os.path.exists(os.path.join(table.source, *rel)):
+            os.makedirs(os.path.join(src, *rel[:-1]), exist_ok=True)
+            shutil.copy(os.path.join(table.source, *rel), os.path.join(src, *rel))
     t = table(work, "switch")
     t.on()
     tried = []
