@@ -197,17 +197,16 @@ class Table:
         return size
 
     def tree(self):
-        """{path: SHA-256 hex} of the firmware's files on the flash (.mpy,
-        .py, .json but settings.json; not .staging)."""
+        """{path: SHA-256 hex} of every file on the flash but .staging/'s
+        (the firmware's, its language files included, and the player's)."""
         import hashlib
         out = {}
         for dirpath, dirnames, filenames in os.walk(self.flash):
             dirnames[:] = [d for d in dirnames if d != ".staging"]
             for fn in filenames:
-                if fn.endswith((".mpy", ".py", ".json")) and fn != "settings.json":
-                    p = os.path.join(dirpath, fn)
-                    with open(p, "rb") as f:
-                        out[os.path.relpath(p, self.flash)] = hashlib.sha256(f.read()).hexdigest()
+                p = os.path.join(dirpath, fn)
+                with open(p, "rb") as f:
+                    out[os.path.relpath(p, self.flash)] = hashlib.sha256(f.read()).hexdigest()
         return out
 
     def session(self, read=(), digest=(), put=None, remove=()):
@@ -290,8 +289,9 @@ class ChipTable(Table):
         return self.chip._timing_ms(key, default) / 1000.0
 
     def tree(self):
-        """{path: SHA-256 hex} of the firmware's files on the chip's flash
-        (.mpy, .py, .json but settings.json; not .staging)."""
+        """{path: SHA-256 hex} of every file on the chip's flash but
+        .staging/'s (the firmware's, its language files included, and the
+        player's)."""
         code = ("import os, hashlib, binascii\n"
                 "def _walk(d):\n"
                 " for e in os.ilistdir(d or '/'):\n"
@@ -299,10 +299,15 @@ class ChipTable(Table):
                 "  if e[1] == 0x4000:\n"
                 "   if e[0] != '.staging':\n"
                 "    _walk(p)\n"
-                "  elif e[0].rsplit('.', 1)[-1] in ('mpy', 'py', 'json') and e[0] != 'settings.json':\n"
+                "  else:\n"
                 "   h = hashlib.sha256()\n"
+                "   b = bytearray(1024)\n"
                 "   with open(p, 'rb') as f:\n"
-                "    h.update(f.read())\n"
+                "    while True:\n"
+                "     k = f.readinto(b)\n"
+                "     if not k:\n"
+                "      break\n"
+                "     h.update(b[:k])\n"
                 "   print('H', p, binascii.hexlify(h.digest()).decode())\n"
                 "_walk('')\n")
         out = {}
