@@ -375,7 +375,9 @@ class ChipTable(Table):
         self.b.request("sync", timeout=timeout)
 
     def press(self, p, button, long=False):
-        self.chip.press(p, button, long=long)   # in the chip's time, until polled
+        # in the chip's time, until polled; a press that opens a page waits
+        # for its draw (minutes of wall time on a loaded machine)
+        self.chip.press(p, button, long=long, timeout=600.0)
 
     def hold(self, p, button):
         self.chip.hold(p, button)
