@@ -746,7 +746,7 @@ class ChipBoard:
         g = self.pins.button_gpio(player, button)
         self._script([(0, 0, g, None)], (0, 0))
 
-    def press(self, player, button, long=False, bounce_ms=0.0, hold_ms=None):
+    def press(self, player, button, long=False, bounce_ms=0.0, hold_ms=None, timeout=60.0):
         """Press and release like a patient person, in the chip's time: held
         3 debounce periods (or past long_press_ms when long=True) and until
         the firmware has polled the buttons twice, then released until it
@@ -755,6 +755,8 @@ class ChipBoard:
         With bounce_ms, the contact chatters that long at the press and at
         the release (on/off every 0.3-0.5 ms), as a worn switch does;
         hold_ms holds it that long instead (still until polled twice).
+        ``timeout``: wall seconds for the chip to take it all in (a press
+        that starts a long draw is polled again only after it).
         Returns the emulated ns at which the pin first went low."""
         self._check_player(player)
         self._need_pins()
@@ -767,7 +769,7 @@ class ChipBoard:
         steps = _chatter(g, 0, bounce_ms)
         steps += _chatter(g, None, bounce_ms, int(hold_ms * ms), polls)
         end = (int(3 * debounce * ms), polls)
-        timeout = 60.0 + (4 * (hold_ms + 3 * debounce) / 1e3 if self.realtime else 0)
+        timeout += 4 * (hold_ms + 3 * debounce) / 1e3 if self.realtime else 0
         return self._script(steps, end, timeout).started_at
 
     def led(self, player):

@@ -68,10 +68,11 @@ def run(args):
     print()
     print(markdown(results, "emulated Pico" if chip else "virtual board"))
     print()
-    print("%.0f s in all; rerun with: okgin faults%s%s --rows %s --seed %d%s"
+    print("%.0f s in all; rerun with: okgin faults%s%s --rows %s --seed %d%s%s"
           % (time.monotonic() - t0, " --quick" if args.quick else "", " --chip" if chip else "",
              ",".join(rows), seed,
-             " --scale %g" % args.scale if args.scale != 1.0 else ""))
+             " --scale %g" % args.scale if args.scale != 1.0 else "",
+             " --source %s" % args.source if args.source else ""))
     failed = [r.name for r in results if not r.passed()]
     if failed:
         raise CommandError("faults: %s lost, got something wrong or got stuck (see above)"

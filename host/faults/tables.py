@@ -110,12 +110,14 @@ class Table:
 
     def resync(self, timeout=60):
         """Skip answers a caller left unread: ask hello, read up to its
-        answer. The lines skipped are returned."""
-        self.b.send_raw(b"hello\n")
+        answer. The lines skipped are returned. A newline goes first: a
+        line left unfinished (a flood of Ctrl-C bytes, a cut) ends there
+        instead of swallowing the hello (an empty line gets no answer)."""
+        self.b.send_raw(b"\nhello\n")
         skipped: "list[str]" = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            line = self.b._readline(max(0.1, deadline - time.monotonic()))
+            line = self.b.read_line(max(0.1, deadline - time.monotonic()))
             if line is None:
                 break
             if line.startswith("OK okgin"):
@@ -195,17 +197,16 @@ class Table:
         return size
 
     def tree(self):
-        """{path: SHA-256 hex} of the firmware's files on the flash (.mpy,
-        .py, .json but settings.json; not .staging)."""
+        """{path: SHA-256 hex} of every file on the flash but .staging/'s
+        (the firmware's, its language files included, and the player's)."""
         import hashlib
         out = {}
         for dirpath, dirnames, filenames in os.walk(self.flash):
             dirnames[:] = [d for d in dirnames if d != ".staging"]
             for fn in filenames:
-                if fn.endswith((".mpy", ".py", ".json")) and fn != "settings.json":
-                    p = os.path.join(dirpath, fn)
-                    with open(p, "rb") as f:
-                        out[os.path.relpath(p, self.flash)] = hashlib.sha256(f.read()).hexdigest()
+                p = os.path.join(dirpath, fn)
+                with open(p, "rb") as f:
+                    out[os.path.relpath(p, self.flash)] = hashlib.sha256(f.read()).hexdigest()
         return out
 
     def session(self, read=(), digest=(), put=None, remove=()):
@@ -288,8 +289,9 @@ class ChipTable(Table):
         return self.chip._timing_ms(key, default) / 1000.0
 
     def tree(self):
-        """{path: SHA-256 hex} of the firmware's files on the chip's flash
-        (.mpy, .py, .json but settings.json; not .staging)."""
+        """{path: SHA-256 hex} of every file on the chip's flash but
+        .staging/'s (the firmware's, its language files included, and the
+        player's)."""
         code = ("import os, hashlib, binascii\n"
                 "def _walk(d):\n"
                 " for e in os.ilistdir(d or '/'):\n"
@@ -297,10 +299,15 @@ class ChipTable(Table):
                 "  if e[1] == 0x4000:\n"
                 "   if e[0] != '.staging':\n"
                 "    _walk(p)\n"
-                "  elif e[0].rsplit('.', 1)[-1] in ('mpy', 'py', 'json') and e[0] != 'settings.json':\n"
+                "  else:\n"
                 "   h = hashlib.sha256()\n"
+                "   b = bytearray(1024)\n"
                 "   with open(p, 'rb') as f:\n"
-                "    h.update(f.read())\n"
+                "    while True:\n"
+                "     k = f.readinto(b)\n"
+                "     if not k:\n"
+                "      break\n"
+                "     h.update(b[:k])\n"
                 "   print('H', p, binascii.hexlify(h.digest()).decode())\n"
                 "_walk('')\n")
         out = {}
@@ -368,7 +375,9 @@ class ChipTable(Table):
         self.b.request("sync", timeout=timeout)
 
     def press(self, p, button, long=False):
-        self.chip.press(p, button, long=long)   # in the chip's time, until polled
+        # in the chip's time, until polled; a press that opens a page waits
+        # for its draw (minutes of wall time on a loaded machine)
+        self.chip.press(p, button, long=long, timeout=600.0)
 
     def hold(self, p, button):
         self.chip.hold(p, button)
@@ -439,6 +448,8 @@ class ChipTable(Table):
             code.append("try:\n os.remove(%r)\nexcept OSError:\n pass" % name)
         pieces = ["\n".join(code) + "\n"]
         for name, data in (put or {}).items():
+            if isinstance(data, str):
+                data = data.encode()
             # a few KB of hex per piece: the chip compiles each in its heap
             mode = "wb"
             for i in range(0, max(len(data), 1), 4096):

@@ -64,17 +64,50 @@ FS_TIMEOUT = 90
 BOOT_MARK = "# -- okgin: finish an interrupted update --"
 
 
+def _older_switch_code(src_root):
+    """An older tree's boot.py: before firmware/boot.py (issue 29) the
+    board's boot.py was the flasher's own SWITCH_CODE whole, a string in
+    that tree's host/flash.py (or host/lib/flashing.py). None if neither
+    has one."""
+    import ast
+    for rel in (("host", "lib", "flashing.py"), ("host", "flash.py")):
+        path = os.path.join(src_root, *rel)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "SWITCH_CODE"
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+                return node.value.value.encode()
+    return None
+
+
 def boot_py(src_root=ROOT):
     """The boot.py a flash of ``src_root`` writes: that tree's
-    firmware/boot.py (this checkout's when it has none)."""
+    firmware/boot.py; for an older tree without one, the SWITCH_CODE its
+    flasher wrote as boot.py (``okgin faults --source``: the firmware as it
+    was, boot included); else this checkout's."""
     path = os.path.join(src_root, "firmware", "boot.py")
     if not os.path.exists(path):
+        older = _older_switch_code(src_root)
+        if older is not None:
+            return older
         path = os.path.join(FIRMWARE, "boot.py")
     with open(path, "rb") as f:
         return f.read()
 
 
-SWITCH_CODE = boot_py().decode().split(BOOT_MARK, 1)[1]
+def switch_code(src_root=ROOT):
+    """The code that finishes a switch, as ``src_root``'s boot.py has it:
+    its part after BOOT_MARK (an older tree's boot.py was this code whole;
+    the fault campaign's switch row runs an older tree's own, --source)."""
+    text = boot_py(src_root).decode()
+    return text.split(BOOT_MARK, 1)[1] if BOOT_MARK in text else text
+
+
+SWITCH_CODE = switch_code()
 
 # Helpers defined once per session on the device (raw REPL globals persist).
 DEVICE_HELPERS = """\
@@ -463,8 +496,8 @@ def _boot_in_process_board(board, power_cycle, rep):
         board.wait_ready(30, probe_after=2.0)
 
 
-def _switch(dev):
-    text = dev.exec(SWITCH_CODE, timeout=FS_TIMEOUT)
+def _switch(dev, code=SWITCH_CODE):
+    text = dev.exec(code, timeout=FS_TIMEOUT)
     if "okgin boot:" in text:
         raise CommandError("switching to the new files failed on the board: %s"
                            % text.strip().splitlines()[-1])
@@ -503,6 +536,7 @@ class Plan:
         self.files = files                        # [(device path, bytes)], switch order
         self.paths = [p for p, _ in files]
         self.want = {p: hashlib.sha256(d).hexdigest() for p, d in files}
+        self.have = have                          # {path: SHA-256 hex on the board, or None}
         self.todo = [(p, d) for p, d in files if have[p] != self.want[p]]
         self.need = sum(len(d) for _, d in self.todo)
         self.free = free                          # bytes free on the board, -1 unknown
@@ -524,6 +558,7 @@ class Flash:
         self.rep = rep
         self.step = "connecting"
         self.copied = 0
+        self.switch_code = SWITCH_CODE    # (the switch row: an older tree's own)
 
     def say(self, text):
         if not self.quiet:
@@ -623,7 +658,7 @@ class Flash:
         journal = "\n".join(p for p, _ in plan.todo) + "\n"
         self.dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
                       % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL))
-        _switch(self.dev)
+        _switch(self.dev, self.switch_code)
 
     def clean_up(self, plan):
         """Delete stale files (never the player's), write the manifest, drop

@@ -361,6 +361,14 @@ class Board:
         self._heard(text)
         return text
 
+    def read_line(self, timeout):
+        """The next line the firmware sent, whatever it is (an answer, READY,
+        a line of a block, noise), without its end of line; None if none
+        came within ``timeout`` seconds. For callers that read the port
+        themselves (the fault campaign's floods and resyncs); ``request``
+        and ``read_answer`` are the protocol's way."""
+        return self._readline(timeout)
+
     def write(self, data):
         import serial
         ser = self._port()

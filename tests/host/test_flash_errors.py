@@ -129,3 +129,23 @@ def test_an_error_on_the_board_reaches_the_user_in_its_own_words(tmp_path):
            "its filesystem is mounted read-only" in err
     assert "went away" not in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_older_tree_is_flashed_with_the_boot_py_its_own_flasher_wrote(tmp_path):
+    # okgin faults --source with a tree from before firmware/boot.py (issue
+    # 29): its board got its flasher's SWITCH_CODE as boot.py, without the
+    # owner's lock at boot; flashing it with this checkout's boot.py would
+    # hide the defects the campaign is there to show
+    from okgin.lib import flashing
+    old = tmp_path / "old"
+    (old / "firmware").mkdir(parents=True)
+    (old / "host").mkdir()
+    code = "# okgin: finish an interrupted firmware update\nimport os\n"
+    (old / "host" / "flash.py").write_text("X = 1\nSWITCH_CODE = %r\n" % code)
+    assert flashing.boot_py(str(old)) == code.encode()
+    assert flashing.switch_code(str(old)) == code
+    # a tree with neither gets this checkout's; this checkout's is its own
+    bare = tmp_path / "bare"
+    (bare / "firmware").mkdir(parents=True)
+    assert flashing.boot_py(str(bare)) == flashing.boot_py()
+    assert flashing.BOOT_MARK.encode() in flashing.boot_py()

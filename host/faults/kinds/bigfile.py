@@ -13,6 +13,8 @@ UNITS = (b"12 0 discard 7h ;00000000\n", b"\x00" * 26, b"junk junk junk junk jun
          bytes(range(256)))
 # free room left on the chip's filesystem, bytes: down to a single 4 KB block
 LEAVE_CHIP = (4096, 8192, 16384, 65536, 262144)
+# game.okg is read back (through the chip's REPL, into its heap) up to this size
+READ_MAX = 64 * 1024
 # the junk's size on the virtual board (a host directory: no room to run out of)
 SIZE_VBOARD = (1 << 20, 3 << 20, 8 << 20)
 
@@ -39,10 +41,18 @@ def run(table, n, rng, work, log):
             t.sync()
             st = t.status()
             what = "%d good lines + %d KB of %r..." % (k, len(junk) // 1024, unit[:12])
-            look = t.session(read=("game.okg",), digest=("game.bad",))
+            # game.okg read back only if it was repaired: the damaged file
+            # whole would not fit the chip's heap (before the fix it stayed)
+            look = t.session(digest=("game.okg", "game.bad"))
+            okg = look["game.okg"]
             if st["screen"] == "error":
                 r.bad("stuck", "%s: the error screen at boot" % what)
+            elif okg is not None and okg[1] > READ_MAX:
+                r.bad("lost", "%s: game.okg left as a %d KB file, the good part not resumed"
+                      % (what, okg[1] // 1024))
             else:
+                if okg is not None:
+                    look.update(t.session(read=("game.okg",)))
                 verdict, why = _judge_damage(st, look["game.okg"], look["game.bad"], base,
                                              damaged, good)
                 if verdict == "ok":

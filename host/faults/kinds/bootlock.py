@@ -39,6 +39,8 @@ def _flood_boot(t, after_s):
         ready = None
         while time.monotonic() < deadline:
             got += ser.read(4096)
+            if any(s in got for s in REPL_SIGNS):
+                break               # the REPL: judged already (no READY will come)
             if ready is None and b"READY okgin" in got:
                 ready = t.now()
             if ready is not None and t.now() - ready > after_s:

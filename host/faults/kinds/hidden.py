@@ -76,9 +76,9 @@ def row_hidden(table, n, rng, work, log):
                 if cmd == b"reset":
                     t.b.wait_ready(30, probe_after=2.0)
                     break
-                line = t.b._readline(30)
+                line = t.b.read_line(30)
                 while line is not None and line.startswith("READY"):
-                    line = t.b._readline(30)     # unsolicited (a reset's boot)
+                    line = t.b.read_line(30)     # unsolicited (a reset's boot)
                 if line is None:
                     leak.append("no answer to %r" % cmd)
                     break
@@ -88,7 +88,7 @@ def row_hidden(table, n, rng, work, log):
                         if not any(p == q and b and t0 <= when <= now for when, q, b in shown):
                             leak.append("test mode answered before its banner was on panel %d" % p)
                 if line.startswith("OK lines="):
-                    block = [t.b._readline(30) for _ in range(int(line[9:]))]
+                    block = [t.b.read_line(30) for _ in range(int(line[9:]))]
                     if secret & set(block):
                         leak.append("a line of the real game's record")
                 elif line.startswith("OK 296x128 "):

@@ -4,7 +4,9 @@ with a letter changed, cuts, junk), the settings (settings.json) and test
 mode's own game (test.okg). Survived: the real game resumes exactly, the
 table answers (`stats`, test mode) and is never stuck on an error screen,
 a file the firmware replaced is kept whole beside it (.bad), and test
-mode's game is its good part (issue 29, item 2)."""
+mode's game is its good part, and the menu's statistics page opens
+(issue 29, item 2: before, a KeyError there held the table on an error
+screen)."""
 import hashlib
 import json
 
@@ -13,7 +15,10 @@ from okgin.faults.kinds import Kind
 from okgin.faults.kinds.damage import _damage, _engine_bases
 from okgin.faults.tally import Row
 
-KINDS = ("json-flip", "key", "truncate", "flip", "garbage", "overwrite")
+# the menu's Statistics item, from its top in a game: Resume, New game (2
+# players), three computer levels, Rules, Rule switches, Statistics
+STATS_ITEM = 7
+KINDS = ("key", "json-flip", "truncate", "flip", "garbage", "overwrite")
 
 
 def _stats_text(rng):
@@ -98,7 +103,7 @@ def run(table, n, rng, work, log):
             if head != "lines=1":
                 stuck.append("stats: %r" % head)
             else:
-                line = t.b._readline(30)
+                line = t.b.read_line(30)
                 try:
                     if json.loads(line or "").get("v") != 1:
                         notes.append("stats answered %r" % (line or "")[:60])
@@ -117,6 +122,25 @@ def run(table, n, rng, work, log):
                                  % (rec.count(b"\n"), want.count(b"\n")))
                 t.req("testmode off")
                 t.sync()
+            if name == "stats.json" and not stuck:
+                # the player's way to the statistics: hold OK for the menu,
+                # RIGHT to Statistics, OK (the issue's KeyError jam was there)
+                try:
+                    t.press(0, "ok", long=True)
+                    for _ in range(STATS_ITEM):
+                        t.press(0, "right")
+                    t.press(0, "ok")
+                    t.sync()
+                    page = t.status()["screen"]
+                except Exception as e:      # the table took no press, or no request
+                    page = "no answer (%s)" % e
+                    stuck.append("on the way to the statistics page: %s" % e)
+                if page.startswith("no answer"):
+                    pass
+                elif page == "error":
+                    stuck.append("the statistics page: the error screen")
+                elif page != "menu":
+                    notes.append("the statistics page: screen=%s" % page)
             bad_name = "test.bad" if name == "test.okg" else name + ".bad"
             look = t.session(read=("game.okg", name), digest=(bad_name,))
             if look["game.okg"] != real:

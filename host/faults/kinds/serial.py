@@ -170,7 +170,7 @@ def _flood(t, data, count, idle):
     w.start()
     got: "list[str]" = []
     while len(got) < count:
-        line = t.b._readline(idle)
+        line = t.b.read_line(idle)
         if line is None:
             break
         got.append(line)
@@ -190,7 +190,7 @@ def _answers(t, count, timeout=60):
     out: "list[str]" = []
     deadline = time.monotonic() + timeout
     while len(out) < count and time.monotonic() < deadline:
-        line = t.b._readline(max(0.05, deadline - time.monotonic()))
+        line = t.b.read_line(max(0.05, deadline - time.monotonic()))
         if line is None:
             break
         out.append(line)
