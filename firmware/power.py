@@ -107,7 +107,12 @@ class Power:
             except Exception:       # noqa: BLE001 - the next step() shows it
                 return
             if proto.waiting is not None:
-                due = 50            # else the next edge, or a look in 50 ms
+                # what makes its answer due (a refresh ending, a debounce)
+                # ends the rest by itself (a BUSY edge, a timer below): a
+                # look every second is only the safety net. Every 50 ms, a
+                # host waiting for refreshes woke the chip ~10 times per
+                # move (okgin bench power: docs/power.md)
+                due = 1000
         if b.settling or b.held_any():
             # a debounce ending, a long press, an auto-repeat: due then;
             # the release is an edge, which ends the sleep by itself. A held

@@ -50,12 +50,15 @@ class Table:
 
     def boot(self):
         chip = self.chip
+        # on batteries from power-on, as a table on the kitchen table boots:
+        # supplied after the boot, the firmware read USB at its first reading
+        # and kept the turn light lit until the next one (20 s)
+        chip.set_supply(vbus=False, vsys=VSYS_BATTERY)
         chip.power_cycle()
         t0 = chip.emulated_ns()
         chip.console_line("READY okgin", 600, since=t0)
         time.sleep(0.2)
         self.fw.flush_input()
-        chip.set_supply(vbus=False, vsys=VSYS_BATTERY)
 
     def think(self, seconds):
         """A person at the table, not touching it: while the chip sleeps its
