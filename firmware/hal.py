@@ -116,24 +116,8 @@ class Hardware:
         f = getattr(_board, "lightsleep", None)
         if f is None:
             time.sleep_ms(ms)
-            return
-        off = getattr(_board, "disable_irq", None)
-        if off is None or ms <= 1:       # lightsleep(1) is a plain delay
+        else:
             f(ms)
-            return
-        # An edge between the look at _edge above and the sleep would have
-        # its (hard) IRQ served before the sleep began, and nothing would
-        # end the sleep until its time was up (a press seen 15-60 s late on
-        # the emulated Pico). With the IRQs masked from the look to the
-        # sleep, such an edge stays pending: WFI ends at once, and the IRQ
-        # is served when they are unmasked. lightsleep masks them itself
-        # for the sleep.
-        s = off()
-        try:
-            if not _edge[0]:
-                f(ms)
-        finally:
-            _board.enable_irq(s)
 
     def dormant(self):
         """The deepest sleep a button can end: every clock stopped
