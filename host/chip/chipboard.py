@@ -729,9 +729,22 @@ class ChipBoard:
                     self._pending.remove(s)
             if not self.alive:
                 raise ChipError("the emulated Pico is off")
-            raise ChipError("the emulated Pico did not take the input (+%.3f s emulated) in %.0f s"
-                            % (end[0] / 1e9, timeout))
+            raise ChipError("the emulated Pico did not take the input in %.0f s: %s"
+                            % (timeout, self._script_state(s)))
         return s
+
+    def _script_state(self, s):
+        """Where a script stands, for the error when it is not taken."""
+        with self._lock:
+            t, reads = self._t, self._reads
+            why = dict(self.reports)
+        if s.mark is None:
+            return "the chip never reported after it was asked (at %.3f s emulated)" % (t / 1e9)
+        delay, need = s.waiting()
+        return ("%d step(s) left; %.3f s emulated since the last (%.3f s needed), %d pin reads "
+                "since (%d needed); the chip's reports so far: %s"
+                % (len(s.steps), (t - s.mark[0]) / 1e9, delay / 1e9, reads - s.mark[1], need,
+                   ", ".join("%s %d" % kv for kv in sorted(why.items()))))
 
     def hold(self, player, button):
         """Press and keep holding (until release()); returns once applied."""

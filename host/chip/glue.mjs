@@ -93,6 +93,7 @@ const B1_FLASH_USER_ERASE = 0x1868, B1_FLASH_PAGE_PROGRAM = 0x189e;
 const ERASE_SIZE = { 0x20: 4096, 0x52: 32768, 0xd8: 65536 };
 const USB_SOF_RD = 0x48, USB_INTE = 0x90, USB_INTR_DEV_SOF = 1 << 17;
 const PPB_SCR = 0xd10, SCR_SLEEPDEEP = 0x4;
+const WFI = 0xbf30;            // the Thumb opcode
 const CLK_SLEEP_EN0 = 0xa8, CLK_SLEEP_EN1 = 0xac, SLEEP_EN0_ALL = 0xffffffff, SLEEP_EN1_ALL = 0x7fff;
 const XOSC_DORMANT = 0x08, XOSC_COMA = 0x636f6d61, XOSC_WAKE = 0x77616b65;
 const IO_DORMANT_WAKE_INTE0 = 0x160, IO_DORMANT_WAKE_INTE3 = 0x16c;
@@ -313,6 +314,23 @@ function makeChip(watchdogReset = false) {
   ppb.writeUint32 = (offset, value) => {
     if (offset === PPB_SCR) scr = value & 0x16;
     else ppbWrite(offset, value);
+  };
+  // WFI with PRIMASK set (MicroPython's lightsleep runs in an atomic
+  // section): an interrupt ends the wait but is taken only once PRIMASK is
+  // cleared (ARMv6-M ARM, B1.5.19 and WFI); rp2040js took the exception at
+  // once, inside the atomic section. A WFI with such an interrupt already
+  // pending does not wait at all: run() checks that after each WFI.
+  const core = mcu.core;
+  const setIrq = core.setInterrupt.bind(core);
+  core.setInterrupt = (irq, value) => {
+    const bit = 1 << irq;
+    if (value && core.waiting && core.PM && !(core.pendingInterrupts & bit)) {
+      core.pendingInterrupts |= bit;
+      core.interruptsUpdated = true;      // taken when PRIMASK is cleared
+      if (core.enabledInterrupts & bit) core.waiting = false;
+      return;
+    }
+    setIrq(irq, value);
   };
   // A PLL that is powered down is not locked (rp2040js says it always is):
   // the SDK's pll_init skips a PLL that reads locked with the same dividers,
@@ -573,6 +591,12 @@ function run() {
     const ns = core.executeInstruction() * nsPerCycle;
     ran += ns;
     clock.tick(ns);
+    if (core.waiting && core.PM && core.pendingInterrupts & core.enabledInterrupts &&
+        core.readUint16((core.PC - 2) & ~1) === WFI) {
+      // an interrupt that came in masked (PRIMASK) before the WFI: pending,
+      // so the WFI completes at once (rp2040js waited for a new one)
+      core.waiting = false;
+    }
   }
   account('run', ran);
   const why = stop;
@@ -595,8 +619,16 @@ for (;;) {
   } else if (reply.adv !== undefined && mcu.core.waiting) {
     // Let the sleeping core's time pass, never beyond its next alarm (an
     // alarm's interrupt must wake it before anything later happens).
+    // Times cross the link in whole ns, but a cycle at 12 MHz (clk_sys in
+    // lightsleep) is 83.33 ns, so the clock and its alarms sit between
+    // whole ns: an "adv" up to the reported (rounded) alarm may fall a
+    // fraction short of it. Reaching it counts as reaching the alarm;
+    // without that the core waited for an alarm that never fired, and
+    // Python for the core, forever (a press "not taken" in the chip HIL
+    // suite since the table sleeps, 2026-12-03).
     const next = clock.nextAlarm ? clock.nextAlarm.nanos : Infinity;
-    const target = Math.min(reply.adv - epoch, next);
+    const adv = reply.adv - epoch;
+    const target = next - adv < 1 ? next : adv;
     if (target > clock.nanos) {
       account('sleep', target - clock.nanos);
       clock.tick(target - clock.nanos);

@@ -63,6 +63,44 @@ def test_input_pins_read_their_pulls_and_the_buttons(repl):
     assert r("print(o.value())") == "1"          # an output reads back its level
 
 
+def test_an_interrupt_pending_before_a_lightsleep_ends_it_at_once(repl):
+    # The firmware masks the interrupts from its last look for work to the
+    # lightsleep, so that what comes in meanwhile (a button's edge, a byte
+    # from USB) stays pending and ends the sleep at once, as WFI does on
+    # the chip (ARMv6-M: an interrupt that PRIMASK holds back still ends a
+    # WFI). The emulator used to sleep on: such a byte was answered only
+    # when the sleep's time was up (the chip HIL suite's "no answer").
+    chip, r = repl
+    r("import machine, time; n = [0]")
+    r("exec('def cb(t):\\n n[0] += 1')")
+    # masked for 100 ms (a timer's interrupt comes in meanwhile), then a
+    # lightsleep of 3 s
+    out = r("exec('s = machine.disable_irq()\\n"
+            "tm = machine.Timer(period=20, mode=machine.Timer.ONE_SHOT, callback=cb)\\n"
+            "t = time.ticks_ms()\\n"
+            "while time.ticks_diff(time.ticks_ms(), t) < 100: pass\\n"
+            "t = time.ticks_ms()\\nmachine.lightsleep(3000)\\n"
+            "d = time.ticks_diff(time.ticks_ms(), t)\\nmachine.enable_irq(s)\\nprint(d)')")
+    slept = int(out.split()[-1])
+    assert slept < 50, "the pending timer interrupt did not end the lightsleep (%d ms)" % slept
+    assert r("print(n[0])") == "1"              # and its handler ran once unmasked
+
+
+def test_a_press_is_taken_while_the_chip_lightsleeps_between_reads(repl):
+    # At 12 MHz (clk_sys in lightsleep) a cycle is 83.3 ns: the chip's
+    # alarms fall between whole ns, which the link rounds. A press waiting
+    # for the pin to be read froze the emulated clock just short of the
+    # alarm that ends the sleep (the chip HIL suite's scripted hand).
+    chip, r = repl
+    g = chip.pins.button_gpio(0, "draw")
+    r("import machine; from machine import Pin; p = Pin(%d, Pin.IN, Pin.PULL_UP); lows = [0]" % g)
+    r.ser.write(b"exec('for i in range(400):\\n machine.lightsleep(7); lows[0] += 1 - p.value()')\r\n")
+    chip.press(0, "draw", timeout=60)     # held until the pins are read 24 times (two polls)
+    r.ser.timeout = 60
+    assert r.ser.read_until(b">>> ", 100000).endswith(b">>> ")
+    assert int(r("print(lows[0])")) >= 12
+
+
 def test_mpremote_copies_and_lists_files(repl, tmp_path):
     chip, r = repl
     r.ser.close()
