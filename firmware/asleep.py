@@ -51,7 +51,8 @@ def sleep(pw, app, why, cutoff_mv, rest_ms):
         s = hw.supply()
         usb = s is None or s[0]
         if usb:
-            hw.rest(rest_ms)    # USB: the serial port stays up
+            # USB: the serial port stays up
+            hw.rest(rest_ms, None if app.proto is None else app.proto.pending)
             if app.proto is not None:
                 app.proto.poll()
         else:

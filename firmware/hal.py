@@ -106,18 +106,32 @@ class Hardware:
         sys.modules.pop("display", None)
 
     # -- waiting and the supply (docs/power.md) ------------------------------
-    def rest(self, ms):
+    def rest(self, ms, more=None):
         """Sleep up to ms, or until a button or BUSY line changes (or the
         host sends a byte). On the rp2: machine.lightsleep, the clocks from
-        the crystal and the PLLs off; the pin IRQs above end it early."""
-        if ms <= 0 or _edge[0]:
-            _edge[0] = 0
-            return
+        the crystal and the PLLs off; the pin IRQs above end it early.
+        ``more()``: true when work came in (a byte from the host) since the
+        caller last looked; it is asked with the interrupts masked, as is
+        the edge flag, up to the sleep: an interrupt that comes in between
+        stays pending, and a pending interrupt ends the sleep at once (WFI),
+        where one served just before the sleep would not end it until its
+        time is up (a host's command answered 10 s late)."""
         f = getattr(_board, "lightsleep", None)
         if f is None:
-            time.sleep_ms(ms)
-        else:
+            if ms > 0 and not _edge[0]:
+                time.sleep_ms(ms)
+            _edge[0] = 0
+            return
+        off = getattr(_board, "disable_irq", None)
+        state = off() if off is not None else None
+        try:
+            if ms <= 0 or _edge[0] or (more is not None and more()):
+                _edge[0] = 0
+                return
             f(ms)
+        finally:
+            if off is not None:
+                _board.enable_irq(state)
 
     def dormant(self):
         """The deepest sleep a button can end: every clock stopped

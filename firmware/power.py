@@ -141,7 +141,7 @@ class Power:
                 due = min(due, 1000)    # its BUSY edge ends the rest; the timeout is checked
         except OSError:
             due = 1
-        self._rest(max(1, due))
+        self._rest(max(1, due), None if proto is None else proto.pending)
 
     def _off_ms(self):
         """Auto-off after this long without a press (0: never). settings.json

@@ -45,6 +45,15 @@ class Protocol:
         self.send("READY okgin fw=%s proto=%d board=%s"
                   % (VERSION, PROTO, self.app.board_name))
 
+    def pending(self):
+        """A byte from the host waits to be read by poll() (which reads
+        none while an answer is owed: then nothing is pending for it)."""
+        if self.waiting is not None:
+            return False
+        for _ in self.ready_in(0):
+            return True
+        return False
+
     def poll(self):
         """Read and answer what has arrived; never blocks."""
         w = self.waiting
