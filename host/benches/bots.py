@@ -199,7 +199,7 @@ def run_chip(quick, games=None):
 
             times, rows = bot_games(chip, fw, games, report=report)
         finally:
-            fw.ser.close()
+            fw.close()      # one client at a time on the port: mpremote's raw REPL next
         print("  " + decisions_line(times, "in the firmware (from the game asking the "
                                            "computer to move to its move applied)"))
         print("  heap over the %d games: lowest free %d bytes (goal >= 120 KB = %d); "

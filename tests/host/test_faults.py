@@ -38,3 +38,40 @@ def test_a_row_that_does_not_exist_is_a_one_line_error():
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1
     assert r.stderr.strip() == "okgin: unknown row 'weather' (rows: %s)" % ", ".join(ALL)
+
+
+class _Entropy:
+    """The shuffle row's view of a table: seeds from ``draw`` instead of
+    the board's entropy (a bad source is what the row must catch)."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.b = self
+
+    def __call__(self, work, name):
+        return self
+
+    def on(self):
+        pass
+
+    def req(self, line):
+        pass
+
+    def stop(self):
+        pass
+
+    def request_block(self, line):
+        return ["%08x" % self.draw() for _ in range(int(line.split()[1]))]
+
+
+def test_the_shuffle_row_catches_a_source_with_few_seeds_and_passes_a_good_one():
+    import itertools
+    import random
+    from okgin.faults.kinds.shuffle import row_shuffle
+    rng = random.Random(5)
+    # a board whose entropy repeats 40 seeds: every deal position skewed
+    few = itertools.cycle([rng.getrandbits(30) for _ in range(40)])
+    bad = row_shuffle(_Entropy(lambda: next(few)), 2000, rng, None, None)
+    assert bad.wrong >= 50 and bad.injected == 53
+    good = row_shuffle(_Entropy(lambda: rng.getrandbits(30)), 2000, rng, None, None)
+    assert good.wrong == 0 and good.survived == good.injected == 53

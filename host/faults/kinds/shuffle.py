@@ -12,55 +12,81 @@ def _chi2_p(x, k):
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
+def _positions(seeds):
+    """Chi-square (51 d.o.f.) of which card lands at each deal position."""
+    from okgin.engine import Match
+    counts = [[0] * 52 for _ in range(52)]
+    for s in seeds:
+        deck = Match(seed=s).hand._stock
+        for pos in range(52):
+            counts[pos][deck[pos]] += 1
+    e = len(seeds) / 52.0
+    return [sum((c - e) ** 2 / e for c in counts[pos]) for pos in range(52)]
+
+
+def _top_byte(seeds):
+    """Chi-square (255 d.o.f.) of the seeds' top 8 bits (30-bit seeds)."""
+    n = len(seeds)
+    top = [0] * 256
+    for s in seeds:
+        top[s >> 22] += 1
+    return sum((c - n / 256.0) ** 2 / (n / 256.0) for c in top)
+
+
 def row_shuffle(table, n, rng, work, log):
     """Seeds drawn by the board (``entropy``, as its menu draws a new
     game's), each dealt as the firmware deals a new game; for every one of
     the 52 deal positions a chi-square of which card lands there (51
     degrees of freedom). Also the seeds' own spread (top 8 bits, 255 d.o.f.).
-    A position is wrong when its p-value is below 1e-4 (chance: 52 in
-    10,000 runs of this row)."""
-    from okgin.engine import Match
+    A position is suspect when its p-value is below 1e-4 (chance: 52 in
+    10,000 runs of this row) and wrong when a second, fresh sample of n
+    deals confirms it (chance: about 1 in 2 million runs; a real bias that
+    shows once shows again). Without the second look the row failed a CI
+    run by chance (position 23, p = 4.3e-5, 2026-12-03; 40,000 deals of
+    the same shuffle: smallest p over the 52 positions 0.06)."""
     r = Row("shuffle")
     t = table(work, "shuffle")
     t.on()
     try:
         t.req("testmode on")
         seeds: "list[int]" = []
-        while len(seeds) < n:
-            k = min(1000, n - len(seeds))
+        while len(seeds) < 2 * n:
+            k = min(1000, 2 * n - len(seeds))
             seeds += [int(x, 16) for x in t.b.request_block("entropy %d" % k)]
     finally:
         t.stop()
-    counts = [[0] * 52 for _ in range(52)]
-    for s in seeds:
-        deck = Match(seed=s).hand._stock
-        for pos in range(52):
-            counts[pos][deck[pos]] += 1
-    e = n / 52.0
+    first, again = seeds[:n], seeds[n:]
+    xs = _positions(first)
+    xs2 = None
     worst = 1.0
     for pos in range(52):
-        x = sum((c - e) ** 2 / e for c in counts[pos])
-        p = _chi2_p(x, 51)
+        p = _chi2_p(xs[pos], 51)
         worst = min(worst, p)
         r.injected += 1
         if p < 1e-4:
-            r.wrong += 1
-            r.notes.append("wrong: position %d: chi-square %.1f, p=%.2g" % (pos, x, p))
-        else:
-            r.survived += 1
-    top = [0] * 256
-    for s in seeds:
-        top[s >> 22] += 1
-    x = sum((c - n / 256.0) ** 2 / (n / 256.0) for c in top)
+            if xs2 is None:
+                xs2 = _positions(again)
+            p2 = _chi2_p(xs2[pos], 51)
+            if p2 < 1e-4:
+                r.wrong += 1
+                r.notes.append("wrong: position %d: chi-square %.1f, p=%.2g; again on %d fresh "
+                               "deals: %.1f, p=%.2g" % (pos, xs[pos], p, n, xs2[pos], p2))
+                continue
+            r.info.append("position %d: p=%.2g, not confirmed on %d fresh deals (p=%.2g): "
+                          "chance" % (pos, p, n, p2))
+        r.survived += 1
+    x = _top_byte(first)
     ps = _chi2_p(x, 255)
     r.injected += 1
-    if ps < 1e-4:
+    if ps < 1e-4 and _chi2_p(_top_byte(again), 255) < 1e-4:
         r.wrong += 1
-        r.notes.append("wrong: the seeds' top 8 bits: chi-square %.1f, p=%.2g" % (x, ps))
+        r.notes.append("wrong: the seeds' top 8 bits: chi-square %.1f, p=%.2g, confirmed on "
+                       "%d fresh seeds" % (x, ps, n))
     else:
         r.survived += 1
-    r.info.append("%d deals, seeds from the board's entropy (%d distinct); smallest p over "
-                  "52 positions %.3g; seeds' top byte p=%.3g" % (n, len(set(seeds)), worst, ps))
+    r.info.append("%d deals, seeds from the board's entropy (%d distinct of %d drawn); smallest "
+                  "p over 52 positions %.3g; seeds' top byte p=%.3g"
+                  % (n, len(set(seeds)), len(seeds), worst, ps))
     r.deals = n
     return r
 
