@@ -125,7 +125,15 @@ _VIPER = """
 import micropython
 @micropython.viper
 def invert(dst: ptr8, src: ptr8, n: int):
-    for i in range(n):
+    # a word at a time (4x fewer turns: 1.9 -> 0.7 ms on the RP2040 for
+    # 4736 bytes, before a cursor move's first SPI byte); both are buffers
+    # of their own on the heap, so word-aligned
+    d = ptr32(dst)
+    s = ptr32(src)
+    w = n >> 2
+    for i in range(w):
+        d[i] = s[i] ^ -1
+    for i in range(w << 2, n):
         dst[i] = src[i] ^ 0xFF
 @micropython.viper
 def translate(dst: ptr8, src: ptr8, table: ptr8, n: int):
