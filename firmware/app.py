@@ -733,20 +733,28 @@ class App:
             # what it leaves is collected at the calm point below, while
             # the ink settles and nobody waits (as for the computer's
             # move, bot_step). Any other button's work (the engine, a
-            # save, the coach) collects as usual.
+            # save, the coach) and the host's requests collect as usual:
+            # the coach asked over the port with the threshold lifted
+            # left a Korean game at 160K without 32 bytes.
             gc.threshold(-1)
             b.poll()
             ev = b.get()
-            if ev is None:
-                gc.threshold(th)
+            lifted = ev is not None
             while ev is not None:
-                if ev[1] != "left" and ev[1] != "right":
+                if lifted and ev[1] != "left" and ev[1] != "right":
                     gc.threshold(th)
+                    lifted = False
                 self.handle(ev[0], ev[1], ev[2])
                 busy = True
                 ev = b.get()
+            if not lifted:
+                gc.threshold(th)
             if self.proto is not None:
+                if lifted:
+                    gc.threshold(th)
                 self.proto.poll()
+                if lifted:
+                    gc.threshold(-1)
             if not busy and self.bot_step():
                 busy = True
             if not busy and self.reviews:
