@@ -747,14 +747,11 @@ class App:
                 self.handle(ev[0], ev[1], ev[2])
                 busy = True
                 ev = b.get()
-            if not lifted:
-                gc.threshold(th)
+            gc.threshold(th)
             if self.proto is not None:
-                if lifted:
-                    gc.threshold(th)
                 self.proto.poll()
-                if lifted:
-                    gc.threshold(-1)
+            if lifted:
+                gc.threshold(-1)
             if not busy and self.bot_step():
                 busy = True
             if not busy and self.reviews:
