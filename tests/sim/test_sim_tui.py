@@ -94,12 +94,7 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     run("send-keys", "-t", "sim", "Enter")
     wait_for(run, lambda ls: any(ln.startswith("< OK okgin fw=") for ln in ls))
     assert "last: P2 right long" in "\n".join(capture(run))  # typing pressed no button
-    run("send-keys", "-t", "sim", "Escape")
-    run("send-keys", "-t", "sim", "q")
-    end = time.monotonic() + 30
-    while not status.exists() and time.monotonic() < end:
-        time.sleep(0.1)
-    assert status.read_text().strip() == "0"
+    _quit(run, status)
 
     # What the terminal showed at boot is exactly what the board draws at
     # boot: boot another fresh board and compare pixel for pixel.
