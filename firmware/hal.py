@@ -115,7 +115,11 @@ class Hardware:
         the edge flag, up to the sleep: an interrupt that comes in between
         stays pending, and a pending interrupt ends the sleep at once (WFI),
         where one served just before the sleep would not end it until its
-        time is up (a host's command answered 10 s late)."""
+        time is up (a host's command answered 10 s late). Under 2 ms it
+        returns at once: the rp2 port's lightsleep(1) is a plain delay,
+        which waits for a timer interrupt that the mask holds back, and
+        the chip slept at full clock until the next edge (CI: a table on
+        batteries that never went to DORMANT, tests/chip/test_chip.py)."""
         f = getattr(_board, "lightsleep", None)
         if f is None:
             if ms > 0 and not _edge[0]:
@@ -125,7 +129,7 @@ class Hardware:
         off = getattr(_board, "disable_irq", None)
         state = off() if off is not None else None
         try:
-            if ms <= 0 or _edge[0] or (more is not None and more()):
+            if ms < 2 or _edge[0] or (more is not None and more()):
                 _edge[0] = 0
                 return
             f(ms)

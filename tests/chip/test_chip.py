@@ -101,6 +101,31 @@ def test_a_press_is_taken_while_the_chip_lightsleeps_between_reads(repl):
     assert int(r("print(lows[0])")) >= 12
 
 
+def test_the_firmwares_short_rest_returns_with_the_interrupts_masked(repl):
+    # hal.rest masks the interrupts from its last look for work to the
+    # lightsleep. The rp2 port's lightsleep(1) is a plain delay that waits
+    # for a timer interrupt, which the mask holds back: the chip waited at
+    # full clock until some edge came (CI: a table on batteries that never
+    # went to DORMANT, a host's sync never answered). Under 2 ms the rest
+    # now returns at once; 2 ms and more sleep as before.
+    import serial
+    chip, r = repl
+    r.ser.close()
+    mpremote = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    fw = os.path.join(ROOT, "firmware")
+    out = subprocess.run([mpremote, "connect", chip.port, "fs", "cp", os.path.join(fw, "hal.py"),
+                          ":hal.py", "+", "fs", "cp", os.path.join(fw, "buttons.py"), ":buttons.py"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    with serial.Serial(chip.port, timeout=10) as ser:
+        r = Repl(ser)
+        r("import hal, time")
+        took = r("t = time.ticks_ms(); _ = [hal.Hardware.rest(None, ms) for ms in (1, 2, 1, 3) * 25]; "
+                 "print(time.ticks_diff(time.ticks_ms(), t))", timeout=30)
+        assert int(took) < 1000         # 50 rests of 2-3 ms and 50 of none
+        assert chip.power_states().get("deep 12 -U", 0) > 0.1     # the long ones were lightsleeps
+
+
 def test_mpremote_copies_and_lists_files(repl, tmp_path):
     chip, r = repl
     r.ser.close()
