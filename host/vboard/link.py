@@ -13,7 +13,8 @@ micropython -> host (type byte, then fields, little-endian):
   Y                             sync: answer once everything before is applied
   A seq:u32                     a pushed input state was seen by the firmware
   R                             machine.reset()
-  K on:u8                       micropython.kbd_intr: Ctrl-C interrupts (1) or not (0)
+  K on:u8                       micropython.kbd_intr: Ctrl-C interrupts (1) or not (0);
+                                vmachine follows it with Y and waits: applied before the answer
   D pin:u8                      ADC read of that GPIO (machine.ADC.read_u16)
 host -> micropython, 9 bytes: kind:u8 ('Y' sync answer, 'T' push, 'D' ADC
   answer) seq:u32 bits:u32
@@ -310,7 +311,10 @@ class LinkServer:
                     elif t == 0x4B:        # K Ctrl-C interrupts: 1 yes, 0 no
                         if n - i < 2:
                             break
-                        if self.on_kbd:
+                        # Not from a connection a reconnect replaced (a
+                        # Ctrl-C cut a kbd_intr): its late switch would undo
+                        # the newer one the firmware is waiting for.
+                        if self.on_kbd and conn is self.conn:
                             self.on_kbd(token, buf[i + 1])
                         i += 2
                     elif t == 0x44:        # D ADC read

@@ -304,6 +304,11 @@ def kbd_intr(c):
     interrupts (c == 3) or is a plain byte (-1). The host switches the pty's
     ISIG, as the Pico's USB stack would stop looking for it."""
     _send(bytes((0x4B, 1 if c == 3 else 0)))
+    # Returns once the switch is made, as on a Pico: the host applies K
+    # before it answers the sync. Unacknowledged, a loaded host made it
+    # after the firmware had printed READY (or taken the owner's lock), and
+    # the client's next Ctrl-C met the old setting.
+    _inputs()
 
 
 def unique_id():
