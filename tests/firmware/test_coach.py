@@ -5,7 +5,8 @@ costliest decision of that hand appears on your panel while the buttons
 stay live. Through the buttons of the virtual board."""
 from okgin.engine import Match, Rules, bot
 from okgin.engine.bots import move_seed
-from okgin.engine.coach import advice, review
+from okgin.engine.coach import advice
+from okgin.engine.review import review
 from tests.support.play import Player
 
 SEED = 11
