@@ -420,7 +420,7 @@ class App:
 
     def drop_coach(self):
         sys.modules.pop("coachview", None)
-        _unload("coach")
+        _unload("coach", "review")
         if self.vs == "human":
             _unload("bots", "bots_core")   # no computer: its code goes too
         gc.collect()

@@ -7,7 +7,8 @@ level's measure and what it would have played (engine/coach.py Review,
 one decision per main-loop turn so the buttons stay live). Both are a
 notice on that player's panel only, from that player's own observation;
 the other panel never shows them. The app loads this module (and
-engine.coach) for them and drops both after.
+engine.coach, with engine.review for a review) for them and drops them
+after.
 """
 from i18n import t, card, coach
 
@@ -22,12 +23,15 @@ def advise(app, p):
     """Hold DRAW: the suggestion for p's decision now, as p's notice; on
     the other player's turn a message instead."""
     m = app.match
-    obs = m.observation(p)
-    if obs["to_move"] != p:
+    if m.hand.to_move != p:   # public: no observation for a message
         app.msg[p] = t("coach.your_turn")
         return
+    # the coach's code first, into a heap just collected (app.coach), then
+    # the observation: a module's pieces need holes of up to ~600 bytes,
+    # which the observation's small pieces would take (docs/memory.md)
     from engine.bots import move_seed
     from engine.coach import advice
+    obs = m.observation(p)
     # seeded as the computer's own decision would be there: a resumed
     # game gives the same suggestion
     a = advice(obs, move_seed(m.seed, len(obs["history"])))
@@ -44,7 +48,7 @@ def review(app):
     r = app.reviews[0]
     p, n, rv, seed = r
     if not hasattr(rv, "step"):
-        from engine.coach import Review
+        from engine.review import Review
         r[2] = rv = Review(rv, p, seed)
     if not rv.step():
         return True

@@ -12,83 +12,99 @@ from buttons import NAMES as BUTTON_NAMES   # loaded with hal: no new module
 
 
 def dispatch(proto, cmd, w):
-    app = proto.app
-    if cmd == "press":
-        if len(w) not in (3, 4) or w[1] not in ("0", "1") \
-                or w[2] not in BUTTON_NAMES \
-                or (len(w) == 4 and w[3] != "long"):
-            return proto.send(
-                "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
-        # queued through the button driver like a real press, then
-        # everything queued is handled and redrawn
-        app.buttons.inject(int(w[1]), w[2], "long" if len(w) == 4 else "short")
-        app.drain()
-        return proto.send("OK")
-    if cmd == "screen":
-        if len(w) != 2 or w[1] not in ("0", "1"):
-            return proto.send("ERR usage: screen 0|1")
-        return screen(proto, int(w[1]))
-    if cmd == "newgame":
-        opts = {}
-        for a in w[1:]:
-            k, sep, v = a.partition("=")
-            if not sep or not k or not v:
-                return proto.send("ERR expected name=value, got %s" % a[:40])
-            opts[k] = v
-        import menu
-        got = menu.newgame_from(app, opts)
-        if isinstance(got, str):
-            if app.mode != "menu":
-                app.drop_menu()   # as during play: not loaded
-            return proto.send("ERR " + got)
-        app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
-        return proto.send("OK")
-    if cmd == "record":
-        if len(w) != 1:
-            return proto.send("ERR record takes no arguments")
-        m = app.match
-        if m is None:
-            return proto.send("OK lines=0")
-        # line by line, never the whole text (a long game's record is KBs)
-        n = 0
-        for _ln in m.record_lines():
-            n += 1
-        proto.send("OK lines=%d" % n)
-        for ln in m.record_lines():
-            proto.send(ln)
-        return
-    if cmd in ("mem", "bottimes"):
-        # the heap's figures in their own module, loaded for these only:
-        # the presses that play a test's game keep a small module
-        import sys
-        import testmem
-        try:
-            return testmem.dispatch(proto, cmd, w)
-        finally:
-            sys.modules.pop("testmem", None)
-    if cmd == "entropy":
-        # seeds as the menu draws them (hal.entropy), for the shuffle's
-        # fairness check (okgin faults, row "shuffle")
-        if len(w) != 2 or not w[1].isdigit() or not 1 <= int(w[1]) <= 1000:
-            return proto.send("ERR usage: entropy 1..1000")
-        n = int(w[1])
-        proto.send("OK lines=%d" % n)
-        for _ in range(n):
-            proto.send("%08x" % app.hw.entropy())
-        return
-    if cmd == "reset":
-        if len(w) != 1:
-            return proto.send("ERR reset takes no arguments")
-        proto.send("OK")
-        app.hw.reset()
-        return
+    """One command; "drain" when the app is to handle and redraw what a
+    press queued (protocol.py does that once this module is dropped, so a
+    test's game presses its buttons in the heap a real game has)."""
+    # a small function a command, named as the command (names the
+    # protocol has interned already): a module's code is loaded a
+    # function at a time, and in the coach's Korean game at 156K the
+    # whole chain as one function (556 bytes of bytecode) found no hole
+    return globals()[cmd](proto, proto.app, w)
 
 
-def screen(proto, p):
+def press(proto, app, w):
+    if len(w) not in (3, 4) or w[1] not in ("0", "1") \
+            or w[2] not in BUTTON_NAMES \
+            or (len(w) == 4 and w[3] != "long"):
+        return proto.send(
+            "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
+    # queued through the button driver like a real press; protocol.py
+    # then has everything queued handled and redrawn
+    app.buttons.inject(int(w[1]), w[2], "long" if len(w) == 4 else "short")
+    return "drain"
+
+
+def newgame(proto, app, w):
+    opts = {}
+    for a in w[1:]:
+        k, sep, v = a.partition("=")
+        if not sep or not k or not v:
+            return proto.send("ERR expected name=value, got %s" % a[:40])
+        opts[k] = v
+    import menu
+    got = menu.newgame_from(app, opts)
+    if isinstance(got, str):
+        if app.mode != "menu":
+            app.drop_menu()   # as during play: not loaded
+        return proto.send("ERR " + got)
+    app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
+    return proto.send("OK")
+
+
+def record(proto, app, w):
+    if len(w) != 1:
+        return proto.send("ERR record takes no arguments")
+    m = app.match
+    if m is None:
+        return proto.send("OK lines=0")
+    # line by line, never the whole text (a long game's record is KBs)
+    n = 0
+    for _ln in m.record_lines():
+        n += 1
+    proto.send("OK lines=%d" % n)
+    for ln in m.record_lines():
+        proto.send(ln)
+
+
+def mem(proto, app, w):
+    # mem and bottimes: the heap's figures in their own module, loaded
+    # for these only: the presses that play a test's game keep a small one
+    import sys
+    import testmem
+    try:
+        return testmem.dispatch(proto, w[0], w)
+    finally:
+        sys.modules.pop("testmem", None)
+
+
+bottimes = mem
+
+
+def entropy(proto, app, w):
+    # seeds as the menu draws them (hal.entropy), for the shuffle's
+    # fairness check (okgin faults, row "shuffle")
+    if len(w) != 2 or not w[1].isdigit() or not 1 <= int(w[1]) <= 1000:
+        return proto.send("ERR usage: entropy 1..1000")
+    n = int(w[1])
+    proto.send("OK lines=%d" % n)
+    for _ in range(n):
+        proto.send("%08x" % app.hw.entropy())
+
+
+def reset(proto, app, w):
+    if len(w) != 1:
+        return proto.send("ERR reset takes no arguments")
+    proto.send("OK")
+    app.hw.reset()
+
+
+def screen(proto, app, w):
     """The panel's framebuffer as rows of 1-bit pixels, MSB first. The
     driver's fb is MONO_VLSB, so it is converted 8 rows at a time through
     a small MONO_HLSB band (296 bytes, made on first use)."""
-    pn = proto.app.panels[p]
+    if len(w) != 2 or w[1] not in ("0", "1"):
+        return proto.send("ERR usage: screen 0|1")
+    pn = app.panels[int(w[1])]
     w = pn.w
     h = pn.h
     if proto.band is None:

@@ -284,7 +284,8 @@ def _okcoach(seed, hands):
     import engine.bots
     gc.collect()
     a1 = gc.mem_alloc()
-    from engine.coach import advice, Review
+    from engine.coach import advice
+    from engine.review import Review
     gc.collect()
     a2 = gc.mem_alloc()
     adv = []

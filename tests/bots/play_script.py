@@ -51,10 +51,12 @@ def coach(hands, seed, out):
     line each, so two runtimes can be compared line by line."""
     try:
         from okgin.engine.bots import move_seed
-        from okgin.engine.coach import advice, review
+        from okgin.engine.coach import advice
+        from okgin.engine.review import review
     except ImportError:
         from engine.bots import move_seed
-        from engine.coach import advice, review
+        from engine.coach import advice
+        from engine.review import review
     rules = Rules(max_turns=200)
     n = 0
     for i in range(hands):

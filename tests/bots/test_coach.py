@@ -9,7 +9,8 @@ import subprocess
 
 from okgin.engine import Hand, Match, Rules, bot
 from okgin.engine.bots import move_seed
-from okgin.engine.coach import REASONS, Review, advice, review
+from okgin.engine.coach import REASONS, advice
+from okgin.engine.review import Review, review
 from tests.bots import play_script   # shared with the micropython run
 from tests.support import micropython
 from tests.support.positions import observation as _obs, twin_with_other_hidden_cards

@@ -5,7 +5,8 @@ costliest decision of that hand appears on your panel while the buttons
 stay live. Through the buttons of the virtual board."""
 from okgin.engine import Match, Rules, bot
 from okgin.engine.bots import move_seed
-from okgin.engine.coach import advice, review
+from okgin.engine.coach import advice
+from okgin.engine.review import review
 from tests.support.play import Player
 
 SEED = 11
@@ -42,7 +43,10 @@ def test_hold_draw_shows_the_suggestion_on_your_own_panel_only(tboard):
     assert b.screen(0).tobytes() == mine.tobytes()
     # and the game goes on as before: DRAW passes on the upcard
     b.press(0, "draw")
-    assert b.status()["phase"] != "upcard" or b.status()["to_move"] != "0"
+    # one status: the computer may pass too between two (then the draw
+    # phase with 0 to move again)
+    st = b.status()
+    assert st["phase"] != "upcard" or st["to_move"] != "0"
 
 
 def test_the_suggestion_is_the_hard_levels_move(tboard):
