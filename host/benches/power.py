@@ -66,6 +66,20 @@ class Table:
         self.chip.wait_emulated(int(seconds * SEC), timeout=600 + seconds)
 
 
+def _auto_off_default():
+    """The menu's default auto-off, minutes, as the firmware of this checkout
+    has it (firmware/power.py DEFAULT_AUTO_OFF); None if it cannot be read."""
+    import os
+    import re
+    from okgin.lib.paths import FIRMWARE
+    try:
+        with open(os.path.join(FIRMWARE, "power.py")) as f:
+            m = re.search(r"^DEFAULT_AUTO_OFF = (\d+)", f.read(), re.M)
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
+
+
 def play(table, seed, vs=None, hands=1, pace_s=5.0, on_hand=None):
     """Hands through the GPIO buttons at human pace (seat 0 always a
     person, seat 1 a person or the computer ``vs``). Returns the hands
@@ -199,7 +213,13 @@ def run(args):
                 _say("asleep (auto-off: DORMANT, panels in deep sleep): %.2f mA at the battery; "
                      "%.0f days on %d mAh" % (ma, mah / ma / 24, mah))
             else:
-                _say("asleep: the table did not go to sleep in %.0f minutes" % (idle_s / 60))
+                off = _auto_off_default()
+                if off is not None and idle_s < off * 60:
+                    _say("asleep: not measured: the idle scenario (%.0f min) ends before auto-off "
+                         "(the menu's default, %d min); --idle-s %d, or a run without --quick, "
+                         "reaches it" % (idle_s / 60, off, off * 60 + 300))
+                else:
+                    _say("asleep: the table did not go to sleep in %.0f minutes" % (idle_s / 60))
         finally:
             fw.close()
         _say("wall time %.0f s; emulator speed %.2fx a real Pico while computing"
