@@ -157,6 +157,27 @@ def _okrmtree(p):
 _oka = binascii.a2b_base64
 """
 
+# First thing on the board: the interrupted program's modules that are
+# files of this filesystem (a running okgin game: 24 modules, ~85 KB of the
+# virtual board's 176K heap) leave the heap; what the flash sends replaces
+# them anyway. With them the helpers below met "MemoryError ... allocating
+# 3592 bytes" while comparing files, on a loaded machine where the Ctrl-C
+# fell mid-boot. The board's own shims (vmachine: no file here) stay.
+FREE_CODE = """\
+import gc, os, sys
+for _n in list(sys.modules):
+    _p = _n.replace('.', '/')
+    for _f in (_p + '.mpy', _p + '.py', _p + '/__init__.mpy', _p + '/__init__.py'):
+        try:
+            os.stat(_f)
+        except OSError:
+            continue
+        del sys.modules[_n]
+        break
+_n = _p = _f = None
+gc.collect()
+"""
+
 INFO_CODE = """\
 import sys, os
 _i = sys.implementation
@@ -569,6 +590,10 @@ class Flash:
         """(version, _mpy, free bytes) of a supported MicroPython board."""
         from mpremote.transport import TransportExecError
         self.step = "while reading its version"
+        try:
+            self.dev.exec(FREE_CODE)
+        except TransportExecError:
+            pass            # not MicroPython, or no os.stat: INFO_CODE says which
         try:
             info = self.dev.eval(INFO_CODE)
         except (TransportExecError, ValueError, SyntaxError) as e:
