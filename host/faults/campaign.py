@@ -4,22 +4,27 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 
 from okgin.faults.kinds import registry
 from okgin.faults.tables import ChipTable, Table
+from okgin.faults.tally import Row
 
 
-def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=Table):
+def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=Table, kinds=None):
     """Run ``rows`` (names) with ``sizes[name]`` cases each on ``table``
-    (Table: the virtual board; ChipTable: the emulated Pico); returns the
+    (Table: the virtual board; ChipTable: the emulated Pico; ``kinds``:
+    {name: Kind}, default the registry's); returns the
     rows' tallies. A row whose size is 0 does not apply to that table."""
-    kinds = registry()
+    kinds = kinds or registry()
     rng = random.Random(seed)
     results = []
     work = tempfile.mkdtemp(prefix="okgin-faults-")
     last = [0.0]
+    seen = {}
 
     def log(name, r):
+        seen[name] = r
         if progress and time.monotonic() - last[0] > 5:
             last[0] = time.monotonic()
             out.write("  %s: %d injected, %d lost, %d wrong, %d stuck\n"
@@ -35,7 +40,14 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=Table):
             t0 = time.monotonic()
             out.write("%s: %s\n" % (name, kind.goal))
             out.flush()
-            r = kind.run(table, sizes[name], sub, work, log)
+            try:
+                r = kind.run(table, sizes[name], sub, work, log)
+            except Exception as e:    # the harness, not the firmware: say it, go on
+                r = seen.get(name) or Row(name)
+                r.broken = "%s: %s" % (type(e).__name__, (str(e).strip().splitlines() or [""])[-1])
+                out.write("  %s stopped early, its harness failed: %s\n" % (name, r.broken))
+                out.write("".join("    " + x for x in traceback.format_exc().splitlines(True)[-12:]))
+                out.flush()
             r.seconds = time.monotonic() - t0
             results.append(r)
             out.write("  %s: %d injected, %d survived, %d lost, %d wrong, %d stuck (%.0f s)\n"

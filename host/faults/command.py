@@ -75,6 +75,7 @@ def run(args):
              " --source %s" % args.source if args.source else ""))
     failed = [r.name for r in results if not r.passed()]
     if failed:
-        raise CommandError("faults: %s lost, got something wrong or got stuck (see above)"
+        raise CommandError("faults: %s lost, got something wrong, got stuck or stopped "
+                           "early (see above)"
                            % ", ".join(failed))
     return 0

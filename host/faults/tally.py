@@ -17,6 +17,7 @@ class Row:
         self.info = []          # figures for the report (not failures)
         self.seconds = 0.0
         self.deals = 0          # the shuffle row's
+        self.broken = None      # the harness's error when the row stopped early
 
     def ok(self):
         self.injected += 1
@@ -39,7 +40,10 @@ class Row:
         del self.notes[len(self.notes) - count + 1:]
 
     def passed(self):
-        return self.lost == 0 and self.wrong == 0 and self.stuck == 0 and self.injected > 0
+        """Every case survived, there was at least one, and the row ran to
+        its end (a row stopped by its own harness proves nothing more)."""
+        return (self.lost == 0 and self.wrong == 0 and self.stuck == 0 and self.injected > 0
+                and self.broken is None)
 
 
 def table(rows, target="virtual board"):
@@ -55,6 +59,8 @@ def table(rows, target="virtual board"):
             label = "shuffle (%d deals; per card position)" % r.deals
         elif r.name in ("serial", "heap"):
             label = "%s (inputs)" % r.name
+        if r.broken is not None:
+            label += " (stopped early: the harness failed)"
         cells = [r.injected, r.survived, r.lost, r.wrong, r.stuck]
         out.append("| %s | %s |" % (label, " | ".join(str(c) for c in cells)))
         tot = [a + b for a, b in zip(tot, cells, strict=True)]
