@@ -196,10 +196,14 @@ class Table:
         self.on()
         return size
 
-    def tree(self):
+    def tree(self, off=False):
         """{path: SHA-256 hex} of every file on the flash but .staging/'s
-        (the firmware's, its language files included, and the player's)."""
+        (the firmware's, its language files included, and the player's);
+        ``off``: the power is cut (as ChipTable's, whose look stops the
+        firmware)."""
         import hashlib
+        if off:
+            self.cut()
         out = {}
         for dirpath, dirnames, filenames in os.walk(self.flash):
             dirnames[:] = [d for d in dirnames if d != ".staging"]
@@ -209,10 +213,11 @@ class Table:
                     out[os.path.relpath(p, self.flash)] = hashlib.sha256(f.read()).hexdigest()
         return out
 
-    def session(self, read=(), digest=(), put=None, remove=()):
+    def session(self, read=(), digest=(), put=None, remove=(), off=False):
         """With the power off: read files (``read``: their bytes, or None;
         ``digest``: (SHA-256 hex, size), or None), then remove and write
-        files, then power on. Returns {name: what was read}."""
+        files, then power on (``off``: the power stays off; the caller
+        powers on, e.g. with power_on()). Returns {name: what was read}."""
         import hashlib
         self.cut()
         out: "dict[str, Any]" = {}
@@ -225,7 +230,8 @@ class Table:
             self.remove(name)
         for name, data in (put or {}).items():
             self.put(name, data)
-        self.on()
+        if not off:
+            self.on()
         return out
 
 
@@ -288,10 +294,11 @@ class ChipTable(Table):
     def timing_s(self, key, default):
         return self.chip._timing_ms(key, default) / 1000.0
 
-    def tree(self):
+    def tree(self, off=False):
         """{path: SHA-256 hex} of every file on the chip's flash but
         .staging/'s (the firmware's, its language files included, and the
-        player's)."""
+        player's); ``off``: the power is cut after the look instead of a
+        boot into the firmware (one boot less when the caller cuts next)."""
         code = ("import os, hashlib, binascii\n"
                 "def _walk(d):\n"
                 " for e in os.ilistdir(d or '/'):\n"
@@ -311,7 +318,7 @@ class ChipTable(Table):
                 "   print('H', p, binascii.hexlify(h.digest()).decode())\n"
                 "_walk('')\n")
         out = {}
-        for line in self._repl(code).decode().splitlines():
+        for line in self._repl(code, off=off).decode().splitlines():
             w = line.split()
             if len(w) == 3 and w[0] == "H":
                 out[w[1]] = w[2]
@@ -388,10 +395,11 @@ class ChipTable(Table):
     def seen(self):
         pass
 
-    def _repl(self, code):
+    def _repl(self, code, off=False):
         """Run ``code`` (a string, or a list run one after the other) at
         the chip's raw REPL (the firmware stops), return its output, then
-        reset the chip into the firmware again."""
+        reset the chip into the firmware again (``off``: cut the power
+        instead; the files written are closed, so on the flash)."""
         import contextlib
         import io
         from mpremote.transport_serial import SerialTransport
@@ -407,9 +415,13 @@ class ChipTable(Table):
                         raise CommandError("the emulated Pico's REPL: %s"
                                            % err.decode(errors="replace").strip().splitlines()[-1:])
                     out += got
-                tr.exec_raw_no_follow("import machine\nmachine.reset()")
+                if not off:
+                    tr.exec_raw_no_follow("import machine\nmachine.reset()")
             finally:
                 tr.close()
+        if off:
+            self.cut()
+            return out
         self.b.reopen(60)
         self.patient()
         self.b.wait_ready(300, probe_after=5.0)
@@ -429,11 +441,12 @@ class ChipTable(Table):
     def remove(self, name):
         self._repl("import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass\n" % name)
 
-    def session(self, read=(), digest=(), put=None, remove=()):
+    def session(self, read=(), digest=(), put=None, remove=(), off=False):
         """As Table.session in one visit to the chip's REPL (Ctrl-C stops
         the firmware, as the power going would; ``machine.reset()`` is the
-        power coming back): the reads first, then the removals and writes,
-        each file written to x.tmp and renamed."""
+        power coming back, or with ``off`` a power cut that leaves it off):
+        the reads first, then the removals and writes, each file written
+        to x.tmp and renamed."""
         code = ["import os, binascii, hashlib",
                 "def _rd(n):\n try:\n  with open(n,'rb') as f:\n   return f.read()\n except OSError:\n  return None",
                 "def _dg(n):\n try:\n  f = open(n,'rb')\n except OSError:\n  return '-'\n h = hashlib.sha256()\n k = 0\n"
@@ -458,7 +471,7 @@ class ChipTable(Table):
                 mode = "ab"
             pieces.append("os.rename('x.tmp', %r)\n" % name)
         out: "dict[str, Any]" = {}
-        for line in self._repl(pieces).decode().splitlines():
+        for line in self._repl(pieces, off=off).decode().splitlines():
             w = line.split()
             if len(w) >= 3 and w[0] == "R":
                 out[w[1]] = None if w[2] == "-" else bytes.fromhex(w[2])

@@ -128,7 +128,7 @@ def run(table, n, rng, work, log):
                     log("switch", r)
                     continue
                 st = t.status()
-                now = t.tree()
+                now = t.tree(off=True)     # the next step cuts anyway: no boot
                 # every file of the firmware as the plan left it (new) or as
                 # it was before (old); the update's files all new or all old
                 got = [x for x in changed if now.get(x) == plan.want[x]]
