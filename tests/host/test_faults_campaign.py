@@ -50,3 +50,15 @@ def test_every_seat_pair_of_the_seats_row_makes_a_record_the_engine_writes():
     rng = random.Random(3)
     made = [_record(rng, i)[1] for i in range(3 * len(SEATS))]
     assert {"players=%s,%s" % s for s in SEATS} <= set(made)
+
+
+def test_the_heap_rows_junk_never_makes_a_valid_command_with_a_block_answer():
+    # "entropy 7" (a digit-only junk name) is answered with OK lines=7 and
+    # seven seeds: a long chip run counted that round as 50 wrongs
+    import random
+    from okgin.faults.kinds.heap import _junk
+    rng = random.Random(11)
+    for i in range(40000):
+        w = _junk(rng, i).split()
+        if w[0] in ("entropy", "testmode", "mem", "record", "screen") and len(w) == 2:
+            assert not w[1].isdigit() and w[1] not in ("on", "off"), w

@@ -32,9 +32,11 @@ def _junk(rng, i):
                                    rng.choice(("long", "", _name(rng))))
     if k == 5:
         return "%s %s" % (_name(rng), _name(rng))          # unknown commands
-    if k == 6:
+    if k == 6:               # known commands, a junk argument: "x" first, so never
+        # a valid one ("entropy 7" is answered with a block of seeds, as it
+        # should be: once a long chip run drew it and counted 50 wrongs)
         return rng.choice(("screen", "record", "mem", "entropy", "reset", "sync", "testmode",
-                           "status", "hello", "stats")) + " " + _name(rng)
+                           "status", "hello", "stats")) + " x" + _name(rng)
     return "%s=%s" % (_name(rng), _name(rng))
 
 
