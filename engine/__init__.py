@@ -59,5 +59,10 @@ def bot(level: str, seed: "Optional[int]" = None) -> "Bot":
     """A computer player (engine/bots.py, docs/bots.md), imported only when asked
     for so the device does not pay for it in a two-human game. The module
     has another name than this function so importing it never shadows it."""
+    if level == "expert":
+        # search for the laptop and the browser (engine/expert.py); not in
+        # bots.LEVELS, the levels a board offers
+        from .expert import expert
+        return expert(seed)  # type: ignore[return-value]
     from .bots import bot as make
     return make(level, seed)

@@ -28,7 +28,7 @@ from okgin import intervals
 from okgin.errors import CommandError
 from okgin.yardsticks import YARDSTICKS
 
-LEVELS = ("random", "easy", "normal", "hard", "greedy")
+LEVELS = ("random", "easy", "normal", "hard", "greedy", "expert")
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude

@@ -23,6 +23,8 @@ from okgin.lib.paths import CHECKOUT, PACKAGE
 ROOT = CHECKOUT or PACKAGE
 
 _LOADED: "dict[str, types.ModuleType]" = {}   # full commit id -> that revision's engine.bots
+# full commit id -> the engine modules of that revision loaded so far, by name
+_MODULES: "dict[str, dict[str, types.ModuleType]]" = {}
 
 
 def _git(*args: str) -> "subprocess.CompletedProcess[str]":
@@ -55,12 +57,14 @@ def _source(commit: str, path: str) -> "str | None":
     return p.stdout if p.returncode == 0 else None
 
 
-def bots_module(commit: str) -> types.ModuleType:
-    """That revision's ``engine.bots`` as a module of its own."""
-    mod = _LOADED.get(commit)
+def bots_module(commit: str, name: str = "engine.bots") -> types.ModuleType:
+    """That revision's ``engine.bots`` (or ``name``, another of its engine
+    modules: ``engine.expert``) as a module of its own."""
+    key = commit if name == "engine.bots" else commit + ":" + name
+    mod = _LOADED.get(key)
     if mod is not None:
         return mod
-    loaded: "dict[str, types.ModuleType]" = {}
+    loaded = _MODULES.setdefault(commit, {})   # shared by the modules of one revision
     real_import = builtins.__import__
 
     def load(name: str) -> types.ModuleType:
@@ -70,8 +74,8 @@ def bots_module(commit: str) -> types.ModuleType:
             return m
         text = _source(commit, name.replace(".", "/") + ".py")
         if text is None:
-            if name == "engine.bots":
-                raise ValueError("revision %s has no engine/bots.py" % commit[:10])
+            if name in ("engine.bots", "engine.expert"):
+                raise ValueError("revision %s has no %s.py" % (commit[:10], name.replace(".", "/")))
             __import__("okgin." + name)   # today's engine is okgin.engine on the host
             return sys.modules["okgin." + name]
         m = types.ModuleType("%s@%s" % (name, commit[:10]))
@@ -93,19 +97,22 @@ def bots_module(commit: str) -> types.ModuleType:
         return real_import(name, globals, locals, fromlist, level)
 
     try:
-        mod = load("engine.bots")
+        mod = load(name)
     except ValueError:
         raise
     except Exception as e:     # noqa: BLE001 (its code does not run with today's engine)
         raise ValueError("the players of revision %s do not load: %s: %s"
                          % (commit[:10], type(e).__name__, e)) from e
-    _LOADED[commit] = mod
+    _LOADED[key] = mod
     return mod
 
 
 def player(level: str, commit: str, seed: "int | None" = None):
     """``level``'s player as engine/bots.py had it at ``commit`` (a full
     id from ``resolve``)."""
+    if level == "expert":
+        # the search level is a module of its own (engine/expert.py)
+        return bots_module(commit, "engine.expert").expert(seed)
     mod = bots_module(commit)
     try:
         return mod.bot(level, seed)

@@ -80,11 +80,43 @@ def coach(hands, seed, out):
     return n
 
 
+def expert(hands, seed, out):
+    """Hands of the expert level against hard, every action on one line
+    per hand, so two runtimes can be compared (the search is the part most
+    likely to drift: hundreds of playouts a decision). Returns the number
+    of decisions the expert searched and how many it overruled hard in."""
+    rules = Rules(max_turns=200)
+    searched = overruled = 0
+    for i in range(hands):
+        s = seed + i
+        h = Hand.deal(rules, dealer=i % 2, seed=s)
+        seats = (bot("expert", s), bot("hard", s + 7))
+        if i % 2:
+            seats = (seats[1], seats[0])
+        actions = []
+        while not h.is_over():
+            p = h.to_move
+            obs = h.observation(p)
+            act = seats[p].choose(obs)
+            if act not in obs["legal"]:
+                raise AssertionError("hand %d: %s chose %r, not in %r" % (s, seats[p], act, obs["legal"]))
+            h.play(act)
+            actions.append(act)
+        r = h.observation(0)["result"]
+        ex = seats[i % 2]
+        searched += ex.searched
+        overruled += ex.overruled
+        out("%s %s %s | %s" % (r["kind"], r["winner"], r["points"], ",".join(actions)))
+    return searched, overruled
+
+
 if __name__ == "__main__":
     n = int(sys.argv[1])
     sd = int(sys.argv[2])
     if sys.argv[3:] == ["coach"]:
         d = coach(n, sd, print)
+    elif sys.argv[3:] == ["expert"]:
+        d = expert(n, sd, print)[0]
     else:
         d = play(n, sd, print)
     print("DONE hands=%d decisions=%d" % (n, d))
