@@ -118,6 +118,7 @@ class Expert:
         self.rng = Prng(seed ^ 0x2D5A1)
         self.searched = 0       # decisions searched (for the bench and tests)
         self.overruled = 0      # of them, decisions where hard's move was overruled
+        self.last: "Optional[tuple[list[int], list[int], list[int]]]" = None
 
     def __repr__(self) -> str:
         return "bot('expert')"
@@ -240,15 +241,8 @@ class Expert:
                     d = pts - base
                     dsum[i] += d
                     dsq[i] += d * d
-        pick = 0
-        for i in range(1, k):
-            s = dsum[i]
-            # mean above _MARGIN, and above two standard errors:
-            # mean^2 * n > 4 * var  <=>  S^2 (n + 3) > 4 n Q (integers)
-            if (s > _MARGIN * _DEALS and s * s * (_DEALS + 3) > 4 * _DEALS * dsq[i]
-                    and sums[i] > sums[pick]):
-                pick = i
-        return pick
+        self.last = (sums, dsum, dsq)     # for the tests
+        return pick(sums, dsum, dsq, _DEALS)
 
     def _playout(self, hands: "list[list[int]]", pile: "list[int]", stock: bytearray,
                  phase: int, up_first: bool, no_take: bool, taken: int, code: int,
@@ -303,6 +297,22 @@ class Expert:
                         phase = _DRAWING    # both passed: a stock draw
                         no_take = True
             code = -1
+
+
+def pick(sums: "list[int]", dsum: "list[int]", dsq: "list[int]", n: int) -> int:
+    """The candidate to play, from its points summed over ``n`` deals
+    (``sums``) and the sum and sum of squares of its paired differences to
+    candidate 0, hard's move (``dsum``, ``dsq``): 0 unless another beats it
+    by more than ``_MARGIN`` points a hand on average and by two standard
+    errors of the differences; of those, the best sum."""
+    best_i = 0
+    for i in range(1, len(sums)):
+        s = dsum[i]
+        # mean above _MARGIN, and mean^2 * n > 4 * var, which with the
+        # sample variance is S^2 (n + 3) > 4 n Q: integers, no rounding
+        if s > _MARGIN * n and s * s * (n + 3) > 4 * n * dsq[i] and sums[i] > sums[best_i]:
+            best_i = i
+    return best_i
 
 
 def _policy_discard(m: "list[int]", taken: int, limit: int, rng: Prng) -> int:

@@ -10,6 +10,7 @@ SUITES = {
     "board": "okgin.benches.board",     # refreshes, e-ink wait per turn, latency, boot, heap
     "flash": "okgin.benches.flash",     # full and incremental flash: bytes and seconds
     "bots": "okgin.benches.bots",       # decision times of the computer players
+    "expert": "okgin.benches.expert",   # the expert level's decision times: CPython, unix port, WebAssembly in Node
     "memory": "okgin.benches.memory",   # firmware peak heap and smallest heap a game runs in
     "web": "okgin.benches.web",         # the web page: size, first screen, ms per key, hands/s
     "chip": "okgin.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
@@ -41,7 +42,7 @@ def configure(parser):
                              "decisions, heap (whole games), row (ten games in a row)")
     parser.epilog = ("examples:\n  okgin bench engine\n  okgin bench board --quick\n"
                      "  okgin bench chip --only reaction,heap --lang ko,en\n"
-                     "  okgin bench power --quick\n")
+                     "  okgin bench power --quick\n  okgin bench expert --quick\n")
 
 
 def run(args):

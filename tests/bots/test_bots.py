@@ -256,7 +256,7 @@ def test_the_computer_decides_with_integers_only():
     # computed in floats could go one way on the device and the other on
     # the host that replays its moves. The players' arithmetic is integer.
     import ast
-    for name in ("bots.py", "bots_core.py"):
+    for name in ("bots.py", "bots_core.py", "expert.py"):
         tree = ast.parse(open(os.path.join(ROOT, "engine", name)).read())
         for node in ast.walk(tree):
             assert not (isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ast.Div)), \
