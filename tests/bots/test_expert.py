@@ -112,3 +112,22 @@ def test_expert_decides_the_same_whatever_the_opponent_hides(seed, moves):
     b1, b2 = bot("expert", 42), bot("expert", 42)
     for _ in range(2):
         assert b1.choose(h.observation(p)) == b2.choose(twin.observation(p))
+
+
+def test_expert_at_a_revision_decides_as_that_revisions_expert():
+    # okgin tourney's expert@REV (host/yardsticks/revision.py): HEAD's
+    # engine/expert.py with HEAD's bots, loaded beside today's
+    from okgin.yardsticks import revision
+    try:
+        commit = revision.resolve("HEAD")
+    except ValueError as e:
+        pytest.skip(str(e))
+    h = Hand.deal(Rules(), dealer=1, seed=905)
+    for _ in range(12):
+        p = h.to_move
+        obs = h.observation(p)
+        old = revision.player("expert", commit, 17)
+        assert type(old).__module__.startswith("engine.expert@")
+        act = bot("expert", 17).choose(obs)
+        assert old.choose(obs) == act
+        h.play(act)
