@@ -71,14 +71,20 @@ def _parse(stdout):
 
 
 def time_cpython(observations):
+    """(action, wall us) per decision, and the CPU time of each (us): on a
+    busy machine the wall time is what a player waits, the CPU time what
+    the decision costs."""
     from okgin.engine import bot
     out = []
+    cpu = []
     for i, obs in enumerate(observations):
         b = bot("expert", i)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         a = b.choose(obs)
+        cpu.append((a, (time.process_time() - c0) * 1e6))
         out.append((a, (time.perf_counter() - t0) * 1e6))
-    return out
+    return out, cpu
 
 
 def time_micropython(mp, flash, obs_path, script):
@@ -128,8 +134,12 @@ def run(args):
           "100 against the simple player), a fresh bot('expert', i) for the i-th"
           % (len(observations), games), flush=True)
     print("%-26s %8s %8s %8s %8s" % ("runtime (ms a decision)", "mean", "median", "p90", "max"))
-    cp = time_cpython(observations)
+    if hasattr(os, "getloadavg"):
+        print("(wall times; load average now %.1f on %d cores)" % (os.getloadavg()[0],
+                                                                  os.cpu_count() or 1))
+    cp, cpu = time_cpython(observations)
     _line("cpython", cp)
+    _line("cpython (CPU time)", cpu)
     runs = {"cpython": cp}
     work = tempfile.mkdtemp(prefix="okgin-expert-")
     try:
