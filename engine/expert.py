@@ -315,6 +315,30 @@ def pick(sums: "list[int]", dsum: "list[int]", dsq: "list[int]", n: int) -> int:
     return best_i
 
 
+def _least_left(m: "list[int]", taken: int, high: bool) -> "tuple[int, int]":
+    """(deadwood, card): the card of suit masks ``m`` (not ``taken``)
+    whose discard leaves least deadwood; of equals the first met (suits in
+    order, low ranks first), or with ``high`` the one of highest value
+    (of those, the last met); -1: no card. ``m`` is left as it was."""
+    low = 1000
+    pick = -1
+    for s in range(4):
+        x = m[s]
+        r = 0
+        while x >> r:
+            bit = 1 << r
+            c = s * 13 + r
+            if x & bit and c != taken:
+                m[s] = x ^ bit
+                d = best(m)
+                m[s] = x
+                if d < low or (high and d == low and VAL[c] >= VAL[pick]):
+                    low = d
+                    pick = c
+            r += 1
+    return low, pick
+
+
 def _policy_discard(m: "list[int]", taken: int, limit: int, rng: Prng) -> int:
     """The playout policy's discard or knock for the eleven cards ``m``:
     knock as soon as allowed (R8, the card leaving least deadwood), else
@@ -322,22 +346,7 @@ def _policy_discard(m: "list[int]", taken: int, limit: int, rng: Prng) -> int:
     (ties at random); never ``taken`` (R7)."""
     dw = best(m)
     if dw - 10 <= limit and best(m, 1, taken) <= limit:
-        low = 1000
-        kc = -1
-        for s in range(4):
-            x = m[s]
-            r = 0
-            while x >> r:
-                bit = 1 << r
-                c = s * 13 + r
-                if x & bit and c != taken:
-                    m[s] = x ^ bit
-                    d = best(m)
-                    m[s] = x
-                    if d < low or (d == low and VAL[c] >= VAL[kc]):
-                        low = d
-                        kc = c
-                r += 1
+        low, kc = _least_left(m, taken, True)
         if low <= limit:
             return _KNOCK + kc
         best(m)
@@ -367,22 +376,7 @@ def _policy_discard(m: "list[int]", taken: int, limit: int, rng: Prng) -> int:
     if pick >= 0:
         return pick
     # every card in a meld (or only the taken one loose): least deadwood left
-    low = 1000
-    for s in range(4):
-        x = m[s]
-        r = 0
-        while x >> r:
-            bit = 1 << r
-            c = s * 13 + r
-            if x & bit and c != taken:
-                m[s] = x ^ bit
-                d = best(m)
-                m[s] = x
-                if d < low:
-                    low = d
-                    pick = c
-            r += 1
-    return pick
+    return _least_left(m, taken, False)[1]
 
 
 def _showdown(hands: "list[list[int]]", p: int, c: int) -> int:

@@ -18,6 +18,21 @@ PAIRS = (("random", "easy"), ("easy", "normal"), ("normal", "hard"),
          ("hard", "greedy"), ("greedy", "random"), ("hard", "hard"))
 
 
+def _play_hand(h, seats, s):
+    """Plays hand ``h`` (seed ``s``) to its end, ``seats[p]`` choosing for
+    player p; every choice must be legal. Returns the actions."""
+    actions = []
+    while not h.is_over():
+        p = h.to_move
+        obs = h.observation(p)
+        act = seats[p].choose(obs)
+        if act not in obs["legal"]:
+            raise AssertionError("hand %d: %s chose %r, not in %r" % (s, seats[p], act, obs["legal"]))
+        h.play(act)
+        actions.append(act)
+    return actions
+
+
 def play(hands, seed, out):
     """Plays ``hands`` seeded hands cycling through PAIRS; every choice must
     be in the observation's legal list. Writes one line per hand to ``out``
@@ -29,17 +44,8 @@ def play(hands, seed, out):
         a, b = PAIRS[i % len(PAIRS)]
         s = seed + i
         h = Hand.deal(rules, dealer=i % 2, seed=s)
-        seats = (bot(a, s), bot(b, s + 7))
-        actions = []
-        while not h.is_over():
-            p = h.to_move
-            obs = h.observation(p)
-            act = seats[p].choose(obs)
-            if act not in obs["legal"]:
-                raise AssertionError("hand %d: %s chose %r, not in %r" % (s, seats[p], act, obs["legal"]))
-            h.play(act)
-            actions.append(act)
-            decisions += 1
+        actions = _play_hand(h, (bot(a, s), bot(b, s + 7)), s)
+        decisions += len(actions)
         r = h.observation(0)["result"]
         out("%s-%s %s %s %s | %s" % (a, b, r["kind"], r["winner"], r["points"], ",".join(actions)))
     return decisions
@@ -93,15 +99,7 @@ def expert(hands, seed, out):
         seats = (bot("expert", s), bot("hard", s + 7))
         if i % 2:
             seats = (seats[1], seats[0])
-        actions = []
-        while not h.is_over():
-            p = h.to_move
-            obs = h.observation(p)
-            act = seats[p].choose(obs)
-            if act not in obs["legal"]:
-                raise AssertionError("hand %d: %s chose %r, not in %r" % (s, seats[p], act, obs["legal"]))
-            h.play(act)
-            actions.append(act)
+        actions = _play_hand(h, seats, s)
         r = h.observation(0)["result"]
         ex = seats[i % 2]
         searched += ex.searched
