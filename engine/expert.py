@@ -30,8 +30,8 @@ Same decisions on CPython and MicroPython (the web page runs it on the
 WebAssembly port): integer arithmetic, lists in a fixed order, and the
 engine's own generator (engine/prng.py).
 """
-from .bots import Bot, View
-from .bots_core import VAL, best, layoff_value, LOOSE, RUNS, SET3
+from .bots import Bot, View, _action_card
+from .bots_core import VAL, best, card_int, layoff_value, LOOSE, RUNS, SET3
 from .cards import card_str, masks_of
 from .prng import Prng
 
@@ -75,12 +75,8 @@ def _code(action: str) -> int:
         return _TAKE
     if action == "pass":
         return _PASS
-    c = _card(action[action.find(" ") + 1:])
+    c = _action_card(action)
     return c if action[0] == "d" else _KNOCK + c
-
-
-def _card(text: str) -> int:
-    return "cdhs".index(text[1].lower()) * 13 + "A23456789TJQK".index(text[0].upper())
 
 
 def _melds_with(m: "list[int]", c: int) -> bool:
@@ -151,7 +147,7 @@ class Expert:
         ranked = []
         knock = None
         for a in legal:
-            c = _card(a[a.find(" ") + 1:])
+            c = _action_card(a)
             rest = list(v.hm)
             rest[c // 13] ^= 1 << (c % 13)
             key = (best(rest), -VAL[c], c)
@@ -180,7 +176,7 @@ class Expert:
         codes = [_code(a) for a in cands]
         # the state now: this player 0, the opponent 1
         dealer_me = obs.get("dealer", 0) == v.me
-        pile = [_card(c) for c in obs.get("discard", ())]
+        pile = [card_int(c) for c in obs.get("discard", ())]
         known = masks_of(v.opp_known)
         cold = []
         for c in range(52):
@@ -201,7 +197,7 @@ class Expert:
             if hist:
                 last = hist[-1].split()
                 if len(last) > 2 and last[1] == "take":
-                    taken = _card(last[2])
+                    taken = card_int(last[2])
         sums = [0] * k
         dsum = [0] * k          # paired differences to hard's move
         dsq = [0] * k
