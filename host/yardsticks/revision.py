@@ -22,8 +22,8 @@ from okgin.lib.paths import CHECKOUT, PACKAGE
 
 ROOT = CHECKOUT or PACKAGE
 
-_LOADED: "dict[str, types.ModuleType]" = {}   # full commit id -> that revision's engine.bots
-# full commit id -> the engine modules of that revision loaded so far, by name
+# full commit id -> the engine modules of that revision loaded, by name
+# (one module that failed to load is dropped: the next call tries again)
 _MODULES: "dict[str, dict[str, types.ModuleType]]" = {}
 
 
@@ -60,11 +60,10 @@ def _source(commit: str, path: str) -> "str | None":
 def bots_module(commit: str, name: str = "engine.bots") -> types.ModuleType:
     """That revision's ``engine.bots`` (or ``name``, another of its engine
     modules: ``engine.expert``) as a module of its own."""
-    key = commit if name == "engine.bots" else commit + ":" + name
-    mod = _LOADED.get(key)
+    loaded = _MODULES.setdefault(commit, {})   # shared by the modules of one revision
+    mod = loaded.get(name)
     if mod is not None:
         return mod
-    loaded = _MODULES.setdefault(commit, {})   # shared by the modules of one revision
     real_import = builtins.__import__
 
     def load(name: str) -> types.ModuleType:
@@ -84,7 +83,11 @@ def bots_module(commit: str, name: str = "engine.bots") -> types.ModuleType:
         hooked["__import__"] = rev_import
         m.__dict__["__builtins__"] = hooked
         loaded[name] = m
-        exec(compile(text, m.__file__, "exec"), m.__dict__)
+        try:
+            exec(compile(text, m.__file__, "exec"), m.__dict__)
+        except BaseException:
+            del loaded[name]        # never served half-loaded
+            raise
         return m
 
     def rev_import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002
@@ -103,7 +106,6 @@ def bots_module(commit: str, name: str = "engine.bots") -> types.ModuleType:
     except Exception as e:     # noqa: BLE001 (its code does not run with today's engine)
         raise ValueError("the players of revision %s do not load: %s: %s"
                          % (commit[:10], type(e).__name__, e)) from e
-    _LOADED[key] = mod
     return mod
 
 
