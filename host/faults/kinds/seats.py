@@ -58,22 +58,16 @@ def run(table, n, rng, work, log):
     # reads come before the writes): one boot a case less on the chip
     waiting = None
     try:
-        for i in range(n + 1):
-            look = {}
-            if i < n:
-                rec, what = _record(rng, i)
-                look = t.session(read=("game.okg",) if waiting else (),
-                                 digest=("game.bad",) if waiting else (),
-                                 put={"game.okg": rec},
-                                 remove=["game.bad", "game.tmp", "settings.json"])
-            elif waiting:
-                look = t.session(read=("game.okg",), digest=("game.bad",), off=True)
+        for i in range(n):
+            rec, what = _record(rng, i)
+            look = t.session(read=("game.okg",) if waiting else (),
+                             digest=("game.bad",) if waiting else (),
+                             put={"game.okg": rec},
+                             remove=["game.bad", "game.tmp", "settings.json"])
             if waiting:
                 _judge(r, look, *waiting)
                 log("seats", r)
                 waiting = None
-            if i == n:
-                break
             t.sync()
             st = t.status()
             notes = []
@@ -88,6 +82,9 @@ def run(table, n, rng, work, log):
             t.press(0, "ok")
             t.sync()
             waiting = (rec, what, notes)
+        if waiting:         # the last case's files: a last visit, the power left off
+            _judge(r, t.session(read=("game.okg",), digest=("game.bad",), off=True), *waiting)
+            log("seats", r)
     finally:
         t.stop()
     return r
