@@ -15,7 +15,9 @@ few games for an interval". Points per hand and the share of all points are
 ratios over the pairs (pairs play different numbers of hands); games or
 hands won are counted per pair (0, 1 or 2), and the pairs one player won
 both ways are put to a sign test. ``--table`` plays the series docs/bots.md
-reports and prints its table.
+reports and prints its table. ``--tune NAME=N`` changes one of the engine
+levels' tuning constants (engine/bots.py) for the run, to be compared with
+the level as committed (``--baseline HEAD``) on the same deals.
 """
 import json
 import math
@@ -32,6 +34,13 @@ LEVELS = ("random", "easy", "normal", "hard", "greedy", "expert")
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
+
+# engine/bots.py's tuning constants that ``--tune`` may change (without the
+# leading underscore); the levels' rules of the game (_UNDERCUT_BONUS) and
+# card codes are not tuning
+TUNABLE = ("SAMPLES", "UNDERCUT_MAX", "POT_WEIGHT_HARD", "DANGER_WEIGHT_HARD", "CANDIDATES",
+           "CANDIDATE_SPAN", "TAKE_MARGIN", "TAKE_INFER", "FAR_LIMIT", "POT_WEIGHT_NORMAL",
+           "NORMAL_SIMPLE_TAKE", "NORMAL_SLIP", "EASY_SLIP")
 
 # The series of docs/bots.md: (A, B, games, deals), seeds from --seed (1).
 # Sized to be played in about an hour on two shared cores; the sampling
@@ -61,6 +70,9 @@ EPILOG = """examples:
   okgin tourney hard hard@main --games 200   a level as a git revision had it
   okgin tourney hard simple --deals 300 --limits A-2 --baseline main
                                              the same, only deals of knock limit A or 2 (R5)
+  okgin tourney hard neller --deals 1500 --tune SAMPLES=64 --baseline HEAD
+                                             hard with 64 knock samples instead of 16,
+                                             against hard as committed, same deals
   okgin tourney peek simple --deals 300 --paired hard
                                              what knowing the opponent's cards would add
   okgin tourney peek50 simple --deals 300 --paired hard
@@ -100,6 +112,10 @@ def configure(parser):
     parser.add_argument("--paired", metavar="PLAYER",
                         help="also play PLAYER against PLAYER_B on the same deals and seats, "
                              "and print PLAYER_A minus PLAYER (as --baseline does)")
+    parser.add_argument("--tune", metavar="NAME=N", action="append", default=[],
+                        help="run today's engine levels with one of engine/bots.py's tuning "
+                             "constants changed (%s; repeatable); compare with --baseline "
+                             "HEAD, the level as committed" % ", ".join(TUNABLE))
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     parser.epilog = EPILOG
@@ -275,12 +291,14 @@ def _pair(task):
 
 
 def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None, limits=None):
+            progress=None, limits=None, tuning=None):
     """Play the series and return a dict of figures (used by the command
     and the tests). Pairs are seeds ``seed .. seed+N-1``, or with
     ``limits`` (knock limits, R5) the first N seeds from ``seed`` whose deal
-    has one of them."""
-    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits)[0]
+    has one of them. ``tuning`` (``parse_tuning``) changes today's engine
+    levels' constants for this series only."""
+    return _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits,
+                   tuning)[0]
 
 
 def parse_limits(text):
@@ -321,7 +339,62 @@ def _seeds(seed, n, limits, max_turns, target):
     return out
 
 
-def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=None):
+def parse_tuning(items):
+    """``["SAMPLES=64", ...]`` -> ``{"SAMPLES": 64}``, checked: a name of
+    ``TUNABLE`` (a leading underscore or lower case is fine), a whole
+    number, each name once."""
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        key = name.strip().lstrip("_").upper()
+        if not eq or key not in TUNABLE:
+            raise CommandError("bad --tune %r: give NAME=N with NAME one of %s"
+                               % (item, ", ".join(TUNABLE)))
+        try:
+            n = int(value)
+        except ValueError:
+            raise CommandError("bad --tune %r: %r is not a whole number" % (item, value)) from None
+        if key in out:
+            raise CommandError("--tune %s given twice" % key)
+        out[key] = n
+    return out
+
+
+def set_tuning(tuning):
+    """Set today's engine/bots.py constants to ``tuning`` (``parse_tuning``);
+    returns what they were, for ``set_tuning`` to put back. On CPython the
+    levels read them as module globals at each decision (on a board
+    mpy-cross folds them into the code, and nothing there tunes)."""
+    from okgin.engine import bots
+    was = {}
+    for key, n in tuning.items():
+        was[key] = getattr(bots, "_" + key)
+        setattr(bots, "_" + key, n)
+    return was
+
+
+def _play(tasks, n, jobs, progress, tuning):
+    """The seed pairs' results, in the order they finish."""
+    results = []
+    if jobs > 1 and n > 1:
+        import multiprocessing
+        # a worker is a process of its own: it tunes its own engine
+        with multiprocessing.Pool(jobs, set_tuning if tuning else None,
+                                  (tuning,) if tuning else ()) as pool:
+            for r in pool.imap_unordered(_pair, tasks, chunksize=max(1, n // (jobs * 8))):
+                results.append(r)
+                if progress:
+                    progress(len(results), n)
+    else:
+        for t in tasks:
+            results.append(_pair(t))
+            if progress:
+                progress(len(results), n)
+    return results
+
+
+def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=None,
+            tuning=None):
     """(figures, results): results are (seed, first, second) per seed pair,
     sorted by seed, as ``_pair`` returns them."""
     run_a = player_name(a)
@@ -344,25 +417,20 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=
     if jobs < 0:
         raise CommandError("--jobs must be 0 or more")
     t0 = time.time()
-    results = []
-    if jobs > 1 and n > 1:
-        import multiprocessing
-        with multiprocessing.Pool(jobs) as pool:
-            for r in pool.imap_unordered(_pair, tasks, chunksize=max(1, n // (jobs * 8))):
-                results.append(r)
-                if progress:
-                    progress(len(results), n)
-    else:
-        for t in tasks:
-            results.append(_pair(t))
-            if progress:
-                progress(len(results), n)
+    was = set_tuning(tuning) if tuning else None
+    try:
+        results = _play(tasks, n, jobs, progress, tuning)
+    finally:
+        if was:
+            set_tuning(was)
     results.sort(key=lambda r: r[0])
     out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
            "max_turns": max_turns, "target": target, "seed": seed}
     if limits:
         out["limits"] = sorted(limits)
         out["last_seed"] = results[-1][0]
+    if tuning:
+        out["tuned"] = dict(tuning)
     for key, name in (("a_commit", run_a), ("b_commit", run_b)):
         if "@" in name:
             out[key] = name.split("@", 1)[1]
@@ -444,12 +512,12 @@ LIMIT_NAMES = ("gin", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10-K")
 
 
 def compare(a, b, rev=None, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None, limits=None, paired_with=None):
+            progress=None, limits=None, paired_with=None, tuning=None):
     """A against B, then ``A@rev`` (A as git revision ``rev`` had it), or
     the player ``paired_with``, against B on the same seeds and seats, and
     their paired difference: per seed pair, what A scored minus what the
     other scored on the same cards. Returns (figures of A, figures of the
-    other, the difference)."""
+    other, the difference). ``tuning`` changes A's series only."""
     if paired_with is None:
         if "@" in a or a not in LEVELS:
             raise CommandError("--baseline compares an engine level (%s) with itself at "
@@ -459,7 +527,7 @@ def compare(a, b, rev=None, games=100, seed=1, jobs=1, max_turns=80, target=None
         base_name = paired_with
     player_name(base_name)       # a bad revision or name fails before any game
     cur, res1 = _series(a, b, games, seed, jobs, max_turns, target, deals,
-                        progress and (lambda d, n: progress(d, 2 * n)), limits)
+                        progress and (lambda d, n: progress(d, 2 * n)), limits, tuning)
     base, res2 = _series(base_name, b, games, seed, jobs, max_turns, target, deals,
                          progress and (lambda d, n: progress(n + d, 2 * n)), limits)
     return cur, base, paired(cur, res1, base, res2)
@@ -588,6 +656,13 @@ def report(r):
     if r["kind"] == "game":
         lines.append("%s vs %s: %d games (%d seeds, seats swapped), %d hands, %.1f s"
                      % (r["a"], r["b"], r["games"], r["pairs"], r["hands"], r["seconds"]))
+    else:
+        lines.append("%s vs %s: %d hands (%d seeds, seats swapped), %d draws, %.1f s"
+                     % (r["a"], r["b"], r["hands"], r["pairs"], r["draws"], r["seconds"]))
+    if r.get("tuned"):
+        lines.append("  tuned: %s (engine/bots.py, this series only)"
+                     % ", ".join("%s=%d" % kv for kv in sorted(r["tuned"].items())))
+    if r["kind"] == "game":
         lines.append("  %s wins %s of games to the target (%d of %d; %s)"
                      % (r["a"], _pct(r["win_rate"]), r["games_won"], r["games"],
                         _ci_pct(r["win_low"], r["win_high"], "games")))
@@ -595,8 +670,6 @@ def report(r):
             lines.append("  %d games unfinished after %d hands (counted as losses for A)"
                          % (r["unfinished"], MAX_HANDS_PER_GAME))
     else:
-        lines.append("%s vs %s: %d hands (%d seeds, seats swapped), %d draws, %.1f s"
-                     % (r["a"], r["b"], r["hands"], r["pairs"], r["draws"], r["seconds"]))
         if r.get("limits"):
             lines.append("  only deals with a knock limit (R5) of %s: seeds %d .. %d"
                          % (", ".join(LIMIT_NAMES[x] for x in r["limits"]), r["seed"],
@@ -657,8 +730,8 @@ def run(args):
     if args.table:
         if args.a or args.b:
             raise CommandError("--table plays its own series; give no players")
-        if args.baseline or args.paired:
-            raise CommandError("--baseline and --paired compare two players' series, "
+        if args.baseline or args.paired or args.tune:
+            raise CommandError("--baseline, --paired and --tune are for two players' series, "
                                "not the table")
         rows = []
         results = []
@@ -685,6 +758,13 @@ def run(args):
         raise CommandError("name two players (e.g. okgin tourney hard simple), or --table")
     a = _arg_name(args.a)
     b = _arg_name(args.b)
+    tuning = parse_tuning(args.tune) if args.tune else None
+    if tuning and ("@" in a or a not in LEVELS):
+        raise CommandError("--tune changes today's engine levels (%s); PLAYER_A %r is not one"
+                           % (", ".join(LEVELS), a))
+    if tuning and args.paired:
+        raise CommandError("--tune changes today's engine for every player of the run: compare "
+                           "with the level as committed, --baseline HEAD, not --paired")
     games = 100 if args.games is None else args.games
     limits = parse_limits(args.limits) if args.limits else None
     if args.baseline and args.paired:
@@ -694,7 +774,8 @@ def run(args):
                                   jobs=args.jobs, max_turns=args.max_turns, target=args.target,
                                   deals=args.deals, progress=_progress(args, ""),
                                   limits=limits,
-                                  paired_with=args.paired and _arg_name(args.paired))
+                                  paired_with=args.paired and _arg_name(args.paired),
+                                  tuning=tuning)
         if not args.quiet and sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
         print(report(cur))
@@ -704,7 +785,7 @@ def run(args):
         return 0
     r = tourney(a, b, games=games, seed=args.seed,
                 jobs=args.jobs, max_turns=args.max_turns, target=args.target, deals=args.deals,
-                progress=_progress(args, ""), limits=limits)
+                progress=_progress(args, ""), limits=limits, tuning=tuning)
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
     print(report(r))

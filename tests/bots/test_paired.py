@@ -101,7 +101,7 @@ def test_baseline_command_prints_the_difference_by_knock_limit(capsys, tmp_path)
     (["simple", "hard", "--baseline", "HEAD"], "--baseline compares an engine level"),
     (["simple@HEAD", "hard"], "only the engine's levels"),
     (["hard", "simple", "--table", "--baseline", "HEAD"], "give no players"),
-    (["--table", "--baseline", "HEAD"], "--baseline and --paired compare two players' series"),
+    (["--table", "--baseline", "HEAD"], "--baseline, --paired and --tune are for two players' series"),
     (["hard", "simple", "--paired", "oracle"], "unknown player 'oracle'"),
     (["peek101", "simple"], "unknown player 'peek101'"),
     (["peek07", "simple"], "unknown player 'peek07'"),
@@ -242,3 +242,51 @@ def test_paired_with_another_player_on_the_same_deals(capsys):
                  "--paired", "hard"]) == 0
     out = capsys.readouterr().out
     assert "peek minus hard, both against simple on the same 1 seed pairs" in out
+
+
+def test_tune_changes_one_series_of_todays_level_and_puts_it_back():
+    # --tune: hard with a tuning constant changed, against hard as committed
+    # on the same deals. The value hard already has plays every hand alike;
+    # UNDERCUT_MAX=0 makes hard never knock short of gin (R8), which shows.
+    import okgin.engine.bots as today
+    from okgin.tourney import TUNABLE, parse_tuning
+    for name in TUNABLE:
+        assert isinstance(getattr(today, "_" + name), int), name
+    rev = working_tree_revision()
+    same = parse_tuning(["UNDERCUT_MAX=%d" % today._UNDERCUT_MAX])
+    cur, base, d = compare("hard", "simple", rev, deals=6, seed=31, tuning=same)
+    assert cur["tuned"] == same and d["differ"] == 0 and d["points_per_hand"] == 0
+    never = parse_tuning(["_undercut_max=0"])
+    cur, base, d = compare("hard", "simple", rev, deals=6, seed=31, tuning=never)
+    assert d["differ"] > 0 and "tuned" not in base
+    assert today._UNDERCUT_MAX == 25          # put back after the series
+    # worker processes tune their own engine: the same games as in one process
+    one = compare("hard", "simple", rev, deals=6, seed=31, tuning=never)[0]
+    two = compare("hard", "simple", rev, deals=6, seed=31, tuning=never, jobs=2)[0]
+    assert (one["points_per_hand"], one["hands_won"]) == (two["points_per_hand"],
+                                                          two["hands_won"])
+    assert today._UNDERCUT_MAX == 25
+
+
+def test_tune_command_says_what_it_tuned(capsys):
+    assert main(["tourney", "hard", "simple", "--deals", "2", "--tune", "samples=32",
+                 "--baseline", working_tree_revision()]) == 0
+    out = capsys.readouterr().out
+    assert "tuned: SAMPLES=32 (engine/bots.py, this series only)" in out
+    assert out.count("tuned:") == 1          # the committed level is not tuned
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["hard", "simple", "--tune", "SPEED=3"], "bad --tune 'SPEED=3': give NAME=N with NAME one of"),
+    (["hard", "simple", "--tune", "SAMPLES"], "bad --tune 'SAMPLES'"),
+    (["hard", "simple", "--tune", "SAMPLES=many"], "'many' is not a whole number"),
+    (["hard", "simple", "--tune", "SAMPLES=8", "--tune", "_samples=9"], "SAMPLES given twice"),
+    (["neller", "simple", "--tune", "SAMPLES=8"], "PLAYER_A 'neller' is not one"),
+    (["hard@HEAD", "simple", "--tune", "SAMPLES=8"], "PLAYER_A 'hard@HEAD' is not one"),
+    (["hard", "simple", "--tune", "SAMPLES=8", "--paired", "hard"], "--baseline HEAD, not --paired"),
+    (["--table", "--tune", "SAMPLES=8"], "--baseline, --paired and --tune are for two players'"),
+])
+def test_bad_tuning_is_a_one_line_error(capsys, argv, message):
+    assert main(["tourney"] + argv + ["--deals", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("okgin: ") and message in err and "Traceback" not in err
