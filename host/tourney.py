@@ -373,14 +373,14 @@ def set_tuning(tuning):
     return was
 
 
-def _play(tasks, n, jobs, progress, tuning):
+def _play(tasks, jobs, progress, tuning):
     """The seed pairs' results, in the order they finish."""
     results = []
+    n = len(tasks)
     if jobs > 1 and n > 1:
         import multiprocessing
         # a worker is a process of its own: it tunes its own engine
-        with multiprocessing.Pool(jobs, set_tuning if tuning else None,
-                                  (tuning,) if tuning else ()) as pool:
+        with multiprocessing.Pool(jobs, set_tuning, (tuning,)) as pool:
             for r in pool.imap_unordered(_pair, tasks, chunksize=max(1, n // (jobs * 8))):
                 results.append(r)
                 if progress:
@@ -417,12 +417,11 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=
     if jobs < 0:
         raise CommandError("--jobs must be 0 or more")
     t0 = time.time()
-    was = set_tuning(tuning) if tuning else None
+    was = set_tuning(tuning or {})
     try:
-        results = _play(tasks, n, jobs, progress, tuning)
+        results = _play(tasks, jobs, progress, tuning or {})
     finally:
-        if was:
-            set_tuning(was)
+        set_tuning(was)
     results.sort(key=lambda r: r[0])
     out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
            "max_turns": max_turns, "target": target, "seed": seed}

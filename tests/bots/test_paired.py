@@ -253,19 +253,20 @@ def test_tune_changes_one_series_of_todays_level_and_puts_it_back():
     for name in TUNABLE:
         assert isinstance(getattr(today, "_" + name), int), name
     rev = working_tree_revision()
-    same = parse_tuning(["UNDERCUT_MAX=%d" % today._UNDERCUT_MAX])
+    committed = today._UNDERCUT_MAX
+    same = parse_tuning(["UNDERCUT_MAX=%d" % committed])
     cur, base, d = compare("hard", "simple", rev, deals=6, seed=31, tuning=same)
     assert cur["tuned"] == same and d["differ"] == 0 and d["points_per_hand"] == 0
     never = parse_tuning(["_undercut_max=0"])
     cur, base, d = compare("hard", "simple", rev, deals=6, seed=31, tuning=never)
     assert d["differ"] > 0 and "tuned" not in base
-    assert today._UNDERCUT_MAX == 25          # put back after the series
+    assert today._UNDERCUT_MAX == committed      # put back after the series
     # worker processes tune their own engine: the same games as in one process
     one = compare("hard", "simple", rev, deals=6, seed=31, tuning=never)[0]
     two = compare("hard", "simple", rev, deals=6, seed=31, tuning=never, jobs=2)[0]
     assert (one["points_per_hand"], one["hands_won"]) == (two["points_per_hand"],
                                                           two["hands_won"])
-    assert today._UNDERCUT_MAX == 25
+    assert today._UNDERCUT_MAX == committed
 
 
 def test_tune_command_says_what_it_tuned(capsys):
