@@ -13,10 +13,12 @@ after.
 from i18n import t, card, coach
 
 
-def _move(a, top):
-    """An action in words: "discard 7h" -> the catalogue's coach.do.discard."""
+def _move(a, top, how="coach.do."):
+    """An action in words: "discard 7h" -> the catalogue's coach.do.discard
+    (advice: what to play), or with ``how`` "coach.did." what was played
+    (the review: a past or neutral form, never an imperative after "you")."""
     w = a.split()
-    return t("coach.do." + w[0], card(w[1] if len(w) > 1 else top))
+    return t(how + w[0], card(w[1] if len(w) > 1 else top))
 
 
 def advise(app, p):
@@ -60,7 +62,7 @@ def review(app):
         # a take or a draw names no card: the reason's subject is the top card
         why = res["why"]
         top = why[0][1][0] if why and why[0][1] else ""
-        lines = [t("coach.review_move", res["move"], _move(res["played"], top)),
+        lines = [t("coach.review_move", res["move"], _move(res["played"], top, "coach.did.")),
                  t("coach.review_better", _move(res["better"], top), res["cost"])]
         lines += [coach(c) for c in why]
     app.notice[p] = (t("coach.review_title", n), lines)

@@ -24,6 +24,9 @@ def view_showdown(app, p):
     melds = res.get("melds") or [[], []]
     order = (p, 1 - p)
     knocker = res.get("knocker")
+    # "you" on a person's own panel only: the computer's panel names its
+    # seat (app.name) and takes the forms for a named player
+    me = p if not (app.vs != "human" and p == 1) else -1
     for q in order:
         h = hands[q]
         if h is None:
@@ -41,11 +44,14 @@ def view_showdown(app, p):
         dw = res["deadwood"][q] if res.get("deadwood") else 0
         who = app.name(p, q)
         if q == knocker and knocker is not None:
-            label = t("end.row_knocked", who, dw)
+            # a verb after a name: the _you form agrees with "you"
+            # (docs/glossary.md, "Verbs after a name")
+            label = t("end.row_knocked_you" if q == me else "end.row_knocked", who, dw)
         elif lay:
             # the cards laid off on the knocker's melds (R10), named here
             # and drawn after a "+" at the end of the row
-            label = t("end.row_layoff", who, dw, cards(lay))
+            label = t("end.row_layoff_you" if q == me else "end.row_layoff", who, dw,
+                      cards(lay))
         else:
             label = t("end.row", who, dw)
         rows.append((label, groups, lay))
@@ -67,7 +73,7 @@ def view_showdown(app, p):
             whats.insert(0, t("end.boxes", what, boxes_of(m, m.last_hand)))
         lines = []
         for w in whats:
-            if winner == p:
+            if winner == me:
                 lines.append(t("end.win_you", res["points"], w))
             else:
                 lines.append(t("end.win", app.name(p, winner), res["points"], w))
@@ -93,10 +99,10 @@ def view_showdown(app, p):
             for g in games:
                 if g["winner"] == gw:
                     won += 1
-            heads = (t("end.match_you", won, 3 - won) if gw == p else
+            heads = (t("end.match_you", won, 3 - won) if gw == me else
                      t("end.match", app.name(p, gw), won, 3 - won),)
         else:
-            heads = (t("end.game_you", sc[gw], sc[1 - gw]) if gw == p else
+            heads = (t("end.game_you", sc[gw], sc[1 - gw]) if gw == me else
                      t("end.game", app.name(p, gw), sc[gw], sc[1 - gw]),)
         r = m.rules
         pad = r.box_bonus or r.game_bonus or r.shutout_double or r.hollywood

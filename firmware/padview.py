@@ -47,14 +47,15 @@ def view_pad(app, p):
     for g in pads:
         net += g["total"][p] - g["total"][1 - p]
     net = "%+d" % net
-    won = 0
+    won = 0           # the games the match's winner won
     for g in pads:
-        if g["winner"] == p:
+        if g["winner"] == m.winner:
             won += 1
-    mine = m.winner == p
+    # "You win" on a person's own panel only, never on the computer's
+    mine = m.winner == p and not (app.vs != "human" and p == 1)
     if n > 1:
         head = t("pad.title_hw_you", won, n - won) if mine else \
-            t("pad.title_hw", app.name(p, m.winner), n - won, won)
+            t("pad.title_hw", app.name(p, m.winner), won, n - won)
         cols = tuple(t("pad.game", i + 1) for i in range(n))
         # the cells are "mine-theirs": said in the corner, with the names
         # when they fit

@@ -230,8 +230,10 @@ def view(app):
         for g in d["last"][:3]:
             # who won, the winner's total first (score pad, R16), and
             # against whom
-            rows.append(t("stats.last_game", _kind(g[0]), _name(g[0], g[1]),
-                          g[2 + g[1]], g[3 - g[1]]))
+            # "You won" agrees with you (docs/glossary.md, "Verbs after a name")
+            you = g[0] != "human" and g[1] == 0
+            rows.append(t("stats.last_game_you" if you else "stats.last_game", _kind(g[0]),
+                          _name(g[0], g[1]), g[2 + g[1]], g[3 - g[1]]))
         if not d["last"]:
             rows.append(t("stats.none"))
     else:

@@ -32,6 +32,13 @@ _NBUF = bytearray(16)
 _NFB = framebuf.FrameBuffer(_NBUF, 8, 16, _VLSB)
 _WBUF = bytearray(32)
 _WFB = framebuf.FrameBuffer(_WBUF, 16, 16, _VLSB)
+# Bold: a glyph drawn here first, then onto the panel. Bold ink is the
+# glyph and its ink moved 1 px right, except where that would fill a gap of
+# 1 px (a pixel whose right neighbour is ink): Hangul's vowels are strokes
+# 1 px apart (ㅔ, ㅖ), which a plain smear merged (에 read as 어). 18 columns:
+# the ink 1 px either side of a 16-px glyph.
+_BBUF = bytearray(36)
+_BFB = framebuf.FrameBuffer(_BBUF, 18, 16, _VLSB)
 # palette for drawing a glyph white on black: maps ink 1 -> 0
 _INV = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
 _INV.pixel(0, 0, 1)
@@ -253,16 +260,29 @@ def _draw(fb, s, x, y, end, c, bold):
             seek(nbase + 16 * i)
             readinto(_NBUF)
             g = _NFB
+        if bold:
+            g = _bold(g)
+            x -= 1            # _BFB's column 1 is the glyph's column 0
         if c:
             blit(g, x, y, 0)
-            if bold:
-                blit(g, x + 1, y, 0)
         else:
             blit(g, x, y, 1, _INV)
-            if bold:
-                blit(g, x + 1, y, 1, _INV)
+        if bold:
+            x += 1
         x += 16 if wide else 8
     return x
+
+
+def _bold(g):
+    """``g`` in bold, in _BFB from its column 1: the ink moved 1 px right,
+    then the pixel left of each ink pixel cleared (a 1-px gap stays open),
+    then the glyph itself again."""
+    b = _BFB
+    b.fill(0)
+    b.blit(g, 2, 0, 0)
+    b.blit(g, 0, 0, 1, _INV)
+    b.blit(g, 1, 0, 0)
+    return b
 
 
 def first_fit(w, texts):

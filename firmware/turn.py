@@ -7,6 +7,8 @@ cursor move does not change, is built once per position (``base``).
 """
 from engine import deadwood
 from i18n import t, card as show_card
+from screens import LINES_W
+from text import first_fit
 
 try:
     from micropython import const
@@ -188,7 +190,11 @@ def _last_move(app, p, obs):
             words.append(t("turn.knocked"))
     if not words:
         return ""
-    return t("turn.last", app.name(p, 1 - p), ", ".join(words))
+    # without the name when both halves and a long one ("Kompyuta") would
+    # not fit: the opponent is the only other player
+    words = ", ".join(words)
+    return first_fit(LINES_W, (t("turn.last", app.name(p, 1 - p), words),
+                               t("turn.last_short", app.name(p, 1 - p), words)))
 
 
 def follow_draw(app, p, before):
@@ -261,7 +267,10 @@ def view(app, p):
         if dw == 0:
             lines.append(t("turn.after_gin", show_card(c)))
         elif dw <= limit:
-            lines.append(t("turn.after_knock", show_card(c), dw))
+            # the short form when a 10 or a two-digit deadwood would not
+            # fit: never a card or a number cut (tests/app/test_fit.py)
+            lines.append(first_fit(LINES_W, (t("turn.after_knock", show_card(c), dw),
+                                             t("turn.after_knock_short", show_card(c), dw))))
         else:
             lines.append(t("turn.after", show_card(c), dw))
     elif last:

@@ -28,7 +28,8 @@ ASCII = "".join(chr(c) for c in range(32, 127))
 # drawn by the firmware's code itself: the card suits (i18n.card), the
 # menu's arrows for more items above and below
 SYMBOLS = "\u2663\u2666\u2665\u2660\u25b2\u25bc"
-NOTE = ("GNU Unifont glyphs (unifoundry.com), cut by okgin glyphs. Licence: "
+NOTE = ("GNU Unifont glyphs (unifoundry.com), cut by okgin glyphs; accents "
+        "that reach a glyph's top row lowered by one row. Licence: "
         "SIL Open Font License 1.1, or GNU GPL 2 or later with the GNU font "
         "embedding exception.")
 _KEY = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)*$")
@@ -84,6 +85,33 @@ def read(code, root=None):
         except (IndexError, ValueError, KeyError) as e:
             raise CatalogueError("%s: %s: bad {} field (%s)" % (where, key, e)) from None
         out[key] = value
+    return out
+
+
+def marks(code, root=None):
+    """What a catalogue says about its own forms, in comment lines the
+    device skips (docs/architecture.md "Languages"):
+
+        #! wrong REGEX          a form this language must never show
+        #! any-subject KEY ...  (en.txt) texts whose name field takes "you"
+                                too: a label or noun form, no verb after it
+
+    Returns {"wrong": [(compiled, "file:line")], "any-subject": set of keys}.
+    CatalogueError on an expression that does not compile."""
+    p = path(code, root=root)
+    out = {"wrong": [], "any-subject": set()}
+    with open(p, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if line.startswith("#! wrong "):
+                try:
+                    out["wrong"].append((re.compile(line[9:]), "%s:%d" % (p, n)))
+                except re.error as e:
+                    raise CatalogueError("%s:%d: %s" % (p, n, e)) from None
+            elif line.startswith("#! any-subject "):
+                out["any-subject"].update(line[15:].split())
+            elif line.startswith("#!"):
+                raise CatalogueError("%s:%d: expected '#! wrong' or '#! any-subject'" % (p, n))
     return out
 
 
@@ -152,10 +180,36 @@ def build_fnt(chars, glyphs, note=NOTE):
     for c in wide:
         out += struct.pack("<H", c)
     for c in narrow:
-        out += to_bands(glyphs[c], 8)
+        out += to_bands(lower_accent(glyphs[c], 8), 8)
     for c in wide:
-        out += to_bands(glyphs[c], 16)
+        out += to_bands(lower_accent(glyphs[c], 16), 16)
     return bytes(out)
+
+
+def lower_accent(rows, w):
+    """Unifont's rows with the top row kept blank where the font allows.
+
+    The panels stack 16-px lines with no leading, so ink in a glyph's top
+    row touches the line above: Unifont draws the caron of Ž, Š, Č (and
+    the dot of Ė, the accents of other capitals) in rows 0-1 with two blank
+    rows under it, and "Ž2" read as a mark on the letter above. The rule:
+    a glyph with ink in row 0 whose top ink (the accent) is followed by at
+    least two blank rows has that accent moved down one row, leaving one
+    blank row between accent and letter; any other glyph is kept as
+    Unifont draws it (tests/app/test_glyphs.py fails on a glyph the
+    catalogues use whose top row still has ink)."""
+    bpr = w // 8
+    n = [rows[y * bpr:(y + 1) * bpr] for y in range(16)]
+    blank = bytes(bpr)
+    if n[0] == blank:
+        return rows
+    k = 0
+    while k < 16 and n[k] != blank:
+        k += 1                  # the accent: rows 0..k-1
+    if k + 1 >= 16 or n[k + 1] != blank:
+        return rows             # under two blank rows: kept as drawn
+    n = [blank] + n[:k] + n[k + 1:]
+    return b"".join(n)
 
 
 def to_bands(rows, w):
