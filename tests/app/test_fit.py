@@ -6,10 +6,21 @@ a press or the engine can leave, three-digit scores, the hands' ends, the
 computer's seat, a whole game's last showdown and score pad, Hollywood)
 in every language, on the web page's board under MicroPython, and each
 text must lie inside its box, need no more than its box's width, and run
-into no other text and no card. Golden images per language for the main
-screens (OKGIN_UPDATE_GOLDEN=1 rewrites them: look at them first)."""
+into no other text and no card. The lines a player meets at their widest
+(issue 37): the can-knock line with a 10 and a deadwood of 10, the
+computer's last move with two 10s, each showdown against the computer,
+a game's end with three-digit scores, the coach's review of every kind of
+move. A line shortens only through a form its catalogue gives
+(text.first_fit), so a cut card or number fails here. Drawn at every
+panel size the table supports (board.json and every driver's own size:
+PANELS); no drawn text shows a form its catalogue marks wrong
+(tests/app/test_agree.py), and the computer's own panel never says
+"you". Golden images per language for the main screens
+(OKGIN_UPDATE_GOLDEN=1 rewrites them: look at them first)."""
+import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -20,13 +31,42 @@ from okgin.engine import Match, Rules, bot
 from okgin.lib import lang
 from tests.support.harness import ROOT
 
-W, H = 296, 128
 GOLDEN = os.path.join(ROOT, "tests", "app", "golden")
 # the main screens, a golden image each per language
 MAIN = ("menu-0", "rules-1", "stats-0", "stats-4", "upcard", "turn-2", "confirm",
         "end-knock", "end-gin", "whole-pad", "hollywood-pad", "vs", "notice-damaged",
         "hollywood-turn", "msg-0")
 UPDATE = os.environ.get("OKGIN_UPDATE_GOLDEN") == "1"
+
+
+def _panels():
+    """Every panel size the table supports: the panels of
+    hardware/board.json and the size each controller's driver (display.py
+    DRIVERS) is built for, read from its constructor's defaults. A new
+    panel in board.json or a new driver is drawn here with no edit."""
+    from okgin.lib.paths import BOARD
+    sizes = set()
+    with open(BOARD) as f:
+        for pl in json.load(f)["players"]:
+            sizes.add((pl["panel"]["width"], pl["panel"]["height"]))
+    fw = os.path.join(ROOT, "firmware")
+    with open(os.path.join(fw, "display.py")) as f:
+        tree = ast.parse(f.read())
+    drivers = next(ast.literal_eval(n.value) for n in tree.body
+                   if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "DRIVERS")
+    for mod in drivers.values():
+        with open(os.path.join(fw, mod + ".py")) as f:
+            for n in ast.walk(ast.parse(f.read())):
+                if isinstance(n, ast.FunctionDef) and n.name == "__init__":
+                    args = n.args.args[-len(n.args.defaults):]
+                    d = {a.arg: ast.literal_eval(v) for a, v in zip(args, n.args.defaults)}
+                    if "width" in d and "height" in d:
+                        sizes.add((d["width"], d["height"]))
+    return sorted(sizes)
+
+
+PANELS = _panels()
+W, H = PANELS[0]   # the size drawn (the drawn fixture sets it)
 
 
 def _play(seed, rules, stop, vs=None, dealer=0, limit=4000):
@@ -106,12 +146,21 @@ def _inputs():
             "langs": lang.codes(), "save": list(MAIN)}
 
 
-@pytest.fixture(scope="module")
-def drawn(tmp_path_factory):
+@pytest.fixture(scope="module", params=PANELS, ids=["%dx%d" % wh for wh in PANELS])
+def drawn(request, tmp_path_factory):
     from okgin.vboard.vboard import find_micropython
     from okgin.web import _firmware
+    global W, H
+    W, H = request.param
     d = str(tmp_path_factory.mktemp("screens"))
     _firmware(d)
+    # the board with this panel size on both seats
+    with open(os.path.join(d, "board.json")) as f:
+        board = json.load(f)
+    for pl in board["players"]:
+        pl["panel"]["width"], pl["panel"]["height"] = W, H
+    with open(os.path.join(d, "board.json"), "w") as f:
+        json.dump(board, f)
     shutil.copy(os.path.join(ROOT, "tests", "mp", "all_screens.py"), d)
     os.makedirs(os.path.join(d, "img"))
     with open(os.path.join(d, "all_screens.json"), "w") as f:
@@ -141,6 +190,8 @@ def test_every_screen_was_drawn_in_every_language(drawn):
     for prefix in ("menu-", "rules-", "stats-", "notice-", "error", "upcard", "discard-",
                    "confirm", "msg-", "scores", "doubled", "end-knock", "end-gin",
                    "end-undercut", "end-draw", "vs", "whole-over", "whole-pad",
+                   "knock-", "last", "vs-last", "end-knock-vs", "end-gin-vs", "end-undercut-vs",
+                   "end-draw-vs", "whole-vs-over-big", "review-",
                    "hollywood-over", "hollywood-pad", "hollywood-turn", "sleep-asleep", "sleep-empty"):
         assert any(s.startswith(prefix) for s in scenes), prefix
     # and none was drawn without text
@@ -197,7 +248,9 @@ def test_the_main_screens_match_their_golden_images(drawn):
                 if (code, scene, p) not in seen:
                     continue
                 im = _image(os.path.join(d, "img", "%s-%s-%d.bin" % (code, scene, p)))
-                path = os.path.join(GOLDEN, code, "%s-%d.png" % (scene, p))
+                # 296x128's in golden/<code>, another size's in golden/<w>x<h>/<code>
+                where = GOLDEN if (W, H) == (296, 128) else os.path.join(GOLDEN, "%dx%d" % (W, H))
+                path = os.path.join(where, code, "%s-%d.png" % (scene, p))
                 if UPDATE:
                     os.makedirs(os.path.dirname(path), exist_ok=True)
                     im.save(path)
@@ -207,3 +260,38 @@ def test_the_main_screens_match_their_golden_images(drawn):
                 if want.tobytes() != im.tobytes():
                     bad.append(os.path.relpath(path, ROOT))
     assert not bad, "differ from the golden image: %s" % ", ".join(bad)
+
+
+def test_no_drawn_line_shows_a_form_its_catalogue_marks_wrong(drawn):
+    _d, recs = drawn
+    marks = {c: lang.marks(c)["wrong"] for c in lang.codes()}
+    bad = []
+    for r in recs:
+        for _x, _y, _w, _h, _need, s in r["texts"]:
+            for rx, where in marks[r["lang"]]:
+                if rx.search(s):
+                    bad.append("%s %s panel %d: %r (%s)" % (r["lang"], r["scene"], r["p"], s, where))
+    assert not bad, "\n".join(bad[:40])
+
+
+def test_the_computers_own_panel_never_says_you(drawn):
+    # against the computer, panel 1 is the computer's seat: it names itself
+    # (name.cpu) and never takes the forms for "you" (end.win_you, ...)
+    _d, recs = drawn
+    bad = []
+    for code in lang.codes():
+        cat = lang.read(code)
+        forms = [cat[k].split("{")[0].strip() for k in cat
+                 if k.endswith("_you") and not k.startswith("page.")]
+        forms = [y for y in forms if len(y) > 1]
+        for r in recs:
+            if r["lang"] != code or r["p"] != 1 or "vs" not in r["scene"]:
+                continue
+            for _x, _y, _w, _h, _need, s in r["texts"]:
+                words = re.split(r"[\s:\u00b7,()-]+", s)
+                if cat["name.you"] in words:
+                    bad.append("%s %s: %r names %r" % (code, r["scene"], s, cat["name.you"]))
+                for y in forms:
+                    if s.startswith(y):
+                        bad.append("%s %s: %r says %r" % (code, r["scene"], s, y))
+    assert not bad, "\n".join(bad[:40])

@@ -175,6 +175,49 @@ def notices():
     app.error_text = None
 
 
+def knockable():
+    """A discard that can knock at the widest: the cursor on every card of
+    a hand whose 10 leaves a deadwood of 10 under a knock limit of 10 (the
+    can-knock line, turn.after_knock), and on the 10 just taken (R7)."""
+    from engine.hand import Hand
+    m = app.match
+    d = m.hand.dealer
+    mine = ["Ac", "2c", "3c", "4d", "4h", "4s", "5c", "6c", "7c", "Th"]
+    other = ["Kd", "Qd", "Jd", "9s", "8s", "Ks", "Qh", "Jh", "9h", "8h"]
+    hands = (mine, other) if d == 1 else (other, mine)
+    m.hand = Hand.from_cards(m.rules, d, hands, "Td")
+    p = m.hand.to_move
+    m.hand.play("take")
+    app.touch()
+    for c in range(11):
+        app.cursor[p] = c
+        shot("knock-%d" % c, (p,))
+    app.cursor[p] = 0
+
+
+def last_move(scene):
+    """The opponent's last turn at its widest, on panel 0: took a 10 and
+    discarded a 10 (turn._last_move on that history)."""
+    import turn
+    b = turn.base(app, 0)
+    # b[8]: turn._B_LAST (a const, gone once compiled)
+    b[8] = turn._last_move(app, 0, {"history": ["1 take Th", "1 discard Ts"]})
+    shot(scene, (0,))
+
+
+def review(p):
+    """The coach's review of a hand on p's panel, for every kind of move."""
+    import coachview
+    t = i18n.t
+    for a in ("take Th", "pass Th", "draw", "discard Th", "knock Th"):
+        app.notice[p] = (t("coach.review_title", 12),
+                         [t("coach.review_move", 60, t("coach.did." + a.split()[0], "10\u2665")),
+                          t("coach.review_better", coachview._move("knock Ts", "Ts"), 100),
+                          i18n.coach(("knock", ["Ts"], 10))])
+        shot("review-" + a.split()[0], (p,))
+    app.notice[p] = None
+
+
 def turns():
     g = IN["games"]["long"]
     n = len(g["actions"])
@@ -197,13 +240,20 @@ def turns():
     app.confirm[p] = True
     shot("confirm", (p,))
     app.confirm[p] = False
+    knockable()
+    game(g, 5)
+    p = app.match.hand.to_move
     # every message a press can leave, with the longest values
     t = i18n.t
     name = app.name(p, 1 - p)
     msgs = [t("msg.wait", name), t("msg.upcard"), t("msg.draw"), t("msg.just_taken", "10\u2660"),
             t("msg.cant_knock", 100, 10), t("msg.discard_now"), t("msg.not_allowed")]
     for reason in IN["reasons"]:
-        msgs.append(i18n.why((reason[0], tuple(reason[1])), lambda q: app.name(p, q)))
+        args = reason[1]
+        if reason[0] == "turn":
+            # whose turn it is: the other player's (engine/explain.py)
+            args = [1 - p, p]
+        msgs.append(i18n.why((reason[0], tuple(args)), lambda q: app.name(p, q)))
     # the coach's reasons (engine/coach.py), with the widest cards and numbers
     for code in IN["coach"]:
         msgs.append(i18n.coach((code, ["Ts", "Th", "Td", "Tc"], 100)))
@@ -211,6 +261,7 @@ def turns():
         app.msg[p] = msgs[i]
         shot("msg-%d" % i, (p,))
     app.msg[p] = ""
+    review(p)
     # three-digit scores, a two-digit hand, game to 150
     big_scores(145, 130)
     app.match.hand_no = 12
@@ -233,7 +284,14 @@ def turns():
     shot("vs")
     big_scores(145, 130)
     shot("vs-scores")
+    last_move("vs-last")
     app.hold = False
+    # the hands' ends against the computer: its name, its own panel
+    for kind in ("knock", "gin", "undercut", "draw"):
+        game(IN["games"][kind], vs="hard")
+        shot("end-%s-vs" % kind)
+    game(g, 0)
+    last_move("last")
     # a whole game: its last showdown and the score pad
     # (both against the computer, whose names are the longest, and between
     # two people)
@@ -243,6 +301,8 @@ def turns():
         game(g, vs=vs)
         tag = key + ("" if vs == "human" else "-vs")
         shot(tag + "-over")
+        big_scores(188, 156)     # three-digit scores in the game's last line
+        shot(tag + "-over-big")
         app.next_hand()
         shot(tag + "-pad")
         app.next_hand()
