@@ -99,20 +99,21 @@ def marks(code, root=None):
     Returns {"wrong": [(compiled, "file:line")], "any-subject": set of keys}.
     CatalogueError on an expression that does not compile."""
     p = path(code, root=root)
-    out = {"wrong": [], "any-subject": set()}
+    wrong: "list[tuple[re.Pattern[str], str]]" = []
+    neutral: "set[str]" = set()
     with open(p, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip("\r\n")
             if line.startswith("#! wrong "):
                 try:
-                    out["wrong"].append((re.compile(line[9:]), "%s:%d" % (p, n)))
+                    wrong.append((re.compile(line[9:]), "%s:%d" % (p, n)))
                 except re.error as e:
                     raise CatalogueError("%s:%d: %s" % (p, n, e)) from None
             elif line.startswith("#! any-subject "):
-                out["any-subject"].update(line[15:].split())
+                neutral.update(line[15:].split())
             elif line.startswith("#!"):
                 raise CatalogueError("%s:%d: expected '#! wrong' or '#! any-subject'" % (p, n))
-    return out
+    return {"wrong": wrong, "any-subject": neutral}
 
 
 def fields(value):

@@ -3,7 +3,8 @@
 The firmware draws two kinds of glyphs. Text is GNU Unifont's
 (firmware/text.py): 8x16 for Latin letters, digits and symbols, 16x16 for
 Hangul, from the language's glyph file firmware/lang/<code>.fnt (format:
-okgin.lib.lang), drawn plain, bold (twice, one pixel apart) or white on a
+okgin.lib.lang), drawn plain, bold (its ink moved one pixel right except
+into a 1-px gap, text._bold) or white on a
 black bar (the footer, title bars, the TEST MODE banner). Cards are the
 faces of firmware/font.py: a 12x16 rank over a 12x12 suit (white on black
 for the card under the cursor), on the showdown a rank beside an 8x8 suit.
@@ -135,13 +136,17 @@ def _rows(data, width):
 
 class _Glyph:
     """A glyph as drawn in one style: its columns, what it spills into the
-    next cell (bold: its last column again, one pixel right)."""
+    next cell (bold: its last column again, one pixel right; firmware/text.py
+_bold, which keeps every 1-px gap open)."""
     __slots__ = ("ch", "w", "bold", "cols", "spill", "ink")
 
     def __init__(self, ch, w, bold, cols):
         self.ch, self.w, self.bold = ch, w, bold
         if bold:
-            self.cols = (cols[0],) + tuple(cols[i] | cols[i - 1] for i in range(1, w))
+            # firmware/text.py _bold: the ink moved one pixel right, but
+            # never into a gap of one pixel (ink on its right)
+            nxt = tuple(cols[1:]) + (0,)
+            self.cols = (cols[0],) + tuple(cols[i] | (cols[i - 1] & ~nxt[i]) for i in range(1, w))
             self.spill = cols[-1]
         else:
             self.cols, self.spill = cols, 0

@@ -59,7 +59,7 @@ def _panels():
             for n in ast.walk(ast.parse(f.read())):
                 if isinstance(n, ast.FunctionDef) and n.name == "__init__":
                     args = n.args.args[-len(n.args.defaults):]
-                    d = {a.arg: ast.literal_eval(v) for a, v in zip(args, n.args.defaults)}
+                    d = {a.arg: ast.literal_eval(v) for a, v in zip(args, n.args.defaults, strict=True)}
                     if "width" in d and "height" in d:
                         sizes.add((d["width"], d["height"]))
     return sorted(sizes)
