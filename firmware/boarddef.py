@@ -223,14 +223,14 @@ def validate(board):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise BoardError("%s.%s: expected a whole number, got %s" % (pw, field, _kind(v)))
             if not lim[0] <= v <= lim[1]:
-                raise BoardError("%s.%s: %d is out of range %d..%d for an %s panel"
+                raise BoardError("%s.%s: %d is out of range %d..%d for controller %s"
                                  % (pw, field, v, lim[0], lim[1], c))
         aligned = ("width", w) if c == "SSD1683" else ("height", h)
         if aligned[1] % 8:
             raise BoardError("%s.%s: %d is not a multiple of 8" % (pw, aligned[0], aligned[1]))
         rot = panel["rotation"]
         if isinstance(rot, bool) or rot not in rots:
-            raise BoardError("%s.rotation: %r is not supported on an %s panel (expected %s)"
+            raise BoardError("%s.rotation: %r is not supported by controller %s (expected %s)"
                              % (pw, rot, c, " or ".join([str(r) for r in rots])))
         for field in PANEL_PINS:
             pins.claim("%s.%s" % (pw, field), panel[field])
