@@ -104,6 +104,8 @@ def _timing():
         "full_ms": int(T_FULL * 1000),
         "partial_ms": int(T_PARTIAL * 1000),
         "long_press_ms": board["timing"]["long_press_ms"],
+        # the panels' size (okgin.js draws them at it)
+        "panel": [board["players"][0]["panel"]["width"], board["players"][0]["panel"]["height"]],
         # the window's e-ink look (host/simui/render.py)
         "paper": render.PAPER, "ink": render.INK, "mid": render.MID,
         "full_waveform": render.FULL_WAVEFORM, "partial_grey": render.PARTIAL_GREY,
