@@ -19,9 +19,10 @@
 #   0x03, a full update with 0x21 [0x40, 0x00] (RED bypassed: mode 1 drives
 #   from BW RAM alone), a differential one with 0x21 [0x00, 0x00] and both
 #   RAMs set equal after it; measured there: partial 358 ms, fast full
-#   1,140 ms. The OTP full waveform (0x22 0xF7) takes about 3 s (Good
-#   Display's figure for the panel's full refresh); the emulation uses 3.0 s
-#   and 0.4 s.
+#   1,140 ms (a shorter full waveform than this driver's). The OTP full
+#   waveform (0x22 0xF7) was not found timed for this panel in what was
+#   read: full refreshes of such modules take 2-4 s, and the emulation
+#   uses 3.0 s (and 0.4 s partial). To be measured on a real panel.
 #
 # Command sequence. A command byte with DC low, its data with DC high, CS
 # low around the whole command:

@@ -13,8 +13,9 @@ makes RED RAM read as zeros), with what differs on the SSD1683 datasheet:
   reach 299 gates and 50 bytes (the same register widths: X 6 bits, Y 9);
 - the panel is landscape by nature: logical (x, y) is source x, gate y at
   rotation 0 and source 399-x, gate 299-y at rotation 180;
-- refresh times of a 4.2" panel on its OTP waveforms: full 3.0 s (the
-  panel maker's figure for a full refresh, about 3 s), partial 0.4 s
+- refresh times of a 4.2" panel on its OTP waveforms: full 3.0 s (full
+  refreshes of such modules take 2-4 s; this panel's OTP full waveform
+  was not found timed, to be measured on a real one), partial 0.4 s
   (GxEPD2 measured 358 ms on a GDEY042T81); BUSY stays high that long;
 - display update control 1's second byte (0x21 B) is recorded, not
   modelled (on the SSD1683 it selects the source output range of a
