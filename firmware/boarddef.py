@@ -44,10 +44,22 @@ DEFAULT_MISO = {0: 16, 1: 12}
 BUTTONS = ("left", "right", "ok", "draw", "take", "knock")
 PANEL_PINS = ("cs", "dc", "rst", "busy")
 MCUS = ("rp2040", "rp2350")
-# Landscape orientations only: the app draws 296x128. 90 streams the frame
-# buffer to the panel as is; 270 (the panel mounted upside down) costs a
-# byte-reversal pass on every update (see ssd1680.py).
+# Landscape orientations only. The 2.9" panels (SSD1680, UC8151) are
+# portrait by nature: 90 streams the frame buffer to the panel as is; 270
+# (the panel mounted upside down) costs a byte-reversal pass on every update
+# (see ssd1680.py). The 4.2" SSD1683 panel is landscape by nature: 0, or 180
+# upside down (ssd1683.py).
 ROTATIONS = (90, 270)
+# Per controller: (rotations, (min width, max width), (min height, max
+# height)) of the logical landscape panel. Width runs along the gates on the
+# 2.9" panels (296 at most on an SSD1680), along the sources on the 4.2";
+# height is whole bytes on the SSD1680. The UC8151 driver drives 296x128
+# only; the SSD1683 400x300 at most (whole bytes across).
+PANEL_LIMITS = {
+    "SSD1680": (ROTATIONS, (8, 296), (8, 176)),
+    "UC8151": (ROTATIONS, (296, 296), (128, 128)),
+    "SSD1683": ((0, 180), (8, 400), (8, 300)),
+}
 
 TOP_FIELDS = ("name", "description", "mcu", "spi", "players", "timing", "power")
 TOP_OPTIONAL = ("description", "power")
@@ -202,16 +214,24 @@ def validate(board):
         if not isinstance(c, str) or c not in DRIVERS:
             raise BoardError("%s.controller: %r is not supported (expected one of %s)"
                              % (pw, panel["controller"], ", ".join(sorted(DRIVERS))))
-        # Logical landscape size: width runs along the gates (at most 296 on
-        # an SSD1680), height along the sources (at most 176, whole bytes).
-        _int(pw + ".width", panel["width"], 8, 296)
-        h = _int(pw + ".height", panel["height"], 8, 176)
-        if h % 8:
-            raise BoardError("%s.height: %d is not a multiple of 8" % (pw, h))
+        # Logical landscape size and orientation, as the controller allows
+        # (PANEL_LIMITS; the byte-aligned side must be whole bytes).
+        rots, wlim, hlim = PANEL_LIMITS.get(c, PANEL_LIMITS["SSD1680"])
+        w = panel["width"]
+        h = panel["height"]
+        for field, v, lim in (("width", w, wlim), ("height", h, hlim)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise BoardError("%s.%s: expected a whole number, got %s" % (pw, field, _kind(v)))
+            if not lim[0] <= v <= lim[1]:
+                raise BoardError("%s.%s: %d is out of range %d..%d for controller %s"
+                                 % (pw, field, v, lim[0], lim[1], c))
+        aligned = ("width", w) if c == "SSD1683" else ("height", h)
+        if aligned[1] % 8:
+            raise BoardError("%s.%s: %d is not a multiple of 8" % (pw, aligned[0], aligned[1]))
         rot = panel["rotation"]
-        if isinstance(rot, bool) or rot not in ROTATIONS:
-            raise BoardError("%s.rotation: %r is not supported (expected %s)"
-                             % (pw, rot, " or ".join([str(r) for r in ROTATIONS])))
+        if isinstance(rot, bool) or rot not in rots:
+            raise BoardError("%s.rotation: %r is not supported by controller %s (expected %s)"
+                             % (pw, rot, c, " or ".join([str(r) for r in rots])))
         for field in PANEL_PINS:
             pins.claim("%s.%s" % (pw, field), panel[field])
         bw = where + ".buttons"

@@ -27,7 +27,7 @@
 # next show() resets the controller and refreshes in full. The app catches
 # it (recover.py) and has no deadline of its own.
 
-DRIVERS = {"SSD1680": "ssd1680", "UC8151": "uc8151"}
+DRIVERS = {"SSD1680": "ssd1680", "UC8151": "uc8151", "SSD1683": "ssd1683"}
 
 
 class EPDTimeout(OSError):

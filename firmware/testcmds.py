@@ -113,8 +113,13 @@ def screen(proto, app, w):
         proto.band = framebuf.FrameBuffer(proto.band_buf, w, 8, framebuf.MONO_HLSB)
     out = proto.out
     out.write("OK %dx%d " % (w, h))
+    stride = (w + 7) // 8
     for y in range(0, h, 8):
         proto.band.fill(0)
         proto.band.blit(pn.fb, 0, -y)
-        out.write(hexlify(proto.band_buf).decode())
+        # the last band of a panel whose height is not a multiple of 8
+        # (the 4.2" panel's 300 rows): only its rows
+        n = min(8, h - y) * stride
+        band = proto.band_buf if n == len(proto.band_buf) else memoryview(proto.band_buf)[:n]
+        out.write(hexlify(band).decode())
     proto.send("")

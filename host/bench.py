@@ -40,6 +40,9 @@ def configure(parser):
     parser.add_argument("--only", metavar="PARTS",
                         help="chip: only these parts, comma-separated: flash, boot, reaction, "
                              "decisions, heap (whole games), row (ten games in a row)")
+    parser.add_argument("--board", metavar="FILE",
+                        help="chip: the board definition to emulate and flash (default "
+                             "hardware/board.json; board-4in2.json: the 4.2in 400x300 panels)")
     parser.epilog = ("examples:\n  okgin bench engine\n  okgin bench board --quick\n"
                      "  okgin bench chip --only reaction,heap --lang ko,en\n"
                      "  okgin bench power --quick\n  okgin bench expert --quick\n")

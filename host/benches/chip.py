@@ -84,10 +84,10 @@ def _source_copy():
     return copy_source(src)
 
 
-def bench_flash(chip, one_module=True):
+def bench_flash(chip, one_module=True, board=None):
     from okgin.lib.flashing import flash_board
     t0 = chip.emulated_ns()
-    full = flash_board(chip.port, quiet=True, ready_timeout=300)
+    full = flash_board(chip.port, quiet=True, ready_timeout=300, board_json=board)
     full_emu = (chip.emulated_ns() - t0) / 1e9
     if not one_module:
         return full, full_emu, None, None
@@ -98,7 +98,7 @@ def bench_flash(chip, one_module=True):
             f.write("\n\ndef _bench_one_module():\n    return 1\n")
         chip.console_line("READY", 600)
         t1 = chip.emulated_ns()
-        one = flash_board(chip.port, src_root=src, quiet=True, ready_timeout=300)
+        one = flash_board(chip.port, src_root=src, quiet=True, ready_timeout=300, board_json=board)
         one_emu = (chip.emulated_ns() - t1) / 1e9
     finally:
         shutil.rmtree(src, ignore_errors=True)
@@ -436,14 +436,24 @@ def run(args):
         if bad:
             raise CommandError("--only: the parts are %s, not %s" % (", ".join(PARTS), ", ".join(bad)))
     langs = _langs(args)
-    chip = make_board("chip", realtime=False)
+    # --board: another table's definition (e.g. board-4in2.json, the 4.2"
+    # panels): the emulated board around the chip and the flashed board.json
+    board = None
+    if getattr(args, "board", None):
+        from okgin.lib.paths import resolve_board
+        board = resolve_board(args.board)
+        if not os.path.isfile(board):
+            raise CommandError("--board: no board definition %s" % board)
+    chip = make_board("chip", realtime=False, board=board)
     t_start = time.monotonic()
     try:
         chip.start()
         banner = chip.console_line("MicroPython v", 120)
         _say("emulated Pico: %s (times are emulated at 125 MHz)" % banner.strip())
         _say("")
-        full, full_emu, one, one_emu = bench_flash(chip, "flash" in parts)
+        if board:
+            _say("board: %s" % board)
+        full, full_emu, one, one_emu = bench_flash(chip, "flash" in parts, board)
         if "flash" in parts:
             _say("flash (okgin flash over the chip's USB serial; wall time on this PC):")
             _say("  full, new Pico:     %5.1f s  %6d bytes on the wire  %d files (%d bytes)  emulated %.1f s"
@@ -467,7 +477,8 @@ def run(args):
                          "median %.1f ms (max %.1f; goal <= 30); -> ink median %.0f ms (max %.0f; "
                          "goal <= one partial refresh %.0f ms + 50)"
                          % (code, len(react), statistics.median(react), max(react),
-                            statistics.median(ink), max(ink), 400 * chip.eink))
+                            statistics.median(ink), max(ink),
+                            1000 * chip.pins.panels[0].T_PARTIAL * chip.eink))
                     fw.cmd("testmode off")
 
             if "decisions" in parts:

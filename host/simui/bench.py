@@ -49,7 +49,7 @@ def _one(args, speed, window):
         else:
             from okgin.simui import tkapp
             root = window
-            win = tkapp.SimWindow(root, args.scale or 2)
+            win = tkapp.SimWindow(root, args.scale or 2, size=tkapp.panel_size(args.board))
             root.update()
             marks["window"] = time.monotonic() - t0
             box: "dict[str, float]" = {}

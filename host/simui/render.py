@@ -1,8 +1,10 @@
 """Turning a panel's 1-bit image into what a person sees: an e-ink look for
 the window and PNG shots, braille characters for the terminal.
 
-Panel images are PIL mode "1" images, 296x128, logical orientation, where a
-black pixel (value 0) is ink, as returned by the virtual board.
+Panel images are PIL mode "1" images in the logical orientation (296x128 on
+the 2.9" table, 400x300 on the 4.2" one: hardware/board-4in2.json), where a
+black pixel (value 0) is ink, as returned by the virtual board; everything
+here takes the size from the image (W, H: the default table's panel).
 """
 from PIL import Image
 
@@ -35,8 +37,8 @@ def to_rgb(panel, scale=1):
     return rgb
 
 
-def flat(colour, scale=1):
-    return Image.new("RGB", (W * scale, H * scale), colour)
+def flat(colour, scale=1, size=(W, H)):
+    return Image.new("RGB", (size[0] * scale, size[1] * scale), colour)
 
 
 def partial_frame(old, new, scale=1):
@@ -62,8 +64,8 @@ PARTIAL_GREY = 0.6
 def full_frames(old, new, scale=1):
     """FULL_WAVEFORM as images, each with its share of the refresh time."""
     frames = {"old inverted": lambda: to_rgb(_invert(old), scale),
-              "ink": lambda: flat(INK, scale),
-              "paper": lambda: flat(PAPER, scale),
+              "ink": lambda: flat(INK, scale, new.size),
+              "paper": lambda: flat(PAPER, scale, new.size),
               "new inverted": lambda: to_rgb(_invert(new), scale),
               "new": lambda: to_rgb(new, scale)}
     return [(share, frames[name]()) for share, name in FULL_WAVEFORM]

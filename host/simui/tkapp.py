@@ -42,7 +42,6 @@ _LABELS = {"left": "\u25c0 left", "right": "right \u25b6", "ok": "ok",
            "draw": "draw", "take": "take", "knock": "knock"}
 
 
-BLANK = render.Image.new("1", (render.W, render.H), 1)  # a panel never drawn: all paper
 
 
 
@@ -54,20 +53,36 @@ class NoDisplay(Exception):
     """Tk cannot open a window here (no display, or no Tk)."""
 
 
-def fit_scale(screen_w, screen_h):
+def panel_size(board=None):
+    """The panels' logical size in a board definition (default
+    hardware/board.json): (296, 128) on the 2.9" table, (400, 300) on the
+    4.2" one; the window is laid out for it."""
+    import json
+    from okgin.lib.paths import BOARD, resolve_board
+    try:
+        with open(resolve_board(board) if board else BOARD) as f:
+            panel = json.load(f)["players"][0]["panel"]
+        return int(panel["width"]), int(panel["height"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return render.W, render.H   # the board's own check reports it
+
+
+def fit_scale(screen_w, screen_h, size=(render.W, render.H)):
     """The largest integer scale at which both panels fit side by side."""
     for s in (4, 3, 2):
-        w = 2 * (296 * s + 2 * BORDER + 24) + 40
-        h = 128 * s + 2 * BORDER + 220
+        w = 2 * (size[0] * s + 2 * BORDER + 24) + 40
+        h = size[1] * s + 2 * BORDER + 220
         if w <= screen_w and h <= screen_h:
             return s
     return 1
 
 
 class SimWindow:
-    def __init__(self, root, scale, info="", hide1=False):
+    def __init__(self, root, scale, info="", hide1=False, size=(render.W, render.H)):
         self.root = root
         self.scale = scale
+        self.size = size              # the panels' logical size (panel_size())
+        self.blank = render.Image.new("1", size, 1)   # a panel never drawn: all paper
         self.info = info
         self.session = None
         self.watcher: "Watcher | None" = None
@@ -116,10 +131,10 @@ class SimWindow:
             hdr = tk.Label(hrow, text="", bg=TABLE, fg=DIM, anchor="e", font=("TkDefaultFont", 9))
             hdr.pack(side="right")
             self.header.append(hdr)
-            w, h = 296 * self.scale + 2 * BORDER, 128 * self.scale + 2 * BORDER
+            w, h = self.size[0] * self.scale + 2 * BORDER, self.size[1] * self.scale + 2 * BORDER
             c = tk.Canvas(col, width=w, height=h, bg=BEZEL, highlightthickness=0, bd=0)
             c.pack(pady=(4, 8))
-            ph = tk.PhotoImage(data=render.ppm(render.flat(render.PAPER, self.scale)), format="PPM")
+            ph = tk.PhotoImage(data=render.ppm(render.flat(render.PAPER, self.scale, self.size)), format="PPM")
             c.create_image(BORDER, BORDER, image=ph, anchor="nw", tags="panel")
             c.create_text(w // 2, h // 2, text="", fill=FG, font=("TkDefaultFont", 14), tags="cover")
             c.bind("<ButtonPress-1>", lambda e: self.root.focus_set())
@@ -141,7 +156,7 @@ class SimWindow:
             self.tool[name] = t
         # wrap long messages (a firmware traceback line) instead of widening the window
         self.status = tk.Label(r, text="", bg=TABLE, fg=DIM, anchor="w", justify="left",
-                               wraplength=2 * (296 * self.scale + 2 * BORDER + 24))
+                               wraplength=2 * (self.size[0] * self.scale + 2 * BORDER + 24))
         self.status.pack(side="top", fill="x", padx=24, pady=(0, 10))
         # the serial console, hidden until asked for
         self.console = tk.Frame(r, bg=TABLE)
@@ -342,7 +357,7 @@ class SimWindow:
             if now - since < EVENT_GRACE_S:
                 return
         self._pending.pop(p, None)
-        old = self._shown_img[p] or BLANK
+        old = self._shown_img[p] or self.blank
         self._shown_key[p] = key
         self._shown_img[p] = new
         self._shown_at[p] = now
@@ -384,7 +399,7 @@ class SimWindow:
         self._cur_frame[p] = img
         c = self.canvas[p]
         if self.hidden[p]:
-            img = render.flat((58, 60, 66), self.scale)
+            img = render.flat((58, 60, 66), self.scale, self.size)
             c.itemconfigure("cover", text="player 2 is hidden \u2014 F3 shows it")
         else:
             c.itemconfigure("cover", text="")
@@ -473,10 +488,11 @@ def main(args, flash_dir, speed):
     """`okgin sim` in a window. Returns the exit status."""
     from okgin.lib.session import open_session
     root = open_root()
-    scale = args.scale or fit_scale(root.winfo_screenwidth(), root.winfo_screenheight())
+    size = panel_size(getattr(args, "board", None))
+    scale = args.scale or fit_scale(root.winfo_screenwidth(), root.winfo_screenheight(), size)
     home = os.path.expanduser("~")
     info = "e-ink speed %g\u00d7   \u00b7   flash %s" % (speed, flash_dir.replace(home, "~", 1))
-    win = SimWindow(root, scale, info=info)
+    win = SimWindow(root, scale, info=info, size=size)
     box = {}
 
     def boot():

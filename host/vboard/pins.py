@@ -11,12 +11,13 @@ import threading
 import time
 
 from okgin.vboard.ssd1680 import SSD1680
+from okgin.vboard.ssd1683 import SSD1683
 from okgin.vboard.uc8151 import UC8151
 
 # board.json's panel.controller -> the emulation of that controller: one for
 # every driver the firmware has (firmware/display.py DRIVERS; a test keeps
 # the two in step).
-EMULATIONS = {"SSD1680": SSD1680, "UC8151": UC8151}
+EMULATIONS = {"SSD1680": SSD1680, "UC8151": UC8151, "SSD1683": SSD1683}
 
 IN, OUT, OPEN_DRAIN = 0, 1, 2
 PULL_UP, PULL_DOWN = 1, 2

@@ -86,13 +86,22 @@ class SSD1680:
     """
 
     BUSY_ACTIVE = 1      # the BUSY pin's level while busy() (UC8151: 0)
+    # The controller's RAM and refresh times (the SSD1683, its bigger
+    # sibling, changes these: host/vboard/ssd1683.py)
+    MODEL = "SSD1680"
+    RAM_XBYTES = RAM_XBYTES
+    RAM_GATES = RAM_GATES
+    T_FULL = T_FULL
+    T_PARTIAL = T_PARTIAL
 
     def __init__(self, sources=128, gates=296, rotation=90, speed=0.0,
                  clock=time.monotonic, seed=0x1680, name="panel"):
         if rotation not in (0, 90, 180, 270):
             raise ValueError("rotation must be 0, 90, 180 or 270, not %r" % (rotation,))
-        if sources % 8 or not 8 <= sources <= 176 or not 1 <= gates <= RAM_GATES:
-            raise ValueError("panel %dx%d does not fit an SSD1680 (176x296)" % (sources, gates))
+        ram_x = 8 * self.RAM_XBYTES
+        if sources % 8 or not 8 <= sources <= ram_x or not 1 <= gates <= self.RAM_GATES:
+            raise ValueError("panel %dx%d does not fit an %s (%dx%d)"
+                             % (sources, gates, self.MODEL, ram_x, self.RAM_GATES))
         self.sources = sources
         self.gates = gates
         self.rotation = rotation
@@ -163,8 +172,8 @@ class SSD1680:
         """Power-on reset: registers to defaults, RAM content undefined."""
         with self.lock:
             self._account()
-            self.bw = bytearray(self._rng.getrandbits(8) for _ in range(RAM_XBYTES * RAM_GATES))
-            self.red = bytearray(self._rng.getrandbits(8) for _ in range(RAM_XBYTES * RAM_GATES))
+            self.bw = bytearray(self._rng.getrandbits(8) for _ in range(self.RAM_XBYTES * self.RAM_GATES))
+            self.red = bytearray(self._rng.getrandbits(8) for _ in range(self.RAM_XBYTES * self.RAM_GATES))
             self.rst_low = False
             self.asleep = 0
             self.busy_until = 0.0
@@ -174,11 +183,11 @@ class SSD1680:
     def _registers_por(self):
         self.cmd = None
         self.params = bytearray()
-        self.mux = RAM_GATES - 1
+        self.mux = self.RAM_GATES - 1
         self.scan = 0              # 0x01 B: GD, SM, TB bits
         self.entry = 0x03          # X+, Y+, X first
-        self.xstart, self.xend = 0, RAM_XBYTES - 1
-        self.ystart, self.yend = 0, RAM_GATES - 1
+        self.xstart, self.xend = 0, self.RAM_XBYTES - 1
+        self.ystart, self.yend = 0, self.RAM_GATES - 1
         self.xc, self.yc = 0, 0
         self.upd1 = (0x00, 0x00)
         self.upd2 = POR_UPDATE_2
@@ -363,15 +372,15 @@ class SSD1680:
     def _auto_write(self, ram, a):
         # Regular-pattern fill: A[7] first value, A[6:4] step height (gates),
         # A[2:0] step width (sources); steps alternate the value.
-        heights = (8, 16, 32, 64, 128, 256, 296, 296)
-        widths = (8, 16, 32, 64, 128, 176, 176, 176)
+        heights = tuple(min(v, self.RAM_GATES) for v in (8, 16, 32, 64, 128, 256, 296, 296))
+        widths = tuple(min(v, 8 * self.RAM_XBYTES) for v in (8, 16, 32, 64, 128, 176, 176, 176))
         h = heights[(a >> 4) & 7]
         w = widths[a & 7] // 8
         first = (a >> 7) & 1
-        for y in range(RAM_GATES):
-            for x in range(RAM_XBYTES):
+        for y in range(self.RAM_GATES):
+            for x in range(self.RAM_XBYTES):
                 v = first ^ ((y // h) & 1) ^ ((x // w) & 1)
-                ram[y * RAM_XBYTES + x] = 0xFF if v else 0x00
+                ram[y * self.RAM_XBYTES + x] = 0xFF if v else 0x00
         self._busy_for(T_AUTOWRITE)
 
     def _write_ram(self, data):
@@ -388,8 +397,8 @@ class SSD1680:
         if ram is None:
             return
         for b in data:
-            if 0 <= x < RAM_XBYTES and 0 <= y < RAM_GATES:
-                ram[y * RAM_XBYTES + x] = b
+            if 0 <= x < self.RAM_XBYTES and 0 <= y < self.RAM_GATES:
+                ram[y * self.RAM_XBYTES + x] = b
             if y_first:
                 if y == ye:
                     y = ys
@@ -430,7 +439,7 @@ class SSD1680:
             else:
                 kind = "partial" if s & 0x08 else "full"
                 self._display(kind == "partial")
-                nominal = T_PARTIAL if kind == "partial" else T_FULL
+                nominal = self.T_PARTIAL if kind == "partial" else self.T_FULL
         if s & 0x02:
             self.analog_on = False
         if s & 0x01:
@@ -453,7 +462,7 @@ class SSD1680:
         tb = self.scan & 1
         for g in range(min(self.gates, self.mux + 1)):
             r = (self.mux - g) if tb else g
-            o = r * RAM_XBYTES
+            o = r * self.RAM_XBYTES
             i = g * xb
             if not differential:
                 ink[i:i + xb] = bw[o:o + xb]

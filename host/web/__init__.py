@@ -26,9 +26,9 @@ MP = os.path.join(HERE, "mp")
 NPM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 WASM_FILES = ("micropython.mjs", "micropython.wasm")
 # Firmware files that only the device needs: its pins, SPI and panel
-# drivers (hal.py, ssd1680.py, uc8151.py; display.py stays, for
-# boarddef), its serial port (protocol.py, testcmds.py) and its main.py.
-DEVICE_ONLY = ("main.py", "hal.mpy", "ssd1680.mpy", "uc8151.mpy",
+# drivers (hal.py, ssd1680.py, uc8151.py, ssd1683.py; display.py stays,
+# for boarddef), its serial port (protocol.py, testcmds.py) and its main.py.
+DEVICE_ONLY = ("main.py", "hal.mpy", "ssd1680.mpy", "uc8151.mpy", "ssd1683.mpy",
                "protocol.mpy", "testcmds.mpy")
 # The Tk keysyms of host/simui/keymaps.py as the browser's KeyboardEvent.key
 DOM_KEYS = {"Left": "ArrowLeft", "Right": "ArrowRight", "Down": "ArrowDown",
@@ -104,6 +104,8 @@ def _timing():
         "full_ms": int(T_FULL * 1000),
         "partial_ms": int(T_PARTIAL * 1000),
         "long_press_ms": board["timing"]["long_press_ms"],
+        # the panels' size (okgin.js draws them at it)
+        "panel": [board["players"][0]["panel"]["width"], board["players"][0]["panel"]["height"]],
         # the window's e-ink look (host/simui/render.py)
         "paper": render.PAPER, "ink": render.INK, "mid": render.MID,
         "full_waveform": render.FULL_WAVEFORM, "partial_grey": render.PARTIAL_GREY,

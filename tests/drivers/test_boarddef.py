@@ -6,6 +6,7 @@ import boarddef
 import fakes
 
 BOARD = fakes.repo_root() + "/hardware/board.json"
+BOARD_4IN2 = fakes.repo_root() + "/hardware/board-4in2.json"
 DELETE = object()
 
 
@@ -175,3 +176,43 @@ def test_miso_defaults_to_the_pin_micropython_claims():
     b["players"][1]["buttons"]["take"] = 28
     b["players"][1]["buttons"]["knock"] = 16
     assert error(b) == "players[1].panel.dc: pin 12 is already used by spi.miso"
+
+
+def test_the_4in2_variant_is_valid_with_the_same_pins():
+    b = boarddef.load(BOARD_4IN2)
+    assert b["name"] == "okgin-pico-2p-4in2"
+    for p in b["players"]:
+        assert p["panel"]["controller"] == "SSD1683"
+        assert (p["panel"]["width"], p["panel"]["height"], p["panel"]["rotation"]) == (400, 300, 0)
+    assert boarddef.pin_owners(b) == boarddef.pin_owners(boarddef.load(BOARD))
+
+
+# A panel the controller cannot drive: one line naming the field, the
+# controller and what it takes.
+BAD_PANELS = [
+    ("SSD1680", 400, 300, 90, "players[0].panel.width: 400 is out of range 8..296 for controller SSD1680"),
+    ("UC8151", 296, 120, 90, "players[0].panel.height: 120 is out of range 128..128 for controller UC8151"),
+    ("SSD1683", 408, 300, 0, "players[0].panel.width: 408 is out of range 8..400 for controller SSD1683"),
+    ("SSD1683", 400, 304, 0, "players[0].panel.height: 304 is out of range 8..300 for controller SSD1683"),
+    ("SSD1683", 396, 300, 0, "players[0].panel.width: 396 is not a multiple of 8"),
+    ("SSD1683", 400, 300, 90, "players[0].panel.rotation: 90 is not supported by controller SSD1683 "
+                              "(expected 0 or 180)"),
+    ("SSD1680", 296, 128, 0, "players[0].panel.rotation: 0 is not supported by controller SSD1680 "
+                             "(expected 90 or 270)"),
+    ("SSD1683", "400", 300, 0, "players[0].panel.width: expected a whole number, got a string"),
+    ("SSD1684", 400, 300, 0, "players[0].panel.controller: 'SSD1684' is not supported "
+                             "(expected one of SSD1680, SSD1683, UC8151)"),
+]
+
+
+def test_a_panel_the_controller_cannot_drive_is_one_clear_line():
+    for controller, w, h, rot, expected in BAD_PANELS:
+        b = good()
+        panel = b["players"][0]["panel"]
+        panel["controller"] = controller
+        panel["width"] = w
+        panel["height"] = h
+        panel["rotation"] = rot
+        msg = error(b)
+        assert msg == expected, "%r -> %r" % (expected, msg)
+        assert "\n" not in msg

@@ -12,7 +12,7 @@ from tests.support import micropython
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MODULES = ("test_boarddef", "test_buttons", "ssd1680_cases", "hal_cases", "tick_cases", "lfs_cases")
+MODULES = ("test_boarddef", "test_buttons", "ssd1680_cases", "ssd1683_cases", "hal_cases", "tick_cases", "lfs_cases")
 
 
 def case_names(module):

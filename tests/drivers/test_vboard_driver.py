@@ -4,7 +4,8 @@
 # drew, for a full refresh, a differential partial one (a full one on the
 # UC8151, which has no partial refresh), an update after deep sleep, and a
 # recovery after a BUSY timeout; on both rotations (player 1 is set to 270
-# here), for each controller the firmware has a driver for (display.py).
+# here, 180 on the 4.2" SSD1683 panel, landscape by nature), for each
+# controller the firmware has a driver for (display.py).
 # The emulators' own tests are in tests/vboard/.
 import json
 import os
@@ -58,7 +59,12 @@ class Console:
 COUNTS = {
     "SSD1680": {"full": (1, 0), "partial": (1, 1), "wake": (1, 2), "recovered": 2},
     "UC8151": {"full": (1, 0), "partial": (2, 0), "wake": (3, 0), "recovered": 4},
+    "SSD1683": {"full": (1, 0), "partial": (1, 1), "wake": (1, 2), "recovered": 2},
 }
+# Each controller's panel as board-4in2.json / board.json have it:
+# (width, height, rotation of player 0, of player 1).
+PANELS = {"SSD1680": (296, 128, 90, 270), "UC8151": (296, 128, 90, 270),
+          "SSD1683": (400, 300, 0, 180)}
 # ("recovered": fulls of panel 0 in all; the UC8151's timed-out show()
 # stops at power-on, before its refresh.)
 
@@ -67,9 +73,9 @@ COUNTS = {
 def board(tmp_path_factory, request):
     with open(os.path.join(ROOT, "hardware", "board.json")) as f:
         b = json.load(f)
-    b["players"][1]["panel"]["rotation"] = 270
-    for player in b["players"]:
-        player["panel"]["controller"] = request.param
+    w, h, rot0, rot1 = PANELS[request.param]
+    for player, rot in zip(b["players"], (rot0, rot1), strict=True):
+        player["panel"].update(controller=request.param, width=w, height=h, rotation=rot)
     b["timing"]["busy_timeout_ms"] = 500     # the smallest boarddef allows
     path = tmp_path_factory.mktemp("board") / "board.json"
     path.write_text(json.dumps(b))
@@ -80,16 +86,16 @@ def board(tmp_path_factory, request):
     con = Console(vb.port)
     con.until("HELLO")
     try:
-        yield vb, con, COUNTS[request.param]
+        yield vb, con, COUNTS[request.param], (w, h)
     finally:
         con.s.close()
         vb.stop()
 
 
-def check_ink(vb, fbs):
+def check_ink(vb, fbs, size):
     for p in (0, 1):
         ink = vb.panel_bytes(p)
-        want = vlsb_to_rows(fbs[p])
+        want = vlsb_to_rows(fbs[p], *size)
         assert any(want), "nothing was drawn"
         if ink != want:
             wrong = sum(bin(a ^ b).count("1") for a, b in zip(ink, want, strict=True))
@@ -100,23 +106,23 @@ def check_ink(vb, fbs):
 def test_driver_sequence_on_the_emulated_panels(board):
     # One board boot for the whole story (a boot costs a micropython start);
     # each stage asserts what a player would see.
-    vb, con, counts = board
+    vb, con, counts, size = board
 
     def counted(step):
         return {"full": counts[step][0], "partial": counts[step][1]}
 
     fbs = con.step("full")
-    check_ink(vb, fbs)
+    check_ink(vb, fbs, size)
     for p in (0, 1):
         assert vb.refresh_counts(p) == counted("full")
 
     fbs = con.step("partial")
-    check_ink(vb, fbs)
+    check_ink(vb, fbs, size)
     for p in (0, 1):
         assert vb.refresh_counts(p) == counted("partial")
 
     fbs = con.step("wake")
-    check_ink(vb, fbs)   # so (SSD1680) 0x26 was restored after the reset
+    check_ink(vb, fbs, size)   # so (SSD1680) 0x26 was restored after the reset
     for p in (0, 1):
         s = vb.stats(p)
         assert vb.refresh_counts(p) == counted("wake")
@@ -142,5 +148,5 @@ def test_driver_sequence_on_the_emulated_panels(board):
     assert con.until("TIMEOUT")[0] == "TIMEOUT True"
     vb.set_fault(0, False)
     fbs = con.step("recovered")
-    check_ink(vb, fbs)
+    check_ink(vb, fbs, size)
     assert vb.refresh_counts(0)["full"] == counts["recovered"]

@@ -38,6 +38,8 @@ for p in range(2):
     fb.text("PLAYER %d" % p, 8, 8, 1)
     fb.fill_rect(200 - 60 * p, 40, 50, 50, 1)
     fb.line(0, 127, 295, 0, 1)
+    # the panel's far corner (beyond 296x128 on the 4.2" panel)
+    fb.fill_rect(d[p].width - 9, d[p].height - 5, 9, 5, 1)
     d[p].show(full=True)
 for p in range(2):
     d[p].wait()
@@ -50,6 +52,7 @@ for p in range(2):
     fb.fill_rect(200 - 60 * p, 40, 50, 50, 0)
     fb.fill_rect(10 + 100 * p, 80, 30, 30, 1)
     fb.text("7h", 250, 110, 1)
+    fb.fill_rect(d[p].width - 9, d[p].height - 5, 4, 5, 0)
     d[p].show()
     d[p].wait()
 dump("partial")

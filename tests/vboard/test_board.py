@@ -282,7 +282,12 @@ def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
     board["players"][1]["panel"]["controller"] = "SSD1681"
     bad.write_text(json.dumps(board))
     with pytest.raises(VBoardError, match=r"players\[1\]\.panel\.controller: 'SSD1681' is not "
-                                          r"supported \(expected one of SSD1680, UC8151\)"):
+                                          r"supported \(expected one of SSD1680, SSD1683, UC8151\)"):
+        VirtualBoard(board=str(bad))
+    board["players"][1]["panel"]["controller"] = "SSD1683"   # the 4.2" controller, a 2.9" panel
+    bad.write_text(json.dumps(board))
+    with pytest.raises(VBoardError, match=r"players\[1\]\.panel\.rotation: 90 is not supported by "
+                                          r"controller SSD1683 \(expected 0 or 180\)$"):
         VirtualBoard(board=str(bad))
     board["players"][1]["panel"]["controller"] = "UC8151"   # what it names, it emulates
     bad.write_text(json.dumps(board))

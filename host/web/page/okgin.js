@@ -8,7 +8,9 @@
 import { loadMicroPython } from "./mp/micropython.mjs";
 
 const params = new URLSearchParams(location.search);
-const W = 296, H = 128;
+// the panels' size: site.json's "panel" (the board the site was built
+// with: 296x128 on the 2.9" table, 400x300 on the 4.2"), set by main()
+let W = 296, H = 128;
 const STORE = "okgin:";                       // localStorage key prefix
 const IDLE_MS = 10;                            // between turns when nothing happens
 
@@ -66,7 +68,7 @@ class Panel {
   constructor(canvas, site) {
     this.ctx = canvas.getContext("2d");
     this.site = site;
-    this.bytes = new Uint8Array(W * H / 8);   // a panel never drawn: all paper
+    this.bytes = new Uint8Array(W * Math.ceil(H / 8));   // a panel never drawn: all paper
     this.shown = this.flat(site.paper);
     this.anim = null;
     this.frame = null;
@@ -82,10 +84,11 @@ class Panel {
   decode(bytes, ink, paper) {
     const img = new ImageData(W, H);
     const d = img.data;
-    for (let k = 0; k < H / 8; k++) {
+    for (let k = 0; k < H / 8; k++) {       // a band of 8 rows (the last may be short)
+      const rows = Math.min(8, H - k * 8);
       for (let x = 0; x < W; x++) {
         const b = bytes[k * W + x];
-        for (let bit = 0; bit < 8; bit++) {
+        for (let bit = 0; bit < rows; bit++) {
           d.set((b >> bit) & 1 ? ink : paper, ((k * 8 + bit) * W + x) * 4);
         }
       }
@@ -186,6 +189,7 @@ class Table {
   seat(p) {
     const led = el("span", { className: "led", textContent: "\u25cf", title: "turn light" });
     const canvas = el("canvas", { width: W, height: H });
+    canvas.style.aspectRatio = W + " / " + H;
     canvas.setAttribute("role", "img");
     canvas.setAttribute("aria-label", tr("page.panel", p + 1));
     const cover = el("button", { className: "cover", type: "button", hidden: true });
@@ -400,6 +404,7 @@ async function fetchBytes(url) {
 
 async function main() {
   const site = await (await fetch("site.json")).json();
+  if (site.panel) [W, H] = site.panel;
   const [mp, files] = await Promise.all([
     loadMicroPython({
       stdout: (line) => { console.log(line); okgin.stdout.push(line); okgin.stdout.splice(0, okgin.stdout.length - 100); },

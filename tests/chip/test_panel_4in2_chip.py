@@ -1,0 +1,58 @@
+"""The 4.2" table on the emulated Pico (stock MicroPython rp2 on rp2040js):
+okgin flash with hardware/board-4in2.json, and the firmware boots to the
+menu on the two SSD1683 400x300 panels (the same emulation the virtual board
+uses, BUSY timed by the chip's clock), draws today's 296x128 menu in their
+top-left corner pixel for pixel, and a button on its GPIO moves the cursor
+with a partial refresh; no byte the emulated controllers had to ignore or
+refuse."""
+import os
+import time
+
+from PIL import Image
+
+from tests.support.harness import GOLDEN, ROOT
+
+BOARD = os.path.join(ROOT, "hardware", "board-4in2.json")
+
+
+def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
+    from okgin.benches.chip import _firmware
+    from okgin.chip import ChipBoard
+    from okgin.lib.flashing import flash_board
+    chip = ChipBoard(flash=str(tmp_path / "flash.bin"), realtime=False, board=BOARD)
+    chip.start()
+    try:
+        chip.console_line("MicroPython v", 120)
+        flash_board(chip.port, quiet=True, ready_timeout=300, board_json=BOARD)
+        chip.power_cycle()
+        t0 = chip.emulated_ns()
+        ready = chip.console_line("READY okgin", 600, since=t0)
+        assert "board=okgin-pico-2p-4in2" in ready
+        time.sleep(0.2)
+        fw = _firmware(chip, timeout=120)
+        try:
+            fw.flush_input()
+            fw.cmd("testmode on")
+            fw.cmd("sync")
+            assert fw.fields(fw.cmd("status"))["screen"] == "menu"
+            menu = Image.open(os.path.join(GOLDEN, "menu.png")).convert("1")
+            before = []
+            for p in (0, 1):
+                ink = chip.panel_image(p)
+                assert ink.size == (400, 300)
+                assert ink.crop((0, 0, 296, 128)).tobytes() == menu.tobytes()
+                assert ink.crop((296, 0, 400, 300)).getextrema() == (255, 255)
+                assert ink.crop((0, 128, 296, 300)).getextrema() == (255, 255)
+                before.append(chip.refresh_counts(p)["partial"])
+            chip.press(0, "right")
+            fw.cmd("sync")
+            ink = chip.panel_image(0)
+            assert ink.crop((0, 0, 296, 128)).tobytes() != menu.tobytes()
+            assert chip.refresh_counts(0)["partial"] > before[0]
+            for p in (0, 1):
+                st = chip.stats(p)
+                assert st["ignored"] == 0 and st["refused"] == 0 and st["unknown"] == 0, st
+        finally:
+            fw.close()
+    finally:
+        chip.stop()
