@@ -89,7 +89,8 @@ def configure(parser):
                         help="board definition to put on it (default: hardware/board.json)")
     parser.add_argument("--firmware", metavar="UF2",
                         help="the MicroPython image (default: MicroPython %s for RPI_PICO, "
-                             "from OKGIN_RP2_DIR, the cache, or downloaded once)" % _version())
+                             "from OKGIN_RP2_DIR, the cache, or downloaded once from micropython.org, "
+                             "or from the folder URL in OKGIN_RP2_MIRROR)" % _version())
 
 
 def _version():
@@ -121,19 +122,15 @@ def run(args):
 
 
 def find_firmware(firmware=None, out=None):
-    """The MicroPython image, from where the emulated Pico finds its own."""
+    """The MicroPython image: --firmware, else where the emulated Pico finds
+    its own (OKGIN_RP2_DIR, the cache), else downloaded once (a .uf2 needs
+    neither the RP2040 bootrom nor the emulator: host/chip/images.py)."""
     from okgin.chip import images
     if firmware is not None:
         if not os.path.isfile(firmware):
             raise CommandError("--firmware %s: no such file" % firmware)
         return firmware
-    for folder in (os.environ.get("OKGIN_RP2_DIR"), images.cache_dir()):
-        if folder and os.path.isdir(folder):
-            fw, _rom = images._in_dir(folder)
-            if fw:
-                return fw
-    fw, _rom = images.find_images(out=out or sys.stderr)   # downloads both once, and checks them
-    return fw
+    return images.find_firmware(out=out or sys.stderr)
 
 
 # -- the files ------------------------------------------------------------------------
