@@ -1,20 +1,40 @@
-"""The wheel as a user installs it: built by the standard backend
-(`python -m build`), installed into a fresh virtual environment in a
-temporary folder, and run from another temporary folder, with no checkout
-in sight (no PYTHONPATH, the checkout is not the working directory). Its
-`okgin` must find everything it needs inside the installed package
-(host/lib/paths.py): the firmware, the board definition, the web page,
-the HIL suite."""
+"""The wheel as a user installs it, walked the whole way a new user walks it
+(README; issue 39: a shorter walk had hidden three commands that did not
+work installed).
+
+- Built by the standard backend (`python -m build`), installed into a fresh
+  virtual environment in a temporary folder.
+- Every command runs from another temporary folder, with no checkout in
+  sight, in a clean environment: PATH (the venv's bin, then the system's)
+  and an empty HOME, nothing else (no PYTHONPATH, no OKGIN_RP2_DIR, no
+  cache: `env -i` style).
+- The RP2040 images are fetched by okgin's own download code from a local
+  HTTP server on 127.0.0.1 standing in for the internet (OKGIN_RP2_MIRROR:
+  the same files under their official names); npm fetches its packages as
+  it does for a user (into the empty HOME's cache).
+
+Its `okgin` must find everything it needs inside the installed package
+(host/lib/paths.py): the firmware, the board definition, the web page, the
+HIL suite, the case model, the fault campaign.
+
+Duration here (2 shared cores): about 4 minutes, most of it the case
+(OpenSCAD), the fault rows and the emulated Pico's npm install.
+"""
+import functools
+import http.server
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import zipfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 @pytest.fixture(scope="module")
@@ -30,26 +50,73 @@ def wheel(tmp_path_factory):
     return path
 
 
+def _source_images():
+    """The two RP2040 images to serve (OKGIN_RP2_DIR, which CI sets, or
+    this machine's cache), or None."""
+    from okgin.chip import images
+    try:
+        return images.find_images(download=False)
+    except images.ImageError:
+        if os.environ.get("OKGIN_RP2_DIR"):
+            raise
+        return None
+
+
 @pytest.fixture(scope="module")
-def installed(wheel, tmp_path_factory):
-    """(run, cwd): run(*args) runs that venv's okgin in a folder of its own."""
+def mirror(tmp_path_factory):
+    """The internet, as far as okgin's downloads go: an HTTP server on
+    127.0.0.1 holding MicroPython's and the bootrom's files under their
+    official names (the URLs' last parts); None without the images here."""
+    from okgin.chip import images
+    found = _source_images()
+    if found is None:
+        yield None
+        return
+    fw, rom = found
+    site = tmp_path_factory.mktemp("internet")
+    shutil.copyfile(fw, site / images.FIRMWARE_URL.rsplit("/", 1)[-1])
+    shutil.copyfile(rom, site / images.BOOTROM_URL.rsplit("/", 1)[-1])   # the raw ROM is accepted too
+    requests = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, fmt, *args):
+            requests.append(self.path)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    yield url, requests, fw
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, mirror, tmp_path_factory):
+    """(run, cwd): run(*args) runs that venv's okgin in a folder of its own,
+    in a clean environment (run.env)."""
     base = tmp_path_factory.mktemp("venv")
     venv = base / "venv"
+    home = tmp_path_factory.mktemp("home")
+    env = {"PATH": str(venv / "bin") + os.pathsep + SYSTEM_PATH, "HOME": str(home)}
+    if mirror:
+        env["OKGIN_RP2_MIRROR"] = mirror[0]
     subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", str(venv)],
                    check=True, timeout=300)
     r = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
                         "--disable-pip-version-check", str(wheel)],
-                       capture_output=True, text=True, timeout=900)
+                       capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     cwd = tmp_path_factory.mktemp("elsewhere")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["PATH"] = str(venv / "bin") + os.pathsep + env.get("PATH", "")
 
     def run(*args, timeout=300, **kw):
         return subprocess.run([str(venv / "bin" / args[0])] + list(args[1:]), cwd=str(cwd), env=env,
                               capture_output=True, text=True, timeout=timeout, **kw)
-    run.venv, run.env = venv, env
+    run.venv, run.env, run.home = venv, env, home
     return run, cwd
+
+
+def _need_mirror(mirror):
+    if mirror is None:
+        pytest.skip("the RP2040 images are not on this machine to serve (set OKGIN_RP2_DIR)")
+    return mirror
 
 
 def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
@@ -64,6 +131,15 @@ def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
                  "okgin/vboard/mp/vmachine.py", "okgin/tests/hil/conftest.py",
                  "okgin/tests/firmware/golden/upcard_mover.png", "okgin/tests/mp/run_engine.py"):
         assert need in names, need
+    # every Python file of the host tool and the engine (okgin.faults was
+    # once left out: `okgin faults` was a traceback in every pip install)
+    for top, pkg in (("host", "okgin"), ("engine", "okgin/engine")):
+        for here, subdirs, files in os.walk(os.path.join(ROOT, top)):
+            subdirs[:] = [d for d in subdirs if d not in ("node_modules", "__pycache__")]
+            for f in files:
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(here, f), os.path.join(ROOT, top))
+                    assert pkg + "/" + rel.replace(os.sep, "/") in names, os.path.join(top, rel)
     # every file the firmware flashes, as in the checkout
     from okgin.lib.firmware_files import firmware_files
     want = {os.path.relpath(host, ROOT).replace(os.sep, "/") for _d, host, _c in firmware_files(ROOT)}
@@ -84,6 +160,52 @@ def test_the_installed_okgin_is_outside_the_checkout(installed):
     site = os.path.dirname(os.path.dirname(where))
     assert not os.path.exists(os.path.join(site, "host"))
     assert not os.path.exists(os.path.join(site, "engine"))
+
+
+def test_every_command_and_subcommand_has_its_help(installed):
+    run, cwd = installed
+    # the command table as the installed okgin builds it, sub-commands included
+    r = run("python", "-c", "import argparse, json\n"
+                            "from okgin import cli\n"
+                            "def walk(p, path):\n"
+                            "    yield path\n"
+                            "    for a in p._actions:\n"
+                            "        if isinstance(a, argparse._SubParsersAction):\n"
+                            "            for name, sp in a.choices.items():\n"
+                            "                yield from walk(sp, path + [name])\n"
+                            "print(json.dumps(list(walk(cli.build_parser(), []))))\n")
+    assert r.returncode == 0, r.stderr
+    paths = json.loads(r.stdout)
+    from okgin import cli
+    assert {p[0] for p in paths if len(p) == 1} == set(cli.COMMANDS)
+    assert ["hardware", "build"] in paths
+    for p in paths:
+        r = run("okgin", *p, "--help")
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (p, r.stderr[-2000:])
+        assert r.stdout.startswith("usage: okgin" + "".join(" " + w for w in p)), (p, r.stdout[:200])
+
+
+def test_uf2_on_a_new_machine_downloads_micropython_only(installed, mirror, tmp_path):
+    """README's one file for a new Pico: nothing cached, MicroPython fetched
+    from the (stand-in) internet by okgin itself, never the bootrom a .uf2
+    does not need; the file is byte for byte the checkout's."""
+    url, requests, firmware = _need_mirror(mirror)
+    run, cwd = installed
+    del requests[:]
+    r = run("okgin", "uf2", "-o", "okgin.uf2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "downloading MicroPython v1.28.0 for the Pico" in r.stderr and "bootrom" not in r.stderr
+    assert "hold BOOTSEL" in r.stdout and "okgin flash" in r.stdout
+    assert [p for p in requests if "b1" in p] == [] and len(requests) == 1
+    cached = run.home / ".cache" / "okgin" / "rp2" / "RPI_PICO-v1.28.0.uf2"
+    assert cached.read_bytes() == open(firmware, "rb").read()
+    from okgin import uf2
+    mine = tmp_path / "okgin.uf2"
+    uf2.write(str(mine), firmware)
+    assert (cwd / "okgin.uf2").read_bytes() == mine.read_bytes()
+    # the second time: from the cache, nothing downloaded
+    r = run("okgin", "uf2", "-o", "again.uf2")
+    assert r.returncode == 0 and "downloading" not in r.stderr and len(requests) == 1
 
 
 def test_sim_headless_plays_a_script(installed):
@@ -123,6 +245,36 @@ def test_board_then_flash_onto_it_then_hello(installed):
         board.wait(30)
 
 
+def test_the_emulated_pico_downloads_its_images_and_boots(installed, mirror, tmp_path):
+    """okgin board --chip on a new machine (an empty cache): both images
+    fetched by okgin's own download code, the firmware booted once to check
+    it, the emulator installed by npm into the user's cache; then a stats
+    request over its USB serial port."""
+    _need_mirror(mirror)
+    if not shutil.which("npm", path=SYSTEM_PATH) and not os.environ.get("CI"):
+        pytest.skip("npm is not installed")
+    run, cwd = installed
+    env = dict(run.env, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    chip = subprocess.Popen([str(run.venv / "bin" / "okgin"), "board", "--chip", "--flash", "chip.bin",
+                             "--quiet"], cwd=str(cwd), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        first = chip.stdout.readline()
+        assert first.startswith("emulated Pico on /dev/"), first + chip.stderr.read() if chip.poll() else first
+        port = first.split()[3]
+        r = run("okgin", "flash", "--port", port, timeout=600)
+        assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+        assert "READY okgin" in r.stdout
+    finally:
+        chip.send_signal(signal.SIGTERM)
+        chip.wait(60)
+    err = chip.stderr.read()
+    assert "downloading the RP2040 bootrom" in err and "downloading MicroPython v1.28.0" in err, err
+    assert "MicroPython v1.28.0 on" in err and "Raspberry Pi Pico with RP2040" in err      # booted once
+    rp2 = tmp_path / "cache" / "okgin" / "rp2"
+    assert (rp2 / "rp2040-bootrom-b1.bin").exists() and (rp2 / "RPI_PICO-v1.28.0.uf2").exists()
+
+
 def test_web_build_writes_the_site(installed):
     run, cwd = installed
     r = run("okgin", "web", "--build", "site", timeout=600)
@@ -137,7 +289,7 @@ def test_web_build_writes_the_site(installed):
     assert not list(run.venv.glob("lib/python*/site-packages/okgin/web/node_modules"))
 
 
-def test_hil_replay_tourney_stats(installed):
+def test_hil_replay_tourney_stats_bench(installed):
     run, cwd = installed
     r = run("okgin", "hil", "--sim", "-k", "handshake or game")
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
@@ -154,24 +306,36 @@ def test_hil_replay_tourney_stats(installed):
     r = run("okgin", "stats", "--flash-dir", "flash-stats", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     assert json.loads(r.stdout)["games"] == 0
-
-
-def test_uf2_from_the_wheel_is_the_checkouts(installed, tmp_path):
-    """A fresh wheel makes the Pico's file from its own files (MicroPython
-    from OKGIN_RP2_DIR or the cache, as the emulated Pico finds it): byte
-    for byte the file this checkout makes (tests/chip/test_uf2.py boots
-    that one on the emulated Pico)."""
-    from okgin import uf2
-    try:
-        firmware = uf2.find_firmware()
-    except Exception as e:   # no image here and no network: said, as the chip's tests say it
-        if os.environ.get("OKGIN_RP2_DIR"):
-            raise
-        pytest.skip("MicroPython for the Pico is not here: %s" % e)
-    run, cwd = installed
-    r = run("okgin", "uf2", "-o", "okgin.uf2", "--firmware", firmware)
+    r = run("okgin", "bench", "engine", "--quick")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "hold BOOTSEL" in r.stdout and "okgin flash" in r.stdout
-    mine = tmp_path / "okgin.uf2"
-    uf2.write(str(mine), firmware)
-    assert (cwd / "okgin.uf2").read_bytes() == mine.read_bytes()
+    assert "Traceback" not in r.stderr and r.stdout.strip()
+
+
+def test_faults_runs_from_the_wheel(installed):
+    run, cwd = installed
+    r = run("okgin", "faults", "--quick", "--rows", "damage", "--seed", "1", timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    row = [line for line in r.stdout.splitlines() if line.startswith("| damage |")]
+    assert row, r.stdout[-2000:]
+    injected, survived, lost, wrong, stuck = (int(c) for c in row[0].strip("|").split("|")[1:6])
+    assert injected > 0 and survived == injected and lost == wrong == stuck == 0
+
+
+def test_hardware_build_from_the_wheel(installed):
+    """The printable case from the installed package's hardware data (it
+    was "No module named 'boarddef'": the build looked for the checkout)."""
+    run, cwd = installed
+    if not shutil.which("openscad", path=SYSTEM_PATH) and not os.environ.get("CI"):
+        pytest.skip("openscad is not installed")
+    r = run("okgin", "hardware", "build", "--out", "case", "--no-renders", timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "all checks passed" in r.stdout
+    with open(cwd / "case" / "manifest.json") as f:
+        manifest = json.load(f)
+    with open(os.path.join(ROOT, "hardware", "case", "manifest.json")) as f:
+        committed = json.load(f)
+    # the same parts as the committed case
+    assert sorted(manifest["parts"]) == sorted(committed["parts"])
+    # installed, the repository's copy is not a place to write
+    r = run("okgin", "hardware", "build", "--no-renders")
+    assert r.returncode == 1 and "--out DIR" in r.stderr and "Traceback" not in r.stderr
