@@ -78,7 +78,8 @@ EPILOG = """examples:
   okgin tourney peek50 simple --deals 300 --paired hard
                                              ... and knowing each with probability 50%%
 
-players: %s (engine levels), %s (yardsticks, laptop only),
+players: %s (engine levels), %s (yardsticks, laptop only;
+openspiel needs OpenSpiel, not installed with okgin: pip install open_spiel),
 peekN (peek told each unseen card with probability N%%, N from 0 to 100),
 LEVEL@REV (an engine level as git revision REV of this repository had it)
 """ % (", ".join(LEVELS), ", ".join(YARDSTICKS))

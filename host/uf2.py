@@ -106,11 +106,21 @@ def run(args):
                            % (args.output, os.path.join(args.output, "okgin.uf2")))
     if not os.path.isdir(os.path.dirname(out)):
         raise CommandError("-o %s: folder %s does not exist" % (args.output, os.path.dirname(out)))
+    try:      # before a download: can a file be written there? (root's access() says yes to /sys)
+        tempfile.TemporaryFile(dir=os.path.dirname(out)).close()
+    except OSError as e:
+        raise CommandError("-o %s: folder %s is not writable (%s); write it elsewhere, e.g. -o %s"
+                           % (args.output, os.path.dirname(out), e.strerror or e,
+                              os.path.join("~", "okgin.uf2"))) from None
     board = resolve_board(args.board) if args.board else None
     if board and not os.path.isfile(board):
         raise CommandError("board definition %s not found" % args.board)
     firmware = find_firmware(args.firmware)
-    info = write(out, firmware, board_json=board)
+    try:
+        info = write(out, firmware, board_json=board)
+    except OSError as e:
+        raise CommandError("-o %s: cannot write it (%s); write it elsewhere, e.g. -o %s"
+                           % (args.output, e.strerror or e, os.path.join("~", "okgin.uf2"))) from None
     print("okgin uf2: wrote %s (%d KB: MicroPython %s, %d blocks; the game, %d files, %d bytes "
           "in %d of %d filesystem blocks)"
           % (out, info["size"] // 1024, _version(), info["blocks"], info["files"], info["bytes"],
@@ -253,7 +263,12 @@ def build_uf2(firmware, board_json=None, src_root=None):
 def write(out, firmware, board_json=None, src_root=None):
     data, info = build_uf2(firmware, board_json, src_root)
     tmp = out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, out)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, out)
+    except OSError:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
     return info

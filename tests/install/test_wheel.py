@@ -20,103 +20,17 @@ HIL suite, the case model, the fault campaign.
 Duration here (2 shared cores): about 4 minutes, most of it the case
 (OpenSCAD), the fault rows and the emulated Pico's npm install.
 """
-import functools
-import http.server
 import json
 import os
 import shutil
 import signal
 import subprocess
-import sys
-import threading
 import zipfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    # sdist, then the wheel from it: a clean tree (a wheel built from the
-    # checkout would reuse a stale build/ folder), and the sdist is checked too
-    r = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), ROOT],
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "WARNING" not in r.stdout + r.stderr, (r.stdout + r.stderr)[-3000:]
-    (path,) = out.glob("okgin-*.whl")
-    return path
-
-
-def _source_images():
-    """The two RP2040 images to serve (OKGIN_RP2_DIR, which CI sets, or
-    this machine's cache), or None."""
-    from okgin.chip import images
-    try:
-        return images.find_images(download=False)
-    except images.ImageError:
-        if os.environ.get("OKGIN_RP2_DIR"):
-            raise
-        return None
-
-
-@pytest.fixture(scope="module")
-def mirror(tmp_path_factory):
-    """The internet, as far as okgin's downloads go: an HTTP server on
-    127.0.0.1 holding MicroPython's and the bootrom's files under their
-    official names (the URLs' last parts); None without the images here."""
-    from okgin.chip import images
-    found = _source_images()
-    if found is None:
-        yield None
-        return
-    fw, rom = found
-    site = tmp_path_factory.mktemp("internet")
-    shutil.copyfile(fw, site / images.FIRMWARE_URL.rsplit("/", 1)[-1])
-    shutil.copyfile(rom, site / images.BOOTROM_URL.rsplit("/", 1)[-1])   # the raw ROM is accepted too
-    requests = []
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, fmt, *args):
-            requests.append(self.path)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
-    yield url, requests, fw
-    httpd.shutdown()
-
-
-@pytest.fixture(scope="module")
-def installed(wheel, mirror, tmp_path_factory):
-    """(run, cwd): run(*args) runs that venv's okgin in a folder of its own,
-    in a clean environment (run.env)."""
-    base = tmp_path_factory.mktemp("venv")
-    venv = base / "venv"
-    home = tmp_path_factory.mktemp("home")
-    env = {"PATH": str(venv / "bin") + os.pathsep + SYSTEM_PATH, "HOME": str(home)}
-    if mirror:
-        env["OKGIN_RP2_MIRROR"] = mirror[0]
-    subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", str(venv)],
-                   check=True, timeout=300)
-    r = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                        "--disable-pip-version-check", str(wheel)],
-                       capture_output=True, text=True, timeout=900, env=env)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    cwd = tmp_path_factory.mktemp("elsewhere")
-
-    def run(*args, timeout=300, **kw):
-        return subprocess.run([str(venv / "bin" / args[0])] + list(args[1:]), cwd=str(cwd), env=env,
-                              capture_output=True, text=True, timeout=timeout, **kw)
-    run.venv, run.env, run.home = venv, env, home
-    return run, cwd
-
-
-def _need_mirror(mirror):
-    if mirror is None:
-        pytest.skip("the RP2040 images are not on this machine to serve (set OKGIN_RP2_DIR)")
-    return mirror
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"     # as tests/install/conftest.py gives the commands
 
 
 def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
@@ -179,17 +93,19 @@ def test_every_command_and_subcommand_has_its_help(installed):
     from okgin import cli
     assert {p[0] for p in paths if len(p) == 1} == set(cli.COMMANDS)
     assert ["hardware", "build"] in paths
+    r = run("okgin", "--version")
+    assert r.returncode == 0 and r.stdout.startswith("okgin 0.1.0 (firmware 0.1.0, protocol 1; MicroPython v1.28.0")
     for p in paths:
         r = run("okgin", *p, "--help")
         assert r.returncode == 0 and "Traceback" not in r.stderr, (p, r.stderr[-2000:])
         assert r.stdout.startswith("usage: okgin" + "".join(" " + w for w in p)), (p, r.stdout[:200])
 
 
-def test_uf2_on_a_new_machine_downloads_micropython_only(installed, mirror, tmp_path):
+def test_uf2_on_a_new_machine_downloads_micropython_only(installed, need_mirror, tmp_path):
     """README's one file for a new Pico: nothing cached, MicroPython fetched
     from the (stand-in) internet by okgin itself, never the bootrom a .uf2
     does not need; the file is byte for byte the checkout's."""
-    url, requests, firmware = _need_mirror(mirror)
+    url, requests, firmware = need_mirror
     run, cwd = installed
     del requests[:]
     r = run("okgin", "uf2", "-o", "okgin.uf2")
@@ -245,12 +161,11 @@ def test_board_then_flash_onto_it_then_hello(installed):
         board.wait(30)
 
 
-def test_the_emulated_pico_downloads_its_images_and_boots(installed, mirror, tmp_path):
+def test_the_emulated_pico_downloads_its_images_and_boots(installed, need_mirror, tmp_path):
     """okgin board --chip on a new machine (an empty cache): both images
     fetched by okgin's own download code, the firmware booted once to check
     it, the emulator installed by npm into the user's cache; then a stats
     request over its USB serial port."""
-    _need_mirror(mirror)
     if not shutil.which("npm", path=SYSTEM_PATH) and not os.environ.get("CI"):
         pytest.skip("npm is not installed")
     run, cwd = installed
