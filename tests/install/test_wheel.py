@@ -254,3 +254,25 @@ def test_hardware_build_from_the_wheel(installed):
     # installed, the repository's copy is not a place to write
     r = run("okgin", "hardware", "build", "--no-renders")
     assert r.returncode == 1 and "--out DIR" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_doctor_lists_every_optional_part_and_how_to_get_a_missing_one(installed):
+    """okgin doctor in the user's environment, then with only the venv on
+    PATH (no Node.js, npm, OpenSCAD or chromium: really absent there)."""
+    run, cwd = installed
+    r = run("okgin", "doctor")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    from okgin.doctor import PARTS
+    for name, _needs, _ways in PARTS:
+        assert ("found    " + name) in r.stdout or ("missing  " + name) in r.stdout, name
+    assert "found    MicroPython unix port" in r.stdout          # pip installed it with okgin
+    assert "missing  OpenSpiel" in r.stdout and "pip install open_spiel" in r.stdout   # an extra
+    env = dict(run.env, PATH=str(run.venv / "bin"))
+    r = subprocess.run([str(run.venv / "bin" / "okgin"), "doctor"], cwd=str(cwd), env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    for name, debian in (("Node.js >= 18", "sudo apt install nodejs"), ("OpenSCAD", "sudo apt install openscad"),
+                         ("npm", "sudo apt install npm")):
+        assert "missing  " + name in r.stdout
+        assert "Debian/Ubuntu/Raspberry Pi OS: " + debian in r.stdout
+    assert "macOS: brew install node" in r.stdout and "Windows: winget install OpenSCAD.OpenSCAD" in r.stdout
