@@ -141,6 +141,12 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (okgin tourney ... | head): no traceback;
+        # stdout goes nowhere so the interpreter's last flush cannot fail
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except OSError as e:
         # the user's machine says no (a read-only or full disk, a folder
         # not theirs): one line naming the file, not a traceback
@@ -150,12 +156,6 @@ def main(argv=None):
               % (e.filename, e.strerror, ", or free some space" if e.errno in (errno.ENOSPC, errno.EDQUOT) else ""),
               file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        # the reader went away (okgin tourney ... | head): no traceback;
-        # stdout goes nowhere so the interpreter's last flush cannot fail
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
 
 
 if __name__ == "__main__":
