@@ -56,7 +56,7 @@ def test_options_cycle_persist_and_apply_to_the_next_game(tboard):
 def test_presets_set_every_switch_and_a_change_makes_them_custom(tboard):
     for _ in range(ROW_PRESET):
         tboard.press(0, "right")
-    tboard.press(0, "ok")                      # Seeds' rules -> Oklahoma
+    tboard.press(0, "ok")                      # Standard rules -> Oklahoma
     golden_check(tboard.panel(0), "menu_preset")
     with open(os.path.join(tboard.flash, "settings.json")) as f:
         rules = json.load(f)["rules"]
