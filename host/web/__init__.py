@@ -185,7 +185,7 @@ def _build(out, uf2="if-here"):
     site["uf2"] = _uf2(out, uf2) if uf2 else None
     # okgin.uf2 is a download for a Pico, not part of the page: not cached
     # for offline play
-    files = [f for f in _site_files(out) if f != UF2] + ["site.json"]
+    files = [name for name in _site_files(out) if name != UF2] + ["site.json"]
     digest = hashlib.sha256()
     for rel in sorted(files[:-1]):
         with open(os.path.join(out, rel), "rb") as f:
