@@ -12,6 +12,7 @@ dependencies (Tk, pyserial, mpremote) load only when needed.
 """
 import argparse
 import difflib
+import errno
 import importlib
 import os
 import sys
@@ -33,6 +34,7 @@ COMMANDS = {
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
     "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont"),
+    "doctor": ("okgin.doctor", "list the optional parts (Tk, Node.js, OpenSCAD, the Pico's images...): found, or how to get them"),
 }
 
 EPILOG = """examples:
@@ -50,7 +52,33 @@ EPILOG = """examples:
   okgin faults --quick                   the fault campaign, short (docs/reliability.md)
   okgin stats                            the table's statistics (the simulator's board)
   okgin glyphs                           cut the glyph files after editing a catalogue
+  okgin doctor                           what this machine has of the optional parts, how to get the rest
 """
+
+
+# errors of the user's files and disks (the net under every command)
+_THEIRS = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT)
+
+
+def version():
+    """okgin's version, the firmware's and its serial protocol's (read from
+    firmware/protocol.py, which runs on the board), and MicroPython's for
+    the Pico (okgin uf2, the emulated Pico)."""
+    import re
+    from importlib import metadata
+
+    from okgin.chip.images import FIRMWARE_VERSION
+    from okgin.lib.paths import FIRMWARE
+    try:
+        tool = metadata.version("okgin")
+    except metadata.PackageNotFoundError:
+        tool = "unknown (not installed)"
+    with open(os.path.join(FIRMWARE, "protocol.py")) as f:
+        text = f.read()
+    fw = re.search(r'^VERSION = "([^"]+)"', text, re.M)
+    proto = re.search(r"^PROTO = (\d+)", text, re.M)
+    return "okgin %s (firmware %s, protocol %s; MicroPython v%s for the Pico)" % (
+        tool, fw.group(1) if fw else "?", proto.group(1) if proto else "?", FIRMWARE_VERSION)
 
 
 def build_parser(only=None):
@@ -60,6 +88,8 @@ def build_parser(only=None):
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=version(),
+                        help="the versions of okgin, its firmware and protocol, and the Pico's MicroPython")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (modname, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text,
@@ -88,8 +118,13 @@ def _unknown(args, extra):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     only = next((a for a in argv if not a.startswith("-")), None)
-    if only not in COMMANDS:
-        only = "" if only is None else only
+    if only is not None and only not in COMMANDS:
+        close = difflib.get_close_matches(only, COMMANDS, n=1, cutoff=0.6)
+        build_parser("").error("unknown command %r: %s" % (only, (
+            "did you mean okgin %s?" % close[0]) if close else "the commands are %s (okgin --help says "
+                                                                "what each does)" % ", ".join(COMMANDS)))
+    if only is None:
+        only = ""
     parser = build_parser(only)
     args, extra = parser.parse_known_args(argv)
     if not getattr(args, "command", None):
@@ -112,6 +147,15 @@ def main(argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except OSError as e:
+        # the user's machine says no (a read-only or full disk, a folder
+        # not theirs): one line naming the file, not a traceback
+        if e.errno not in _THEIRS or e.filename is None:
+            raise
+        print("okgin: %s: %s (choose a file or folder you can write to%s)"
+              % (e.filename, e.strerror, ", or free some space" if e.errno in (errno.ENOSPC, errno.EDQUOT) else ""),
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

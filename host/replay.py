@@ -5,7 +5,8 @@ one line naming its line). Then, for every position of the game, the position
 is saved on the virtual board's flash as ``game.okg`` and the board is
 powered on: the real firmware resumes it and draws both panels, exactly as the
 table would after a power cut at that moment. Each position's panels are
-printed in the terminal (Braille dots), and saved as PNG with ``--shots``.
+printed in the terminal (Braille dots from 150 columns, as text below: the
+simulator's terminal reader), and saved as PNG with ``--shots``.
 """
 import os
 import shutil
@@ -96,11 +97,42 @@ def _panels(vb):
     return [vb.panel_image(0), vb.panel_image(1)]
 
 
-def _show_terminal(panels, out):
-    from okgin.simui.render import braille_lines, shrink_half
-    rows = [braille_lines(shrink_half(p)) for p in panels]
-    for a, b in zip(*rows, strict=True):
-        out.write(a + "   " + b + "\n")
+BRAILLE_MIN = 150    # columns the two Braille panels need side by side
+
+
+def _show_terminal(panels, out, reader=None):
+    """Both panels: Braille dots when the terminal is wide enough for them,
+    else as text (the simulator's 80x24 reader: cards, words, the cursor
+    in brackets); returns the reader, made once."""
+    import shutil
+    cols = shutil.get_terminal_size((BRAILLE_MIN, 24)).columns
+    if cols >= BRAILLE_MIN:
+        from okgin.simui.render import braille_lines, shrink_half
+        rows = [braille_lines(shrink_half(p)) for p in panels]
+        for a, b in zip(*rows, strict=True):
+            out.write(a + "   " + b + "\n")
+        return reader
+    from okgin.simui import textview
+    reader = reader or textview.PanelReader(utf8=(getattr(out, "encoding", None) or "").lower()
+                                            .replace("-", "") == "utf8")
+    texts = []
+    for p, img in enumerate(panels):
+        lines = []
+        for row in reader.read(img):
+            lines.append("".join(("[" + t if inv and (i == 0 or not row[i - 1][1]) else t) +
+                                 ("]" if inv and (i + 1 == len(row) or not row[i + 1][1]) else "")
+                                 for i, (t, inv) in enumerate(row)).rstrip())
+        texts.append(["Player %d" % (p + 1)] + lines)
+    width = max(textview.columns(line) for t in texts for line in t)
+    if 2 * width + 3 <= cols:       # side by side
+        for i in range(max(len(t) for t in texts)):
+            a, b = (t[i] if i < len(t) else "" for t in texts)
+            out.write(a + " " * (width - textview.columns(a) + 3) + b + "\n")
+    else:
+        for t in texts:
+            for line in t:
+                out.write(textview.clip(line, cols) + "\n")
+    return reader
 
 
 def _save_shot(panels, path):
@@ -126,6 +158,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     flash_dir = tempfile.mkdtemp(prefix="okgin-replay-")
     written = []
     vb = None
+    reader = None
     try:
         vb = make_board("vboard", flash=flash_dir, eink=speed, populate=True)
         # the firmware's host hook: the computer (if the record has one)
@@ -148,7 +181,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
                           % (n + 1, len(steps), label(match), st.get("screen"),
                              st.get("phase"), st.get("stock"), st.get("vs")))
                 if show:
-                    _show_terminal(panels, out)
+                    reader = _show_terminal(panels, out, reader)
                 if shots:
                     path = os.path.join(shots, "%03d.png" % (n + 1))
                     _save_shot(panels, path)

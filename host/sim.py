@@ -34,7 +34,18 @@ Scripts and the serial protocol number the seats 0 and 1.
 
 The game is saved in --flash-dir (default %s) and survives
 closing the simulator; --fresh starts without the saved game.
-Script format: docs/simulator.md.
+
+script (--headless --script FILE), one step a line, '#' starts a comment:
+  press 0 right          seat 0 presses right (short); `press 1 ok long`: a long press
+  hold 0 left            a button down ...
+  wait 800               ... for 800 ms of real time (the firmware auto-repeats) ...
+  release 0 left         ... and up
+  sync                   until every press is handled and the ink has settled
+  shot NAME              --shots DIR/NAME.png (both panels), NAME-p0.png, NAME-p1.png
+  serial status          send a protocol line, print the reply (ERR stops the script)
+  powercycle             power the board off and on; waits for READY
+buttons: left right ok draw take knock. Exit status 0 at the script's end,
+1 with `okgin: FILE:LINE: what went wrong`.
 """
 
 
@@ -78,9 +89,9 @@ def _langs():
 
 def _lang(text):
     import argparse
-    if text not in _langs():
+    if text.lower() not in _langs():
         raise argparse.ArgumentTypeError("the table speaks %s" % ", ".join(_langs()))
-    return text
+    return text.lower()
 
 
 def configure(parser):
@@ -110,7 +121,8 @@ def configure(parser):
     m.add_argument("--tui", action="store_true", help="use the terminal, not a window")
     m.add_argument("--headless", action="store_true", help="no UI: run --script")
     u.add_argument("--scale", type=_positive_int, metavar="N",
-                   help="panel pixels per screen pixel (default: fit the screen)")
+                   help="screen pixels per panel pixel (default: the largest that fits the screen; "
+                        "headless shots: 2)")
     u.add_argument("--script", metavar="FILE", help="with --headless: presses, waits and shots to run")
     u.add_argument("--shots", metavar="DIR", default="shots", help="where `shot` writes PNGs (default ./shots)")
     u.add_argument("--bench-startup", type=_positive_int, nargs="?", const=5, metavar="RUNS",
@@ -125,7 +137,7 @@ def run(args):
     if args.script and not args.headless:
         raise CommandError("--script needs --headless (the window and terminal are played by hand)")
     if args.headless and not args.script:
-        raise CommandError("--headless needs --script FILE (see docs/simulator.md for the format)")
+        raise CommandError("--headless needs --script FILE (okgin sim --help shows the format)")
     steps = None
     if args.headless:
         from okgin.simui import script

@@ -78,7 +78,8 @@ EPILOG = """examples:
   okgin tourney peek50 simple --deals 300 --paired hard
                                              ... and knowing each with probability 50%%
 
-players: %s (engine levels), %s (yardsticks, laptop only),
+players: %s (engine levels), %s (yardsticks, laptop only;
+openspiel needs OpenSpiel, not installed with okgin: pip install open_spiel),
 peekN (peek told each unseen card with probability N%%, N from 0 to 100),
 LEVEL@REV (an engine level as git revision REV of this repository had it)
 """ % (", ".join(LEVELS), ", ".join(YARDSTICKS))
@@ -291,14 +292,16 @@ def _pair(task):
 
 
 def tourney(a, b, games=100, seed=1, jobs=1, max_turns=80, target=None, deals=0,
-            progress=None, limits=None, tuning=None):
+            progress=None, limits=None, tuning=None, partial=False):
     """Play the series and return a dict of figures (used by the command
     and the tests). Pairs are seeds ``seed .. seed+N-1``, or with
     ``limits`` (knock limits, R5) the first N seeds from ``seed`` whose deal
     has one of them. ``tuning`` (``parse_tuning``) changes today's engine
-    levels' constants for this series only."""
+    levels' constants for this series only. ``partial``: Ctrl-C ends the
+    series early, with the figures of the seed pairs played (``stopped_of``:
+    how many there were to play)."""
     return _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits,
-                   tuning)[0]
+                   tuning, partial)[0]
 
 
 def parse_limits(text):
@@ -373,28 +376,42 @@ def set_tuning(tuning):
     return was
 
 
-def _play(tasks, jobs, progress, tuning):
-    """The seed pairs' results, in the order they finish."""
+def _worker(tuning):
+    """A worker leaves Ctrl-C to the series (which stops the pool), and
+    tunes its own engine."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_tuning(tuning)
+
+
+def _play(tasks, jobs, progress, tuning, partial=False):
+    """The seed pairs' results, in the order they finish. With partial,
+    Ctrl-C stops the series and returns the pairs played so far (if any)."""
     results = []
     n = len(tasks)
-    if jobs > 1 and n > 1:
-        import multiprocessing
-        # a worker is a process of its own: it tunes its own engine
-        with multiprocessing.Pool(jobs, set_tuning, (tuning,)) as pool:
-            for r in pool.imap_unordered(_pair, tasks, chunksize=max(1, n // (jobs * 8))):
-                results.append(r)
+    try:
+        if jobs > 1 and n > 1:
+            import multiprocessing
+            # a worker is a process of its own: it tunes its own engine
+            with multiprocessing.Pool(jobs, _worker, (tuning,)) as pool:
+                # small chunks: the progress line moves from the first pairs on
+                for r in pool.imap_unordered(_pair, tasks, chunksize=max(1, min(4, n // (jobs * 8)))):
+                    results.append(r)
+                    if progress:
+                        progress(len(results), n)
+        else:
+            for t in tasks:
+                results.append(_pair(t))
                 if progress:
                     progress(len(results), n)
-    else:
-        for t in tasks:
-            results.append(_pair(t))
-            if progress:
-                progress(len(results), n)
+    except KeyboardInterrupt:
+        if not partial or not results:
+            raise
     return results
 
 
 def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=None,
-            tuning=None):
+            tuning=None, partial=False):
     """(figures, results): results are (seed, first, second) per seed pair,
     sorted by seed, as ``_pair`` returns them."""
     run_a = player_name(a)
@@ -419,12 +436,15 @@ def _series(a, b, games, seed, jobs, max_turns, target, deals, progress, limits=
     t0 = time.time()
     was = set_tuning(tuning or {})
     try:
-        results = _play(tasks, jobs, progress, tuning or {})
+        results = _play(tasks, jobs, progress, tuning or {}, partial)
     finally:
         set_tuning(was)
     results.sort(key=lambda r: r[0])
-    out = {"a": a, "b": b, "kind": kind, "pairs": n, "seconds": time.time() - t0,
+    out = {"a": a, "b": b, "kind": kind, "pairs": len(results), "seconds": time.time() - t0,
            "max_turns": max_turns, "target": target, "seed": seed}
+    if len(results) < n:      # stopped (Ctrl-C): the figures of the pairs played
+        out["stopped_of"] = n
+        n = len(results)
     if limits:
         out["limits"] = sorted(limits)
         out["last_seed"] = results[-1][0]
@@ -717,11 +737,21 @@ TABLE_HEAD = ("| A vs B | played | A's points per hand (95% CI) | A's share of p
               "| A wins games (95% CI) |\n|---|---|---|---|---|")
 
 
-def _progress(args, label):
+def _progress(args, label, unit="games"):
+    """A redrawn status line on a terminal: games (each seed pair is two),
+    the rate and the time left."""
+    t0 = time.time()
+
     def progress(done, total):
-        if not args.quiet and sys.stderr.isatty():
-            sys.stderr.write("\r%s%d/%d" % (label, done, total))
-            sys.stderr.flush()
+        if args.quiet or not sys.stderr.isatty():
+            return
+        secs = time.time() - t0
+        rate = 2 * done / secs if secs > 0 else 0.0
+        left = (total - done) * secs / done if done else 0.0
+        eta = ("%d min %02d s" % divmod(int(left + 0.5), 60)) if left >= 60 else ("%d s" % (left + 0.5))
+        sys.stderr.write("\r%s%d/%d %s, %.1f/s, about %s left (Ctrl-C: stop and show the figures so far)\033[K"
+                         % (label, 2 * done, 2 * total, unit, rate, eta))
+        sys.stderr.flush()
     return progress
 
 
@@ -771,7 +801,8 @@ def run(args):
     if args.baseline or args.paired:
         cur, base, diff = compare(a, b, args.baseline, games=games, seed=args.seed,
                                   jobs=args.jobs, max_turns=args.max_turns, target=args.target,
-                                  deals=args.deals, progress=_progress(args, ""),
+                                  deals=args.deals,
+                                  progress=_progress(args, "", "hands" if args.deals else "games"),
                                   limits=limits,
                                   paired_with=args.paired and _arg_name(args.paired),
                                   tuning=tuning)
@@ -784,12 +815,16 @@ def run(args):
         return 0
     r = tourney(a, b, games=games, seed=args.seed,
                 jobs=args.jobs, max_turns=args.max_turns, target=args.target, deals=args.deals,
-                progress=_progress(args, ""), limits=limits, tuning=tuning)
+                progress=_progress(args, "", "hands" if args.deals else "games"), limits=limits,
+                tuning=tuning, partial=True)
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
+    if r.get("stopped_of"):
+        print("stopped (Ctrl-C) after %d of %d seed pairs: the figures below are of those"
+              % (r["pairs"], r["stopped_of"]))
     print(report(r))
     _write_json(args.json, [r])
-    return 0
+    return 130 if r.get("stopped_of") else 0
 
 
 def _arg_name(text):

@@ -29,3 +29,31 @@ def test_copy_source_is_a_tree_okgin_flash_takes(tmp_path):
     assert os.path.isfile(paths.board_json(str(tmp_path / "src")))
     assert [d for d, _h, _c in firmware_files(str(tmp_path / "src"))] == \
         [d for d, _h, _c in firmware_files(paths.ROOT)]
+
+
+def _packages():
+    """pyproject's package list and its package -> folder map."""
+    import tomllib
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        st = tomllib.load(f)["tool"]["setuptools"]
+    return set(st["packages"]), st["package-dir"]
+
+
+def test_every_python_folder_of_the_host_and_engine_is_in_the_wheel():
+    """The wheel holds only the packages pyproject lists (okgin.faults was
+    left out once: `okgin faults` was a traceback in every pip install).
+    Every folder with Python code under host/ and engine/ is one of them."""
+    listed, dirs = _packages()
+    roots = {"okgin": "host", "okgin.engine": "engine"}
+    assert all(dirs.get(p, "host") == d for p, d in roots.items())
+    missing = []
+    for pkg, top in roots.items():
+        for here, subdirs, files in os.walk(os.path.join(ROOT, top)):
+            subdirs[:] = [d for d in subdirs if d not in ("node_modules", "__pycache__")]
+            if not any(f.endswith(".py") for f in files):
+                continue
+            rel = os.path.relpath(here, os.path.join(ROOT, top))
+            name = pkg if rel == "." else pkg + "." + rel.replace(os.sep, ".")
+            if name not in listed:
+                missing.append("%s (%s)" % (name, os.path.relpath(here, ROOT)))
+    assert not missing, "add to pyproject.toml [tool.setuptools] packages: " + ", ".join(missing)

@@ -8,8 +8,10 @@
 Where they come from, first found wins: ``--firmware PATH`` (the UF2
 only); ``$OKGIN_RP2_DIR`` (a folder holding both; CI sets it); the per-user
 cache (``$XDG_CACHE_HOME/okgin/rp2``, else ``~/.cache/okgin/rp2``); else
-they are downloaded into that cache from their official places, with
-progress, and checked by what can be checked here: every UF2 block names
+they are downloaded into that cache from their official places (or from
+``$OKGIN_RP2_MIRROR``, a URL of a folder holding the same files under their
+official names: for a network without the internet, and for the install
+test, which serves them on 127.0.0.1), with progress, and checked by what can be checked here: every UF2 block names
 the RP2040 family and lands in the Pico's 2 MB of flash, the firmware
 boots and says it is MicroPython v1.28.0 on a Pico, and the bootrom is the
 B1 mask ROM, byte for byte (its SHA-256 below).
@@ -46,6 +48,15 @@ _UF2_NOT_MAIN_FLASH = 0x1
 
 class ImageError(CommandError):
     """An image is missing, unreachable or not what the emulated Pico needs."""
+
+
+def url(official):
+    """Where to download a file from: its official place, or the same name
+    in $OKGIN_RP2_MIRROR."""
+    mirror = os.environ.get("OKGIN_RP2_MIRROR")
+    if mirror:
+        return mirror.rstrip("/") + "/" + official.rsplit("/", 1)[-1]
+    return official
 
 
 def cache_dir():
@@ -156,8 +167,8 @@ def _in_dir(folder):
     return fw, (rom if os.path.exists(rom) else None)
 
 
-def find_images(firmware=None, download=True, out=None, firmware_url=FIRMWARE_URL,
-                bootrom_url=BOOTROM_URL, cache=None, boots=None):
+def find_images(firmware=None, download=True, out=None, firmware_url=None,
+                bootrom_url=None, cache=None, boots=None):
     """(firmware UF2 path, bootrom path) for the emulated Pico. Raises
     ImageError with a one-line explanation when they cannot be had.
     ``boots(firmware, bootrom)`` boots a downloaded firmware and returns
@@ -189,17 +200,53 @@ def find_images(firmware=None, download=True, out=None, firmware_url=FIRMWARE_UR
         if not download:
             raise ImageError("the RP2040 bootrom is missing: put %s in %s or set OKGIN_RP2_DIR"
                              % (BOOTROM_FILE, cache))
-        rom = fetch_bootrom(cache, bootrom_url, out)
+        rom = fetch_bootrom(cache, bootrom_url or url(BOOTROM_URL), out)
     if fw is None:
         if not download or boots is None:
             raise ImageError("MicroPython for the Pico is missing: put %s in %s or set OKGIN_RP2_DIR"
                              % (FIRMWARE_FILE, cache))
-        fw = fetch_firmware(cache, rom, firmware_url, out, boots)
+        fw = fetch_firmware(cache, rom, firmware_url or url(FIRMWARE_URL), out, boots)
     with open(fw, "rb") as f:
         uf2_blocks(f.read(), os.path.basename(fw))
     with open(rom, "rb") as f:
         check_bootrom(f.read(), rom)
     return fw, rom
+
+
+def find_firmware(download=True, out=None, firmware_url=None, cache=None):
+    """The MicroPython image alone (okgin uf2: a .uf2 needs no bootrom, nor
+    the emulator): $OKGIN_RP2_DIR, the cache, else downloaded into the
+    cache and checked without booting it (check_firmware)."""
+    out = sys.stderr if out is None else out
+    cache = cache or cache_dir()
+    for folder in (os.environ.get("OKGIN_RP2_DIR"), cache):
+        if folder and os.path.isdir(folder):
+            fw, _rom = _in_dir(folder)
+            if fw:
+                with open(fw, "rb") as f:
+                    uf2_blocks(f.read(), fw)
+                return fw
+    if not download:
+        raise ImageError("MicroPython for the Pico is missing: put %s in %s or set OKGIN_RP2_DIR"
+                         % (FIRMWARE_FILE, cache))
+    return fetch_firmware_unbooted(cache, firmware_url or url(FIRMWARE_URL), out)
+
+
+def check_firmware(data, name, hint=""):
+    """A UF2 for the RP2040 whose code names this MicroPython version and
+    the Pico board (the strings its banner prints): the check a download
+    gets when it cannot be booted here."""
+    flash = b"".join(p for _off, p in uf2_blocks(data, name))
+    want = ("MicroPython v%s" % FIRMWARE_VERSION).encode()
+    if want not in flash or b"Raspberry Pi Pico with RP2040" not in flash:
+        raise ImageError("%s is not MicroPython v%s for the Raspberry Pi Pico%s"
+                         % (name, FIRMWARE_VERSION, "; " + hint if hint else ""))
+    return data
+
+
+def _firmware_hint(cache):
+    return ("download MicroPython v%s for RPI_PICO (%s) and save it as %s in %s; or set "
+            "OKGIN_RP2_DIR to a folder holding it" % (FIRMWARE_VERSION, FIRMWARE_PAGE, FIRMWARE_FILE, cache))
 
 
 # -- downloading --------------------------------------------------------------------
@@ -248,6 +295,13 @@ def fetch_bootrom(cache, url, out):
     rom = bootrom_from_elf(data) if data[:4] == b"\x7fELF" else data
     check_bootrom(rom, "the downloaded bootrom")
     return _store(cache, BOOTROM_FILE, rom)
+
+
+def fetch_firmware_unbooted(cache, url, out):
+    hint = _firmware_hint(cache)
+    data = download(url, "MicroPython v%s for the Pico" % FIRMWARE_VERSION, out, hint)
+    check_firmware(data, "the firmware downloaded from %s" % url, hint)
+    return _store(cache, FIRMWARE_FILE, data)
 
 
 def fetch_firmware(cache, bootrom, url, out, boots):

@@ -15,6 +15,15 @@ import os
 import sys
 
 from okgin.errors import CommandError
+from okgin.hardware import layout as _layout
+from okgin.lib import paths as _paths
+
+# layout.py finds the hardware folder from its own path, right in a checkout
+# only (installed, that is site-packages: "No module named 'boarddef'");
+# okgin.lib.paths knows both layouts. layout.py is hashed into the committed
+# case (build.input_hash), so its folders are set here, before build.py
+# reads them, until the case's next rebuild folds this line into layout.py.
+_layout.ROOT, _layout.HARDWARE = _paths.ROOT, _paths.HARDWARE
 
 EXAMPLES = """examples:
   okgin hardware build                        default case into hardware/case
@@ -47,6 +56,9 @@ def run(args):
     if getattr(args, "action", None) != "build":
         raise CommandError("say what to do: okgin hardware build (see okgin hardware --help)")
     from okgin.hardware import build
+    if not args.out and _paths.INSTALLED:
+        raise CommandError("say where to write the case: okgin hardware build --out DIR "
+                           "(hardware/case is the repository's copy; this okgin is installed)")
     out = os.path.abspath(args.out) if args.out else build.CASE_DIR
     opts = {"panel": args.panel, "buttons": args.buttons, "wall": args.wall, "tolerance": args.tolerance}
     if out == build.CASE_DIR:

@@ -326,7 +326,8 @@ def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
 # progress
 
 class Progress:
-    """Per-file and byte progress: a redrawn bar on a tty, lines otherwise."""
+    """Per-file and byte progress: on a tty one line, redrawn for every file
+    and ended once (close()); otherwise a line per file."""
 
     def __init__(self, out, total_files, total_bytes, quiet=False):
         self.out = out
@@ -336,6 +337,14 @@ class Progress:
         self.done_bytes = 0
         self.n = 0
         self.quiet = quiet
+        self._open = False      # a tty line drawn and not yet ended
+
+    def close(self):
+        """End the tty line (after the last file, or an interruption)."""
+        if self._open:
+            self.out.write("\n")
+            self.out.flush()
+            self._open = False
 
     def start(self, name, size):
         self.n += 1
@@ -353,7 +362,7 @@ class Progress:
             return
         if self.tty:
             self._draw()
-            self.out.write("\n")
+            self._open = True
         else:
             self.out.write("  [%d/%d] %s %d bytes\n" % (self.n, self.total_files, self.name, self.size))
         self.out.flush()
@@ -363,9 +372,10 @@ class Progress:
             return
         frac = self.done_bytes / self.total_bytes
         bar = "#" * int(frac * 24)
-        self.out.write("\r  [%d/%d] %-22s %6.1f/%.1f KB [%-24s]" % (
+        self.out.write("\r  [%d/%d] %-22s %6.1f/%.1f KB [%-24s]\033[K" % (
             self.n, self.total_files, self.name[:22], self.done_bytes / 1024.0,
             self.total_bytes / 1024.0, bar))
+        self._open = True
         self.out.flush()
 
 
@@ -658,15 +668,18 @@ class Flash:
         dev = self.dev
         dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING), timeout=FS_TIMEOUT)
         bar = Progress(self.out, len(plan.todo), plan.need, self.quiet)
-        for p, d in plan.todo:
-            if "/" in p:
-                dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
-            bar.start(p, len(d))
-            dev.write_file(STAGING + "/" + p, d, bar.update)
-            bar.finish()
-            self.copied += 1
-            self.rep.sent.append(p)
-            self.rep.payload_bytes += len(d)
+        try:
+            for p, d in plan.todo:
+                if "/" in p:
+                    dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
+                bar.start(p, len(d))
+                dev.write_file(STAGING + "/" + p, d, bar.update)
+                bar.finish()
+                self.copied += 1
+                self.rep.sent.append(p)
+                self.rep.payload_bytes += len(d)
+        finally:
+            bar.close()
         staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo])
         bad = [p for (p, _), h in zip(plan.todo, staged, strict=True) if h != plan.want[p]]
         if bad:

@@ -353,7 +353,15 @@ def main(args, flash_dir, speed):
             box["error"] = e
 
     t = threading.Thread(target=boot, name="okgin-sim-boot", daemon=True)
-    t.start()
+    if getattr(args, "chip", False):
+        # the emulated Pico's start-up says what it does (the emulator's
+        # install, the flash, READY) in lines of its own: before the view
+        # takes the screen, not over its panels
+        boot()
+        if "error" in box:
+            raise box.pop("error")
+    else:
+        t.start()
     ui_box = {}
 
     def loop(scr):

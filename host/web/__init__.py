@@ -117,9 +117,15 @@ def _timing():
     }
 
 
-def build(out):
+UF2 = "okgin.uf2"     # the Pico's one file (okgin uf2), offered by the page
+
+
+def build(out, uf2="if-here"):
     """Build the static site into ``out`` (made, or replaced when it holds
-    an earlier build). Returns the folder. The site is built beside it and
+    an earlier build). Returns the folder. ``uf2``: put okgin.uf2 (what
+    ``okgin uf2`` writes) on the site when MicroPython for the Pico is
+    already here ("if-here"), or downloading it once if need be
+    ("download"); without it the page offers none and a line says why. The site is built beside it and
     moved into place whole, so a build that fails leaves ``out`` as it was
     (no half-written folder that the next build would refuse)."""
     out = os.path.abspath(out)
@@ -132,7 +138,7 @@ def build(out):
     os.makedirs(parent, exist_ok=True)
     work = tempfile.mkdtemp(prefix=".okgin-web-", dir=parent)
     try:
-        _build(os.path.join(work, "site"))
+        _build(os.path.join(work, "site"), uf2)
         if os.path.exists(out):
             os.rename(out, os.path.join(work, "old"))
         os.rename(os.path.join(work, "site"), out)
@@ -141,7 +147,22 @@ def build(out):
     return out
 
 
-def _build(out):
+def _uf2(out, how):
+    """okgin.uf2 into the site: {"file", "bytes", "micropython"}, or None
+    (said in one line) when MicroPython for the Pico cannot be had."""
+    from okgin.chip import images
+    from okgin.lib import uf2image
+    try:
+        firmware = images.find_firmware(download=how == "download", out=sys.stderr)
+    except images.ImageError as e:
+        print("okgin web: the page offers no %s: %s" % (UF2, e), file=sys.stderr, flush=True)
+        return None
+    path = os.path.join(out, UF2)
+    uf2image.write(path, firmware)
+    return {"file": UF2, "bytes": os.path.getsize(path), "micropython": images.FIRMWARE_VERSION}
+
+
+def _build(out, uf2="if-here"):
     wasm = wasm_dir()
     os.makedirs(os.path.join(out, "mp"))
     for name in WASM_FILES:
@@ -163,7 +184,10 @@ def _build(out):
                       .replace(os.sep, "/"))
     site: "dict[str, object]" = {"firmware": fw}
     site.update(_timing())
-    files = _site_files(out) + ["site.json"]
+    site["uf2"] = _uf2(out, uf2) if uf2 else None
+    # okgin.uf2 is a download for a Pico, not part of the page: not cached
+    # for offline play
+    files = [name for name in _site_files(out) if name != UF2] + ["site.json"]
     digest = hashlib.sha256()
     for rel in sorted(files[:-1]):
         with open(os.path.join(out, rel), "rb") as f:
@@ -195,6 +219,8 @@ def site_size(out):
     import gzip
     raw = gz = 0
     for rel in _site_files(out):
+        if rel == UF2:
+            continue          # the Pico's download, not the page
         with open(os.path.join(out, rel), "rb") as f:
             data = f.read()
         raw += len(data)

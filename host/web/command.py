@@ -13,6 +13,10 @@ EPILOG = """examples:
   okgin web                     build the site and serve it on http://127.0.0.1:8000/
   okgin web --port 0            any free port
   okgin web --build site/       only build the static site into site/
+
+The built site also offers okgin.uf2 (what okgin uf2 writes: MicroPython
+for the Pico and the game, one file to drag onto a Pico), with how to put
+it on; --build downloads MicroPython for the Pico once if need be.
 """
 
 
@@ -28,7 +32,7 @@ def configure(parser):
 
 def run(args):
     if args.build:
-        out = build(args.build)
+        out = build(args.build, uf2="download")
         print("okgin web: built %s (%s)" % (out, size_note(out)))
         return 0
     # a kill ends the server as Ctrl-C does, so the build's folder goes too

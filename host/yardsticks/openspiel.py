@@ -23,6 +23,7 @@ from typing import Any
 
 from okgin.engine import Hand, deadwood
 from okgin.engine.cards import RANK_VALUE, RANKS, parse_card
+from okgin.errors import CommandError
 
 try:
     import pyspiel
@@ -39,6 +40,10 @@ def _text(code):
     return RANKS[code % 13] + "scdh"[code // 13]
 
 
+NEEDS = ("the openspiel player needs OpenSpiel, which okgin does not install: pip install open_spiel "
+         "(wheels for Linux x86-64 and macOS arm64, Python 3.11 or newer)")
+
+
 class OpenSpielSimple:
     """``choose(observation) -> action`` like ``engine.bot``, after ``sync(hand)``."""
 
@@ -46,7 +51,7 @@ class OpenSpielSimple:
 
     def __init__(self, seed=None):
         if pyspiel is None:
-            raise ValueError("the openspiel yardstick needs OpenSpiel: pip install open_spiel")
+            raise CommandError(NEEDS)
         self._game = pyspiel.load_game("gin_rummy", {"oklahoma": True})
         self._gr = pyspiel.gin_rummy
         self._hand = None       # the engine's hand the state follows

@@ -202,3 +202,35 @@ def test_a_firmware_nobody_can_boot_is_not_downloaded(server, tmp_path, monkeypa
                            firmware_url=base + "RPI_PICO-20260406-v1.28.0.uf2",
                            bootrom_url=base + "b1.elf")
     assert not (cache / images.FIRMWARE_FILE).exists()
+
+
+def test_the_firmware_alone_is_downloaded_for_a_uf2_without_the_bootrom(server, tmp_path, monkeypatch):
+    """okgin uf2 on a new machine (issue 39): MicroPython only, from the
+    mirror OKGIN_RP2_MIRROR names, checked without booting it (no bootrom,
+    no emulator: a .uf2 needs neither), and kept for the next time."""
+    base, site = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    monkeypatch.setenv("OKGIN_RP2_MIRROR", base)
+    (site / "b1.elf").unlink()            # a bootrom download would fail
+    cache = tmp_path / "cache"
+    out = io.StringIO()
+    fw = images.find_firmware(out=out, cache=str(cache))
+    assert fw == str(cache / images.FIRMWARE_FILE)
+    assert "downloading MicroPython v1.28.0 for the Pico" in out.getvalue()
+    assert "bootrom" not in out.getvalue() and not (cache / images.BOOTROM_FILE).exists()
+    assert (cache / images.FIRMWARE_FILE).read_bytes() == (site / "RPI_PICO-20260406-v1.28.0.uf2").read_bytes()
+    out2 = io.StringIO()
+    assert images.find_firmware(out=out2, cache=str(cache)) == fw and out2.getvalue() == ""
+
+
+def test_a_downloaded_uf2_that_is_not_micropython_for_the_pico_is_not_kept(server, tmp_path, monkeypatch):
+    base, site = server
+    monkeypatch.delenv("OKGIN_RP2_DIR", raising=False)
+    data = (site / "RPI_PICO-20260406-v1.28.0.uf2").read_bytes()
+    (site / "other.uf2").write_bytes(data.replace(b"MicroPython v1.28.0", b"MicroPython v1.27.0"))
+    cache = tmp_path / "cache"
+    with pytest.raises(images.ImageError) as e:
+        images.find_firmware(out=io.StringIO(), cache=str(cache), firmware_url=base + "other.uf2")
+    msg = str(e.value)
+    assert "\n" not in msg and "not MicroPython v1.28.0 for the Raspberry Pi Pico" in msg
+    assert images.FIRMWARE_PAGE in msg and not (cache / images.FIRMWARE_FILE).exists()

@@ -116,7 +116,7 @@ def test_a_file_without_the_padding_sector_is_written_wrong_by_the_bootrom(make_
     two UF2 files were joined. The bootrom erases the filesystem's first
     sector by the *number* of a later block, after its first pages were
     written; the firmware is then missing and the Pico stops at the REPL."""
-    from okgin import uf2 as U
+    from okgin.lib import uf2image as U
     from okgin.chip import images
     with open(rp2_images[0], "rb") as f:
         micropython = U.read_uf2(f.read(), "MicroPython")

@@ -402,9 +402,18 @@ async function fetchBytes(url) {
   return new Uint8Array(await r.arrayBuffer());
 }
 
+// the Pico's one file, when the build put it on the site (okgin web --build)
+function offerUf2(uf2) {
+  if (!uf2) return;
+  document.getElementById("uf2-size").textContent = `${Math.round(uf2.bytes / 1024)} KB`;
+  document.getElementById("uf2-mp").textContent = `v${uf2.micropython}`;
+  document.getElementById("pico").hidden = false;
+}
+
 async function main() {
   const site = await (await fetch("site.json")).json();
   if (site.panel) [W, H] = site.panel;
+  offerUf2(site.uf2);
   const [mp, files] = await Promise.all([
     loadMicroPython({
       stdout: (line) => { console.log(line); okgin.stdout.push(line); okgin.stdout.splice(0, okgin.stdout.length - 100); },
