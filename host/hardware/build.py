@@ -17,6 +17,7 @@ import time
 from okgin.errors import CommandError
 from okgin.hardware import checks as C
 from okgin.hardware import layout as L
+from okgin.hardware import legibility as G
 from okgin.hardware import mesh as M
 from okgin.hardware import scad
 from okgin.hardware import seats
@@ -115,7 +116,33 @@ def input_hash(opt, files):
 def source_files():
     return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
             os.path.join(L.HARDWARE, "board.json")] + \
-        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "mesh.py", "seats.py")]
+        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "legibility.py", "mesh.py", "seats.py")]
+
+
+class ChecksFailed(CommandError):
+    """A check failed: the outputs and manifest.json are written (look at
+    them); ``manifest`` is the manifest, ``failed`` the failing checks' names."""
+
+    def __init__(self, msg, manifest, failed):
+        super().__init__(msg)
+        self.manifest, self.failed = manifest, failed
+
+
+def legibility(board, inks, eyes, root=None):
+    """The legibility check (host/hardware/legibility.py) on the built
+    panels: each panel's ink where it stands, seen from its own player's
+    eye points; the pixel pitch from board.json."""
+    panel = board["players"][0]["panel"]
+    mm = G.pitch(panel)
+    if mm is None:
+        return C.Result("legibility", False, "board.json gives no players[0].panel.active_mm: the pixel "
+                        "pitch is unknown"), []
+    places = [(ink.centre, ink.ey, eyes[ink.seat]) for ink in inks]
+    try:
+        measured = G.measure(root or L.ROOT)
+    except (OSError, ValueError) as e:
+        return C.Result("legibility", False, "the glyphs could not be measured: %s" % e), []
+    return G.check(measured, mm, places)
 
 
 def load_inputs(opts, layout_path=None, parts_path=None, board_path=None):
@@ -185,9 +212,11 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
     inks = C.inks(M.thin_shells(mesh["components_c"], 0.2))
     opaque = [t for part in assembled.values() for t in part] + mesh["components_a"] + mesh["components_b"]
     eyes = [seats.eye_points(layout["seats"], 0), seats.eye_points(layout["seats"], 1)]
+    legible, legible_rows = legibility(board, inks, eyes)
     results = [
         C.privacy(opaque, inks, eyes),
         C.readability(opaque, inks, eyes),
+        legible,
         C.bed(printed, layout["print"]["bed"]),
         C.fit(assembled, bought, mesh["keepouts"], layout),
         C.windows(mesh["hood"], inks, params["glass_gap"] + params["window_land"] / 2),
@@ -241,6 +270,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
                           "volume_cm3": round(M.volume(tris) / 1000, 1)}
                   for name, (fname, _, _) in PRINTED.items() for tris in [printed[fname]]},
         "checks": [r.as_dict() for r in results],
+        "legibility": legible_rows,
         "print": print_estimate(printed),
         "pictures": pictures,
         "seconds": {"openscad": round(t_scad, 1), "checks": round(t_checks, 1),
@@ -255,7 +285,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         shutil.rmtree(work, ignore_errors=True)
     failed = [r for r in results if not r.ok]
     if failed:
-        raise CommandError("%d check(s) failed: %s (details above and in %s)"
+        raise ChecksFailed("%d check(s) failed: %s (details above and in %s)"
                            % (len(failed), ", ".join(r.name for r in failed),
-                              os.path.join(out, "manifest.json")))
+                              os.path.join(out, "manifest.json")), manifest, [r.name for r in failed])
     return manifest

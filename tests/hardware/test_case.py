@@ -32,6 +32,25 @@ def box(x0, y0, z0, x1, y1, z1):
     return tris
 
 
+# Today's 2.9" table fails ONE check: legibility (issue 36: its glyphs are
+# too small from the seats). Every build of today's layout must fail that
+# one and pass every other; the day a table that meets the goals lands,
+# this becomes () and build_today() below asserts the build passes.
+FAILING_TODAY = ("legibility",)
+
+
+def build_today(out, opts=None, **kw):
+    """B.build of today's layout: exactly FAILING_TODAY fails (the build
+    raises, after writing every output), everything else passes."""
+    try:
+        m = B.build(out, opts, **kw)
+    except B.ChecksFailed as e:
+        assert tuple(e.failed) == FAILING_TODAY, e.manifest["checks"]
+        return e.manifest
+    assert FAILING_TODAY == (), "the build passed: flip FAILING_TODAY to ()"
+    return m
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     if not shutil.which("openscad"):
@@ -39,16 +58,26 @@ def built(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("case"))
     renders = bool(shutil.which("Xvfb") or os.environ.get("DISPLAY"))
     lines = []
-    manifest = B.build(out, renders=renders, progress=lines.append, keep_work=True)
+    manifest = build_today(out, renders=renders, progress=lines.append, keep_work=True)
     return out, manifest, lines, renders
 
 
 @needs_openscad
-def test_default_case_passes_every_check_and_fits_the_bed(built):
+def test_default_case_passes_every_check_but_legibility_and_fits_the_bed(built):
+    """Today's table passes every check but legibility, which it fails
+    (issue 36: from the seat model its card ranks subtend about 16 arcmin at
+    the median eye point, its capitals about 10; the goals are 30 and 20):
+    the build reports it and exits non-zero, and this test asserts that
+    legibility is precisely the one check failing. When the bigger table
+    lands, FAILING_TODAY becomes () and this test asserts every check passes."""
     out, manifest, lines, _ = built
-    assert [c["check"] for c in manifest["checks"]] == ["privacy", "readability", "bed", "fit", "windows", "holes",
-                                                         "legends", "walls", "supports"]
-    assert all(c["ok"] for c in manifest["checks"]), manifest["checks"]
+    assert [c["check"] for c in manifest["checks"]] == ["privacy", "readability", "legibility", "bed", "fit",
+                                                         "windows", "holes", "legends", "walls", "supports"]
+    failing = tuple(c["check"] for c in manifest["checks"] if not c["ok"])
+    assert failing == FAILING_TODAY, manifest["checks"]
+    legible = {r["class"]: r for r in manifest["legibility"]}
+    assert legible["card rank"]["px"] == 16 and legible["card rank"]["median"] < 30
+    assert any("FAIL legibility: too small from the seats: card rank" in ln for ln in lines)
     for name, part in manifest["parts"].items():
         w, d, h = part["size_mm"]
         assert w <= 220 and d <= 220, name
@@ -100,7 +129,7 @@ def test_pictures_show_the_table(built):
 
 @needs_openscad
 def test_other_panel_and_button_size_pass_and_a_moved_button_moves_its_hole(built, tmp_path):
-    """6 mm switches pass every check too, and the case follows
+    """6 mm switches pass every check too (but legibility, as today's), and the case follows
     layout.json: move player 1's ok button 4 mm and its hole moves with it
     (the default build's lid no longer matches). (WeAct panels do not fit
     the hood yet: their Dupont plugs need 68 mm from the board's centre.)"""
@@ -110,8 +139,7 @@ def test_other_panel_and_button_size_pass_and_a_moved_button_moves_its_hole(buil
     path = tmp_path / "layout.json"
     path.write_text(json.dumps(lay))
     variant = str(tmp_path / "variant")
-    m = B.build(variant, {"buttons": 6}, renders=False, layout_path=str(path), keep_work=True)
-    assert all(c["ok"] for c in m["checks"]), m["checks"]
+    m = build_today(variant, {"buttons": 6}, renders=False, layout_path=str(path), keep_work=True)
     assert m["options"] == {"panel": "waveshare", "buttons": 6, "wall": 2.4, "tolerance": 0.3}
     _, layout, parts, opt = B.load_inputs({}, layout_path=str(path))
     p = L.params(layout, parts, opt)
@@ -215,7 +243,7 @@ def test_committed_stls_are_what_the_build_makes(built):
 def test_a_rebuild_writes_the_same_bytes(built, tmp_path):
     out, _, _, _ = built
     again = str(tmp_path / "again")
-    B.build(again, renders=False)
+    build_today(again, renders=False)
     for fname, _, _ in B.PRINTED.values():
         with open(os.path.join(out, "stl", fname), "rb") as a, open(os.path.join(again, "stl", fname), "rb") as b:
             assert a.read() == b.read(), fname
