@@ -192,6 +192,24 @@ def test_the_built_case_hides_each_hand_and_a_lower_hood_does_not(built):
     assert not r.ok, r.details
 
 
+
+@needs_openscad
+def test_the_grown_seat_model_is_reported_and_not_yet_closed(built, tmp_path):
+    """Issue 36's grown seat model (the box turned, a square table's
+    corner, a player half-standing) is measured on every build and
+    reported beside the checks. Today's hood does not close it: the
+    opponent sees part of the other ink in each case (the figures are in
+    docs/legibility.md). When the hood closes them, they join the privacy
+    check and this test must say 0%."""
+    out, manifest, lines, _ = built
+    grown = manifest["grown_seats"]
+    assert list(grown) == ["box turned", "corner of a square table", "half-standing"]
+    for case, g in grown.items():
+        assert 0 < g["opponent_sees_pct"] < 100, (case, g)
+        assert any(ln.startswith("  note %s (the grown seat model" % case) for ln in lines)
+    assert grown["box turned"]["eye_points"] == 4 * 162
+
+
 @needs_openscad
 def test_every_button_has_a_legend_and_a_flat_deck_has_none(built):
     out, manifest, _, _ = built
@@ -310,6 +328,9 @@ def test_supports_check_finds_an_overhang():
      "layout.json: seat.buttons.ok: [-14, 90] is outside this player's half of the top"),
     (lambda d: d["seat"]["panel"].__setitem__("connector", "up"), "layout.json: seat.panel.connector: 'up'"),
     (lambda d: d["box"].__setitem__("height", "tall"), "layout.json: box.height: expected a number in mm, got a string"),
+    (lambda d: d["seats"]["half_standing"].__setitem__("eye_above_table", [800, 300]),
+     "layout.json: seats.half_standing.eye_above_table: [800, 300]: the low end is above the high end"),
+    (lambda d: d["seats"].__setitem__("box_turn", 120), "layout.json: seats.box_turn: 120 is out of range 0..90"),
     (lambda d: d["defaults"].__setitem__("buttons", 9), "layout.json: defaults.buttons: 9: expected 6 or 12 (mm)"),
 ])
 def test_bad_layout_gets_a_message_naming_the_field(tmp_path, edit, message):
@@ -376,3 +397,27 @@ def test_pictures_are_drawn_even_when_their_x_server_is_killed(tmp_path, monkeyp
             scad.run_all([("bad.png", str(bad), str(tmp_path / "bad.png"), {}, (), display.env)])
     finally:
         display.close()
+
+
+def test_the_seat_views_show_the_firmwares_own_screen():
+    """screens.scad (drawn on each panel in the seat views) is the golden
+    screen pixel for pixel: its squares cover exactly the golden's ink, at
+    the panel's pitch, the screen's top row farthest from the player."""
+    from PIL import Image
+    src = B.screens_scad([66.9, 29.06])
+    for p, name in enumerate(B.SEAT_SCREENS):
+        img = Image.open(os.path.join(ROOT, "tests", "app", "golden", name)).convert("L")
+        ink = sum(n for n, v in img.getcolors() if v < 128)
+        body = src.split("module screen_pixels_%d() {" % p)[1].split("}")[0]
+        area = 0.0
+        top = -1e9
+        for sq in body.strip().splitlines():
+            pos, size = sq.split("square([")[0], sq.split("square([")[1]
+            w, h = (float(v) for v in size.split("]")[0].split(","))
+            area += w * h
+            top = max(top, float(pos.split("[")[1].split(",")[1].split("]")[0]) + h)
+        # (the squares are written to 0.1 micrometre: a pixel or two in ten thousand)
+        assert abs(area / ((66.9 / 296) * (29.06 / 128)) - ink) < 0.0005 * ink, (name, area, ink)
+        # the screen's first row of ink is the top of the drawing, at the panel's far edge
+        first = min(y for y in range(128) if any(img.getpixel((x, y)) < 128 for x in range(296)))
+        assert abs(top - (29.06 / 2 - first * 29.06 / 128)) < 1e-3, (top, first)
