@@ -162,7 +162,7 @@ module lid() {
         }
         // a notch in the lip for the USB plug
         translate([pico_dir * (W / 2 - wall - tol - lip_t / 2), pico_pos[1], lid_z - lip_h])
-            cube([lip_t + 2, pico_usb_plug[0] + 2 * tol + 2, 2 * lip_h], center = true);
+            cube([lip_t + 2, pico_usb_plug[0] + 2 * usb_clear + 2, 2 * lip_h], center = true);
         // the legends, engraved into the top face beside each button
         for (p = [0, 1]) seat(p) for (i = [0 : len(btn_pos) - 1])
             translate([btn_pos[i][0], btn_pos[i][1] + legend_dy, H - legend_depth])
@@ -232,7 +232,7 @@ module hood() {
 // ---------- the base (printed as it stands) ----------
 module usb_cut() {
     translate([pico_dir * (W / 2 - wall / 2 + 0.5), pico_pos[1], pico_usb_z])
-        cube([wall + 1 + 2 * eps, pico_usb_plug[0] + 2 * tol, pico_usb_plug[1] + 2 * tol], center = true);
+        cube([wall + 1 + 2 * eps, pico_usb_plug[0] + 2 * usb_clear, pico_usb_plug[1] + 2 * usb_clear], center = true);
 }
 
 module base() {

@@ -296,6 +296,7 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         C.windows(mesh["hood"], inks, params["glass_gap"] + params["window_land"] / 2),
         C.holes(mesh["lid"], mesh["components_b"], layout, params["lid_t"], params["btn_cap_d"]),
         C.legends(mesh["lid"], layout, params["legend_depth"]),
+        C.usb(mesh["base"], mesh["keepouts"], params),
         C.walls({"hood": mesh["hood"], "lid": mesh["lid"], "base": mesh["base"], "tray": mesh["tray0"]},
                 layout["print"]["min_wall"], engraved={"lid": params["H"] - params["legend_depth"] - 0.05}),
         C.supports(printed),

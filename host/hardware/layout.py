@@ -45,6 +45,9 @@ CONSTRUCTION = {
     "bootsel_hole_d": 1.6, "bootsel_gap": 1.0,
     # RESET: a 6 x 6 switch under the deck, its plunger 0.8 mm below the top (a pen presses it)
     "run_hole_d": 4.0, "run_recess": 0.8,
+    # the USB opening: parts.json's plug (the largest micro-B overmold the
+    # spec allows) and this much round it (issue 36: at least 0.5 mm)
+    "usb_clear": 0.5,
     "carrier_standoff": 5.0, "carrier_post_r": 2.5,
     "batt_rim": 3.0, "batt_screw_d": 3.4,
 }

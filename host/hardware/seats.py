@@ -106,7 +106,7 @@ def cases(seats, seat):
     turn = seats.get("box_turn")
     if turn:
         # the box turned by a on the table: in the box's frame the eyes turn by -a
-        pts = set()
+        pts: set = set()
         for a in _steps(-turn, turn, 5):
             if a:
                 pts.update(_turn(p, -a) for p in seated)
@@ -115,11 +115,11 @@ def cases(seats, seat):
     if corner:
         # the box at the corner, in front of both: not also pushed aside
         front = eye_points(dict(seats, box_to_the_side=0), seat)
-        pts = set()
+        around: set = set()
         for a in _steps(-corner, corner, 7):
             if a:
-                pts.update(_turn(p, a) for p in front)
-        out["corner of a square table"] = sorted(pts)
+                around.update(_turn(p, a) for p in front)
+        out["corner of a square table"] = sorted(around)
     if seats.get("half_standing"):
         out["half-standing"] = half_standing(seats, seat)
     return out

@@ -72,7 +72,8 @@ def test_default_case_passes_every_check_but_legibility_and_fits_the_bed(built):
     lands, FAILING_TODAY becomes () and this test asserts every check passes."""
     out, manifest, lines, _ = built
     assert [c["check"] for c in manifest["checks"]] == ["privacy", "readability", "legibility", "bed", "fit",
-                                                         "windows", "holes", "legends", "walls", "supports"]
+                                                         "windows", "holes", "legends", "usb", "walls",
+                                                         "supports"]
     failing = tuple(c["check"] for c in manifest["checks"] if not c["ok"])
     assert failing == FAILING_TODAY, manifest["checks"]
     legible = {r["class"]: r for r in manifest["legibility"]}
@@ -421,3 +422,23 @@ def test_the_seat_views_show_the_firmwares_own_screen():
         # the screen's first row of ink is the top of the drawing, at the panel's far edge
         first = min(y for y in range(128) if any(img.getpixel((x, y)) < 128 for x in range(296)))
         assert abs(top - (29.06 / 2 - first * 29.06 / 128)) < 1e-3, (top, first)
+
+
+def _wall_with_hole(w, h, x0=77.6, x1=80.0, y=0.0, z=20.0):
+    """A wall across x (x0..x1) with a w x h opening centred on (y, z)."""
+    Y0, Y1, Z0, Z1 = y - 30, y + 30, 0.0, 40.0
+    a0, a1, b0, b1 = y - w / 2, y + w / 2, z - h / 2, z + h / 2
+    return (box(x0, Y0, Z0, x1, a0, Z1) + box(x0, a1, Z0, x1, Y1, Z1) +
+            box(x0, a0, Z0, x1, a1, b0) + box(x0, a0, b1, x1, a1, Z1))
+
+
+def test_the_usb_check_wants_half_a_millimetre_round_the_largest_plug():
+    """The largest micro-B overmold the spec allows is 10.6 x 8.5 mm: the
+    old opening (a 12 x 8 mm plug plus 0.3 mm: 12.6 x 8.6) left it 0.05 mm
+    above and below, and fails; 11.6 x 9.5 passes."""
+    params = {"W": 160, "wall": 2.4, "pico_dir": 1, "pico_usb_plug": [10.6, 8.5]}
+    plug = box(70, -5.3, 20 - 4.25, 160, 5.3, 20 + 4.25)
+    r = C.usb(_wall_with_hole(12.6, 8.6), plug, params)
+    assert not r.ok and "only 0.05 mm" in r.summary, r.summary
+    r = C.usb(_wall_with_hole(11.6, 9.5), plug, params)
+    assert r.ok and "0.50 mm at the sides, 0.50 below, 0.50 above" in r.details[0], r.details

@@ -89,3 +89,11 @@ def test_the_routes_table_has_every_route_and_its_costs():
     # the recommended route meets every goal at both eye points
     best = [r for r in rows if r.get("recommended")]
     assert len(best) == 1 and best[0]["ok"], best
+
+
+def test_the_docs_hold_the_routes_table_the_command_prints():
+    """docs/legibility.md's table is `okgin hardware routes`' output, as
+    today's code computes it (rerun the command and paste it when it changes)."""
+    with open(os.path.join(ROOT, "docs", "legibility.md"), encoding="utf-8") as f:
+        doc = f.read()
+    assert R.markdown(R.table()) in doc
