@@ -72,6 +72,10 @@ ADC_PINS = (26, 27, 28, 29)
 SPI_FIELDS = ("id", "sck", "mosi", "miso", "baudrate")
 PLAYER_FIELDS = ("panel", "buttons", "led")
 PANEL_FIELDS = ("controller", "width", "height", "rotation") + PANEL_PINS
+# The ink's size in mm (width x height, the datasheet's "display size" or
+# active area) and where that figure comes from: the host's legibility
+# check (okgin hardware build) turns pixels into mm with it.
+PANEL_OPTIONAL = ("active_mm", "active_source")
 
 # name: (minimum, maximum) in ms (or a count for partials_before_full).
 TIMING = (
@@ -142,6 +146,16 @@ def _int(where, v, lo, hi):
     return v
 
 
+def _active(pw, panel):
+    a = panel["active_mm"]
+    if not isinstance(a, list) or len(a) != 2:
+        raise BoardError("%s.active_mm: expected [width, height] in mm, got %s" % (pw, _kind(a)))
+    for v in a:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 5 <= v <= 500:
+            raise BoardError("%s.active_mm: %r is not a size in mm (5..500)" % (pw, v))
+    _str(pw + ".active_source", panel.get("active_source"))
+
+
 def _str(where, v):
     if not isinstance(v, str) or not v:
         raise BoardError("%s: expected a non-empty string, got %s" % (where, _kind(v)))
@@ -209,7 +223,7 @@ def validate(board):
         _fields(where, player, PLAYER_FIELDS)
         panel = player["panel"]
         pw = where + ".panel"
-        _fields(pw, panel, PANEL_FIELDS)
+        _fields(pw, panel, PANEL_FIELDS + PANEL_OPTIONAL, PANEL_OPTIONAL)
         c = panel["controller"]
         if not isinstance(c, str) or c not in DRIVERS:
             raise BoardError("%s.controller: %r is not supported (expected one of %s)"
@@ -228,6 +242,8 @@ def validate(board):
         aligned = ("width", w) if c == "SSD1683" else ("height", h)
         if aligned[1] % 8:
             raise BoardError("%s.%s: %d is not a multiple of 8" % (pw, aligned[0], aligned[1]))
+        if "active_mm" in panel:
+            _active(pw, panel)
         rot = panel["rotation"]
         if isinstance(rot, bool) or rot not in rots:
             raise BoardError("%s.rotation: %r is not supported by controller %s (expected %s)"

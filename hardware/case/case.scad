@@ -20,6 +20,7 @@
 // from the player.
 
 include <params.scad>
+include <screens.scad>   // the firmware's screens as pixels (written by the build), for the seat views
 
 part = "assembly";   // assembly | exploded | lid | base | hood | tray0 | components | keepouts | ...
 explode = 0;         // mm the parts move apart in the exploded view
@@ -161,7 +162,7 @@ module lid() {
         }
         // a notch in the lip for the USB plug
         translate([pico_dir * (W / 2 - wall - tol - lip_t / 2), pico_pos[1], lid_z - lip_h])
-            cube([lip_t + 2, pico_usb_plug[0] + 2 * tol + 2, 2 * lip_h], center = true);
+            cube([lip_t + 2, pico_usb_plug[0] + 2 * usb_clear + 2, 2 * lip_h], center = true);
         // the legends, engraved into the top face beside each button
         for (p = [0, 1]) seat(p) for (i = [0 : len(btn_pos) - 1])
             translate([btn_pos[i][0], btn_pos[i][1] + legend_dy, H - legend_depth])
@@ -231,7 +232,7 @@ module hood() {
 // ---------- the base (printed as it stands) ----------
 module usb_cut() {
     translate([pico_dir * (W / 2 - wall / 2 + 0.5), pico_pos[1], pico_usb_z])
-        cube([wall + 1 + 2 * eps, pico_usb_plug[0] + 2 * tol, pico_usb_plug[1] + 2 * tol], center = true);
+        cube([wall + 1 + 2 * eps, pico_usb_plug[0] + 2 * usb_clear, pico_usb_plug[1] + 2 * usb_clear], center = true);
 }
 
 module base() {
@@ -432,16 +433,12 @@ module keepouts() {
 
 // A screen on each panel for the pictures from the seats: the header and
 // footer bars and ten cards, as the firmware draws a hand (dark on the ink).
-module screen_art() {
-    a = panel_active;
-    px = a[0] / 296;                       // one pixel
-    at_ink() color("#202020") translate([0, 0, 0.02]) linear_extrude(0.05) {
-        translate([-a[0] / 2, -a[1] / 2]) square([a[0], 10 * px]);                   // footer (near the player)
-        translate([-a[0] / 2, a[1] / 2 - 11 * px]) square([a[0], 1 * px]);          // header rule
-        for (i = [0 : 9]) translate([-a[0] / 2 + (38 + 24 * i) * px, -a[1] / 2 + 26 * px])
-            difference() { square([23 * px, 40 * px]); translate([px, px]) square([21 * px, 38 * px]); }
-        for (i = [0 : 9]) translate([-a[0] / 2 + (44 + 24 * i) * px, -a[1] / 2 + 50 * px]) square([10 * px, 12 * px]);
-    }
+// The firmware's own screen on each panel, pixel for pixel at the panel's
+// pitch (screens.scad: each row's runs of ink from a golden screen of
+// tests/app/golden, written by okgin hardware build), so a seat view shows
+// what a seated player reads from there.
+module screen_art(p) {
+    at_ink() color("#202020") translate([0, 0, 0.02]) linear_extrude(0.05) screen_pixels(p);
 }
 
 // ---------- what to show ----------
@@ -480,7 +477,7 @@ else if (part == "components_c") components(["c"]);
 else if (part == "keepouts") keepouts();
 else if (part == "exploded") assembly(explode);
 else if (part == "assembly") assembly(0);
-else if (part == "seatview") { assembly(0); for (p = [0, 1]) seat(p) screen_art(); }
+else if (part == "seatview") { assembly(0); for (p = [0, 1]) seat(p) screen_art(p); }
 else if (part == "step_electronics") { color("#5a6270") base_shape(); electronics(); }
 else if (part == "step_panels") { color(hood_colour) hood_shape(); for (p = [0, 1]) seat(p) for (g = ["a", "b", "c"]) panel_module(g); }
 else if (part == "step_buttons") { color(lid_colour) lid_shape(); for (p = [0, 1]) seat(p) { led("a"); led("b"); } trays(); switches(); }

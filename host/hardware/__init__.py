@@ -50,9 +50,16 @@ def configure(parser):
     b.add_argument("--tolerance", type=float, metavar="MM", help="clearance for parts that fit into holes (default 0.3)")
     b.add_argument("--no-renders", action="store_true", help="skip the PNG pictures (no X display needed)")
     b.add_argument("--keep-work", action="store_true", help="keep the raw OpenSCAD exports in OUT/work")
+    sub.add_parser("routes", help="the legibility of the routes to a bigger table, as a Markdown table",
+                   description="Weigh the routes to a table readable from the chair with the build's own "
+                               "legibility code (docs/legibility.md holds the output).")
 
 
 def run(args):
+    if getattr(args, "action", None) == "routes":
+        from okgin.hardware import routes
+        print(routes.markdown(routes.table()))
+        return 0
     if getattr(args, "action", None) != "build":
         raise CommandError("say what to do: okgin hardware build (see okgin hardware --help)")
     from okgin.hardware import build
@@ -70,10 +77,13 @@ def run(args):
 
     def progress(msg):
         print(msg, flush=True)
-    m = build.build(out, opts, renders=not args.no_renders, progress=progress, keep_work=args.keep_work)
-    if out == build.CASE_DIR:
-        import subprocess
-        subprocess.run([sys.executable, os.path.join(build.L.HARDWARE, "gen_wiring.py")], check=False)
+    try:
+        m = build.build(out, opts, renders=not args.no_renders, progress=progress, keep_work=args.keep_work)
+    finally:
+        # the wiring sheet follows board.json whether or not a check failed
+        if out == build.CASE_DIR:
+            import subprocess
+            subprocess.run([sys.executable, os.path.join(build.L.HARDWARE, "gen_wiring.py")], check=False)
     pr = m["print"]
     print("print: %.0f cm3 solid, about %d g of PLA and %.0f h (an estimate: %s)"
           % (pr["solid_cm3"], pr["pla_g"], pr["hours"], pr["assumes"]))

@@ -216,6 +216,49 @@ def legends(lid, layout, depth, min_height=3.0):
     return Result("legends", ok, summary, details)
 
 
+def usb(base, keepouts, params, clear=0.5):
+    """The USB opening in the base's wall, sliced in the wall's middle
+    plane, clears the largest micro-B overmold (parts.json's plug, the
+    keep-out box the plug's path is in the model, centred on the
+    receptacle) by at least ``clear`` mm on every side."""
+    W, wall, pdir = params["W"], params["wall"], params["pico_dir"]
+    plug = params["pico_usb_plug"]
+    x = pdir * (W / 2 - wall / 2)
+    plug_box = None
+    for sh in M.shells(keepouts):
+        (x0, y0, z0), (x1, y1, z1) = M.bbox(sh)
+        if x0 < x < x1 and abs((y1 - y0) - plug[0]) < 0.02 and abs((z1 - z0) - plug[1]) < 0.02:
+            plug_box = (y0, z0, y1, z1)
+    if plug_box is None:
+        return Result("usb", False, "no USB plug keep-out (%g x %g mm) crosses the wall" % tuple(plug))
+    cy, cz = (plug_box[0] + plug_box[2]) / 2, (plug_box[1] + plug_box[3]) / 2
+    turned = M.transform(base, lambda v: (v[1], v[2], v[0]))      # the wall's plane becomes z = x
+    # from the plug's centre, the nearest wall edge in the slice along
+    # each axis: left, right, below, above
+    reach = [float("inf")] * 4
+    for lp in M.slice_z(turned, x):
+        for (a0, b0), (a1, b1) in zip(lp, lp[1:] + lp[:1], strict=True):
+            if (b0 - cz) * (b1 - cz) <= 0 and b0 != b1:
+                a = a0 + (cz - b0) * (a1 - a0) / (b1 - b0)
+                k = 0 if a < cy else 1
+                reach[k] = min(reach[k], abs(a - cy))
+            if (a0 - cy) * (a1 - cy) <= 0 and a0 != a1:
+                b = b0 + (cy - a0) * (b1 - b0) / (a1 - a0)
+                k = 2 if b < cz else 3
+                reach[k] = min(reach[k], abs(b - cz))
+    if max(reach) > 30:
+        return Result("usb", False, "no opening in the wall round the USB plug's path")
+    hole = (cy - reach[0], cz - reach[2], cy + reach[1], cz + reach[3])
+    margins = [plug_box[0] - hole[0], hole[2] - plug_box[2], plug_box[1] - hole[1], hole[3] - plug_box[3]]
+    ok = min(margins) >= clear - TOUCH
+    detail = ("opening %.2f x %.2f mm round the largest micro-B overmold (%g x %g mm): %.2f mm at the sides, "
+              "%.2f below, %.2f above" % (hole[2] - hole[0], hole[3] - hole[1], plug[0], plug[1],
+                                          min(margins[:2]), margins[2], margins[3]))
+    return Result("usb", ok, "the USB opening clears the largest micro-B plug by %.2f mm or more" % min(margins)
+                  if ok else "the USB opening clears the largest micro-B plug by only %.2f mm (at least %g)"
+                  % (min(margins), clear), [detail])
+
+
 def walls(parts, min_wall, engraved=None):
     """``engraved``: {part: z}: above that height the part's top face has
     engraved legends, whose strokes leave ridges narrower than a wall

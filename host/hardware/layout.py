@@ -45,6 +45,9 @@ CONSTRUCTION = {
     "bootsel_hole_d": 1.6, "bootsel_gap": 1.0,
     # RESET: a 6 x 6 switch under the deck, its plunger 0.8 mm below the top (a pen presses it)
     "run_hole_d": 4.0, "run_recess": 0.8,
+    # the USB opening: parts.json's plug (the largest micro-B overmold the
+    # spec allows) and this much round it (issue 36: at least 0.5 mm)
+    "usb_clear": 0.5,
     "carrier_standoff": 5.0, "carrier_post_r": 2.5,
     "batt_rim": 3.0, "batt_screw_d": 3.4,
 }
@@ -212,7 +215,7 @@ SEAT_BOUNDS = {"table_depth": (300, 3000), "table_height": (400, 1200), "seat_he
 
 def _check_seats(c, seats):
     from okgin.hardware import seats as S
-    c.obj("seats", seats, S.FIELDS, ("about", "sources"))
+    c.obj("seats", seats, S.FIELDS + S.OPTIONAL, ("about", "sources") + S.OPTIONAL)
     for f in S.RANGES:
         lo, hi = SEAT_BOUNDS[f]
         a, b = c.vec("seats." + f, seats[f], 2, lo, hi, what="mm (lean: degrees)", shape="[low, high]")
@@ -223,6 +226,19 @@ def _check_seats(c, seats):
     c.num("seats.hip_above_seat", seats["hip_above_seat"], 0, 300)
     if seats["sitting_eye_height"][0] <= seats["hip_above_seat"]:
         c.fail("seats.hip_above_seat", "is above the lowest eye")
+    # the grown seat model (issue 36): optional
+    if "box_turn" in seats:
+        c.num("seats.box_turn", seats["box_turn"], 0, 90)
+    if "corner" in seats:
+        c.num("seats.corner", seats["corner"], 0, 90)
+    if "half_standing" in seats:
+        hs = seats["half_standing"]
+        c.obj("seats.half_standing", hs, ("past_edge", "eye_above_table"))
+        c.num("seats.half_standing.past_edge", hs["past_edge"], 0, 500)
+        a, b = c.vec("seats.half_standing.eye_above_table", hs["eye_above_table"], 2, 100, 1500,
+                     shape="[low, high]")
+        if a > b:
+            c.fail("seats.half_standing.eye_above_table", "[%g, %g]: the low end is above the high end" % (a, b))
 
 
 def _button_names(board):

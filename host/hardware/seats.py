@@ -16,6 +16,15 @@ The box stands on the table, ``box_off_centre`` or less from the table's
 centre line toward either player, and up to ``box_to_the_side`` to either
 side of the players (near a side edge of the table).
 
+The grown model (issue 36; optional fields, ``cases()``): the box turned
+on the table up to ``box_turn`` degrees either way; the players at the
+corner of a square table, the opponent up to ``corner`` degrees round it
+from straight across; a player half-standing to reach the pile, eyes up
+to ``half_standing.past_edge`` mm past their table edge at
+``half_standing.eye_above_table`` mm above it. The privacy check looks
+from all of them; the owner's readability from the seated ones (the box
+turned included).
+
 World frame (the case's): the box centred on x/y, z = 0 on the table top;
 player 1 (seat 0) sits at -y facing +y, player 2 at +y.
 """
@@ -24,6 +33,7 @@ import math
 FIELDS = ("about", "sources", "table_depth", "box_off_centre", "box_to_the_side", "table_height",
           "seat_height", "sitting_eye_height", "hip_above_seat", "hip_behind_edge", "lean")
 RANGES = ("table_depth", "table_height", "seat_height", "sitting_eye_height", "hip_behind_edge", "lean")
+OPTIONAL = ("box_turn", "corner", "half_standing")
 
 
 def _steps(lo, hi, n):
@@ -63,3 +73,53 @@ def describe(p, seat):
     x, y, z = p if seat == 0 else (-p[0], -p[1], p[2])
     return "%.0f mm from the box centre toward player %d, %.0f mm up, %.0f mm to the %s" % (
         -y, seat + 1, z, abs(x), "right" if x >= 0 else "left")
+
+
+def _turn(p, deg):
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    return (round(p[0] * c - p[1] * s, 3), round(p[0] * s + p[1] * c, 3), p[2])
+
+
+def half_standing(seats, seat):
+    """Eye points of a player half-standing at their edge of the table,
+    leaning over it: up to ``past_edge`` mm past the edge toward the box,
+    at the heights ``eye_above_table`` gives, across the box's places."""
+    hs = seats["half_standing"]
+    pts = []
+    for depth in seats["table_depth"]:
+        for off in _steps(-seats["box_off_centre"], seats["box_off_centre"], 3):
+            edge = depth / 2 - off
+            for side in _steps(-seats["box_to_the_side"], seats["box_to_the_side"], 3):
+                for past in _steps(0, hs["past_edge"], 3):
+                    for z in _steps(hs["eye_above_table"][0], hs["eye_above_table"][1], 3):
+                        x, y = side, -(edge - past)
+                        pts.append((x, y, z) if seat == 0 else (-x, -y, z))
+    return sorted({(round(x, 3), round(y, 3), round(z, 3)) for x, y, z in pts})
+
+
+def cases(seats, seat):
+    """{case name: eye points of player ``seat``}, the box's frame: the
+    seated model, and the grown model's cases the seats give."""
+    seated = eye_points(seats, seat)
+    out = {"seated": seated}
+    turn = seats.get("box_turn")
+    if turn:
+        # the box turned by a on the table: in the box's frame the eyes turn by -a
+        pts: set = set()
+        for a in _steps(-turn, turn, 5):
+            if a:
+                pts.update(_turn(p, -a) for p in seated)
+        out["box turned"] = sorted(pts)
+    corner = seats.get("corner")
+    if corner:
+        # the box at the corner, in front of both: not also pushed aside
+        front = eye_points(dict(seats, box_to_the_side=0), seat)
+        around: set = set()
+        for a in _steps(-corner, corner, 7):
+            if a:
+                around.update(_turn(p, a) for p in front)
+        out["corner of a square table"] = sorted(around)
+    if seats.get("half_standing"):
+        out["half-standing"] = half_standing(seats, seat)
+    return out

@@ -86,6 +86,12 @@ BAD = [
     (("power", "vbus_sense"), 29, "power.vsys_adc: pin 29 is already used by power.vbus_sense"),
     (("power", "battery"), "AA", "power.battery: unknown field"),
     (("power",), 3, "power: expected an object, got a number"),
+    # the ink's size (the host's legibility check): optional, numbers in mm, with its source
+    (("players", 0, "panel", "active_mm"), DELETE, None),
+    (("players", 0, "panel", "active_mm"), [66.89], "players[0].panel.active_mm: expected [width, height] in mm"),
+    (("players", 1, "panel", "active_mm"), [66.89, "29"], "players[1].panel.active_mm: '29' is not a size in mm"),
+    (("players", 1, "panel", "active_mm"), [0.2, 29], "players[1].panel.active_mm: 0.2 is not a size in mm"),
+    (("players", 0, "panel", "active_source"), DELETE, "players[0].panel.active_source: expected a non-empty string"),
 ]
 
 

@@ -32,6 +32,25 @@ def box(x0, y0, z0, x1, y1, z1):
     return tris
 
 
+# Today's 2.9" table fails ONE check: legibility (issue 36: its glyphs are
+# too small from the seats). Every build of today's layout must fail that
+# one and pass every other; the day a table that meets the goals lands,
+# this becomes () and build_today() below asserts the build passes.
+FAILING_TODAY = ("legibility",)
+
+
+def build_today(out, opts=None, **kw):
+    """B.build of today's layout: exactly FAILING_TODAY fails (the build
+    raises, after writing every output), everything else passes."""
+    try:
+        m = B.build(out, opts, **kw)
+    except B.ChecksFailed as e:
+        assert tuple(e.failed) == FAILING_TODAY, e.manifest["checks"]
+        return e.manifest
+    assert FAILING_TODAY == (), "the build passed: flip FAILING_TODAY to ()"
+    return m
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     if not shutil.which("openscad"):
@@ -39,16 +58,27 @@ def built(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("case"))
     renders = bool(shutil.which("Xvfb") or os.environ.get("DISPLAY"))
     lines = []
-    manifest = B.build(out, renders=renders, progress=lines.append, keep_work=True)
+    manifest = build_today(out, renders=renders, progress=lines.append, keep_work=True)
     return out, manifest, lines, renders
 
 
 @needs_openscad
-def test_default_case_passes_every_check_and_fits_the_bed(built):
+def test_default_case_passes_every_check_but_legibility_and_fits_the_bed(built):
+    """Today's table passes every check but legibility, which it fails
+    (issue 36: from the seat model its card ranks subtend about 16 arcmin at
+    the median eye point, its capitals about 10; the goals are 30 and 20):
+    the build reports it and exits non-zero, and this test asserts that
+    legibility is precisely the one check failing. When the bigger table
+    lands, FAILING_TODAY becomes () and this test asserts every check passes."""
     out, manifest, lines, _ = built
-    assert [c["check"] for c in manifest["checks"]] == ["privacy", "readability", "bed", "fit", "windows", "holes",
-                                                         "legends", "walls", "supports"]
-    assert all(c["ok"] for c in manifest["checks"]), manifest["checks"]
+    assert [c["check"] for c in manifest["checks"]] == ["privacy", "readability", "legibility", "bed", "fit",
+                                                         "windows", "holes", "legends", "usb", "walls",
+                                                         "supports"]
+    failing = tuple(c["check"] for c in manifest["checks"] if not c["ok"])
+    assert failing == FAILING_TODAY, manifest["checks"]
+    legible = {r["class"]: r for r in manifest["legibility"]}
+    assert legible["card rank"]["px"] == 16 and legible["card rank"]["median"] < 30
+    assert any("FAIL legibility: too small from the seats: card rank" in ln for ln in lines)
     for name, part in manifest["parts"].items():
         w, d, h = part["size_mm"]
         assert w <= 220 and d <= 220, name
@@ -100,7 +130,7 @@ def test_pictures_show_the_table(built):
 
 @needs_openscad
 def test_other_panel_and_button_size_pass_and_a_moved_button_moves_its_hole(built, tmp_path):
-    """6 mm switches pass every check too, and the case follows
+    """6 mm switches pass every check too (but legibility, as today's), and the case follows
     layout.json: move player 1's ok button 4 mm and its hole moves with it
     (the default build's lid no longer matches). (WeAct panels do not fit
     the hood yet: their Dupont plugs need 68 mm from the board's centre.)"""
@@ -110,8 +140,7 @@ def test_other_panel_and_button_size_pass_and_a_moved_button_moves_its_hole(buil
     path = tmp_path / "layout.json"
     path.write_text(json.dumps(lay))
     variant = str(tmp_path / "variant")
-    m = B.build(variant, {"buttons": 6}, renders=False, layout_path=str(path), keep_work=True)
-    assert all(c["ok"] for c in m["checks"]), m["checks"]
+    m = build_today(variant, {"buttons": 6}, renders=False, layout_path=str(path), keep_work=True)
     assert m["options"] == {"panel": "waveshare", "buttons": 6, "wall": 2.4, "tolerance": 0.3}
     _, layout, parts, opt = B.load_inputs({}, layout_path=str(path))
     p = L.params(layout, parts, opt)
@@ -162,6 +191,24 @@ def test_the_built_case_hides_each_hand_and_a_lower_hood_does_not(built):
     low = [t for t in hood if max(v[2] for v in t) < top - 14]
     r = C.privacy(low, _inks(work), eyes)
     assert not r.ok, r.details
+
+
+
+@needs_openscad
+def test_the_grown_seat_model_is_reported_and_not_yet_closed(built, tmp_path):
+    """Issue 36's grown seat model (the box turned, a square table's
+    corner, a player half-standing) is measured on every build and
+    reported beside the checks. Today's hood does not close it: the
+    opponent sees part of the other ink in each case (the figures are in
+    docs/legibility.md). When the hood closes them, they join the privacy
+    check and this test must say 0%."""
+    out, manifest, lines, _ = built
+    grown = manifest["grown_seats"]
+    assert list(grown) == ["box turned", "corner of a square table", "half-standing"]
+    for case, g in grown.items():
+        assert 0 < g["opponent_sees_pct"] < 100, (case, g)
+        assert any(ln.startswith("  note %s (the grown seat model" % case) for ln in lines)
+    assert grown["box turned"]["eye_points"] == 4 * 162
 
 
 @needs_openscad
@@ -215,7 +262,7 @@ def test_committed_stls_are_what_the_build_makes(built):
 def test_a_rebuild_writes_the_same_bytes(built, tmp_path):
     out, _, _, _ = built
     again = str(tmp_path / "again")
-    B.build(again, renders=False)
+    build_today(again, renders=False)
     for fname, _, _ in B.PRINTED.values():
         with open(os.path.join(out, "stl", fname), "rb") as a, open(os.path.join(again, "stl", fname), "rb") as b:
             assert a.read() == b.read(), fname
@@ -282,6 +329,9 @@ def test_supports_check_finds_an_overhang():
      "layout.json: seat.buttons.ok: [-14, 90] is outside this player's half of the top"),
     (lambda d: d["seat"]["panel"].__setitem__("connector", "up"), "layout.json: seat.panel.connector: 'up'"),
     (lambda d: d["box"].__setitem__("height", "tall"), "layout.json: box.height: expected a number in mm, got a string"),
+    (lambda d: d["seats"]["half_standing"].__setitem__("eye_above_table", [800, 300]),
+     "layout.json: seats.half_standing.eye_above_table: [800, 300]: the low end is above the high end"),
+    (lambda d: d["seats"].__setitem__("box_turn", 120), "layout.json: seats.box_turn: 120 is out of range 0..90"),
     (lambda d: d["defaults"].__setitem__("buttons", 9), "layout.json: defaults.buttons: 9: expected 6 or 12 (mm)"),
 ])
 def test_bad_layout_gets_a_message_naming_the_field(tmp_path, edit, message):
@@ -348,3 +398,47 @@ def test_pictures_are_drawn_even_when_their_x_server_is_killed(tmp_path, monkeyp
             scad.run_all([("bad.png", str(bad), str(tmp_path / "bad.png"), {}, (), display.env)])
     finally:
         display.close()
+
+
+def test_the_seat_views_show_the_firmwares_own_screen():
+    """screens.scad (drawn on each panel in the seat views) is the golden
+    screen pixel for pixel: its squares cover exactly the golden's ink, at
+    the panel's pitch, the screen's top row farthest from the player."""
+    from PIL import Image
+    src = B.screens_scad([66.9, 29.06])
+    for p, name in enumerate(B.SEAT_SCREENS):
+        img = Image.open(os.path.join(ROOT, "tests", "app", "golden", name)).convert("L")
+        ink = sum(n for n, v in img.getcolors() if v < 128)
+        body = src.split("module screen_pixels_%d() {" % p)[1].split("}")[0]
+        area = 0.0
+        top = -1e9
+        for sq in body.strip().splitlines():
+            pos, size = sq.split("square([")[0], sq.split("square([")[1]
+            w, h = (float(v) for v in size.split("]")[0].split(","))
+            area += w * h
+            top = max(top, float(pos.split("[")[1].split(",")[1].split("]")[0]) + h)
+        # (the squares are written to 0.1 micrometre: a pixel or two in ten thousand)
+        assert abs(area / ((66.9 / 296) * (29.06 / 128)) - ink) < 0.0005 * ink, (name, area, ink)
+        # the screen's first row of ink is the top of the drawing, at the panel's far edge
+        first = min(y for y in range(128) if any(img.getpixel((x, y)) < 128 for x in range(296)))
+        assert abs(top - (29.06 / 2 - first * 29.06 / 128)) < 1e-3, (top, first)
+
+
+def _wall_with_hole(w, h, x0=77.6, x1=80.0, y=0.0, z=20.0):
+    """A wall across x (x0..x1) with a w x h opening centred on (y, z)."""
+    Y0, Y1, Z0, Z1 = y - 30, y + 30, 0.0, 40.0
+    a0, a1, b0, b1 = y - w / 2, y + w / 2, z - h / 2, z + h / 2
+    return (box(x0, Y0, Z0, x1, a0, Z1) + box(x0, a1, Z0, x1, Y1, Z1) +
+            box(x0, a0, Z0, x1, a1, b0) + box(x0, a0, b1, x1, a1, Z1))
+
+
+def test_the_usb_check_wants_half_a_millimetre_round_the_largest_plug():
+    """The largest micro-B overmold the spec allows is 10.6 x 8.5 mm: the
+    old opening (a 12 x 8 mm plug plus 0.3 mm: 12.6 x 8.6) left it 0.05 mm
+    above and below, and fails; 11.6 x 9.5 passes."""
+    params = {"W": 160, "wall": 2.4, "pico_dir": 1, "pico_usb_plug": [10.6, 8.5]}
+    plug = box(70, -5.3, 20 - 4.25, 160, 5.3, 20 + 4.25)
+    r = C.usb(_wall_with_hole(12.6, 8.6), plug, params)
+    assert not r.ok and "only 0.05 mm" in r.summary, r.summary
+    r = C.usb(_wall_with_hole(11.6, 9.5), plug, params)
+    assert r.ok and "0.50 mm at the sides, 0.50 below, 0.50 above" in r.details[0], r.details

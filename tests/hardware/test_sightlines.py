@@ -144,3 +144,28 @@ def test_bad_seats_get_a_message_naming_the_field(tmp_path):
     with pytest.raises(L.LayoutError) as e:
         L.load_layout(str(path))
     assert str(e.value) == "layout.json: seats.lean: [25, -15]: the low end is above the high end"
+
+
+def test_the_grown_seat_model_has_its_three_cases():
+    """Issue 36's grown seat model (layout.json seats.box_turn, corner,
+    half_standing): the box turned up to 20 degrees either way, the
+    opponent up to 45 degrees round a square table's corner, a player
+    half-standing with eyes up to 100 mm past their table edge."""
+    seats = L.load_layout()["seats"]
+    cases = S.cases(seats, 0)
+    assert list(cases) == ["seated", "box turned", "corner of a square table", "half-standing"]
+    seated = cases["seated"]
+    # turning keeps each eye's distance from the box's axis, and reaches 20 degrees
+    r = sorted(round(math.hypot(x, y), 1) for x, y, _ in seated)
+    for p in cases["box turned"]:
+        assert round(math.hypot(p[0], p[1]), 1) in r
+    bearing = [math.degrees(math.atan2(p[0], -p[1])) for p in cases["corner of a square table"]]
+    assert max(bearing) == pytest.approx(45, abs=0.01) and min(bearing) == pytest.approx(-45, abs=0.01)
+    # half-standing: between the table edge and 100 mm past it, up to 700 mm above the table
+    near_edge = min(300 - 50, 450 - 50)
+    for _x, y, z in cases["half-standing"]:
+        assert 300 <= z <= 700 and -y >= near_edge - 100 - 1e-6
+    assert min(-y for _, y, _ in cases["half-standing"]) == pytest.approx(300 - 50 - 100)
+    # without the optional fields the model is the seated one alone
+    plain = {k: v for k, v in seats.items() if k not in S.OPTIONAL}
+    assert list(S.cases(plain, 0)) == ["seated"]

@@ -1,0 +1,152 @@
+"""The routes to a table readable from the chair, weighed with the same
+code as the build's legibility check (host/hardware/legibility.py):
+``okgin hardware routes`` prints the table docs/legibility.md holds.
+
+Each route is a panel (pixels, pitch along a glyph's height), the height in
+pixels each class of glyph would be drawn at, and where the panel stands:
+``box`` (in today's hood: the panel's place from layout.json, seen from
+every eye point of the seat model) or ``station`` (each player's panel at
+their own edge of the table, on a cable: the panel ``STATION_INSET`` mm in
+from the edge, ``STATION_UP`` mm up, tilted ``STATION_TILT`` degrees
+toward the player; the seat model's eye points for each table depth, the
+box's own place no longer mattering).
+
+Today's heights are measured from the firmware (legibility.measure); the
+other routes scale them (2x: each glyph pixel drawn as a 2x2 block) or
+take a font's own figures (Terminus 16x32 from Debian's xfonts-terminus
+4.48: capitals 20 px, x-height 14, as measured from ter-u32n_unicode.pcf;
+it has the Lithuanian letters and the four suits but no Hangul).
+"""
+import math
+
+from okgin.hardware import layout as L
+from okgin.hardware import legibility as G
+from okgin.hardware import seats as S
+
+STATION_INSET = 100   # mm from the player's table edge to the panel's centre
+STATION_UP = 40       # mm above the table
+STATION_TILT = 50     # degrees from the table's plane, facing the player
+
+HEAP_TODAY = 137 * 1024        # bytes free on the chip today, two 296x128 buffers (issue 36)
+HEAP_GOAL = 120 * 1024
+
+
+def _panel_place(tilt, centre):
+    """The panel of player 1 (seat 0, at -y): its centre and the direction
+    of a glyph's height on the glass (away from the player, up the slope)."""
+    t = math.radians(tilt)
+    return centre, (0.0, math.cos(t), math.sin(t))
+
+
+def places(where, layout=None):
+    """[(centre, up, eyes)] for player 1's panel."""
+    layout = layout or L.load_layout()
+    seats = layout["seats"]
+    if where == "box":
+        p = layout["seat"]["panel"]
+        D = layout["box"]["depth"]
+        centre, up = _panel_place(p["tilt"], (p["x"], p["y"] - D / 2, p["z"]))
+        return [(centre, up, S.eye_points(seats, 0))]
+    if where == "station":
+        out = []
+        for depth in seats["table_depth"]:
+            one = dict(seats, table_depth=[depth], box_off_centre=0, box_to_the_side=0)
+            centre, up = _panel_place(STATION_TILT, (0.0, -(depth / 2 - STATION_INSET), STATION_UP))
+            out.append((centre, up, S.eye_points(one, 0)))
+        return out
+    raise ValueError(where)
+
+
+def _heights(today, k=1, text=None, ranks=None):
+    """Every class's height in px: today's times k, the text classes
+    replaced by ``text`` (caps, accented, Hangul) when given."""
+    out = {n: v["px"] * k for n, v in today.items()}
+    if ranks:
+        out["card rank"] = ranks
+        out["suit on a card"] = today["suit on a card"]["px"] * ranks / today["card rank"]["px"]
+    if text:
+        caps, accented, hangul = text
+        for n in ("prompt (capitals)", "opponent's last move", "footer", "scores"):
+            out[n] = caps
+        out["accented Latin"] = accented
+        out["Hangul"] = hangul
+    return out
+
+
+def routes(today):
+    """The candidate routes: dicts of route, panel, mm (per px), px
+    (width, height), glyph (cell w, line h in px), heights, where, note."""
+    t29 = 29.05 / 128
+    t42 = 63.6 / 300
+    t75 = 97.92 / 480
+    return [
+        {"route": "today: 2.9\" 296x128 in the hood, today's glyphs", "px": (296, 128), "mm": t29,
+         "cell": (8, 16), "heights": _heights(today), "where": "box"},
+        {"route": "2.9\" in the hood, every glyph 2x", "px": (296, 128), "mm": t29, "cell": (16, 32),
+         "heights": _heights(today, 2), "where": "box"},
+        {"route": "4.2\" 400x300 in a hood, Unifont 2x text, 32 px ranks", "px": (400, 300), "mm": t42,
+         "cell": (16, 32), "heights": _heights(today, 2, ranks=32), "where": "box"},
+        {"route": "4.2\" 400x300 in a hood, Terminus 16x32 Latin (caps 20 px), Unifont 2x Hangul, 32 px ranks",
+         "px": (400, 300), "mm": t42, "cell": (16, 32),
+         "heights": _heights(today, 2, text=(20, today["accented Latin"]["px"] * 2 - 2, today["Hangul"]["px"] * 2),
+                             ranks=32), "where": "box"},
+        {"route": "4.2\" 400x300 in a hood, Unifont 3x text (caps 30 px), 48 px ranks", "px": (400, 300),
+         "mm": t42, "cell": (24, 48), "heights": _heights(today, 3, ranks=48), "where": "box"},
+        {"route": "7.5\" 800x480 in a hood, Unifont 3x text, 48 px ranks", "px": (800, 480), "mm": t75,
+         "cell": (24, 48), "heights": _heights(today, 3, ranks=48), "where": "box"},
+        {"route": "2.9\" stations at each player's edge, today's glyphs", "px": (296, 128), "mm": t29,
+         "cell": (8, 16), "heights": _heights(today), "where": "station"},
+        {"route": "2.9\" stations at each player's edge, 2x ranks and suits, today's text", "px": (296, 128),
+         "mm": t29, "cell": (8, 16), "heights": _heights(today, ranks=32), "where": "station"},
+        {"route": "4.2\" stations at each player's edge, Unifont 2x text, 32 px ranks", "px": (400, 300),
+         "mm": t42, "cell": (16, 32), "heights": _heights(today, 2, ranks=32), "where": "station"},
+    ]
+
+
+RECOMMENDED = "4.2\" stations at each player's edge, Unifont 2x text, 32 px ranks"
+
+
+def table(layout=None):
+    """One row per route: its figures per class (median, 90th percentile),
+    whether every goal is met, the room it leaves and its memory."""
+    import okgin.hardware.legibility as legibility
+    today = legibility.measure(L.ROOT)
+    cache = {}
+    rows = []
+    for r in routes(today):
+        if r["where"] not in cache:
+            cache[r["where"]] = places(r["where"], layout)
+        pl = cache[r["where"]]
+        figs, ok = {}, True
+        for name, px in r["heights"].items():
+            med, p90, dist, _ = G.figures(px * r["mm"], pl)
+            gm, g90 = G.GOALS[today[name]["goal"]]
+            good = med >= gm and p90 >= g90
+            # the showdown's small suits sit beside a rank: a route may drop them
+            if name != "suit in the showdown":
+                ok &= good
+            figs[name] = (round(px, 1), round(med, 1), round(p90, 1), good)
+        fb = 2 * r["px"][0] * r["px"][1] // 8
+        w, h = r["cell"]
+        rows.append({"route": r["route"], "mm": r["mm"], "figures": figs, "ok": ok,
+                     "chars": r["px"][0] // w, "lines": r["px"][1] // h,
+                     "frame_buffers": fb, "heap_free": HEAP_TODAY - (fb - 2 * 296 * 128 // 8),
+                     "heap_free_one_buffer": HEAP_TODAY - (fb // 2 - 2 * 296 * 128 // 8),
+                     "distance": round(G.figures(1.0, pl)[2]),
+                     "recommended": r["route"] == RECOMMENDED})
+    return rows
+
+
+def markdown(rows):
+    names = list(rows[0]["figures"])
+    out = ["| route | mm/px | eyes (median) | " + " | ".join(names) + " | all goals | chars x lines | "
+           "frame buffers (2 panels) | heap free (2 buffers / 1 shared) |",
+           "|" + "---|" * (len(names) + 7)]
+    for r in rows:
+        cells = ["%g px: %.1f / %.1f%s" % (px, med, p90, "" if good else " ✗")
+                 for px, med, p90, good in r["figures"].values()]
+        out.append("| %s%s | %.3f | %d mm | %s | %s | %d x %d | %s B | %.0f / %.0f KB |" % (
+            r["route"], " **(recommended)**" if r["recommended"] else "", r["mm"], r["distance"],
+            " | ".join(cells), "yes" if r["ok"] else "no", r["chars"], r["lines"],
+            format(r["frame_buffers"], ","), r["heap_free"] / 1024, r["heap_free_one_buffer"] / 1024))
+    return "\n".join(out)
