@@ -18,6 +18,7 @@ PANELS); no drawn text shows a form its catalogue marks wrong
 "you". Golden images per language for the main screens
 (OKGIN_UPDATE_GOLDEN=1 rewrites them: look at them first)."""
 import ast
+import glob
 import json
 import os
 import re
@@ -40,33 +41,37 @@ UPDATE = os.environ.get("OKGIN_UPDATE_GOLDEN") == "1"
 
 
 def _panels():
-    """Every panel size the table supports: the panels of
-    hardware/board.json and the size each controller's driver (display.py
-    DRIVERS) is built for, read from its constructor's defaults. A new
-    panel in board.json or a new driver is drawn here with no edit."""
+    """Every panel the table supports, one ((width, height), (controller,
+    rotation)) per size: the panels of every board definition in hardware/ (board.json and
+    its variants, board-*.json) and the size each controller's driver
+    (display.py DRIVERS) is built for, read from its constructor's
+    defaults. A new panel in a board definition or a new driver is drawn
+    here with no edit."""
     from okgin.lib.paths import BOARD
-    sizes = set()
-    with open(BOARD) as f:
-        for pl in json.load(f)["players"]:
-            sizes.add((pl["panel"]["width"], pl["panel"]["height"]))
+    sizes = {}
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(BOARD), "board*.json"))):
+        with open(path) as f:
+            for pl in json.load(f)["players"]:
+                pn = pl["panel"]
+                sizes.setdefault((pn["width"], pn["height"]), (pn["controller"], pn["rotation"]))
     fw = os.path.join(ROOT, "firmware")
     with open(os.path.join(fw, "display.py")) as f:
         tree = ast.parse(f.read())
     drivers = next(ast.literal_eval(n.value) for n in tree.body
                    if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "DRIVERS")
-    for mod in drivers.values():
+    for controller, mod in sorted(drivers.items()):
         with open(os.path.join(fw, mod + ".py")) as f:
             for n in ast.walk(ast.parse(f.read())):
                 if isinstance(n, ast.FunctionDef) and n.name == "__init__":
                     args = n.args.args[-len(n.args.defaults):]
                     d = {a.arg: ast.literal_eval(v) for a, v in zip(args, n.args.defaults, strict=True)}
                     if "width" in d and "height" in d:
-                        sizes.add((d["width"], d["height"]))
-    return sorted(sizes)
+                        sizes.setdefault((d["width"], d["height"]), (controller, d.get("rotation", 90)))
+    return sorted(sizes.items())
 
 
 PANELS = _panels()
-W, H = PANELS[0]   # the size drawn (the drawn fixture sets it)
+W, H = PANELS[0][0]   # the size drawn (the drawn fixture sets it)
 
 
 def _play(seed, rules, stop, vs=None, dealer=0, limit=4000):
@@ -146,12 +151,12 @@ def _inputs():
             "langs": lang.codes(), "save": list(MAIN)}
 
 
-@pytest.fixture(scope="module", params=PANELS, ids=["%dx%d" % wh for wh in PANELS])
+@pytest.fixture(scope="module", params=PANELS, ids=["%dx%d" % wh for wh, _ in PANELS])
 def drawn(request, tmp_path_factory):
     from okgin.vboard.vboard import find_micropython
     from okgin.web import _firmware
     global W, H
-    W, H = request.param
+    (W, H), (controller, rotation) = request.param
     d = str(tmp_path_factory.mktemp("screens"))
     _firmware(d)
     # the board with this panel size on both seats
@@ -159,6 +164,7 @@ def drawn(request, tmp_path_factory):
         board = json.load(f)
     for pl in board["players"]:
         pl["panel"]["width"], pl["panel"]["height"] = W, H
+        pl["panel"]["controller"], pl["panel"]["rotation"] = controller, rotation
     with open(os.path.join(d, "board.json"), "w") as f:
         json.dump(board, f)
     shutil.copy(os.path.join(ROOT, "tests", "mp", "all_screens.py"), d)
