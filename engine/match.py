@@ -5,7 +5,7 @@ from .hand import Hand, Rules
 from .prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
-    from typing import Iterator, Optional, Sequence
+    from typing import Callable, Iterator, Optional, Sequence
     from .views import GameView, MatchObservation
 
 
@@ -30,11 +30,22 @@ class Match:
     """m = Match(rules, seed=7): the first dealer and every hand's deal come
     from the seeded PRNG; dealer=0|1 overrides the first dealer only.
     ``players``: who plays each seat, "human" or a computer level (the
-    record carries it; the engine does not play for anyone)."""
+    record carries it; the engine does not play for anyone).
+
+    A table's real game deals from fresh entropy instead: ``entropy`` is a
+    function like os.urandom (the firmware passes its own, the engine
+    knows no hardware) and every hand is dealt from ``entropy(16)``, a key
+    of 128 bits (Hand.deal_key) that no seed of the game predicts; the
+    record keeps each key (version 3: ``deal=``), the seed then serves
+    only the computer's choices and the first dealer. ``deal``: the first
+    hand's key, as a record gives it (a match read back deals its later
+    hands from the keys its record names, then from ``entropy`` once set)."""
 
     def __init__(self, rules: "Optional[Rules]" = None, seed: int = 0,
                  dealer: "Optional[int]" = None,
-                 players: "Optional[Sequence[str]]" = None) -> None:
+                 players: "Optional[Sequence[str]]" = None,
+                 entropy: "Optional[Callable[[int], bytes]]" = None,
+                 deal: "Optional[bytes]" = None) -> None:
         if rules is None:
             rules = Rules()
         if dealer is not None and dealer not in (0, 1):
@@ -68,10 +79,34 @@ class Match:
         self.hand_no = 1
         self.last_hand: "Optional[Hand]" = None   # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
+        self.entropy = entropy
+        # fresh deals: (number of actions before the hand, its key) per hand
+        self._deals: "Optional[list[tuple[int, bytes]]]" = (
+            None if entropy is None and deal is None else [])
+        self._next = deal          # the next hand's key, when a record gave it
         self.hand = self._deal()
 
+    @property
+    def fresh(self) -> bool:
+        """True when every hand is dealt from fresh entropy (no seed
+        gives this game's deals)."""
+        return self._deals is not None
+
     def _deal(self) -> Hand:
-        return Hand.deal(self.rules, self.dealer, self._rng.next())
+        if self._deals is None:
+            return Hand.deal(self.rules, self.dealer, self._rng.next())
+        k = self._next
+        self._next = None
+        if k is None:
+            if self.entropy is None:
+                raise ValueError("hand %d has no deal (deal=) and no entropy to deal it"
+                                 % self.hand_no)
+            k = bytes(self.entropy(16))
+            if len(k) != 16:
+                raise ValueError("entropy gave %d bytes, not 16" % len(k))
+        h = Hand.deal_key(self.rules, self.dealer, k)
+        self._deals.append((len(self._actions), k))
+        return h
 
     @property
     def target(self) -> int:
@@ -164,7 +199,7 @@ class Match:
         is the one later record_line() calls chain to."""
         from .record import record_lines
         head = self.header()
-        return record_lines(head, self._key, self._actions, 1)
+        return record_lines(head, self._key, self._actions, 1, self._deals)
 
     def to_record(self) -> str:
         """Game record: header lines then one numbered line per action."""
@@ -181,7 +216,9 @@ class Match:
         if self._key is None:
             self.header()
         a = self._actions[-1]
-        return record_line(n, a >> 7, a & 127, self._key)
+        d = self._deals
+        k = d[-1][1] if d and d[-1][0] == n else None   # the action dealt a hand
+        return record_line(n, a >> 7, a & 127, self._key, k)
 
     @classmethod
     def from_record(cls, text: str, recover: bool = False) -> "Match":

@@ -54,3 +54,56 @@ class Prng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
             i -= 1
+
+
+def shuffle_key(items: "bytearray | list[Any]", key: bytes) -> None:
+    """Fisher-Yates in place, driven by a wide key (bytes, 8 to 32 of
+    them: a table's fresh entropy, docs/reliability.md "Deals"). The draws
+    are the bytes of SHA-256(key + block number), one byte per draw with
+    the bytes that would bias it skipped: uniform if the key is, and no
+    key of fewer bits than it has gives the same deal. No int here grows
+    past 2**16 (small ints on a 32-bit board); hashlib.sha256 is in every
+    MicroPython this table runs on (rp2, unix, the web page's
+    WebAssembly port)."""
+    from hashlib import sha256
+    if type(key) is not bytes or not 8 <= len(key) <= 32:
+        raise ValueError("a deal key is 8 to 32 bytes")
+    block = b""
+    k = 0          # next byte of block
+    n = 0          # blocks made
+    i = len(items) - 1
+    while i > 0:
+        m = i + 1
+        lim = 256 - 256 % m     # bytes at or above lim would favour low j
+        while True:
+            if k == len(block):
+                block = sha256(key + bytes((n & 255, n >> 8))).digest()
+                n += 1
+                k = 0
+            b = block[k]
+            k += 1
+            if b < lim:
+                break
+        j = b % m
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+
+
+def key_hex(key: bytes) -> str:
+    """A deal key as the record writes it (lowercase hex)."""
+    return "".join("%02x" % b for b in key)
+
+
+def key_from_hex(s: str) -> bytes:
+    """A record's deal key (ValueError unless 16 to 64 lowercase hex
+    digits, an even number)."""
+    if not 16 <= len(s) <= 64 or len(s) & 1:
+        raise ValueError("a deal key is 16 to 64 hex digits, got %d" % len(s))
+    out = bytearray()
+    for i in range(0, len(s), 2):
+        hi = "0123456789abcdef".find(s[i])
+        lo = "0123456789abcdef".find(s[i + 1])
+        if hi < 0 or lo < 0:
+            raise ValueError("a deal key is lowercase hex digits, got %r" % s[i:i + 2])
+        out.append(hi << 4 | lo)
+    return bytes(out)

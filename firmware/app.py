@@ -144,7 +144,7 @@ class App:
 
     # ----- game control -----
     def new_game(self, args):
-        """Start a game from menu.game_args() (vs, seed, dealer, rules).
+        """Start a game from menu.game_args() (vs, seed, dealer, rules, fresh).
         Called once the menu has returned: it is dropped and the heap
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
@@ -154,12 +154,13 @@ class App:
         had = self.match is not None
         self.match = None
         gc.collect()
-        vs, seed, dealer, r = args
+        vs, seed, dealer, r, fresh = args
         try:
             # the record says who plays each seat: nothing about the game
             # lives anywhere else (a power cut here keeps the old game or
             # starts the new one, never a mix)
-            m = Match(r, seed=seed, dealer=dealer, players=("human", vs))
+            m = Match(r, seed=seed, dealer=dealer, players=("human", vs),
+                      entropy=self.hw.random_bytes if fresh else None)
         except Exception:
             if had:
                 self.resume()   # the saved game back, then the error

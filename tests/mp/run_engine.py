@@ -233,6 +233,30 @@ def main(argv):
             print(s, " ".join(h.hands[0]), "|", " ".join(h.hands[1]), "|", h.discard_top,
                   "|", " ".join(h.stock), "| dealer", m.dealer, " ".join(m.hand.hands[0]))
         return
+    if len(argv) > 2 and argv[2] == "keys":
+        # deals from wide keys (a table's fresh entropy): the deal, then a
+        # version 3 record of a few hands read back
+        from engine.prng import key_from_hex, key_hex
+        for s in argv[3:]:
+            k = key_from_hex(s)
+            h = Hand.deal_key(Rules(), 0, k)
+            n = [0]
+
+            def ent(c):
+                n[0] += 1
+                return bytes(((n[0] * 37 + i * 11 + k[i % len(k)]) & 255) for i in range(c))
+            m = Match(Rules(), seed=3, entropy=ent, deal=k)
+            i = 0
+            while m.hand_no < 3 and m.winner is None:
+                la = m.legal_actions()
+                m.play(la[(i * 7) % len(la)])
+                i += 1
+            rec = m.to_record()
+            back = Match.from_record(rec)
+            print(s, " ".join(h.hands[0]), "|", " ".join(h.hands[1]), "|", h.discard_top,
+                  "|", " ".join(h.stock), "|", key_hex(m._deals[-1][1]), len(rec),
+                  "replayed" if back.to_record() == rec else "DIFFERS")
+        return
     if len(argv) > 2 and argv[2] == "scoring":
         scoring(argv[3:])
         return
