@@ -566,6 +566,8 @@ class App:
     def locked(self):
         """The owner's lock holds: a game is in progress (on its screens or
         behind the menu; not test mode's)."""
+        if self.lock_held:
+            return True
         m = self.match
         return m is not None and m.winner is None and not self.testmode and \
             self.settings.get("owner_lock") is True
@@ -666,6 +668,10 @@ class App:
 
     proto = None
     reload = False   # after an error: OK reloads the saved game
+    # an error under the owner's lock keeps Ctrl-C off until the next
+    # reset, game loaded or not (issue 40: a game that failed to load is
+    # still on the flash, and still locked)
+    lock_held = False
     _real_cursor = None   # the real game's cursors while test mode is on
 
     def resume(self):
@@ -686,6 +692,8 @@ class App:
         instead of dying at the REPL; the game on flash is intact, so OK
         goes back to it (reloaded from flash: see handle())."""
         self.buttons.get()   # drop the event that may have caused it
+        if self.settings.get("owner_lock") is True:
+            self.lock_held = True
         if self.match is not None:
             self.reload = True   # OK brings the game back from flash
         gc.collect()
