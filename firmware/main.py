@@ -92,7 +92,7 @@ class _Stop(Exception):
     then the REPL (no lock) or a closed port (the lock)."""
 
 
-_held = [None]   # the App, once made
+_held: "list" = [None]   # the App, once made
 
 
 def _say(line):

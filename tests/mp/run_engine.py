@@ -223,6 +223,17 @@ def scoring(seeds):
             print(s, i, m.winner, m.hand_no, " ".join(totals), "replayed" if same else "DIFFERS")
 
 
+def _counter(k):
+    """A stand-in for os.urandom that gives the same bytes on both
+    runtimes: each call's bytes from the key and a count."""
+    n = [0]
+
+    def ent(c):
+        n[0] += 1
+        return bytes(((n[0] * 37 + i * 11 + k[i % len(k)]) & 255) for i in range(c))
+    return ent
+
+
 def main(argv):
     """argv as the command line's: [script, dir, hands], [script, dir,
     'deals', seeds...] or [script, dir, 'scoring', seeds...]."""
@@ -240,12 +251,7 @@ def main(argv):
         for s in argv[3:]:
             k = key_from_hex(s)
             h = Hand.deal_key(Rules(), 0, k)
-            n = [0]
-
-            def ent(c):
-                n[0] += 1
-                return bytes(((n[0] * 37 + i * 11 + k[i % len(k)]) & 255) for i in range(c))
-            m = Match(Rules(), seed=3, entropy=ent, deal=k)
+            m = Match(Rules(), seed=3, entropy=_counter(k), deal=k)
             i = 0
             while m.hand_no < 3 and m.winner is None:
                 la = m.legal_actions()

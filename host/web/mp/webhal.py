@@ -84,24 +84,6 @@ class Display:
         self.until = time.ticks_add(time.ticks_ms(), ms)
         self.board.events.append(("refresh", self.p, "full" if full else "partial", ms))
 
-    def deals_fresh(self):
-        """False while a given deal waits (``seed``: the page's ?seed=
-        link, a deal shared on purpose): that game is dealt from its seed."""
-        return self.seed is None
-
-    def random_bytes(self, n):
-        """``n`` (at most 32) random bytes for a hand's deal key: the
-        browser's crypto.getRandomValues (the WebAssembly port has no
-        os.urandom), hashed as hal.py hashes its own."""
-        from hashlib import sha256
-        try:
-            import js
-            raw = bytes(js.crypto.getRandomValues(js.Uint8Array.new(32)))
-        except Exception:   # not in a browser (a host test): the PRNG
-            raw = bytes(self.random_bits(8) if self.random_bits else 0 for _ in range(32))
-        t = time.ticks_us()
-        return sha256(raw + bytes((t & 255, (t >> 8) & 255, (t >> 16) & 255))).digest()[:n]
-
     def busy(self):
         if self.until is None:
             return False
@@ -180,7 +162,7 @@ class Hardware:
         os.urandom), hashed as hal.py hashes its own."""
         from hashlib import sha256
         try:
-            import js
+            import js  # type: ignore[import-not-found]
             raw = bytes(js.crypto.getRandomValues(js.Uint8Array.new(32)))
         except Exception:   # not in a browser (a host test): the PRNG
             raw = bytes(self.random_bits(8) if self.random_bits else 0 for _ in range(32))
