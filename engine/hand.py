@@ -179,16 +179,6 @@ class Hand:
         return cls(rules, dealer, deck, seed=seed)
 
     @classmethod
-    def deal_key(cls, rules: Rules, dealer: int, key: bytes) -> "Hand":
-        """A deal from a wide key (engine/prng.py shuffle_key): a table's
-        fresh entropy, passed in by the firmware. Its record (hand_lines)
-        names the cards; a Match's names the key (``deal=``)."""
-        from .prng import shuffle_key
-        deck = bytearray(range(52))
-        shuffle_key(deck, key)
-        return cls(rules, dealer, deck)
-
-    @classmethod
     def from_cards(cls, rules: Rules, dealer: int, hands: "Sequence[Sequence[str | int]]",
                    upcard: "str | int", stock: "Optional[Sequence[str | int]]" = None) -> "Hand":
         """An explicit deal. hands: (player 0's 10 cards, player 1's 10 cards);

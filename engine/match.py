@@ -35,11 +35,18 @@ class Match:
     A table's real game deals from fresh entropy instead: ``entropy`` is a
     function like os.urandom (the firmware passes its own, the engine
     knows no hardware) and every hand is dealt from ``entropy(16)``, a key
-    of 128 bits (Hand.deal_key) that no seed of the game predicts; the
+    of 128 bits (engine/keyed.py) that no seed of the game predicts; the
     record keeps each key (version 3: ``deal=``), the seed then serves
     only the computer's choices and the first dealer. ``deal``: the first
     hand's key, as a record gives it (a match read back deals its later
     hands from the keys its record names, then from ``entropy`` once set)."""
+
+    # fresh deals (class defaults: None for a seeded game): the entropy
+    # function, (number of actions before the hand, its key) per hand, and
+    # the next hand's key when a record gave it
+    entropy: "Optional[Callable[[int], bytes]]" = None
+    _deals: "Optional[list[tuple[int, bytes]]]" = None
+    _next: "Optional[bytes]" = None
 
     def __init__(self, rules: "Optional[Rules]" = None, seed: int = 0,
                  dealer: "Optional[int]" = None,
@@ -79,11 +86,12 @@ class Match:
         self.hand_no = 1
         self.last_hand: "Optional[Hand]" = None   # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
-        self.entropy = entropy
-        # fresh deals: (number of actions before the hand, its key) per hand
-        self._deals: "Optional[list[tuple[int, bytes]]]" = (
-            None if entropy is None and deal is None else [])
-        self._next = deal          # the next hand's key, when a record gave it
+        if entropy is not None or deal is not None:
+            # a seeded game keeps the class's None: no more attributes
+            # (its instance dict stays as it was, docs/memory.md)
+            self.entropy = entropy
+            self._deals = []
+            self._next = deal
         self.hand = self._deal()
 
     @property
@@ -95,18 +103,18 @@ class Match:
     def _deal(self) -> Hand:
         if self._deals is None:
             return Hand.deal(self.rules, self.dealer, self._rng.next())
-        k = self._next
-        self._next = None
-        if k is None:
-            if self.entropy is None:
-                raise ValueError("hand %d has no deal (deal=) and no entropy to deal it"
-                                 % self.hand_no)
-            k = bytes(self.entropy(16))
-            if len(k) != 16:
-                raise ValueError("entropy gave %d bytes, not 16" % len(k))
-        h = Hand.deal_key(self.rules, self.dealer, k)
-        self._deals.append((len(self._actions), k))
-        return h
+        # a fresh deal: engine/keyed.py, loaded for it and dropped after
+        import sys
+        from .keyed import deal
+        try:
+            return deal(Hand, self.rules, self.dealer, self)
+        finally:
+            pkg = __name__[:__name__.rfind(".")]   # "engine" on the device, "okgin.engine" on the host
+            sys.modules.pop(pkg + ".keyed", None)
+            try:
+                delattr(sys.modules[pkg], "keyed")
+            except (AttributeError, KeyError):
+                pass
 
     @property
     def target(self) -> int:

@@ -12,7 +12,7 @@ action line is checked against the header's last check, so a damaged byte
 anywhere is found on its own line, a line from another game does not fit,
 and what comes before the damage stays usable (docs/reliability.md).
 """
-from binascii import crc32   # CPython, and MicroPython's rp2 and unix ports
+from binascii import crc32, hexlify   # CPython, and MicroPython's rp2 and unix ports
 from .cards import card_str, strs, action_str
 
 RECORD_MAGIC = "okgin-record 2"
@@ -96,13 +96,11 @@ def match_header(m):
         m.seed, m.first_dealer, m.players[0], m.players[1])
     if m._deals is None:
         return header_lines(m, line)
-    from .prng import key_hex
-    return header_lines(m, "%s deal=%s" % (line, key_hex(m._deals[0][1])), RECORD_MAGIC_V3)
+    return header_lines(m, "%s deal=%s" % (line, hexlify(m._deals[0][1]).decode()), RECORD_MAGIC_V3)
 
 
 def record_line(i, p, code, key, deal=None):
     body = "%d %d %s" % (i, p, action_str(code))
     if deal is not None:
-        from .prng import key_hex
-        body = "%s deal=%s" % (body, key_hex(deal))
+        body = "%s deal=%s" % (body, hexlify(deal).decode())
     return seal(body, key)[0]

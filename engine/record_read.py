@@ -188,8 +188,19 @@ def match_from_record(cls, rules, text, recover=False):
     return read_text(text, "match", cls, rules, recover)
 
 
+def key_from_hex(s):
+    """A record's deal key (ValueError unless 16 to 64 lowercase hex
+    digits, an even number)."""
+    if not 16 <= len(s) <= 64 or len(s) & 1:
+        raise ValueError("a deal key is 16 to 64 hex digits, got %d" % len(s))
+    for ch in s:
+        if ch not in "0123456789abcdef":
+            raise ValueError("a deal key is lowercase hex digits, got %r" % ch)
+    from binascii import unhexlify
+    return unhexlify(s)
+
+
 def _deal_key(ln, s):
-    from .prng import key_from_hex
     try:
         return key_from_hex(s)
     except ValueError as e:

@@ -194,11 +194,6 @@ class Hardware:
                 n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
         return n & 0x3FFFFFFF
 
-    def deals_fresh(self):
-        """A new game from the menu is dealt from random_bytes (always, on
-        a table: the web page's board differs)."""
-        return True
-
     def random_bytes(self, n):
         """``n`` (at most 32) fresh random bytes: a hand's deal key
         (engine Match(entropy=...), docs/reliability.md "Deals"). 32 bytes

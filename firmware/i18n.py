@@ -50,62 +50,6 @@ def _hash(key):
     return h
 
 
-def _check(line, k):
-    """ValueError unless a key line is sound: an ASCII key, a UTF-8 text
-    whose braces are ``{{``, ``}}`` or a placeholder ``{N}`` (N a digit)."""
-    for i in range(k):
-        if not 32 < line[i] < 127:
-            raise ValueError("a key that is not ASCII")
-    line[k + 3:].decode()    # UnicodeError (a ValueError) if not UTF-8
-    i = k + 3
-    n = len(line)
-    while i < n:
-        b = line[i]
-        if b == 123:         # "{"
-            if i + 1 < n and line[i + 1] == 123:
-                i += 2
-                continue
-            if not (i + 2 < n and 48 <= line[i + 1] <= 57 and line[i + 2] == 125):
-                raise ValueError("a placeholder that is not {0}..{9}")
-            i += 3
-            continue
-        if b == 125:         # "}"
-            if not (i + 1 < n and line[i + 1] == 125):
-                raise ValueError("a lone }")
-            i += 2
-            continue
-        i += 1
-
-
-def _index(f):
-    """(hash << 16 | offset) of every key line of a catalogue, sorted;
-    ValueError naming the line that is not sound (_check)."""
-    idx = []
-    off = 0
-    ln = 0
-    while True:
-        line = f.readline(LINE_MAX + 1)
-        if not line:
-            break
-        ln += 1
-        n = len(line)
-        if n > LINE_MAX:
-            raise ValueError("line %d: over %d bytes" % (ln, LINE_MAX))
-        if line[0] != 35:    # "#"
-            k = line.find(b" = ")
-            if k > 0:
-                try:
-                    _check(line, k)
-                except ValueError as e:
-                    raise ValueError("line %d: %s" % (ln, e))
-                idx.append(_hash(line[:k].decode()) << 16 | off)
-        off += n
-        if off > SIZE_MAX:
-            raise ValueError("catalogue over 64 KB")
-    idx.sort()
-    return idx
-
-
 def _open(c):
     import os
     p = DIR + c + ".txt"
@@ -113,7 +57,8 @@ def _open(c):
         raise ValueError("%s: catalogue over 64 KB" % p)
     f = open(p, "rb")
     try:
-        return f, _index(f)
+        import langcheck     # dropped once the language is loaded (load)
+        return f, langcheck.index(f, _hash)
     except Exception:
         f.close()
         raise
@@ -155,7 +100,8 @@ def load(c):
             f.close()
             raise
     except Exception as e:   # missing, damaged, or too big for the heap
-        bad = "%s: %s" % (c, e)   # for `lang` and the tests: why
+        bad = "%s: %s" % (c, e)   # for the tests: why
+        _drop()
         if c != DEFAULT:
             return load(DEFAULT)
         # no usable English either (a flash whose lang/ is gone or
@@ -172,7 +118,9 @@ def load(c):
         except Exception:
             text.load(None)
         _seen.clear()
+        _drop()
         return c
+    _drop()
     if _f is not None:
         _f.close()
     _f = f
@@ -180,6 +128,11 @@ def load(c):
     code = c
     _seen.clear()
     return c
+
+
+def _drop():
+    import sys
+    sys.modules.pop("langcheck", None)   # the checks: only while loading
 
 
 def name(c):
@@ -247,6 +200,7 @@ def _english(key):
                 _en = _open(DEFAULT)
             except Exception:
                 _en = (None, [])
+            _drop()
         s = _find(_en[0], _en[1], key)
     if s is None:
         import basetext

@@ -8,12 +8,9 @@ instead of crash-looping.
 The owner's lock holds from the first instruction (docs/reliability.md):
 MicroPython turns Ctrl-C on again for main.py, so it is off again at once,
 and on only once the table knows no game is locked (boot.py does the same
-before it). And it holds whatever happens after (issue 40): anything
-main() lets out, a bug, SystemExit, a broken module, goes to _crashed(),
-which returns to the REPL only when no lock holds. Under the lock the
-table shows the error and goes on (OK brings the saved game back), or,
-when even that fails, says so on the panels and the port and waits for a
-button to reset; the port never reaches the REPL.
+before it). And it holds whatever happens after (issue 40): what main()
+lets out, or a board definition it cannot use, goes to crash.py, which
+returns to the REPL only when no lock holds.
 """
 import sys
 while True:
@@ -59,7 +56,8 @@ def main():
     try:
         board = boarddef.load("board.json")
     except (boarddef.BoardError, OSError, ValueError) as e:
-        raise _Stop("ERR board.json: %s" % e)
+        sys.stdout.write("ERR board.json: %s\n" % e)
+        return
     # The validator is only needed once: drop it (about 11 KB of heap on the
     # unix port) before the engine and the app are loaded.
     del sys.modules["boarddef"]
@@ -70,12 +68,13 @@ def main():
     try:
         hw = hal.Hardware(board)
     except ValueError as e:   # a panel its driver cannot drive (size, rotation)
-        raise _Stop("ERR board.json: %s" % e)
+        sys.stdout.write("ERR board.json: %s\n" % e)
+        return
     gc.collect()
     import app as _app
     import protocol
     a = _app.App(hw, board)
-    _held[0] = a            # for _crashed(): the app's own error screen
+    _held[0] = a            # for crash.py: the app's own error screen
     a.kbd_locked = locked   # as left above: the app turns it on or off from here
     # this frame lives as long as the game: let the board definition go
     # (App and hal keep only what they need, docs/memory.md)
@@ -87,94 +86,27 @@ def main():
     a.run(protocol.Protocol(a))
 
 
-class _Stop(Exception):
-    """A board definition the firmware cannot use: its line on the port,
-    then the REPL (no lock) or a closed port (the lock)."""
+_held = [None]
 
 
-_held: "list" = [None]   # the App, once made
-
-
-def _say(line):
-    try:
-        sys.stdout.write(line + "\n")
-    except Exception:
-        pass
-
-
-def _crashed(e):
-    """Whatever main() let out. No lock: as before, the REPL (where
-    `okgin flash` repairs a table). The lock: never the REPL."""
-    _say(str(e) if isinstance(e, _Stop) else "ERR crash: %s: %s" % (type(e).__name__, e))
-    a = _held[0]
-    try:
-        locked = a.locked() or _locked() if a is not None else _locked()
-    except Exception:
-        locked = _k is not None     # cannot tell: keep it shut
-    if not locked or _k is None:
-        if _k is not None:
-            _k.kbd_intr(3)
-        if isinstance(e, _Stop):
-            return
-        raise e
-    _k.kbd_intr(-1)
-    # the app's own error screen and main loop: OK brings the saved game
-    # back from flash; a crash again, up to 3 in a row before giving up
-    for _ in range(3):
-        if a is None:
-            break
-        try:
-            a.fail(e)
-            a.lock_held = True     # Ctrl-C stays off whatever the app holds
-            pr = a.proto
-            if pr is not None and not pr.said_ready:
-                pr.ready()         # a crash at boot: the host may talk to it now
-            while True:
-                if not a.step():
-                    a.power.rest(a)
-        except BaseException as e2:   # noqa: B036 - the lock must hold through anything
-            e = e2
-            _say("ERR crash: %s: %s" % (type(e).__name__, e))
-    _dead(a, e)
-
-
-def _dead(a, e):
-    """Nothing more works: the panels say so in framebuf's own font (no
-    language file, no screens module), the port says so every 10 s and
-    refuses Ctrl-C, and any button resets the table."""
-    import time
-    msg = "%s: %s" % (type(e).__name__, e)
-    bs = None
-    if a is not None:
-        try:
-            bs = a.hw.buttons
-            for pn in a.panels:
-                fb = pn.fb
-                fb.fill(0)
-                fb.text("Error - the game is saved", 2, 4, 1)
-                for i in range(4):
-                    fb.text(msg[i * 36:i * 36 + 36], 2, 24 + 12 * i, 1)
-                fb.text("Press a button to restart", 2, 84, 1)
-                pn.push()
-        except BaseException:   # noqa: B036
-            pass
-    n = 0
+def _fall(e):
+    """What main() let out (``e``; None: it returned, on a board.json it
+    cannot use, said on the port) goes to crash.py, which never returns
+    under the owner's lock; True when no lock holds: the REPL, as before.
+    If even crash.py fails, the port stays shut while the lock may hold."""
     while True:
         try:
-            _k.kbd_intr(-1)
-            if n % 200 == 0:
-                _say("ERR crash: %s (the owner's lock holds; a button restarts)" % msg)
-            n += 1
-            time.sleep_ms(50)
-            if bs is not None:
-                bs.poll()
-                if bs.get() is not None:
-                    a.hw.reset()
-        except BaseException:   # noqa: B036
-            pass
+            import crash
+            return crash.crashed(e, _held[0], _k, _locked)
+        except BaseException:   # noqa: B036 - the lock holds through anything
+            if _k is None or not _locked():
+                return True
 
 
 try:
     main()
-except BaseException as _e:   # noqa: B036 - SystemExit and KeyboardInterrupt too
-    _crashed(_e)
+except BaseException as _e:   # noqa: B036 - SystemExit, KeyboardInterrupt too
+    if _fall(_e):
+        raise
+else:
+    _fall(None)

@@ -255,7 +255,9 @@ def game_args(app, vs, seed=None, dealer=None, rules=None):
     its garbage (heap fragmentation, docs/memory.md)."""
     fresh = False
     if seed is None:
-        fresh = app.hw.deals_fresh()
+        # (the web page's board holds a given deal, a ?seed= link, in
+        # ``seed``: that one game is dealt from it; a table's never)
+        fresh = getattr(app.hw, "seed", None) is None
         # the computer's choices and the first dealer (the deals: above)
         seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
     if rules is None:

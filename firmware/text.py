@@ -55,7 +55,8 @@ def load(path):
     size = os.stat(path)[6]
     f = open(path, "rb")
     try:
-        narrow, wide, note = _checked(f, size)
+        import langcheck     # i18n.load drops it once loaded
+        narrow, wide, note = langcheck.glyphs(f, size, H)
     except Exception:
         f.close()
         raise ValueError("%s: not a sound glyph file of this firmware" % path)
@@ -68,35 +69,6 @@ def load(path):
     _wide = wide
     _nbase = 12 + note + 2 * nn + 2 * nw
     _wbase = _nbase + 16 * nn
-
-
-def _checked(f, size):
-    """(narrow, wide, note length) of a glyph file that passes its checks
-    (issue 40: a file cut short or with damaged counts stopped the table at
-    power-up): the header, a size that is exactly what the counts say,
-    printable ASCII as the first 95 narrow glyphs, code points ascending.
-    Raises (anything) otherwise; the caller names the file."""
-    head = f.read(12)
-    if len(head) != 12 or head[:4] != b"OKGF" or head[4] != 2 or head[5] != H:
-        raise ValueError
-    nn = head[6] | head[7] << 8
-    nw = head[8] | head[9] << 8
-    note = head[10] | head[11] << 8
-    if nn < 95 or size != 12 + note + 18 * nn + 34 * nw:
-        raise ValueError
-    f.seek(12 + note)
-    narrow = f.read(2 * nn)
-    wide = f.read(2 * nw)
-    for t in (narrow, wide):
-        last = -1
-        for i in range(0, len(t), 2):
-            v = t[i] | t[i + 1] << 8
-            if v <= last:
-                raise ValueError
-            last = v
-    if narrow[0] != 32 or narrow[188] != 126 or narrow[1] or narrow[189]:
-        raise ValueError
-    return narrow, wide, note
 
 
 def _find(table, cp):

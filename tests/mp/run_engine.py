@@ -247,10 +247,14 @@ def main(argv):
     if len(argv) > 2 and argv[2] == "keys":
         # deals from wide keys (a table's fresh entropy): the deal, then a
         # version 3 record of a few hands read back
-        from engine.prng import key_from_hex, key_hex
+        from binascii import hexlify
+        from engine.record_read import key_from_hex
         for s in argv[3:]:
             k = key_from_hex(s)
-            h = Hand.deal_key(Rules(), 0, k)
+            from engine.keyed import shuffle_key
+            d = bytearray(range(52))
+            shuffle_key(d, k)
+            h = Hand(Rules(), 0, d)
             m = Match(Rules(), seed=3, entropy=_counter(k), deal=k)
             i = 0
             while m.hand_no < 3 and m.winner is None:
@@ -260,7 +264,7 @@ def main(argv):
             rec = m.to_record()
             back = Match.from_record(rec)
             print(s, " ".join(h.hands[0]), "|", " ".join(h.hands[1]), "|", h.discard_top,
-                  "|", " ".join(h.stock), "|", key_hex(m._deals[-1][1]), len(rec),
+                  "|", " ".join(h.stock), "|", hexlify(m._deals[-1][1]).decode(), len(rec),
                   "replayed" if back.to_record() == rec else "DIFFERS")
         return
     if len(argv) > 2 and argv[2] == "scoring":

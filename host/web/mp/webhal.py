@@ -151,11 +151,6 @@ class Hardware:
             n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
         return n
 
-    def deals_fresh(self):
-        """False while a given deal waits (``seed``: the page's ?seed=
-        link, a deal shared on purpose): that game is dealt from its seed."""
-        return self.seed is None
-
     def random_bytes(self, n):
         """``n`` (at most 32) random bytes for a hand's deal key: the
         browser's crypto.getRandomValues (the WebAssembly port has no
