@@ -101,6 +101,8 @@ def run(table, n, rng, work, log):
                 if not answered:
                     stuck.append("no answer to hello after the crash")
                 else:
+                    time.sleep(1.0)
+                    leaked += [ln for ln in t.resync(60) if any(s in ln for s in SIGNS)]
                     st = t.status()
                     if st["screen"] != "error":
                         notes.append("screen=%s after the crash (the error screen expected)"
@@ -114,6 +116,8 @@ def run(table, n, rng, work, log):
                             stuck.append("OK on the error screen: " + why)
                         lines, answered = _try_repl(t)
                         leaked += [ln for ln in lines if any(s in ln for s in SIGNS)]
+                        time.sleep(1.0)
+                        leaked += [ln for ln in t.resync(60) if any(s in ln for s in SIGNS)]
             except Exception as e:
                 if "REPL" in str(e):      # the port's own word: it stopped at >>>
                     leaked.append(str(e))
