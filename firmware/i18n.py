@@ -58,7 +58,7 @@ def _open(c):
     f = open(p, "rb")
     try:
         import langcheck     # dropped once the language is loaded (load)
-        return f, langcheck.index(f, _hash)
+        return f, langcheck.index(f, _hash, LINE_MAX, SIZE_MAX)
     except Exception:
         f.close()
         raise

@@ -3,7 +3,6 @@
 i18n.load and text.load only while a language loads, and dropped after:
 none of it is on the heap during play. A file that fails is not used
 (i18n.py: English, then the texts built into the firmware)."""
-from i18n import LINE_MAX, SIZE_MAX
 
 
 def check(line, k):
@@ -33,9 +32,9 @@ def check(line, k):
         i += 1
 
 
-def index(f, _hash):
-    """(hash << 16 | offset) of every key line of a catalogue (``_hash``:
-    i18n's), sorted; ValueError naming the line that is not sound (check)."""
+def index(f, _hash, LINE_MAX, SIZE_MAX):
+    """(hash << 16 | offset) of every key line of a catalogue (``_hash``,
+    ``LINE_MAX``, ``SIZE_MAX``: i18n's), sorted; ValueError naming the line that is not sound (check)."""
     idx = []
     off = 0
     ln = 0

@@ -86,7 +86,7 @@ def main():
     a.run(protocol.Protocol(a))
 
 
-_held = [None]
+_held: "list" = [None]   # the App, once made
 
 
 def _fall(e):

@@ -76,7 +76,7 @@ def run(table, n, rng, work, log):
         m_real = parse(real)
         for i in range(n):
             when, mod = WHEN[i % len(WHEN)]
-            settings = {"owner_lock": True}
+            settings: "dict[str, object]" = {"owner_lock": True}
             if when == "sleep":
                 settings["auto_off_s"] = 2
             put = {"game.okg": real, "settings.json": json.dumps(settings), mod: INJECT}
