@@ -3,8 +3,8 @@ Before, main.py had no catch-all around main(): anything App.start or the
 main loop let out (SystemExit, a broken module, an error inside the error
 screen) stopped the firmware at the ``>>>`` prompt, where
 ``print(open('game.okg').read())`` printed the saved record. A crash is
-injected here as a module on the flash that raises SystemExit (which
-App.step's ``except Exception`` does not catch): at boot (recover.py,
+injected here as a module on the flash that raises a BaseException of its
+own (which App.step's ``except Exception`` does not catch): at boot (recover.py,
 which resumes the game), during play (coachview.py, hold DRAW) and
 during sleep (asleep.py, auto-off). The table must answer on its port,
 show the error, keep Ctrl-C a plain byte and lose nothing; without the
@@ -18,7 +18,7 @@ import pytest
 from okgin.engine import Match
 from tests.support.harness import Board
 
-INJECT = "raise SystemExit('injected crash')\n"
+INJECT = "class InjectedCrash(BaseException):\n    pass\n\n\nraise InjectedCrash('injected crash')\n"
 ASK = b"print(open('game.okg').read())\r"
 
 

@@ -3,7 +3,7 @@ main.py had nothing around main(): whatever App.start or the main loop
 let out stopped the firmware at the ``>>>`` prompt, where
 ``print(open('game.okg').read())`` printed the saved game (2 of 2, the
 virtual board and the emulated Pico). A crash is injected as a module on
-the flash that raises SystemExit (not an Exception: App.step's guard
+the flash that raises a BaseException of its own (App.step's guard
 does not take it), at three moments: at boot (recover.py, which resumes
 the game), during play (coachview.py: player 1 holds DRAW for the coach)
 and during sleep (asleep.py: auto-off after 2 s). Then a laptop tries
@@ -20,7 +20,10 @@ from okgin.faults.kinds import Kind
 from okgin.faults.kinds.damage import _engine_bases
 from okgin.faults.tally import Row
 
-INJECT = b"raise SystemExit('injected crash')\n"
+# a BaseException of its own: App.step's ``except Exception`` does not take
+# it, and neither SystemExit (the rp2 port soft-resets on it) nor
+# KeyboardInterrupt (Ctrl-C's) is what it stands for
+INJECT = b"class InjectedCrash(BaseException):\n    pass\n\n\nraise InjectedCrash('injected crash')\n"
 WHEN = (("boot", "recover.py"), ("play", "coachview.py"), ("sleep", "asleep.py"))
 SIGNS = ("okgin-record", ">>>", "Traceback", "NameError", "raw REPL")
 
