@@ -122,7 +122,8 @@ def run(table, n, rng, work, log):
                         time.sleep(1.0)
                         leaked += [ln for ln in t.resync(60) if any(s in ln for s in SIGNS)]
             except Exception as e:
-                if "REPL" in str(e):      # the port's own word: it stopped at >>>
+                if "REPL" in str(e) or "stopped with an error" in str(e):
+                    # the transport's words for a traceback and the >>> prompt
                     leaked.append(str(e))
                 else:
                     stuck.append("no answer (%s: %s)" % (type(e).__name__, e))
