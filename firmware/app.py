@@ -716,7 +716,10 @@ class App:
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
         self._lock_repl()
-        self.redraw()
+        try:
+            self.redraw()
+        except Exception as e:   # a screen that cannot be drawn: the error screen, next turn
+            self.fail(e)
         self.service_panels()
         if proto is not None:
             proto.ready()
