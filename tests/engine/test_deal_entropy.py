@@ -11,35 +11,9 @@ import os
 import pytest
 
 from okgin.engine import Match, Rules
-from okgin.engine.hand import Hand
-from okgin.engine.prng import Prng
+from tests.support.deals import WINDOW, first_screen, search
 from okgin.engine.keyed import shuffle_key
 from okgin.engine.record_read import key_from_hex
-
-WINDOW = 1 << 13
-
-
-def first_screen(m, p=0):
-    """What player p sees before the first move: their 10 cards, the
-    upcard and who deals."""
-    return (frozenset(m.hand.observation(p)["hand"]), m.hand.discard_top, m.dealer)
-
-
-def search(screen, lo, hi):
-    """Today's seeded deal, tried for every seed in lo..hi-1 exactly as
-    Match(seed=s) deals its first hand (first dealer, then the hand's
-    seed): the seeds whose deal shows ``screen`` to player 0."""
-    hand, up, dealer = screen
-    found = []
-    for s in range(lo, hi):
-        r = Prng(s)
-        if r.below(2) != dealer:
-            continue
-        h = Hand.deal(Rules(), dealer, r.next())
-        if h.discard_top == up and frozenset(h.observation(0)["hand"]) == hand:
-            found.append(s)
-    return found
-
 
 def test_a_seed_search_recovers_a_seeded_deal_from_a_players_first_screen():
     seed = int.from_bytes(os.urandom(4), "big") & 0x3FFFFFFF

@@ -5,7 +5,7 @@ today's deals from a player's first screen finds nothing; a given seed
 (the serial ``newgame``: tests, okgin sim --seed) still deals as given."""
 from okgin.engine import Match
 
-from tests.engine.test_deal_entropy import WINDOW, first_screen, search
+from tests.support.deals import WINDOW, first_screen, search
 
 
 def test_a_menu_game_is_dealt_from_fresh_entropy_and_resumes(board):
