@@ -54,4 +54,3 @@ class Prng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
             i -= 1
-
