@@ -5,7 +5,7 @@ from .hand import Hand, Rules
 from .prng import Prng
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
-    from typing import Iterator, Optional, Sequence
+    from typing import Callable, Iterator, Optional, Sequence
     from .views import GameView, MatchObservation
 
 
@@ -30,11 +30,29 @@ class Match:
     """m = Match(rules, seed=7): the first dealer and every hand's deal come
     from the seeded PRNG; dealer=0|1 overrides the first dealer only.
     ``players``: who plays each seat, "human" or a computer level (the
-    record carries it; the engine does not play for anyone)."""
+    record carries it; the engine does not play for anyone).
+
+    A table's real game deals from fresh entropy instead: ``entropy`` is a
+    function like os.urandom (the firmware passes its own, the engine
+    knows no hardware) and every hand is dealt from ``entropy(16)``, a key
+    of 128 bits (engine/keyed.py) that no seed of the game predicts; the
+    record keeps each key (version 3: ``deal=``), the seed then serves
+    only the computer's choices and the first dealer. ``deal``: the first
+    hand's key, as a record gives it (a match read back deals its later
+    hands from the keys its record names, then from ``entropy`` once set)."""
+
+    # fresh deals (class defaults: None for a seeded game): the entropy
+    # function, (number of actions before the hand, its key) per hand, and
+    # the next hand's key when a record gave it
+    entropy: "Optional[Callable[[int], bytes]]" = None
+    _deals: "Optional[list[tuple[int, bytes]]]" = None
+    _next: "Optional[bytes]" = None
 
     def __init__(self, rules: "Optional[Rules]" = None, seed: int = 0,
                  dealer: "Optional[int]" = None,
-                 players: "Optional[Sequence[str]]" = None) -> None:
+                 players: "Optional[Sequence[str]]" = None,
+                 entropy: "Optional[Callable[[int], bytes]]" = None,
+                 deal: "Optional[bytes]" = None) -> None:
         if rules is None:
             rules = Rules()
         if dealer is not None and dealer not in (0, 1):
@@ -68,10 +86,35 @@ class Match:
         self.hand_no = 1
         self.last_hand: "Optional[Hand]" = None   # the previous hand, for its showdown screen
         self._actions = bytearray()  # every action: code | player << 7
+        if entropy is not None or deal is not None:
+            # a seeded game keeps the class's None: no more attributes
+            # (its instance dict stays as it was, docs/memory.md)
+            self.entropy = entropy
+            self._deals = []
+            self._next = deal
         self.hand = self._deal()
 
+    @property
+    def fresh(self) -> bool:
+        """True when every hand is dealt from fresh entropy (no seed
+        gives this game's deals)."""
+        return self._deals is not None
+
     def _deal(self) -> Hand:
-        return Hand.deal(self.rules, self.dealer, self._rng.next())
+        if self._deals is None:
+            return Hand.deal(self.rules, self.dealer, self._rng.next())
+        # a fresh deal: engine/keyed.py, loaded for it and dropped after
+        import sys
+        from .keyed import deal
+        try:
+            return deal(Hand, self.rules, self.dealer, self)
+        finally:
+            pkg = __name__[:__name__.rfind(".")]   # "engine" on the device, "okgin.engine" on the host
+            sys.modules.pop(pkg + ".keyed", None)
+            try:
+                delattr(sys.modules[pkg], "keyed")
+            except (AttributeError, KeyError):
+                pass
 
     @property
     def target(self) -> int:
@@ -164,7 +207,7 @@ class Match:
         is the one later record_line() calls chain to."""
         from .record import record_lines
         head = self.header()
-        return record_lines(head, self._key, self._actions, 1)
+        return record_lines(head, self._key, self._actions, 1, self._deals)
 
     def to_record(self) -> str:
         """Game record: header lines then one numbered line per action."""
@@ -181,7 +224,9 @@ class Match:
         if self._key is None:
             self.header()
         a = self._actions[-1]
-        return record_line(n, a >> 7, a & 127, self._key)
+        d = self._deals
+        k = d[-1][1] if d and d[-1][0] == n else None   # the action dealt a hand
+        return record_line(n, a >> 7, a & 127, self._key, k)
 
     @classmethod
     def from_record(cls, text: str, recover: bool = False) -> "Match":

@@ -7,7 +7,7 @@ game of any length in the memory one line needs, and a damaged line stops
 the reading there with the game as it was after the line before.
 """
 from .cards import parse_card, to_ints, IllegalAction
-from .record import RECORD_MAGIC, RECORD_MAGIC_V1, magic_key, seal
+from .record import RECORD_MAGIC, RECORD_MAGIC_V1, RECORD_MAGIC_V3, magic_key, seal
 
 if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of it
     from typing import Any
@@ -70,6 +70,9 @@ class Reader:
             if t == RECORD_MAGIC:
                 self.version = 2
                 self.key = magic_key()
+            elif t == RECORD_MAGIC_V3 and self.kind == "match":
+                self.version = 3
+                self.key = magic_key(t)
             elif t == RECORD_MAGIC_V1:
                 self.version = 1
             else:
@@ -78,7 +81,7 @@ class Reader:
             return
         if self.over:
             raise ValueError("line %d: action after the end of the game: %r" % (ln, t[:60]))
-        if self.version == 2:
+        if self.version >= 2:
             body = self._unseal(ln, t, n < 3, last)
         else:
             body = t
@@ -95,17 +98,30 @@ class Reader:
             if self.kind == "hand":
                 self.game = parse_hand_line(ln, body, self.rules, self.cls)
             else:
-                self.game = parse_match_line(ln, body, self.rules, self.cls)
-                if self.version == 2:
+                self.game = parse_match_line(ln, body, self.rules, self.cls, self.version)
+                if self.version >= 2:
                     # the actions appended to this record chain to its own
                     # header, which may name fewer options than this engine
                     # writes (a record from before an option existed)
                     self.game._key = self.key
         else:
+            if self.version == 3:
+                body = self._deal_of(ln, body)
             replay_line(self.game, ln, body, n - 2)
+            if self.version == 3 and self.game._next is not None:
+                self.game._next = None
+                raise ValueError("line %d: deal= on an action that does not end a hand" % ln)
             if self.kind == "match" and self.game.winner is not None:
                 self.over = True
         self.n = n + 1
+
+    def _deal_of(self, ln, body):
+        # "N P action deal=<key>": the key of the hand this action deals
+        i = body.find(" deal=")
+        if i < 0:
+            return body
+        self.game._next = _deal_key(ln, body[i + 6:])
+        return body[:i]
 
     def _unseal(self, ln, t, header, last):
         # "<body> ;xxxxxxxx": each header line's check covers the one before,
@@ -172,7 +188,26 @@ def match_from_record(cls, rules, text, recover=False):
     return read_text(text, "match", cls, rules, recover)
 
 
-def parse_match_line(ln, line, rules, cls):
+def key_from_hex(s):
+    """A record's deal key (ValueError unless 16 to 64 lowercase hex
+    digits, an even number)."""
+    if not 16 <= len(s) <= 64 or len(s) & 1:
+        raise ValueError("a deal key is 16 to 64 hex digits, got %d" % len(s))
+    for ch in s:
+        if ch not in "0123456789abcdef":
+            raise ValueError("a deal key is lowercase hex digits, got %r" % ch)
+    from binascii import unhexlify
+    return unhexlify(s)
+
+
+def _deal_key(ln, s):
+    try:
+        return key_from_hex(s)
+    except ValueError as e:
+        raise ValueError("line %d: bad deal=: %s" % (ln, e))
+
+
+def parse_match_line(ln, line, rules, cls, version=2):
     words = line.split()
     if not words or words[0] != "match":
         raise ValueError("line %d: expected the 'match seed=N dealer=D' line, got %r" % (ln, line))
@@ -182,9 +217,14 @@ def parse_match_line(ln, line, rules, cls):
     if dealer not in (0, 1):
         raise ValueError("line %d: dealer must be 0 or 1" % ln)
     players = kv.get("players")
+    deal = None
+    if version == 3:    # a game dealt from fresh entropy: its first key
+        if "deal" not in kv:
+            raise ValueError("line %d: missing deal= (a version 3 record)" % ln)
+        deal = _deal_key(ln, kv["deal"])
     try:
         return cls(rules, seed=seed, dealer=dealer,
-                   players=None if players is None else players.split(","))
+                   players=None if players is None else players.split(","), deal=deal)
     except ValueError as e:
         raise ValueError("line %d: %s" % (ln, e))
 

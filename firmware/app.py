@@ -144,7 +144,7 @@ class App:
 
     # ----- game control -----
     def new_game(self, args):
-        """Start a game from menu.game_args() (vs, seed, dealer, rules).
+        """Start a game from menu.game_args() (vs, seed, dealer, rules, fresh).
         Called once the menu has returned: it is dropped and the heap
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
@@ -154,12 +154,13 @@ class App:
         had = self.match is not None
         self.match = None
         gc.collect()
-        vs, seed, dealer, r = args
+        vs, seed, dealer, r, fresh = args
         try:
             # the record says who plays each seat: nothing about the game
             # lives anywhere else (a power cut here keeps the old game or
             # starts the new one, never a mix)
-            m = Match(r, seed=seed, dealer=dealer, players=("human", vs))
+            m = Match(r, seed=seed, dealer=dealer, players=("human", vs),
+                      entropy=self.hw.random_bytes if fresh else None)
         except Exception:
             if had:
                 self.resume()   # the saved game back, then the error
@@ -565,6 +566,8 @@ class App:
     def locked(self):
         """The owner's lock holds: a game is in progress (on its screens or
         behind the menu; not test mode's)."""
+        if self.lock_held:
+            return True
         m = self.match
         return m is not None and m.winner is None and not self.testmode and \
             self.settings.get("owner_lock") is True
@@ -665,6 +668,10 @@ class App:
 
     proto = None
     reload = False   # after an error: OK reloads the saved game
+    # an error under the owner's lock keeps Ctrl-C off until the next
+    # reset, game loaded or not (issue 40: a game that failed to load is
+    # still on the flash, and still locked)
+    lock_held = False
     _real_cursor = None   # the real game's cursors while test mode is on
 
     def resume(self):
@@ -685,6 +692,8 @@ class App:
         instead of dying at the REPL; the game on flash is intact, so OK
         goes back to it (reloaded from flash: see handle())."""
         self.buttons.get()   # drop the event that may have caused it
+        if self.settings.get("owner_lock") is True:
+            self.lock_held = True
         if self.match is not None:
             self.reload = True   # OK brings the game back from flash
         gc.collect()
@@ -707,7 +716,10 @@ class App:
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
         self._lock_repl()
-        self.redraw()
+        try:
+            self.redraw()
+        except Exception as e:   # a screen that cannot be drawn: the error screen, next turn
+            self.fail(e)
         self.service_panels()
         if proto is not None:
             proto.ready()

@@ -194,6 +194,22 @@ class Hardware:
                 n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
         return n & 0x3FFFFFFF
 
+    def random_bytes(self, n):
+        """``n`` (at most 32) fresh random bytes: a hand's deal key
+        (engine Match(entropy=...), docs/reliability.md "Deals"). 32 bytes
+        of os.urandom (rp2: the ring oscillator's RANDOMBIT, which the
+        RP2040 datasheet calls biased and not for security; unix: the
+        kernel) and the time in us are hashed with SHA-256, which keeps
+        the 128 bits a key needs out of 256 raw ones that may each hold
+        less than a bit."""
+        from hashlib import sha256
+        try:
+            raw = os.urandom(32)
+        except (AttributeError, OSError):
+            raw = bytes(32)
+        t = time.ticks_us()
+        return sha256(raw + bytes((t & 255, (t >> 8) & 255, (t >> 16) & 255))).digest()[:n]
+
     def lock_repl(self, on):
         """The owner's lock: Ctrl-C on the USB port is a plain byte (no
         REPL) while ``on``. micropython.kbd_intr on a board; the virtual

@@ -13,13 +13,26 @@ Keys are ASCII; every catalogue has every key of ``en.txt``
 (tests/app/test_lang.py). A key missing at run time (a catalogue older
 than the firmware) gives the English text, and failing that the key
 itself: never an error on a panel.
+
+Damaged files (issue 40) never stop the table. A catalogue is checked as
+it is loaded: its size (under 64 KB), every line (at most LINE_MAX bytes,
+UTF-8, its ``{}`` placeholders well formed); its glyph file by text.load
+(header, counts, size). One that fails is not used: English instead, and
+a bad English gives basetext.py's texts (ASCII, built into the firmware:
+the menu, the game and the errors) in the English glyphs or framebuf's
+own font. A text is filled in under a guard: one whose placeholders do
+not fit its arguments gives English's text, then the built-in one, then
+the key.
 """
 
 DIR = "lang/"
 DEFAULT = "en"
+LINE_MAX = 400      # bytes: a catalogue's longest line is ~260
+SIZE_MAX = 0xFFFF   # the index holds 16-bit offsets
 
 code = None        # the language loaded
 _f = None          # its catalogue, open
+bad = None         # why the last language that failed its checks was not used
 _idx = None        # sorted (hash << 16 | offset) of its keys
 _en = None         # (file, index) of English, opened only for a missing key
 # The texts asked for lately, as read (before {} are filled in): a turn
@@ -37,27 +50,15 @@ def _hash(key):
     return h
 
 
-def _index(f):
-    """(hash << 16 | offset) of every key line of a catalogue, sorted."""
-    idx = []
-    off = 0
-    for line in f:
-        n = len(line)
-        if line[0] != 35:    # "#"
-            k = line.find(b" = ")
-            if k > 0:
-                idx.append(_hash(line[:k].decode()) << 16 | off)
-        off += n
-    if off > 0xFFFF:
-        raise ValueError("catalogue over 64 KB")
-    idx.sort()
-    return idx
-
-
 def _open(c):
-    f = open(DIR + c + ".txt", "rb")
+    import os
+    p = DIR + c + ".txt"
+    if os.stat(p)[6] > SIZE_MAX:   # not read at all
+        raise ValueError("%s: catalogue over 64 KB" % p)
+    f = open(p, "rb")
     try:
-        return f, _index(f)
+        import langcheck     # dropped once the language is loaded (load)
+        return f, langcheck.index(f, _hash, LINE_MAX, SIZE_MAX)
     except Exception:
         f.close()
         raise
@@ -83,9 +84,9 @@ def codes():
 
 def load(c):
     """Use language ``c``: its catalogue and its glyphs (text.py). One that
-    is not on the flash (or not a string): English. Returns the code in
-    use."""
-    global code, _f, _idx
+    is not on the flash, or fails its checks (or not a string): English.
+    Returns the code in use."""
+    global code, _f, _idx, bad
     if not isinstance(c, str) or not c.isalpha() or len(c) > 8:
         c = DEFAULT
     if c == code:
@@ -98,20 +99,28 @@ def load(c):
         except Exception:
             f.close()
             raise
-    except (OSError, ValueError):
+    except Exception as e:   # missing, damaged, or too big for the heap
+        bad = "%s: %s" % (c, e)   # for the tests: why
+        _drop()
         if c != DEFAULT:
             return load(DEFAULT)
-        # no English either (a flash whose lang/ is gone): the table still
-        # boots, showing the keys in framebuf's own font, so that it can
-        # be flashed again; never a crash at boot
+        # no usable English either (a flash whose lang/ is gone or
+        # damaged): the texts built into the firmware (basetext.py) in
+        # English's glyphs if they load, else framebuf's own font; the
+        # table boots, plays and can be flashed again: never a crash
         if _f is not None:
             _f.close()
         _f = None
         _idx = []
         code = c
-        text.load(None)
+        try:
+            text.load(DIR + c + ".fnt")
+        except Exception:
+            text.load(None)
         _seen.clear()
+        _drop()
         return c
+    _drop()
     if _f is not None:
         _f.close()
     _f = f
@@ -119,6 +128,11 @@ def load(c):
     code = c
     _seen.clear()
     return c
+
+
+def _drop():
+    import sys
+    sys.modules.pop("langcheck", None)   # the checks: only while loading
 
 
 def name(c):
@@ -129,11 +143,16 @@ def name(c):
     except OSError:
         return c
     try:
-        for line in f:
+        while True:
+            line = f.readline(LINE_MAX + 1)
+            if not line or len(line) > LINE_MAX:
+                break
             if line[:12] == b"lang.name = ":
                 return line[12:].rstrip(b"\r\n").decode()
             if line[0] != 35 and line.strip():
                 break
+    except ValueError:    # not UTF-8 (UnicodeError)
+        pass
     finally:
         f.close()
     return c
@@ -153,41 +172,71 @@ def _find(f, idx, key):
             hi = mid
     kb = key.encode()
     n = len(kb)
-    while lo < len(idx) and idx[lo] >> 16 == h >> 16:
-        f.seek(idx[lo] & 0xFFFF)
-        line = f.readline()
-        if line[:n] == kb and line[n:n + 3] == b" = ":
-            end = len(line)
-            while end > n + 3 and line[end - 1] in (10, 13):
-                end -= 1
-            return line[n + 3:end].decode()
-        lo += 1
+    try:
+        while lo < len(idx) and idx[lo] >> 16 == h >> 16:
+            f.seek(idx[lo] & 0xFFFF)
+            line = f.readline(LINE_MAX + 1)
+            if line[:n] == kb and line[n:n + 3] == b" = ":
+                end = len(line)
+                while end > n + 3 and line[end - 1] in (10, 13):
+                    end -= 1
+                return line[n + 3:end].decode()
+            lo += 1
+    except (OSError, ValueError):   # the file changed under us: not this text
+        pass
     return None
 
 
-def t(key, *args):
-    """The text of ``key`` in the language in use, ``args`` filled in."""
+def _english(key):
+    """English's text of ``key`` (None if it has none or is damaged), then
+    the built-in one."""
     global _en
+    s = None
+    if code == DEFAULT:
+        s = _find(_f, _idx, key)
+    else:
+        if _en is None:
+            try:
+                _en = _open(DEFAULT)
+            except Exception:
+                _en = (None, [])
+            _drop()
+        s = _find(_en[0], _en[1], key)
+    if s is None:
+        import basetext
+        s = basetext.text(key)
+    return s
+
+
+def t(key, *args):
+    """The text of ``key`` in the language in use, ``args`` filled in.
+    Never raises: a text its arguments do not fit (a damaged placeholder)
+    gives English's, then the built-in one, then the key."""
     s = _seen.get(key)
     if s is None:
         if code is None:
             load(DEFAULT)
         s = _find(_f, _idx, key)
         if s is None:
-            if code != DEFAULT:
-                if _en is None:
-                    try:
-                        _en = _open(DEFAULT)
-                    except (OSError, ValueError):
-                        _en = (None, [])
-                s = _find(_en[0], _en[1], key)
+            s = _english(key)
             if s is None:
                 s = key
         if len(_seen) >= _SEEN_MAX:
             _seen.clear()
         _seen[key] = s
     if args:
-        s = s.format(*args)
+        try:
+            return s.format(*args)
+        except Exception:
+            pass
+        try:
+            e = _english(key) if code != DEFAULT else None
+            if e is None:
+                import basetext
+                e = basetext.text(key)
+            return e.format(*args)
+        except Exception:
+            return key
     return s
 
 
@@ -200,6 +249,9 @@ def card(c):
         return "-"
     r = c[0]
     s = "cdhs".find(c[1].lower())
+    import text
+    if text._f is None:      # framebuf's font (no glyph file): ASCII only
+        return ("10" if r == "T" else r) + "cdhs"[s]
     return ("10" if r == "T" else r) + "\u2663\u2666\u2665\u2660"[s]
 
 

@@ -8,7 +8,9 @@ instead of crash-looping.
 The owner's lock holds from the first instruction (docs/reliability.md):
 MicroPython turns Ctrl-C on again for main.py, so it is off again at once,
 and on only once the table knows no game is locked (boot.py does the same
-before it).
+before it). And it holds whatever happens after (issue 40): what main()
+lets out, or a board definition it cannot use, goes to crash.py, which
+returns to the REPL only when no lock holds.
 """
 import sys
 while True:
@@ -72,6 +74,7 @@ def main():
     import app as _app
     import protocol
     a = _app.App(hw, board)
+    _held[0] = a            # for crash.py: the app's own error screen
     a.kbd_locked = locked   # as left above: the app turns it on or off from here
     # this frame lives as long as the game: let the board definition go
     # (App and hal keep only what they need, docs/memory.md)
@@ -83,4 +86,27 @@ def main():
     a.run(protocol.Protocol(a))
 
 
-main()
+_held: "list" = [None]   # the App, once made
+
+
+def _fall(e):
+    """What main() let out (``e``; None: it returned, on a board.json it
+    cannot use, said on the port) goes to crash.py, which never returns
+    under the owner's lock; True when no lock holds: the REPL, as before.
+    If even crash.py fails, the port stays shut while the lock may hold."""
+    while True:
+        try:
+            import crash
+            return crash.crashed(e, _held[0], _k, _locked)
+        except BaseException:   # noqa: B036 - the lock holds through anything
+            if _k is None or not _locked():
+                return True
+
+
+try:
+    main()
+except BaseException as _e:   # noqa: B036 - SystemExit, KeyboardInterrupt too
+    if _fall(_e):
+        raise
+else:
+    _fall(None)

@@ -246,15 +246,23 @@ def show(fb, app):
 
 
 def game_args(app, vs, seed=None, dealer=None, rules=None):
-    """What app.new_game needs to start a game: (vs, seed, dealer, Rules).
-    The game itself is made by the app after this module has returned and
+    """What app.new_game needs to start a game: (vs, seed, dealer, Rules,
+    fresh). A game from the menu (no ``seed``) deals every hand from fresh
+    entropy (hal.random_bytes, docs/reliability.md "Deals"): no seed a
+    player could search gives its deals; a given seed (the serial
+    ``newgame``: tests, okgin sim --seed) deals from it. The game itself is made by the app after this module has returned and
     been dropped, so the match does not land between the menu's code and
     its garbage (heap fragmentation, docs/memory.md)."""
+    fresh = False
     if seed is None:
+        # (the web page's board holds a given deal, a ?seed= link, in
+        # ``seed``: that one game is dealt from it; a table's never)
+        fresh = getattr(app.hw, "seed", None) is None
+        # the computer's choices and the first dealer (the deals: above)
         seed = app.hw.entropy() & 0x3FFFFFFF   # entropy from hal
     if rules is None:
         rules = Rules(**rule_settings(app))   # each a value the menu offers
-    return (vs, seed, dealer, rules)
+    return (vs, seed, dealer, rules, fresh)
 
 
 def draw(fb, v):

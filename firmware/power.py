@@ -75,6 +75,8 @@ class Power:
         self.touched = ticks_ms()
         self.hot = p
 
+    failed = False   # auto-off failed once: not tried again until a reset
+
     def tick(self, app):
         now = ticks_ms()
         if ticks_diff(now, self.read_at) >= 0 and not self.hw.busy():
@@ -86,7 +88,7 @@ class Power:
             app.leds()
         off = self._off_ms()
         if off and self._rest is not None and ticks_diff(now, self.touched) >= off \
-                and app.idle():
+                and app.idle() and not self.failed:
             self.sleep(app, "asleep")
 
     def lit(self):
@@ -220,11 +222,17 @@ class Power:
         table that never sleeps does not carry it through the computer's
         search, when the heap is at its lowest."""
         import sys
-        import asleep
         try:
-            asleep.sleep(self, app, why, CUTOFF_MV, REST_MAX_MS)
-        finally:
-            del sys.modules["asleep"]
+            import asleep
+            try:
+                asleep.sleep(self, app, why, CUTOFF_MV, REST_MAX_MS)
+            finally:
+                del sys.modules["asleep"]
+        except BaseException:   # noqa: B036 - SystemExit too (main.py's catch-all)
+            # a sleep that failed is not tried again until a reset: one
+            # error screen, not one at every auto-off (issue 40)
+            self.failed = True
+            raise
 
 
 def _turn(app):

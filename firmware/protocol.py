@@ -41,7 +41,10 @@ class Protocol:
         except AttributeError:
             pass
 
+    said_ready = False   # main.py's _crashed(): READY owed after a crash at boot
+
     def ready(self):
+        self.said_ready = True
         self.send("READY okgin fw=%s proto=%d board=%s"
                   % (VERSION, PROTO, self.app.board_name))
 

@@ -69,6 +69,8 @@ def boot(app):
         app.notice = [note, note]
         app.touch()
         return
+    if m.fresh:
+        m.entropy = app.hw.random_bytes   # the next hands: fresh keys again
     store.owned = True    # the record on the flash is this game's from now on
     if err is not None or not newline:
         store.keep_prefix(good, not newline, err is not None)

@@ -81,14 +81,16 @@ bottimes = mem
 
 
 def entropy(proto, app, w):
-    # seeds as the menu draws them (hal.entropy), for the shuffle's
-    # fairness check (okgin faults, row "shuffle")
+    # deal keys as a game from the menu draws them (hal.random_bytes,
+    # issue 40), for the shuffle's fairness check (okgin faults, row
+    # "shuffle")
     if len(w) != 2 or not w[1].isdigit() or not 1 <= int(w[1]) <= 1000:
         return proto.send("ERR usage: entropy 1..1000")
     n = int(w[1])
+    from binascii import hexlify
     proto.send("OK lines=%d" % n)
     for _ in range(n):
-        proto.send("%08x" % app.hw.entropy())
+        proto.send(hexlify(app.hw.random_bytes(16)).decode())
 
 
 def reset(proto, app, w):

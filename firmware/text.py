@@ -58,17 +58,17 @@ def load(path):
             _f.close()
         _f = None
         return
+    import os
+    size = os.stat(path)[6]
     f = open(path, "rb")
-    head = f.read(12)
-    if head[:4] != b"OKGF" or head[4] != 2 or head[5] != H:
+    try:
+        import langcheck     # i18n.load drops it once loaded
+        narrow, wide, note = langcheck.glyphs(f, size, H)
+    except Exception:
         f.close()
-        raise ValueError("%s: not a glyph file of this firmware" % path)
-    nn = head[6] | head[7] << 8
-    nw = head[8] | head[9] << 8
-    note = head[10] | head[11] << 8
-    f.seek(12 + note)
-    narrow = f.read(2 * nn)
-    wide = f.read(2 * nw)
+        raise ValueError("%s: not a sound glyph file of this firmware" % path)
+    nn = len(narrow) >> 1
+    nw = len(wide) >> 1
     if _f is not None:
         _f.close()
     _f = f

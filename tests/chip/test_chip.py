@@ -137,3 +137,15 @@ def test_mpremote_copies_and_lists_files(repl, tmp_path):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert "hello.py" in out.stdout and "hi from the emulated pico" in out.stdout
+
+
+def test_the_deal_keys_source_is_on_stock_rp2(repl):
+    """What hal.random_bytes needs on a Pico (issue 40): os.urandom (the
+    ring oscillator) and hashlib.sha256, in stock MicroPython; two draws
+    differ and the engine's keyed shuffle runs there."""
+    chip, r = repl
+    a = r("import os, hashlib; print(hashlib.sha256(os.urandom(32)).digest()[:16].hex())")
+    b = r("print(hashlib.sha256(os.urandom(32)).digest()[:16].hex())")
+    assert len(a) == 32 and len(b) == 32 and a != b, (a, b)
+    raw = r("print(os.urandom(64).hex())")
+    assert len({raw[i:i + 2] for i in range(0, 128, 2)}) > 16, raw   # not a constant

@@ -8,7 +8,9 @@ the menu's first OK (seats), damaged statistics that held the table on an
 error screen (kept), the heap grown by junk option names (heap), a mixed
 firmware after a cut inside the flasher's switch (switch), a damaged
 record too big to copy losing the game (bigfile); docs/reliability.md has
-the same cases failing with `--source` the tree before the fixes.
+the same cases failing with `--source` the tree before the fixes. Issue 40
+added two: damaged language files (langfiles) and a crash under the
+owner's lock at boot, during play and during sleep (crashlock).
 Two processes run side by side (each flashes its own chip once): about
 five minutes where one would take ten on a two-core machine."""
 import subprocess
@@ -16,7 +18,7 @@ import subprocess
 from tests.support.host import ROOT, okgin_cmd
 
 # the six rows, split so the two processes take about as long
-RUNS = (["bootlock", "seats", "kept"], ["heap", "bigfile", "switch"])
+RUNS = (["bootlock", "seats", "kept", "langfiles"], ["heap", "bigfile", "switch", "crashlock"])
 
 
 def _rows(stdout):

@@ -86,6 +86,15 @@ def test_entropy_is_a_small_int_that_varies():
     assert len(seen) > 1
 
 
+def test_random_bytes_are_fresh_deal_keys():
+    """A hand's deal key (issue 40): 16 bytes, never the same twice, and a
+    table's menu deals from them."""
+    hw = build()
+    keys = {hw.random_bytes(16) for _ in range(16)}
+    assert len(keys) == 16 and all(type(k) is bytes and len(k) == 16 for k in keys)
+    assert getattr(hw, "seed", None) is None    # menu.game_args: a table's games are fresh
+
+
 def test_reset_goes_to_the_board():
     hw = build()
     n = len(vmachine.RESETS)

@@ -123,3 +123,23 @@ def test_card_texts_do_not_allocate_on_micropython(tmp_path):
     used, texts = r.stdout.split(" ", 1)
     assert used == "0"
     assert texts.split() == [r + s for s in "cdhs" for r in "A23456789TJQK"]
+
+
+KEYS = ["00000000000000000000000000000000", "0123456789abcdef", "ffffffffffffffffffffffffffffffff",
+        "3fffffff000000000000000000000001", "3fffffff000000000000000000000002",
+        "a5" * 32]
+
+
+def test_same_deals_from_wide_keys_on_cpython_and_micropython():
+    """A table's real game deals from 128-bit keys (engine/prng.py
+    shuffle_key, SHA-256): the same deal on both runtimes, a version 3
+    record that replays on MicroPython, and keys that share their first 30
+    bits still deal apart."""
+    args = [os.path.join(MP_DIR, "run_engine.py"), ROOT, "keys"] + KEYS
+    mp = run([tool("micropython")] + args)
+    cp = run([sys.executable] + args)
+    assert mp.returncode == 0 and cp.returncode == 0, mp.stderr + cp.stderr
+    lines = mp.stdout.splitlines()
+    assert len(lines) == len(KEYS) and mp.stdout == cp.stdout, (mp.stdout, cp.stdout)
+    assert all(ln.endswith(" replayed") for ln in lines), mp.stdout
+    assert len({ln.split("|")[0].split(" ", 1)[1] for ln in lines}) == len(KEYS)

@@ -13,7 +13,7 @@ from tests.support.host import ROOT, okgin_cmd
 # emulated Pico only (a cut between two flash operations needs its flash,
 # Ctrl-C at power-up its USB stack)
 ALL = ["power", "damage", "serial", "buttons", "panels", "flash", "hidden", "shuffle",
-       "bootlock", "heap", "switch", "bigfile", "kept", "seats"]
+       "bootlock", "heap", "switch", "bigfile", "kept", "langfiles", "crashlock", "seats"]
 ROWS = [r for r in ALL if r not in ("switch", "bootlock")]
 
 
@@ -74,4 +74,24 @@ def test_the_shuffle_row_catches_a_source_with_few_seeds_and_passes_a_good_one()
     bad = row_shuffle(_Entropy(lambda: next(few)), 2000, rng, None, None)
     assert bad.wrong >= 50 and bad.injected == 53
     good = row_shuffle(_Entropy(lambda: rng.getrandbits(30)), 2000, rng, None, None)
+    assert good.wrong == 0 and good.survived == good.injected == 53
+
+
+def test_the_shuffle_row_judges_deal_keys_as_the_menu_deals_them():
+    """Since issue 40 the board's ``entropy`` gives 128-bit deal keys: the
+    row deals them as a table's menu does (engine/keyed.py), and still
+    catches a source that repeats."""
+    import itertools
+    import os
+    import random
+    from okgin.faults.kinds.shuffle import row_shuffle
+    rng = random.Random(6)
+    few = itertools.cycle([os.urandom(16) for _ in range(40)])
+
+    class Keys(_Entropy):
+        def request_block(self, line):
+            return [self.draw().hex() for _ in range(int(line.split()[1]))]
+    bad = row_shuffle(Keys(lambda: next(few)), 2000, rng, None, None)
+    assert bad.wrong >= 50 and bad.injected == 53
+    good = row_shuffle(Keys(lambda: os.urandom(16)), 2000, rng, None, None)
     assert good.wrong == 0 and good.survived == good.injected == 53

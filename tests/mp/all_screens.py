@@ -88,7 +88,7 @@ def game(g, upto=None, vs="human"):
     hand's end goes to its showdown as in play)."""
     fresh()
     rules = Rules(**g["rules"])
-    app.new_game((vs, g["seed"], g["dealer"], rules))
+    app.new_game((vs, g["seed"], g["dealer"], rules, False))
     acts = g["actions"] if upto is None else g["actions"][:upto]
     m = app.match
     for a in acts[:-1]:

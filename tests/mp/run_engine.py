@@ -223,6 +223,17 @@ def scoring(seeds):
             print(s, i, m.winner, m.hand_no, " ".join(totals), "replayed" if same else "DIFFERS")
 
 
+def _counter(k):
+    """A stand-in for os.urandom that gives the same bytes on both
+    runtimes: each call's bytes from the key and a count."""
+    n = [0]
+
+    def ent(c):
+        n[0] += 1
+        return bytes(((n[0] * 37 + i * 11 + k[i % len(k)]) & 255) for i in range(c))
+    return ent
+
+
 def main(argv):
     """argv as the command line's: [script, dir, hands], [script, dir,
     'deals', seeds...] or [script, dir, 'scoring', seeds...]."""
@@ -232,6 +243,29 @@ def main(argv):
             m = Match(Rules(), seed=int(s))
             print(s, " ".join(h.hands[0]), "|", " ".join(h.hands[1]), "|", h.discard_top,
                   "|", " ".join(h.stock), "| dealer", m.dealer, " ".join(m.hand.hands[0]))
+        return
+    if len(argv) > 2 and argv[2] == "keys":
+        # deals from wide keys (a table's fresh entropy): the deal, then a
+        # version 3 record of a few hands read back
+        from binascii import hexlify
+        from engine.record_read import key_from_hex
+        for s in argv[3:]:
+            k = key_from_hex(s)
+            from engine.keyed import shuffle_key
+            d = bytearray(range(52))
+            shuffle_key(d, k)
+            h = Hand(Rules(), 0, d)
+            m = Match(Rules(), seed=3, entropy=_counter(k), deal=k)
+            i = 0
+            while m.hand_no < 3 and m.winner is None:
+                la = m.legal_actions()
+                m.play(la[(i * 7) % len(la)])
+                i += 1
+            rec = m.to_record()
+            back = Match.from_record(rec)
+            print(s, " ".join(h.hands[0]), "|", " ".join(h.hands[1]), "|", h.discard_top,
+                  "|", " ".join(h.stock), "|", hexlify(m._deals[-1][1]).decode(), len(rec),
+                  "replayed" if back.to_record() == rec else "DIFFERS")
         return
     if len(argv) > 2 and argv[2] == "scoring":
         scoring(argv[3:])

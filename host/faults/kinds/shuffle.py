@@ -1,4 +1,6 @@
-"""Row "shuffle" of the fault campaign: deals from seeds drawn by the board's entropy: chi-square on every card position"""
+"""Row "shuffle" of the fault campaign: deals as the board's menu deals them (since issue 40 a
+128-bit key per hand from the board's entropy, engine/keyed.py; a 30-bit seed before): chi-square
+on every card position"""
 import math
 
 from okgin.faults.kinds import Kind
@@ -12,12 +14,22 @@ def _chi2_p(x, k):
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
+def _deck(s):
+    """The deal of a 30-bit seed (an int) or of a deal key (bytes)."""
+    if isinstance(s, bytes):
+        from okgin.engine.keyed import shuffle_key
+        deck = bytearray(range(52))
+        shuffle_key(deck, s)
+        return deck
+    from okgin.engine import Match
+    return Match(seed=s).hand._stock
+
+
 def _positions(seeds):
     """Chi-square (51 d.o.f.) of which card lands at each deal position."""
-    from okgin.engine import Match
     counts = [[0] * 52 for _ in range(52)]
     for s in seeds:
-        deck = Match(seed=s).hand._stock
+        deck = _deck(s)
         for pos in range(52):
             counts[pos][deck[pos]] += 1
     e = len(seeds) / 52.0
@@ -25,11 +37,12 @@ def _positions(seeds):
 
 
 def _top_byte(seeds):
-    """Chi-square (255 d.o.f.) of the seeds' top 8 bits (30-bit seeds)."""
+    """Chi-square (255 d.o.f.) of the seeds' top 8 bits (30-bit seeds;
+    a key's first byte)."""
     n = len(seeds)
     top = [0] * 256
     for s in seeds:
-        top[s >> 22] += 1
+        top[s[0] if isinstance(s, bytes) else s >> 22] += 1
     return sum((c - n / 256.0) ** 2 / (n / 256.0) for c in top)
 
 
@@ -49,10 +62,12 @@ def row_shuffle(table, n, rng, work, log):
     t.on()
     try:
         t.req("testmode on")
-        seeds: "list[int]" = []
+        seeds: "list[int | bytes]" = []
         while len(seeds) < 2 * n:
             k = min(1000, 2 * n - len(seeds))
-            seeds += [int(x, 16) for x in t.b.request_block("entropy %d" % k)]
+            # 32 hex digits: a deal key (this firmware); 8: a seed (older ones)
+            seeds += [bytes.fromhex(x) if len(x) == 32 else int(x, 16)
+                      for x in t.b.request_block("entropy %d" % k)]
     finally:
         t.stop()
     first, again = seeds[:n], seeds[n:]

@@ -151,6 +151,19 @@ class Hardware:
             n = (n * 31 + time.ticks_us()) & 0x3FFFFFFF
         return n
 
+    def random_bytes(self, n):
+        """``n`` (at most 32) random bytes for a hand's deal key: the
+        browser's crypto.getRandomValues (the WebAssembly port has no
+        os.urandom), hashed as hal.py hashes its own."""
+        from hashlib import sha256
+        try:
+            import js  # type: ignore[import-not-found]
+            raw = bytes(js.crypto.getRandomValues(js.Uint8Array.new(32)))
+        except Exception:   # not in a browser (a host test): the PRNG
+            raw = bytes(self.random_bits(8) if self.random_bits else 0 for _ in range(32))
+        t = time.ticks_us()
+        return sha256(raw + bytes((t & 255, (t >> 8) & 255, (t >> 16) & 255))).digest()[:n]
+
     def busy(self):
         for d in self.displays:
             if d.busy():
