@@ -330,6 +330,8 @@ class App:
         if p < 0 or p >= self.nplayers:
             return
         self.power.touch(p)
+        if not self.power.woken(self):
+            return   # the ink still says "Sleeping": this press does nothing
         if kind == "repeat" and button not in ("left", "right"):
             return
         self.dirty[p] = True
@@ -560,7 +562,8 @@ class App:
         except Exception as e:   # as at boot: never stuck
             self.fail(e)
         self.hand_boundary()
-        self.redraw()
+        if not self.power.sleeping:   # asleep: drawn when a button wakes it
+            self.redraw()
 
     def locked(self):
         """The owner's lock holds: a game is in progress (on its screens or

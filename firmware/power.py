@@ -24,7 +24,10 @@ found nothing to do, and ``overlay(fb, testmode)`` after drawing a screen.
   and go to deep sleep, and the chip sleeps as deep as it can and still be
   woken by a button: DORMANT on batteries; on USB a light sleep that keeps
   the serial port. Any button wakes it into the same game (that press does
-  nothing else).
+  nothing else, nor do presses made before the panels show the game again;
+  presses made while the sleeping screen is being drawn wake it at once).
+  A host's requests on USB are answered meanwhile without waking the
+  panels or the lights (protocol.py).
 """
 from time import ticks_add, ticks_diff, ticks_ms
 
@@ -68,6 +71,9 @@ class Power:
         self.level = -1             # icon bars shown (-1: no icon)
         self.warned = False
         self.sleeping = False
+        # woken, until the panels show the game again: presses do nothing
+        # and the turn light stays off (woken() ends it)
+        self.waking = False
         self._lit = True
 
     # -- called by the app ----------------------------------------------------
@@ -77,6 +83,8 @@ class Power:
 
     def tick(self, app):
         now = ticks_ms()
+        if self.waking:
+            self.woken(app)
         if ticks_diff(now, self.read_at) >= 0 and not self.hw.busy():
             self.read_at = ticks_add(now, READ_MS)
             self._read(app)
@@ -90,9 +98,34 @@ class Power:
             self.sleep(app, "asleep")
 
     def lit(self):
-        """May the turn light be on now? Always on USB; on batteries a
-        short flash every LED_EVERY_MS."""
+        """May the turn light be on now? Not while the panels say
+        "Sleeping" (asleep, or woken and not yet redrawn: the light
+        follows the panels); else always on USB, on batteries a short
+        flash every LED_EVERY_MS."""
+        if self.sleeping or self.waking:
+            return False
         return self.usb or ticks_ms() % LED_EVERY_MS < LED_ON_MS
+
+    def woken(self, app):
+        """Does every working panel show the game again since the table
+        woke (or did it not sleep)? Until then a press does nothing
+        (App.handle): the ink still says "Sleeping / Press any button",
+        and a press the players cannot see the result of would be a move
+        they did not see coming. Asked when a press comes, so a press made
+        just after the ink settled counts."""
+        if not self.waking:
+            return True
+        for p in range(app.nplayers):
+            if app.dead[p]:
+                continue
+            pn = app.panels[p]
+            try:
+                if app.dirty[p] or pn.refreshing() or pn.changed():
+                    return False
+            except OSError as e:    # the driver's EPDTimeout: as redraw() does
+                app.panel_failed(p, e)
+        self.waking = False
+        return True
 
     def rest(self, app):
         """Nothing to do this turn: sleep until the next thing is due (an
