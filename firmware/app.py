@@ -56,6 +56,11 @@ def _make_room():
     gc.collect()
 
 
+# bottimes keeps this many decisions, the newest (a hand has ~30 of the
+# computer's; a host reads them after each hand)
+BOT_TIMES = 128
+
+
 class App:
     """The table. The parts loaded on demand (menu, recover, stats, endview,
     padview, testcmds) are peers it calls with itself as the context: they
@@ -109,8 +114,10 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
-        # test mode's ``bottimes``: the computer's decision times (us),
-        # recorded only once it has been asked for (None: not recording)
+        # test mode's ``bottimes``: the computer's decision times (us) in
+        # test mode's game, once it has been asked for (None: not
+        # recording); the newest BOT_TIMES only, and forgotten whenever
+        # test mode is switched (nothing of the real game is recorded)
         self.bot_us = None
         self.showdown = False
         self.pad = False                 # the score pad after a won game
@@ -311,8 +318,11 @@ class App:
         # after each move cost 72 ms per move there (docs/memory.md)
         hand_no = m.hand_no
         m.play(act)
-        if self.bot_us is not None:
-            self.bot_us.append(time.ticks_diff(time.ticks_us(), t0))
+        bt = self.bot_us
+        if bt is not None and self.testmode:
+            if len(bt) >= BOT_TIMES:
+                bt.pop(0)
+            bt.append(time.ticks_diff(time.ticks_us(), t0))
         self.save()
         self._after_action(None, None, hand_no)
         return True
@@ -541,6 +551,7 @@ class App:
         if on == self.testmode:
             return
         self.testmode = on
+        self.bot_us = None   # bottimes: test mode's own decisions, from its next ask
         # where each player's cursor was in the real game, for its return
         cur = self.cursor
         self.cursor = self._real_cursor or [0, 0]
