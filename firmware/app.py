@@ -553,9 +553,10 @@ class App:
         self.testmode = on
         self.bot_us = None   # bottimes: test mode's own decisions, from its next ask
         # where each player's cursor was in the real game, for its return
-        cur = self.cursor
-        self.cursor = self._real_cursor or [0, 0]
-        self._real_cursor = cur if on else None
+        # (after resume(): its saved cursors may be a moment older)
+        real = self._real_cursor
+        self._real_cursor = self.cursor if on else None
+        self.cursor = [0, 0]
         self.match = None
         self.mode = "menu"
         self.showdown = False
@@ -572,6 +573,8 @@ class App:
             self.resume()
         except Exception as e:   # as at boot: never stuck
             self.fail(e)
+        if real is not None:
+            self.cursor = real
         self.hand_boundary()
         if not self.power.sleeping:   # asleep: drawn when a button wakes it
             self.redraw()

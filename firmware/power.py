@@ -32,6 +32,7 @@ found nothing to do, and ``overlay(fb, testmode)`` after drawing a screen.
 from time import ticks_add, ticks_diff, ticks_ms
 
 from i18n import t
+import store
 
 AUTO_OFF = (0, 5, 15, 60)   # the menu's choices, minutes (0: never)
 DEFAULT_AUTO_OFF = 15
@@ -40,6 +41,7 @@ FULL_MV = 4300              # VSYS of fresh 3 x AA behind the diode
 LOW_MV = 3100               # ~1.1 V a cell: the warning
 CUTOFF_MV = 2700            # ~0.97 V a cell: save, say so, sleep
 HOT_MS = 30000              # the awaited panel stays awake this long
+CURSOR_MS = 1000            # the cursors saved once nobody pressed for this long
 REST_MAX_MS = 60000
 LED_EVERY_MS = 2000         # on batteries the turn light flashes...
 LED_ON_MS = 60              # ...this long
@@ -89,6 +91,9 @@ class Power:
             self.read_at = ticks_add(now, READ_MS)
             self._read(app)
         self._panels(app, now)
+        if app.mode == "game" and app.match is not None and not app.testmode \
+                and ticks_diff(now, self.touched) >= CURSOR_MS:
+            store.save_cursor(app.match, app.cursor)   # written only when changed
         if self.lit() != self._lit:
             self._lit = not self._lit
             app.leds()
@@ -159,7 +164,7 @@ class Power:
             if due <= 0:
                 return
         for t in (self.read_at, ticks_add(self.touched, self._off_ms()),
-                  ticks_add(self.touched, HOT_MS)):
+                  ticks_add(self.touched, HOT_MS), ticks_add(self.touched, CURSOR_MS)):
             d = ticks_diff(t, now)
             if 0 < d < due:
                 due = d

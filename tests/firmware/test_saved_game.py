@@ -222,3 +222,44 @@ def test_a_huge_save_file_boots_once_repaired(flash):
             b.stop()
         if data.startswith(rec):
             assert saved(flash) == rec
+
+
+def test_the_selected_card_survives_a_power_cut(flash):
+    """A player moves the cursor to a card and the power goes: back on,
+    the same card is selected (before, the first one was, and a habitual
+    OK discarded a card nobody chose). The cursors are written once
+    nobody has pressed for a second; a game's record is not touched."""
+    from okgin.engine.arrange import order as arranged
+    b = boot(flash)
+    try:
+        m = new_real_game(b, flash)
+        pl = Player(b, m.seed, rng_seed=3, pins=True)
+        pl.m = m
+        while m.observation(m.hand._to_move)["phase"] != "discard":
+            pl.step()
+        p = m.hand._to_move
+        n = len(m.observation(p)["hand"])
+        rights = next(r for r in (1, 2, 3) if (pl.keys.cursor[p] + r) % n)   # not the first card
+        for _ in range(rights):
+            b.vb.press(p, "right")
+        b.ok("sync")
+        pressed = time.time()
+        ink = [b.vb.panel_bytes(q) for q in (0, 1)]
+        rec = saved(flash)
+        cur = os.path.join(flash, "game.cur")
+        end = time.monotonic() + 20
+        while not (os.path.exists(cur) and os.stat(cur).st_mtime >= pressed):
+            assert time.monotonic() < end, "the cursors were never saved"
+            time.sleep(0.1)
+        b.power_cut_and_boot()
+        b.ok("sync")
+        assert [b.vb.panel_bytes(q) for q in (0, 1)] == ink    # the same card selected
+        assert saved(flash) == rec
+        want = m.observation(p)["hand"]
+        b.vb.press(p, "ok")                 # OK: that card is discarded
+        b.ok("sync")
+        after = Match.from_record(saved(flash).decode())
+        gone = [c for c in want if c not in after.observation(p)["hand"]]
+        assert gone == [arranged(want)[(pl.keys.cursor[p] + rights) % n]]
+    finally:
+        b.stop()
