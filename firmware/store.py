@@ -217,10 +217,13 @@ def save_cursor(m, cursor):
     n = len(m._actions)
     if _test or (a[0] is m and a[1] == n and a[2] == cursor[0] and a[3] == cursor[1]):
         return
+    same = a[0] is m and a[1] == n
     a[0] = m
     a[1] = n
     a[2] = cursor[0]
     a[3] = cursor[1]
+    if not same and not cursor[0] and not cursor[1]:
+        return    # a new position with both on the first card: what a resume gives
     try:
         with open(CUR, "w") as f:
             f.write("%s %d %d\n" % (_cur_key(m), cursor[0], cursor[1]))

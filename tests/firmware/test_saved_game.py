@@ -263,3 +263,28 @@ def test_the_selected_card_survives_a_power_cut(flash):
         assert gone == [arranged(want)[(pl.keys.cursor[p] + rights) % n]]
     finally:
         b.stop()
+
+
+def test_saved_cursors_apply_only_to_their_own_position(flash):
+    """game.cur for another position, another game, or damaged: the game
+    resumes as it is, on the first card, nothing on an error screen."""
+    m = long_record(9)
+    put(flash, "game.okg", m.to_record())
+    key = "%d:%d:%d" % (m.seed, m.first_dealer, len(m._actions))
+    b = boot(flash)
+    try:
+        first = [b.vb.panel_bytes(q) for q in (0, 1)]
+        for cur in ("%d:%d:%d 3 4\n" % (m.seed, m.first_dealer, 8),    # the position before
+                    "%d:%d:%d 3 4\n" % (m.seed + 1, m.first_dealer, 9),  # another game
+                    key + " 99 -1\n", key + " x 2\n", "\xff\x00" * 40, ""):
+            put(flash, "game.cur", cur)
+            b.power_cut_and_boot()
+            b.ok("sync")
+            assert b.status()["screen"] == "game" and same_game(b, m), cur
+            assert [b.vb.panel_bytes(q) for q in (0, 1)] == first, cur
+        put(flash, "game.cur", key + " 3 4\n")             # its own: applied
+        b.power_cut_and_boot()
+        b.ok("sync")
+        assert [b.vb.panel_bytes(q) for q in (0, 1)] != first and same_game(b, m)
+    finally:
+        b.stop()
