@@ -65,7 +65,7 @@ def new_game_on_flash(flash_dir, seed=None, vs=None):
         old = b""
     # the game it replaces is kept first (a copy: a crash in between
     # leaves both), then the new one goes in through game.tmp
-    kept = keep_aside(old, flash_dir)
+    keep_aside(old, flash_dir)
     tmp = os.path.join(flash_dir, "game.tmp")
     with open(tmp, "w") as f:
         f.write(record)
