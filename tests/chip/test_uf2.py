@@ -265,3 +265,25 @@ def test_a_cut_file_is_named_and_dragging_the_whole_file_repairs_the_pico(make_c
         _play_a_turn(board)
     finally:
         board.close()
+
+
+def test_okgin_sim_chip_with_a_new_game_keeps_the_saved_one(rp2_images, tmp_path):
+    """okgin sim --chip --vs hard on a Pico with a game saved: the new game
+    goes on its flash, the old record is kept whole beside the flash file
+    (okgin flash would delete a stray file on the chip) and the user told."""
+    import contextlib
+    import io
+
+    from okgin.engine import Match
+    from okgin.lib.session import flashed_chip
+    flash = tmp_path / "flash.bin"
+    quiet = io.StringIO()
+    flashed_chip(flash=str(flash), realtime=False, seed=9, vs="easy", out=quiet).stop()
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        flashed_chip(flash=str(flash), realtime=False, vs="hard", out=quiet).stop()
+    kept = [p for p in os.listdir(tmp_path) if p.startswith("replaced-")]
+    assert len(kept) == 1, os.listdir(tmp_path)
+    m = Match.from_record((tmp_path / kept[0]).read_text())
+    assert m.seed == 9 and m.players == ("human", "easy")
+    assert kept[0] in said.getvalue() and "against easy, hand 1" in said.getvalue()
