@@ -56,6 +56,11 @@ def _make_room():
     gc.collect()
 
 
+# bottimes keeps this many decisions, the newest (a hand has ~30 of the
+# computer's; a host reads them after each hand)
+BOT_TIMES = 128
+
+
 class App:
     """The table. The parts loaded on demand (menu, recover, stats, endview,
     padview, testcmds) are peers it calls with itself as the context: they
@@ -109,8 +114,10 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
-        # test mode's ``bottimes``: the computer's decision times (us),
-        # recorded only once it has been asked for (None: not recording)
+        # test mode's ``bottimes``: the computer's decision times (us) in
+        # test mode's game, once it has been asked for (None: not
+        # recording); the newest BOT_TIMES only, and forgotten whenever
+        # test mode is switched (nothing of the real game is recorded)
         self.bot_us = None
         self.showdown = False
         self.pad = False                 # the score pad after a won game
@@ -312,8 +319,11 @@ class App:
         # after each move cost 72 ms per move there (docs/memory.md)
         hand_no = m.hand_no
         m.play(act)
-        if self.bot_us is not None:
-            self.bot_us.append(time.ticks_diff(time.ticks_us(), t0))
+        bt = self.bot_us
+        if bt is not None and self.testmode:
+            if len(bt) >= BOT_TIMES:
+                bt.pop(0)
+            bt.append(time.ticks_diff(time.ticks_us(), t0))
         self.save()
         self._after_action(None, None, hand_no)
         return True
@@ -331,6 +341,8 @@ class App:
         if p < 0 or p >= self.nplayers:
             return
         self.power.touch(p)
+        if not self.power.woken(self):
+            return   # the ink still says "Sleeping": this press does nothing
         if kind == "repeat" and button not in ("left", "right"):
             return
         self.dirty[p] = True
@@ -540,10 +552,12 @@ class App:
         if on == self.testmode:
             return
         self.testmode = on
+        self.bot_us = None   # bottimes: test mode's own decisions, from its next ask
         # where each player's cursor was in the real game, for its return
-        cur = self.cursor
-        self.cursor = self._real_cursor or [0, 0]
-        self._real_cursor = cur if on else None
+        # (after resume(): its saved cursors may be a moment older)
+        real = self._real_cursor
+        self._real_cursor = self.cursor if on else None
+        self.cursor = [0, 0]
         self.match = None
         self.mode = "menu"
         self.showdown = False
@@ -560,8 +574,11 @@ class App:
             self.resume()
         except Exception as e:   # as at boot: never stuck
             self.fail(e)
+        if real is not None:
+            self.cursor = real
         self.hand_boundary()
-        self.redraw()
+        if not self.power.sleeping:   # asleep: drawn when a button wakes it
+            self.redraw()
 
     def locked(self):
         """The owner's lock holds: a game is in progress (on its screens or

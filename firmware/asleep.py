@@ -7,7 +7,9 @@ The game is already saved (after every action). Both panels show the
 sleeping (or empty battery) screen, which stays on the ink, and go to deep
 sleep; the chip sleeps as deep as a button can end: DORMANT on batteries,
 a light sleep that keeps the serial port on USB. Any button wakes it into
-the same game, and that press does nothing else.
+the same game, and that press does nothing else: nor do the presses made
+until the panels show the game again (Power.woken). A press made while the
+sleeping screen is being drawn wakes the table as soon as it is drawn.
 """
 from time import sleep_ms, ticks_ms
 
@@ -47,25 +49,35 @@ def sleep(pw, app, why, cutoff_mv, rest_ms):
     for led in hw.leds:
         led.value(0)
     b = app.buttons
+    # a press while the sleeping screen was being drawn (_settle polls the
+    # buttons) is the waking press: once the screen is on the ink, at once
+    woke = b.held_any() or b.pending()
     while True:
-        s = hw.supply()
-        usb = s is None or s[0]
-        if usb:
-            # USB: the serial port stays up
-            hw.rest(rest_ms, None if app.proto is None else app.proto.pending)
-            if app.proto is not None:
-                app.proto.poll()
-        else:
-            hw.dormant()
-        b.poll()
+        if not woke:
+            s = hw.supply()
+            usb = s is None or s[0]
+            if usb:
+                # USB: the serial port stays up; its requests are answered
+                # without a panel or a light (protocol.py: pw.sleeping)
+                hw.rest(rest_ms, None if app.proto is None else app.proto.pending)
+                if app.proto is not None:
+                    app.proto.poll()
+            else:
+                hw.dormant()
+            b.poll()
         if b.held_any() or b.pending():
             if why == "empty":
                 s = hw.supply()
                 if s is not None and not s[0] and s[1] and s[1] < cutoff_mv:
                     _release(b)
+                    woke = False
                     continue        # still empty: back to sleep, no refresh
             break
+        woke = False
     _release(b)
+    # until the panels show the game again, presses do nothing and the
+    # turn light stays off (Power.woken)
+    pw.waking = True
     pw.sleeping = False
     pw.mv = 0
     pw.read_at = ticks_ms()
@@ -80,10 +92,14 @@ def sleep(pw, app, why, cutoff_mv, rest_ms):
 
 
 def _settle(pw, app, p):
+    """Wait for p's refresh to end, looking at the buttons meanwhile (an
+    edge ends the rest): a press made now wakes the table."""
     pn = app.panels[p]
+    b = app.buttons
     try:
         while pn.d.busy():
-            pw.hw.rest(1000)
+            pw.hw.rest(1000 if not b.settling else b.debounce_ms)
+            b.poll()
     except OSError:
         pass
     pn.started = None

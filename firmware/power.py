@@ -24,11 +24,15 @@ found nothing to do, and ``overlay(fb, testmode)`` after drawing a screen.
   and go to deep sleep, and the chip sleeps as deep as it can and still be
   woken by a button: DORMANT on batteries; on USB a light sleep that keeps
   the serial port. Any button wakes it into the same game (that press does
-  nothing else).
+  nothing else, nor do presses made before the panels show the game again;
+  presses made while the sleeping screen is being drawn wake it at once).
+  A host's requests on USB are answered meanwhile without waking the
+  panels or the lights (protocol.py).
 """
 from time import ticks_add, ticks_diff, ticks_ms
 
 from i18n import t
+import store
 
 AUTO_OFF = (0, 5, 15, 60)   # the menu's choices, minutes (0: never)
 DEFAULT_AUTO_OFF = 15
@@ -37,6 +41,7 @@ FULL_MV = 4300              # VSYS of fresh 3 x AA behind the diode
 LOW_MV = 3100               # ~1.1 V a cell: the warning
 CUTOFF_MV = 2700            # ~0.97 V a cell: save, say so, sleep
 HOT_MS = 30000              # the awaited panel stays awake this long
+CURSOR_MS = 1000            # the cursors saved once nobody pressed for this long
 REST_MAX_MS = 60000
 LED_EVERY_MS = 2000         # on batteries the turn light flashes...
 LED_ON_MS = 60              # ...this long
@@ -68,6 +73,9 @@ class Power:
         self.level = -1             # icon bars shown (-1: no icon)
         self.warned = False
         self.sleeping = False
+        # woken, until the panels show the game again: presses do nothing
+        # and the turn light stays off (woken() ends it)
+        self.waking = False
         self._lit = True
 
     # -- called by the app ----------------------------------------------------
@@ -79,10 +87,15 @@ class Power:
 
     def tick(self, app):
         now = ticks_ms()
+        if self.waking:
+            self.woken(app)
         if ticks_diff(now, self.read_at) >= 0 and not self.hw.busy():
             self.read_at = ticks_add(now, READ_MS)
             self._read(app)
         self._panels(app, now)
+        if app.mode == "game" and app.match is not None and not app.testmode \
+                and ticks_diff(now, self.touched) >= CURSOR_MS:
+            store.save_cursor(app.match, app.cursor)   # written only when changed
         if self.lit() != self._lit:
             self._lit = not self._lit
             app.leds()
@@ -92,9 +105,34 @@ class Power:
             self.sleep(app, "asleep")
 
     def lit(self):
-        """May the turn light be on now? Always on USB; on batteries a
-        short flash every LED_EVERY_MS."""
+        """May the turn light be on now? Not while the panels say
+        "Sleeping" (asleep, or woken and not yet redrawn: the light
+        follows the panels); else always on USB, on batteries a short
+        flash every LED_EVERY_MS."""
+        if self.sleeping or self.waking:
+            return False
         return self.usb or ticks_ms() % LED_EVERY_MS < LED_ON_MS
+
+    def woken(self, app):
+        """Does every working panel show the game again since the table
+        woke (or did it not sleep)? Until then a press does nothing
+        (App.handle): the ink still says "Sleeping / Press any button",
+        and a press the players cannot see the result of would be a move
+        they did not see coming. Asked when a press comes, so a press made
+        just after the ink settled counts."""
+        if not self.waking:
+            return True
+        for p in range(app.nplayers):
+            if app.dead[p]:
+                continue
+            pn = app.panels[p]
+            try:
+                if app.dirty[p] or pn.refreshing() or pn.changed():
+                    return False
+            except OSError as e:    # the driver's EPDTimeout: as redraw() does
+                app.panel_failed(p, e)
+        self.waking = False
+        return True
 
     def rest(self, app):
         """Nothing to do this turn: sleep until the next thing is due (an
@@ -128,7 +166,7 @@ class Power:
             if due <= 0:
                 return
         for t in (self.read_at, ticks_add(self.touched, self._off_ms()),
-                  ticks_add(self.touched, HOT_MS)):
+                  ticks_add(self.touched, HOT_MS), ticks_add(self.touched, CURSOR_MS)):
             d = ticks_diff(t, now)
             if 0 < d < due:
                 due = d

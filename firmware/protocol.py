@@ -57,14 +57,21 @@ class Protocol:
             return True
         return False
 
+    def asleep(self):
+        """The table sleeps (auto-off on USB, firmware/asleep.py): nothing
+        waits on a panel, and nothing may wake one or light a turn light.
+        idle() would handle the queued presses (the waking one) and draw."""
+        pw = getattr(self.app, "power", None)
+        return pw is not None and pw.sleeping
+
     def poll(self):
         """Read and answer what has arrived; never blocks."""
         w = self.waiting
         if w is not None:
-            if w == "sync" and self.app.idle():
+            if w == "sync" and (self.asleep() or self.app.idle()):
                 self.waiting = None
                 self.send("OK")
-            elif w == "testmode" and self.app.shown():
+            elif w == "testmode" and (self.asleep() or self.app.shown()):
                 self.waiting = None
                 self.send("OK testmode=1")
         # One byte per read: on the rp2 port a read of more waits until
@@ -139,7 +146,7 @@ class Protocol:
             # public: it tells when the table is idle, nothing of a game
             if len(w) != 1:
                 return self.send("ERR sync takes no arguments")
-            if app.idle():
+            if self.asleep() or app.idle():
                 return self.send("OK")
             self.waiting = "sync"
             return
@@ -153,6 +160,11 @@ class Protocol:
             if not app.testmode:
                 self.band = self.band_buf = None   # testcmds itself goes after each command
                 return self.send("OK testmode=0")
+            if self.asleep():
+                # a sleeping table answers at once: its panels say
+                # "Sleeping" until a button wakes it into test mode's
+                # screens, banner first; a test press meanwhile is refused
+                return self.send("OK testmode=1")
             # answered once the TEST MODE banner is on both panels (poll)
             self.waiting = "testmode"
             return

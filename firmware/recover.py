@@ -80,6 +80,9 @@ def boot(app):
     app.match = m
     app.mode = "game"
     resume_state(app)
+    c = store.load_cursor(m)   # each player's selected card, as it was
+    if c is not None:
+        app.cursor = c
     if err is not None:
         note = (t("rec.repaired"), [t("rec.bad_line", ln), t("rec.resumed", store.BAD)])
         app.notice = [note, note]

@@ -19,6 +19,10 @@ BAD = "game.bad"
 FIX = "game.fix"          # a repaired record, complete, waiting to replace GAME
 SETTINGS = "settings.json"
 STATS = "stats.json"      # firmware/stats.py reads and writes it
+# where each player's selected card is in the real game (the cursors), so
+# a power cut does not put it back on the first card (a habitual OK would
+# discard a card nobody chose). Not part of the record: its format stays.
+CUR = "game.cur"
 
 # True while GAME on the flash is the game in RAM (resumed from it, or
 # written by this table since): nothing writes over a record the table did
@@ -34,6 +38,9 @@ def sandbox(on):
     """Test mode keeps its own game (test.okg, test.tmp, test.bad) and never
     opens the real one (docs/reliability.md, hidden information)."""
     global GAME, TMP, BAD, FIX, STATS, owned
+    global _test
+    _test = on
+    _at[0] = None
     base = "test" if on else "game"
     GAME = base + ".okg"
     TMP = base + ".tmp"
@@ -185,7 +192,64 @@ def discard_game():
 def clear_game():
     global owned
     _remove(GAME)
+    if not _test:
+        _remove(CUR)
     owned = True      # (no record: a new game may be written)
+
+
+_test = False
+# what CUR holds: the match, its number of actions and the two cursors
+# (compared on every turn of the main loop: ints, no allocation)
+_at = [None, -1, -1, -1]
+
+
+def _cur_key(m):
+    # the game and its position, as stats.py names a game
+    return "%d:%d:%d" % (m.seed, m.first_dealer, len(m._actions))
+
+
+def save_cursor(m, cursor):
+    """The real game's cursors on the flash, when they (or the position)
+    changed since CUR was written or read. Power.tick calls it once
+    nobody has pressed for a moment (a flash write is never in the way
+    of a cursor move, nor of the ~30 ms it has to start its refresh)."""
+    a = _at
+    n = len(m._actions)
+    if _test or (a[0] is m and a[1] == n and a[2] == cursor[0] and a[3] == cursor[1]):
+        return
+    same = a[0] is m and a[1] == n
+    a[0] = m
+    a[1] = n
+    a[2] = cursor[0]
+    a[3] = cursor[1]
+    if not same and not cursor[0] and not cursor[1]:
+        return    # a new position with both on the first card: what a resume gives
+    try:
+        with open(CUR, "w") as f:
+            f.write("%s %d %d\n" % (_cur_key(m), cursor[0], cursor[1]))
+    except OSError:
+        pass    # a full flash: the game is saved, only its cursor is not
+
+
+def load_cursor(m):
+    """The cursors saved for this very position of m, or None (none
+    saved, another game or position, a damaged file: the first card)."""
+    if _test:
+        return None
+    try:
+        with open(CUR) as f:
+            w = f.read(64).split()
+        if len(w) == 3 and w[0] == _cur_key(m):
+            c = [int(w[1]), int(w[2])]
+            if 0 <= c[0] < 16 and 0 <= c[1] < 16:
+                _at[0] = m
+                _at[1] = len(m._actions)
+                _at[2] = c[0]
+                _at[3] = c[1]
+                return c
+    except (OSError, ValueError, UnicodeError):
+        pass
+    return None
 
 
 _SETTINGS_MAX = 2048   # bytes: the menu's few options fit in 200

@@ -28,6 +28,11 @@ def press(proto, app, w):
             or (len(w) == 4 and w[3] != "long"):
         return proto.send(
             "ERR usage: press 0|1 left|right|ok|draw|take|knock [long]")
+    pw = app.power
+    if pw.sleeping:
+        return proto.send("ERR the table is asleep: a button wakes it")
+    if not pw.woken(app):
+        return proto.send("ERR the table is waking up: sync first")
     # queued through the button driver like a real press; protocol.py
     # then has everything queued handled and redrawn
     app.buttons.inject(int(w[1]), w[2], "long" if len(w) == 4 else "short")

@@ -21,8 +21,9 @@ def dispatch(proto, cmd, w):
         if len(w) != 1:
             return proto.send("ERR bottimes takes no arguments")
         # the computer's decisions since the last bottimes (app.bot_step:
-        # from asking it to move to the move applied), then starts afresh;
-        # the first one starts the recording
+        # from asking it to move to the move applied; the newest 128),
+        # then starts afresh; the first one since test mode was switched
+        # on starts the recording
         t = app.bot_us or ()
         app.bot_us = []
         return proto.send("OK n=%d us=%s" % (len(t), ",".join(str(x) for x in t)))

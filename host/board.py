@@ -140,6 +140,22 @@ def _erase(flash):
         os.remove(flash)
 
 
+def _cut_file(path):
+    """Say so when the file to drop is cut (a copy or download that stopped
+    part way): what a Pico does with it, and how to recover. Returns
+    (blocks whole, blocks announced), or None for a whole file."""
+    from okgin.chip import images
+    with open(path, "rb") as f:
+        cut = images.uf2_cut(f.read())
+    if cut:
+        print("okgin board: %s is cut: it holds %d of the %d blocks its blocks announce (a copy "
+              "or download that stopped part way). A Pico's drive takes it without a word and "
+              "does not restart; unplugged, the Pico then starts nothing (MicroPython or the "
+              "game half-written). Make the file again (okgin uf2) and drag the whole file: "
+              "that repairs it." % (path, cut[0], cut[1]), file=sys.stderr, flush=True)
+    return cut
+
+
 def run_chip(args):
     from okgin.chip.chipboard import default_flash
     from okgin.lib.boards import make_board
@@ -159,6 +175,7 @@ def run_chip(args):
         print("okgin board: dragging %s onto the Pico replaces its filesystem: the saved game, "
               "settings and statistics in %s are erased (okgin flash keeps them)"
               % (args.drop, flash), file=sys.stderr, flush=True)
+    cut = _cut_file(args.drop) if args.drop else None
     chip = make_board("chip", flash=flash, board=args.board, firmware=args.firmware,
                       realtime=args.speed == 1, drop=args.drop)
 
@@ -182,8 +199,18 @@ def run_chip(args):
         print("           or: okgin flash --port %s ; okgin hil --port %s" % (chip.port, chip.port))
         print("Ctrl-C stops the chip (the flash keeps what was written).", flush=True)
         try:
+            waited = 0
             while chip.alive:
                 time.sleep(1)
+                done, total = chip.dropped_blocks
+                if cut and not chip.resets and total and done == total:
+                    waited += 1
+                    if waited == 3:     # the drive took every block and does not restart
+                        print("okgin board: the Pico's drive took the %d blocks of %s and waits "
+                              "for the other %d: it stays the RPI-RP2 drive and does not restart. "
+                              "Drag the whole file again (okgin uf2 makes it anew)"
+                              % (done, os.path.basename(args.drop), cut[1] - cut[0]),
+                              file=sys.stderr, flush=True)
             print("the emulated chip stopped: %s" % (chip.last_exit[1] if chip.last_exit else ""),
                   file=sys.stderr)
             return 1

@@ -33,7 +33,8 @@ keys (hold = long press; Shift+key = long press too):
 Scripts and the serial protocol number the seats 0 and 1.
 
 The game is saved in --flash-dir (default %s) and survives
-closing the simulator; --fresh starts without the saved game.
+closing the simulator; --fresh starts without the saved game; --seed or
+--vs keeps it aside as replaced-<date>-<time>.okg there, and says so.
 
 script (--headless --script FILE), one step a line, '#' starts a comment:
   press 0 right          seat 0 presses right (short); `press 1 ok long`: a long press

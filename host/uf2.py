@@ -81,6 +81,9 @@ def run(args):
     print("to install: hold BOOTSEL, plug the Pico in, drag %s onto the RPI-RP2 drive"
           % os.path.basename(out))
     print("note: " + WARNING)
+    print("if the copy is cut (the drive stays after it, then the Pico starts nothing): hold "
+          "BOOTSEL, plug it in and drag the whole file again; whole, %s is %d bytes"
+          % (os.path.basename(out), info["size"]))
     return 0
 
 

@@ -92,6 +92,28 @@ def uf2_blocks(data, name="the firmware"):
     return blocks
 
 
+def uf2_cut(data):
+    """None for a whole UF2 file; for one a copy or download cut short,
+    (blocks it holds whole, blocks its blocks say the file has). Every
+    block carries its number and the file's block count, and the Pico's
+    USB drive restarts into the file only once it has all of them: a cut
+    file is taken without a word, and the drive stays."""
+    whole = len(data) // 512
+    announced = 0
+    seen = set()
+    for i in range(whole):
+        m0, m1, _f, _a, _s, number, total, _fam = struct.unpack_from("<8I", data, i * 512)
+        if (m0, m1) != _UF2_MAGIC[:2]:
+            continue
+        announced = max(announced, total)
+        seen.add(number)
+    if not announced:
+        return None             # not a UF2 file at all: uf2_blocks says so
+    if len(data) % 512 or any(n not in seen for n in range(announced)):
+        return whole, announced
+    return None
+
+
 def write_uf2(flash_path, uf2_path):
     """Put a UF2 image into a flash file, as the Pico's USB drive does when
     the file is dropped on it: only the blocks it names change, so the

@@ -10,7 +10,7 @@ import os
 # holds this list against theirs). Each is saved through NAME.tmp and
 # renamed; a damaged one is set aside as NAME.bad (the game's as game.bad).
 # Test mode keeps its own game and statistics (test.*, teststats.json).
-SAVED_GAME = ("game.okg", "game.tmp", "game.bad", "game.fix")
+SAVED_GAME = ("game.okg", "game.tmp", "game.bad", "game.fix", "game.cur")
 SETTINGS = ("settings.json", "settings.json.tmp", "settings.json.bad")
 STATISTICS = ("stats.json", "stats.json.tmp", "stats.json.bad")
 TEST_MODE = ("test.okg", "test.tmp", "test.bad", "test.fix",

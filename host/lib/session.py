@@ -57,11 +57,56 @@ def new_game_on_flash(flash_dir, seed=None, vs=None):
     except OSError:
         settings = None
     seed, record = new_game_record(settings, seed, vs)
+    game = os.path.join(flash_dir, "game.okg")
+    try:
+        with open(game, "rb") as f:
+            old = f.read()
+    except OSError:
+        old = b""
+    # the game it replaces is kept first (a copy: a crash in between
+    # leaves both), then the new one goes in through game.tmp
+    keep_aside(old, flash_dir)
     tmp = os.path.join(flash_dir, "game.tmp")
     with open(tmp, "w") as f:
         f.write(record)
-    os.replace(tmp, os.path.join(flash_dir, "game.okg"))
+    os.replace(tmp, game)
     return seed
+
+
+def keep_aside(old, folder, out=None):
+    """A new game asked for (--seed, --vs) where one is saved: ``old``, the
+    saved record's bytes, is kept whole in ``folder`` as
+    replaced-<date>-<time>.okg (never over another), and the user is told
+    which game that was and how to play it on. Returns its path, or None
+    when there was nothing to keep."""
+    if not old.strip():
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = os.path.join(folder, "replaced-%s.okg" % stamp)
+    n = 1
+    while os.path.exists(path):
+        n += 1
+        path = os.path.join(folder, "replaced-%s-%d.okg" % (stamp, n))
+    with open(path, "xb") as f:
+        f.write(old)
+    out = sys.stderr if out is None else out
+    out.write("okgin: the game saved on this table (%s) was not replaced: it is kept as %s "
+              "(put it back as game.okg to play it on; okgin replay shows it)\n"
+              % (describe_record(old), path))
+    out.flush()
+    return path
+
+
+def describe_record(data):
+    """A saved game in a few words: hand, scores, who plays seat 1."""
+    from okgin.engine import Match
+    try:
+        m = Match.from_record(data.decode("utf-8"))
+    except Exception:   # noqa: BLE001 - a damaged record is kept all the same
+        return "a record that does not read as a game"
+    who = "two players" if m.players[1] == "human" else "against %s" % m.players[1]
+    state = "won" if m.winner is not None else "hand %d" % m.hand_no
+    return "%s, %s, %d-%d" % (who, state, m.scores[0], m.scores[1])
 
 
 def new_game_record(settings, seed=None, vs=None):
@@ -157,6 +202,7 @@ def _on_the_chip(chip, fresh, seed, vs):
     from mpremote.transport_serial import SerialTransport
     import contextlib
     import io
+    kept = []
     with contextlib.redirect_stdout(io.StringIO()):
         t = SerialTransport(chip.port, baudrate=115200, timeout=5)
         try:
@@ -167,12 +213,21 @@ def _on_the_chip(chip, fresh, seed, vs):
                 out, _err = t.exec_raw(READ_SETTINGS, timeout=60)
                 settings = out.decode("utf-8", "replace").strip() or None
                 _seed, record = new_game_record(settings, seed, vs)
+                # the saved game it replaces: kept beside the chip's flash
+                # file (okgin flash would delete a stray file on the chip)
+                old, _err = t.exec_raw(READ_GAME, timeout=60)
+                kept.append(old)
                 t.exec_raw(WRITE_GAME % (record,), timeout=60)
             t.exit_raw_repl()
         finally:
             t.close()
+    for old in kept:
+        keep_aside(old, os.path.dirname(os.path.abspath(chip.flash_path)))
 
 
+READ_GAME = ("import sys\ntry:\n    with open('game.okg', 'rb') as _f:\n"
+             "        getattr(sys.stdout, 'buffer', sys.stdout).write(_f.read())\n"
+             "except OSError:\n    pass\n")
 READ_SETTINGS = "try:\n    print(open('settings.json').read())\nexcept OSError:\n    pass\n"
 WRITE_GAME = "with open('game.tmp', 'w') as _f:\n    _f.write(%r)\nimport os\nos.rename('game.tmp', 'game.okg')\n"
 

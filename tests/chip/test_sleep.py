@@ -222,3 +222,47 @@ def test_the_gauge_follows_vsys_and_usb_and_an_empty_battery_sleeps(table):
     chip.press(0, "left")
     fw.cmd("sync")
     assert fw.record() == rec and g.in_step()
+
+
+def test_a_sleeping_table_on_usb_answers_the_host_and_wakes_only_by_a_button(table):
+    """Asleep on USB (a lightsleep loop that keeps the port): `sync` and
+    `lang` are answered at once, no panel wakes, no turn light comes on;
+    the waking press (RIGHT, on a discard: a cursor move) only wakes."""
+    chip, fw = table
+    boot(chip, fw, vbus=True, vsys=4.7)
+    fw.cmd("testmode on")
+    if status(fw)["screen"] != "menu":
+        fw.cmd("press 0 ok long")
+    for _ in range(3):                        # Auto-off (as above): 5 minutes
+        fw.cmd("press 0 left")
+    for _ in range(3):
+        fw.cmd("press 0 ok")
+    g = Game(chip, fw)
+    while g.m.observation(g.m.hand._to_move)["phase"] != "discard":
+        g.act()
+    p = g.m.hand._to_move
+    fw.cmd("lang lt")
+    fw.cmd("sync")
+    st, rec = status(fw), fw.record()
+    ink = [chip.panel_bytes(q) for q in (0, 1)]
+    assert chip.led(p)
+    try:
+        chip.wait_emulated(6 * 60 * SEC)      # asleep after 5 minutes
+        asleep = [chip.panel_bytes(q) for q in (0, 1)]
+        assert asleep != ink and all(chip.panel(q).asleep for q in (0, 1))
+        for req in ("sync", "lang lt", "sync", "status", "sync"):
+            fw.cmd(req, timeout=30)           # answered with no button
+            assert not chip.led(0) and not chip.led(1), req
+            assert all(chip.panel(q).asleep for q in (0, 1)), req
+            assert [chip.panel_bytes(q) for q in (0, 1)] == asleep, req
+        chip.press(p, "right")                # the waking press: nothing else
+        fw.cmd("sync")
+        assert status(fw) == st and fw.record() == rec
+        assert [chip.panel_bytes(q) for q in (0, 1)] == ink
+        assert chip.led(p)
+    finally:
+        fw.cmd("lang en")
+        fw.cmd("press 0 ok long")             # auto-off back to its default, 15 min
+        for _ in range(3):
+            fw.cmd("press 0 left")
+        fw.cmd("press 0 ok")

@@ -28,6 +28,9 @@ def uf2file(rp2_images, tmp_path_factory):
     assert "hold BOOTSEL" in r.stdout
     # said plainly: the drag replaces the saved game, okgin flash keeps it
     assert "saved game" in r.stdout and "okgin flash" in r.stdout and "keeps them" in r.stdout
+    # and what a cut copy looks like, how to recover, how big the whole file is
+    assert "drag the whole file again" in r.stdout and "the drive stays" in r.stdout
+    assert "%d bytes" % os.path.getsize(out) in r.stdout
     return str(out)
 
 
@@ -195,3 +198,92 @@ def test_okgin_sim_chip_on_a_dropped_pico_flashes_nothing_and_names_the_firmware
         assert ready_note(s) == "board ready, firmware 0.1.0"
     finally:
         s.close()
+
+
+def _said(p, text, timeout):
+    """The first line okgin board writes to stderr with ``text`` in it."""
+    import select
+    end = time.monotonic() + timeout
+    while True:
+        r, _w, _x = select.select([p.stderr], [], [], max(0, end - time.monotonic()))
+        assert r, "okgin board did not say %r in %d s" % (text, timeout)
+        line = p.stderr.readline()
+        assert line, "okgin board stopped without saying %r" % text
+        if text in line:
+            return line
+
+
+@pytest.mark.parametrize("where", ["micropython", "filesystem"])
+def test_a_cut_file_is_named_and_dragging_the_whole_file_repairs_the_pico(make_chip, rp2_images, uf2file,
+                                                                          tmp_path, where):
+    """A copy (or download) of okgin.uf2 that stopped part way, in
+    MicroPython or in the game's filesystem: `okgin board --chip --drop`
+    says the file is cut and what to do; the Pico's drive takes it and
+    does not restart, as a real one; powered on again it starts no game;
+    the whole file dragged again repairs it."""
+    import signal
+
+    from okgin import uf2 as U
+    from okgin.chip import images
+    with open(uf2file, "rb") as f:
+        data = f.read()
+    blocks = U.read_uf2(data, "okgin.uf2")
+    mp = sum(1 for a, _ in blocks if a < U.FLASH_BASE + U.FS_OFFSET)
+    keep = mp // 2 if where == "micropython" else (mp + len(blocks)) // 2
+    cut = tmp_path / "okgin.uf2"
+    cut.write_bytes(data[:keep * 512 + 100])          # stopped inside a block, too
+    flash = tmp_path / "flash.bin"
+    images.new_flash(str(flash))
+    p = subprocess.Popen([sys.executable, "-m", "okgin.cli", "board", "--chip", "--flash", str(flash),
+                          "--drop", str(cut), "--speed", "0", "--quiet"], cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        said = _said(p, "is cut", 120)
+        assert "%d of the %d blocks" % (keep, len(blocks)) in said, said
+        assert "drag the whole file" in said
+        said = _said(p, "took the", 600)               # once the drive has taken all of it
+        assert "took the %d blocks" % keep in said and "does not restart" in said, said
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(60)
+    chip = make_chip(flash=str(flash))                 # unplugged, plugged in again
+    try:
+        # 10 s of the Pico's time: a whole install is READY well before
+        chip.wait_emulated(10 * 10**9, timeout=20)
+    except Exception:   # noqa: BLE001 - half of MicroPython: the core loops on a fault
+        assert where == "micropython"
+    said = [ln for _t, ln in chip.console_lines() if not ln.startswith("[emulator]")]
+    if where == "micropython":
+        assert said == []                              # not a word on USB
+    else:
+        assert said and said[0].startswith("MicroPython v")   # a bare REPL, no game
+    assert not [ln for ln in said if "READY okgin" in ln]
+    chip.stop()
+    chip, board = _drop(make_chip, flash, uf2file)    # the whole file, dragged again
+    try:
+        board.wait_ready(120, probe_after=0.0)
+        _play_a_turn(board)
+    finally:
+        board.close()
+
+
+def test_okgin_sim_chip_with_a_new_game_keeps_the_saved_one(rp2_images, tmp_path):
+    """okgin sim --chip --vs hard on a Pico with a game saved: the new game
+    goes on its flash, the old record is kept whole beside the flash file
+    (okgin flash would delete a stray file on the chip) and the user told."""
+    import contextlib
+    import io
+
+    from okgin.engine import Match
+    from okgin.lib.session import flashed_chip
+    flash = tmp_path / "flash.bin"
+    quiet = io.StringIO()
+    flashed_chip(flash=str(flash), realtime=False, seed=9, vs="easy", out=quiet).stop()
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        flashed_chip(flash=str(flash), realtime=False, vs="hard", out=quiet).stop()
+    kept = [p for p in os.listdir(tmp_path) if p.startswith("replaced-")]
+    assert len(kept) == 1, os.listdir(tmp_path)
+    m = Match.from_record((tmp_path / kept[0]).read_text())
+    assert m.seed == 9 and m.players == ("human", "easy")
+    assert kept[0] in said.getvalue() and "against easy, hand 1" in said.getvalue()

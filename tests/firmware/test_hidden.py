@@ -96,3 +96,66 @@ def test_the_owners_lock_refuses_test_mode_and_ctrl_c_while_a_game_is_on(flash):
         assert b.cmd("testmode on") == "OK testmode=1"
     finally:
         b.stop()
+
+
+def _computer_moves(b, flash):
+    """The real game against the computer (easy), started from the menu
+    with the buttons: seat 0 passes, draws and throws the card drawn until
+    the computer has made a few decisions. Returns how many it made."""
+    b.vb.press(0, "right")                    # the menu's second row: vs easy
+    b.vb.press(0, "ok")
+    b.ok("sync")
+    for _ in range(4):
+        st = b.status()
+        if st["screen"] != "game":
+            break
+        b.vb.press(0, "draw")                 # pass the upcard, or draw
+        b.ok("sync")
+        if b.status()["phase"] == "discard" and b.status()["to_move"] == "0":
+            b.vb.press(0, "ok")               # the card just drawn
+            b.ok("sync")
+    return sum(1 for ln in saved(flash).decode().splitlines()
+               if ln.split()[1:2] == ["1"])
+
+
+def test_test_mode_times_nothing_of_the_real_game(flash):
+    b = boot(flash)
+    try:
+        b.ok("testmode on")
+        assert b.ok("bottimes") == "OK n=0 us="     # recording test mode's decisions
+        b.ok("testmode off")
+        assert _computer_moves(b, flash) >= 2       # the real game's computer decides
+        b.ok("testmode on")
+        # nothing of it was recorded, not even its number of decisions
+        assert b.ok("bottimes") == "OK n=0 us="
+    finally:
+        b.stop()
+
+
+def test_test_modes_decision_times_are_bounded(tboard):
+    """A host that starts `bottimes` and never reads it again: the
+    firmware keeps the newest 128 decisions, not a list that grows for
+    as long as the table plays."""
+    b = tboard
+    assert b.ok("bottimes") == "OK n=0 us="
+    done = last = 0                                   # the computer's decisions
+    while True:
+        b.ok("sync")
+        st = b.status()
+        if st["screen"] == "menu":                    # a game over: another
+            done += last
+            last = 0
+            b.ok("newgame seed=%d vs=easy dealer=1" % (11 + done))
+            continue
+        last = sum(1 for ln in b.record().splitlines() if ln.split()[1:2] == ["1"])
+        if done + last > 140:
+            break
+        if st["screen"] != "game":
+            b.press(0, "ok")                          # a showdown, the pad
+        elif st["to_move"] == "0":
+            b.press(0, "draw")                        # pass, or draw...
+            st = b.status()
+            if st["to_move"] == "0" and st["phase"] == "discard":
+                b.press(0, "ok")                      # ...and throw what was drawn
+    us = b.ok("bottimes").split("us=")[1].split(",")
+    assert len(us) == 128 and all(int(x) > 0 for x in us)

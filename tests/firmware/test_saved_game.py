@@ -222,3 +222,69 @@ def test_a_huge_save_file_boots_once_repaired(flash):
             b.stop()
         if data.startswith(rec):
             assert saved(flash) == rec
+
+
+def test_the_selected_card_survives_a_power_cut(flash):
+    """A player moves the cursor to a card and the power goes: back on,
+    the same card is selected (before, the first one was, and a habitual
+    OK discarded a card nobody chose). The cursors are written once
+    nobody has pressed for a second; a game's record is not touched."""
+    from okgin.engine.arrange import order as arranged
+    b = boot(flash)
+    try:
+        m = new_real_game(b, flash)
+        pl = Player(b, m.seed, rng_seed=3, pins=True)
+        pl.m = m
+        while m.observation(m.hand._to_move)["phase"] != "discard":
+            pl.step()
+        p = m.hand._to_move
+        n = len(m.observation(p)["hand"])
+        rights = next(r for r in (1, 2, 3) if (pl.keys.cursor[p] + r) % n)   # not the first card
+        for _ in range(rights):
+            b.vb.press(p, "right")
+        b.ok("sync")
+        pressed = time.time()
+        ink = [b.vb.panel_bytes(q) for q in (0, 1)]
+        rec = saved(flash)
+        cur = os.path.join(flash, "game.cur")
+        end = time.monotonic() + 20
+        while not (os.path.exists(cur) and os.stat(cur).st_mtime >= pressed):
+            assert time.monotonic() < end, "the cursors were never saved"
+            time.sleep(0.1)
+        b.power_cut_and_boot()
+        b.ok("sync")
+        assert [b.vb.panel_bytes(q) for q in (0, 1)] == ink    # the same card selected
+        assert saved(flash) == rec
+        want = m.observation(p)["hand"]
+        b.vb.press(p, "ok")                 # OK: that card is discarded
+        b.ok("sync")
+        after = Match.from_record(saved(flash).decode())
+        gone = [c for c in want if c not in after.observation(p)["hand"]]
+        assert gone == [arranged(want)[(pl.keys.cursor[p] + rights) % n]]
+    finally:
+        b.stop()
+
+
+def test_saved_cursors_apply_only_to_their_own_position(flash):
+    """game.cur for another position, another game, or damaged: the game
+    resumes as it is, on the first card, nothing on an error screen."""
+    m = long_record(9)
+    put(flash, "game.okg", m.to_record())
+    key = "%d:%d:%d" % (m.seed, m.first_dealer, len(m._actions))
+    b = boot(flash)
+    try:
+        first = [b.vb.panel_bytes(q) for q in (0, 1)]
+        for cur in ("%d:%d:%d 3 4\n" % (m.seed, m.first_dealer, 8),    # the position before
+                    "%d:%d:%d 3 4\n" % (m.seed + 1, m.first_dealer, 9),  # another game
+                    key + " 99 -1\n", key + " x 2\n", "\xff\x00" * 40, ""):
+            put(flash, "game.cur", cur)
+            b.power_cut_and_boot()
+            b.ok("sync")
+            assert b.status()["screen"] == "game" and same_game(b, m), cur
+            assert [b.vb.panel_bytes(q) for q in (0, 1)] == first, cur
+        put(flash, "game.cur", key + " 3 4\n")             # its own: applied
+        b.power_cut_and_boot()
+        b.ok("sync")
+        assert [b.vb.panel_bytes(q) for q in (0, 1)] != first and same_game(b, m)
+    finally:
+        b.stop()

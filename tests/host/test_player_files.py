@@ -25,6 +25,7 @@ def test_the_list_is_the_files_the_firmware_writes():
     for test_mode in (False, True):
         store.sandbox(test_mode)
         written |= {store.GAME, store.TMP, store.BAD, store.FIX}
+        written |= {store.CUR}   # the real game's cursors (test mode keeps none)
         # firmware/stats.py saves through STATS.tmp and sets a damaged one aside as .bad
         written |= {store.STATS, store.STATS + ".tmp", store.STATS + ".bad"}
     # firmware/store.py saves the settings through SETTINGS.tmp, sets a damaged one aside

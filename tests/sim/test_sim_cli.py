@@ -140,3 +140,25 @@ def test_a_mistyped_flash_dir_is_not_made_quietly(tmp_path):
     r = sim(["--flash-dir", str(tmp_path / "new"), "--fresh"], tmp_path, "sync\n")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "new").is_dir()
+
+
+def test_a_new_game_from_the_command_line_keeps_the_one_in_progress(tmp_path):
+    flash = tmp_path / "f"
+    r = sim(["--seed", "9", "--vs", "easy", "--flash-dir", str(flash)], tmp_path,
+            "sync\npress 0 draw\nsync\nserial status\n")
+    assert r.returncode == 0, r.stderr
+    playing = (flash / "game.okg").read_bytes()
+    assert len(playing.splitlines()) > 4           # header, rules, match, the moves
+    # the README's first example, on the same flash: a new game...
+    r = sim(["--vs", "hard", "--flash-dir", str(flash)], tmp_path, "sync\nserial status\n")
+    assert r.returncode == 0, r.stderr
+    assert status(r.stdout)["vs"] == "hard" and status(r.stdout)["hand_no"] == "1"
+    # ...and the old one kept whole, the user told where and which it was
+    kept = [p for p in os.listdir(flash) if p.startswith("replaced-")]
+    assert len(kept) == 1 and (flash / kept[0]).read_bytes() == playing
+    said = [ln for ln in r.stderr.splitlines() if kept[0] in ln]
+    assert len(said) == 1 and "against easy, hand 1, 0-0" in said[0], r.stderr
+    # put back, it is the game that was being played
+    os.replace(flash / kept[0], flash / "game.okg")
+    r = sim(["--flash-dir", str(flash)], tmp_path, "sync\nserial status\n")
+    assert status(r.stdout)["vs"] == "easy" and (flash / "game.okg").read_bytes().startswith(playing)
