@@ -488,9 +488,12 @@ class App:
         for p in range(self.nplayers):
             if not self.dirty[p]:
                 continue
-            if bot and p == 1:
-                continue   # the computer's panel: drawn once it has moved
             pn = self.panels[p]
+            if bot and (p == 1 or pn.need_full):
+                # the computer's panel, and a new deal's full refresh
+                # (2.5 s the reply would wait behind): drawn once it has
+                # moved, which is then in the same update
+                continue
             try:
                 if pn.refreshing():
                     continue

@@ -101,14 +101,16 @@ def reply(trace, chip, p, pressed):
     """The update of p's panel that shows what it settled on after the
     press at ``pressed``: (first byte, end of refresh) in ms after the
     press, the kinds of p's refreshes in between (the one that shows it
-    last), or None when no update after the press shows it."""
+    last), and the first update's end (the player's own move on the ink),
+    or None when no update after the press shows it."""
     final = bytes(chip.pins.panels[p].ink)
     ups = trace.since(p, pressed)
     kinds = []
     for u in ups:
         kinds.append(u["kind"])
         if u["ink"] == final:
-            return (u["first"] - pressed) / MS, (u["end"] - pressed) / MS, kinds
+            return ((u["first"] - pressed) / MS, (u["end"] - pressed) / MS, kinds,
+                    (ups[0]["end"] - pressed) / MS)
     return None
 
 
@@ -244,9 +246,9 @@ def run(args):
                 for g in range(games):
                     def each(got, deal, code=code):
                         print("    [%s] %s: first byte %5.0f ms, on the ink %5.0f ms; the panel's "
-                              "updates since the press: %s"
-                              % (code, "deal" if deal else "turn", got[0], got[1], ", ".join(got[2])),
-                              flush=True)
+                              "updates since the press: %s (the first one ended at %.0f ms)"
+                              % (code, "deal" if deal else "turn", got[0], got[1], ", ".join(got[2]),
+                                 got[3]), flush=True)
                     tr, de, played = play_game(chip, fw, trace, 51 + g, code, hands, report=each)
                     turns += tr
                     deals += de
@@ -271,6 +273,10 @@ def run(args):
             print(line("[%s]   with no full refresh in the way" % code,
                        [r for r in turns if "full" not in r[2]]))
             print(line("[%s] OK on a showdown -> its first move" % code, deals))
+            if turns:
+                own = _stats([r[3] for r in turns])
+                print("  [%s] the player's own move (the panel's first update after the press) on "
+                      "the ink: median %.0f ms, p90 %.0f, max %.0f" % (code, own[0], own[1], own[2]))
             if bot_ms:
                 b = _stats(bot_ms)
                 print("  [%s] the decision (bottimes: the game asking it to move -> its move "
