@@ -330,6 +330,12 @@ class App:
         lines = None
         self.replied = True   # its update: no full refresh in its way
         self._after_action(None, None, hand_no)
+        if self.showdown:
+            # its knock: the showdown on the player's panel by a partial
+            # refresh (0.4 s, not 2.5: the reply), read until OK; the next
+            # screen, a deal or the menu, is a full one and clears the
+            # ghosting (hand_boundary)
+            self.panels[0].need_full = False
         return True
 
     # ----- buttons -----
