@@ -682,8 +682,8 @@ class App:
         """A calm point: a panel past ``partials_before_full`` whose full
         refresh was put off (full_ok) gets it now, the same picture (a
         game against the computer: between two players nothing is put
-        off)."""
-        if self.vs == "human" or self.mode != "game" or not self.full_ok():
+        off; a showdown waits for the next screen's full refresh)."""
+        if self.vs == "human" or self.mode != "game" or self.showdown or not self.full_ok():
             return False
         done = False
         for p in range(self.nplayers):
