@@ -56,7 +56,7 @@ class Trace:
         self.pp = pins.panel_pins
         self.lock = threading.Lock()
         self.first = [None] * len(self.pp)
-        self.updates = [[] for _ in self.pp]   # dicts: first, start, end, kind, ink
+        self.updates: "list[list[dict]]" = [[] for _ in self.pp]   # first, start, end, kind, ink
         chip.on_event = self._event
         chip.on_trace = self._trace
 
@@ -127,7 +127,8 @@ def play_game(chip, fw, trace, seed, lang, hands=None, report=None):
     fw.cmd("sync")
     m = Match(Rules(), seed=seed, dealer=0)
     keys = Presses(shortest=True)       # as a person walks the cursor
-    turns, deals = [], []
+    turns: "list[tuple]" = []
+    deals: "list[tuple]" = []
     played = 0
 
     def computer():
