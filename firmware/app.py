@@ -21,8 +21,9 @@ from engine import IllegalAction, Match
 # the heap fragments, rather than in the middle of the first new game
 import engine.record  # noqa: F401
 # engine/arrange.py, screens.py (and font.py through it) are imported where
-# they are used, not held here: a knock and the computer's move drop them to
-# make room (_make_room), the next redraw loads them again.
+# they are used, not held here: a knock and the coach drop them to make room
+# (_make_room), the next redraw loads them again. The computer's move keeps
+# them: the player waits for its redraw (bot_step).
 import power
 import store
 # the players' language: its catalogue and glyphs, read from flash as drawn
@@ -45,8 +46,8 @@ def _unload(*names):
 
 
 def _make_room():
-    """Before the two heaviest moments of a game, a knock (the showdown's
-    code and search) and the computer's move (its code and search): the
+    """Before the heaviest moments of a game, a knock (the showdown's
+    code and search) and the coach (its code and search): the
     drawing code (screens, font, the hand's arrangement: ~7 KB on the heap)
     goes, the next redraw imports it again (~3 KB of .mpy), and the heap is
     cleared of the last move's garbage (docs/memory.md)."""
@@ -134,16 +135,17 @@ class App:
             self.notice = [note, note]
 
     # ----- persistence (boot and resume: recover.py) -----
-    def save(self, whole=False):
+    def save(self, whole=False, lines=None):
         """After every action: the record on flash gains the action's line
-        (store.append_action copies and renames, atomically)."""
+        (store.append_action copies and renames, atomically); ``lines``:
+        the computer's turn, its actions' lines in one write (bot_step)."""
         m = self.match
         if m is None:
             return
         gc.collect()   # a calm point before the flash write
         if not whole:
             try:
-                store.append_action(m.record_line())
+                store.append_action(lines or m.record_line())
                 return
             except (OSError, ValueError):
                 pass   # no game.okg yet, or no action yet: write it whole
@@ -280,52 +282,71 @@ class App:
         self.msg = ["", ""]
         self.hand_boundary()
 
-    def bot_step(self):
-        """The computer (seat 1) plays one action; one per loop turn so the
-        human's panel shows each move."""
+    def bot_due(self):
+        """The computer (seat 1) has a move to make now."""
         m = self.match
-        if self.vs == "human" or self.mode != "game" or m is None or self.hold:
+        return self.vs != "human" and self.mode == "game" and m is not None \
+            and not self.hold and not self.showdown and m.hand.to_move == 1
+
+    def bot_step(self):
+        """The computer (seat 1) plays its whole turn (the upcard, or its
+        draw and discard) in one go, while the player's own move is on its
+        way to the ink: the turn is saved in one write (both lines, before
+        anything shows either) and shown in one update (issue 41)."""
+        if not self.bot_due():
             return False
-        if self.showdown:
-            return False
-        if m.hand.to_move != 1:   # public: no observation built per loop turn
-            return False
-        t0 = time.ticks_us()   # the decision as the player waits for it
-        # the computer's code and search need the most room of any moment
-        # in a game
+        m = self.match
+        # the turn screens' views go (the search needs the room; they are
+        # rebuilt for the reply). The drawing code stays loaded: dropping
+        # it here and importing it again for the reply cost ~100 ms of the
+        # player's wait (docs/bots.md "The player's wait")
         self.touch()
-        _make_room()
-        obs = m.observation(1)
+        hand_no = m.hand_no
+        lines = []
         # a fresh bot seeded from the game and the move number: a resumed
         # game replays the same decisions
         from engine.bots import bot, move_seed
-        b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
-        # main.py's gc.threshold counts every byte allocated, and MicroPython
-        # puts most call frames on the heap (freed as the call returns): the
-        # search's thousands of calls set off a collection every few dozen
-        # of them, 555 ms a decision on the chip instead of 121 (issue 26).
-        # Lifted while the computer thinks; what the decision leaves behind
-        # (a few KB) is collected at once, before the move's lasting
-        # allocations, so nothing lasting is laid out among it.
-        th = gc.threshold()
-        gc.threshold(-1)
-        try:
-            act = b.choose(obs)
-        finally:
-            gc.threshold(th)
-        b = obs = None
-        gc.collect()
+        while True:
+            t0 = time.ticks_us()   # the decision as the player waits for it
+            obs = m.observation(1)
+            b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
+            # main.py's gc.threshold counts every byte allocated, and
+            # MicroPython puts most call frames on the heap (freed as the
+            # call returns): the search's thousands of calls set off a
+            # collection every few dozen of them, 555 ms a decision on the
+            # chip instead of 121 (issue 26). Lifted while the computer
+            # thinks; what the decision leaves behind (a few KB) is
+            # collected at once, before the move's lasting allocations, so
+            # nothing lasting is laid out among it.
+            th = gc.threshold()
+            gc.threshold(-1)
+            try:
+                act = b.choose(obs)
+            finally:
+                gc.threshold(th)
+            b = obs = None
+            gc.collect()
+            m.play(act)
+            lines.append(m.record_line())
+            bt = self.bot_us   # test mode's own game only, the newest BOT_TIMES
+            if bt is not None and self.testmode:
+                if len(bt) >= BOT_TIMES:
+                    bt.pop(0)
+                bt.append(time.ticks_diff(time.ticks_us(), t0))
+            if m.hand_no != hand_no or m.winner is not None or m.hand.to_move != 1:
+                break
         # the computer's code stays loaded (7.5 KB on the chip): dropping it
         # after each move cost 72 ms per move there (docs/memory.md)
-        hand_no = m.hand_no
-        m.play(act)
-        bt = self.bot_us
-        if bt is not None and self.testmode:
-            if len(bt) >= BOT_TIMES:
-                bt.pop(0)
-            bt.append(time.ticks_diff(time.ticks_us(), t0))
-        self.save()
+        self.save(False, "\n".join(lines))
+        lines = None
+        self.replied = True   # its update: no full refresh in its way
         self._after_action(None, None, hand_no)
+        if self.showdown:
+            # its knock: the showdown on the player's panel by a partial
+            # refresh (0.4 s, not 2.5: the reply), read until OK; the next
+            # screen, a deal or the menu, is a full one and clears the
+            # ghosting (hand_boundary)
+            self.panels[0].need_full = False
         return True
 
     # ----- buttons -----
@@ -482,10 +503,16 @@ class App:
         controller as the next partial refresh's base when the refresh
         ends, firmware/ssd1680.py): its screen is drawn on a later turn."""
         drawn = False
+        bot = self.bot_due()
         for p in range(self.nplayers):
             if not self.dirty[p]:
                 continue
             pn = self.panels[p]
+            if bot and (p == 1 or pn.need_full):
+                # the computer's panel, and a new deal's full refresh
+                # (2.5 s the reply would wait behind): drawn once it has
+                # moved, which is then in the same update
+                continue
             try:
                 if pn.refreshing():
                     continue
@@ -531,6 +558,9 @@ class App:
                     screens.game(fb, v)
             self.power.overlay(fb, self.testmode)   # the battery, on batteries
             self.onfb[p] = v   # a turn screen's view, or None: another screen
+            # on its way to the ink at once, not after the other panel's
+            # drawing (~100 ms of a reply's wait, issue 41)
+            self._push(p)
             # drawing a screen is the longest stretch without a look at the
             # buttons: a quick tap made meanwhile is queued now, not missed
             self.buttons.poll()
@@ -644,22 +674,50 @@ class App:
             # timeout), or drawn but not yet shown
             if pn.started is not None or pn.changed():
                 return False
-        if self.vs != "human" and self.mode == "game" and self.match is not None \
-                and not self.showdown and self.match.hand.to_move == 1:
+        if self.bot_due():
             return False   # the computer still has a move to make
         if self.reviews:
             return False   # the coach is still reviewing a hand
         return True
 
     # ----- the main loop -----
-    def service_panels(self):
+    def full_ok(self):
+        """May the full refresh due after ``partials_before_full`` partials
+        go now? Not while the computer's reply waits behind the update (its
+        turn: the player's own move) or is the update (``replied``): it goes
+        once the reply is on the ink (clean_panels), while the player reads
+        it."""
+        return not (self.replied or self.bot_due())
+
+    def _push(self, p):
+        if self.dead[p]:
+            return
+        try:
+            if self.panels[p].push(self.full_ok()) and p == 0:
+                self.replied = False   # the reply is on its way to the ink
+        except OSError as e:
+            self.panel_failed(p, e)
+
+    def clean_panels(self):
+        """A calm point: a panel past ``partials_before_full`` whose full
+        refresh was put off (full_ok) gets it now, the same picture (a
+        game against the computer: between two players nothing is put
+        off; a showdown waits for the next screen's full refresh)."""
+        if self.vs == "human" or self.mode != "game" or self.showdown or not self.full_ok():
+            return False
+        done = False
         for p in range(self.nplayers):
-            if self.dead[p]:
+            if self.dead[p] or self.dirty[p]:
                 continue
             try:
-                self.panels[p].push()
+                done = self.panels[p].clean() or done
             except OSError as e:
                 self.panel_failed(p, e)
+        return done
+
+    def service_panels(self):
+        for p in range(self.nplayers):
+            self._push(p)
         if self.failures and True not in self.dead and \
                 self.panels[0].good and self.panels[1].good:
             # the panels work again after a reset: forget the failures
@@ -684,6 +742,7 @@ class App:
                 pass
 
     proto = None
+    replied = False   # the computer has moved: its update is not yet under way
     reload = False   # after an error: OK reloads the saved game
     # an error under the owner's lock keeps Ctrl-C off until the next
     # reset, game loaded or not (issue 40: a game that failed to load is
@@ -789,6 +848,8 @@ class App:
             if True in self.dirty and self.redraw():
                 busy = True
             self.service_panels()
+            if not busy and self.clean_panels():
+                busy = True
             gc.threshold(th)
             self.power.tick(self)
         except Exception as e:

@@ -65,21 +65,36 @@ class Panel:
     def changed(self):
         return self.drawn
 
-    def push(self):
+    def push(self, full_ok=True):
+        """Start the update of what was drawn, if it changed; True if one
+        started. ``full_ok=False``: the full refresh due after ``limit``
+        partials is put off (a reply waits behind this update) until
+        clean(), or at most ``limit`` more partials."""
         if self.refreshing() or not self.drawn:
             return False
         sig = self._sig()
         if sig == self.shown:
             self.drawn = False
             return False
-        full = self.need_full or self.partials >= self.limit
-        self.d.show(full=full)
-        self.started = True   # until refreshing() sees BUSY end
+        full = self.need_full or self.partials >= (self.limit if full_ok else 2 * self.limit)
+        self._show(full)
         self.shown = sig
         self.drawn = False
+        return True
+
+    def clean(self):
+        """The full refresh put off by push(full_ok=False), of the picture
+        on the panel, once nothing waits behind it; True if it started."""
+        if self.partials < self.limit or self.drawn or self.refreshing():
+            return False
+        self._show(True)
+        return True
+
+    def _show(self, full):
+        self.d.show(full=full)
+        self.started = True   # until refreshing() sees BUSY end
         if full:
             self.need_full = False
             self.partials = 0
         else:
             self.partials += 1
-        return True

@@ -15,6 +15,7 @@ SUITES = {
     "web": "okgin.benches.web",         # the web page: size, first screen, ms per key, hands/s
     "chip": "okgin.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
     "power": "okgin.benches.power",     # the emulated Pico on batteries: mA playing, idle, asleep; hours/days
+    "reply": "okgin.benches.reply",     # the emulated Pico: press -> the computer's reply on the ink, through the buttons
 }
 
 
@@ -26,7 +27,7 @@ def configure(parser):
                              "the emulated Pico, over whole games, and the heap after each")
     parser.add_argument("--games", type=int, default=None,
                         help="bots --chip: games against the computer, in a row (default 10; "
-                             "--quick: 1)")
+                             "--quick: 1); reply: games per language (default 1)")
     parser.add_argument("--hands", type=int, default=None, help="power: hands per game scenario (1)")
     parser.add_argument("--idle-s", type=float, default=None,
                         help="power: seconds of the idle scenario (3600; --quick: 600)")
@@ -35,7 +36,7 @@ def configure(parser):
     parser.add_argument("--pace", type=float, default=None,
                         help="power: seconds from one move (one action's buttons) to the next (5)")
     parser.add_argument("--lang", metavar="CODES",
-                        help="chip: the table's languages to measure, comma-separated "
+                        help="chip, reply: the table's languages to measure, comma-separated "
                              "(default: every one; docs/architecture.md \"Languages\")")
     parser.add_argument("--only", metavar="PARTS",
                         help="chip: only these parts, comma-separated: flash, boot, reaction, "

@@ -157,7 +157,8 @@ def smallest_heap(mp, obs_path, level="hard", path=ROOT):
 
 
 def run_chip(quick, games=None):
-    """The hard computer's decision times as a player waits for them: the
+    """The hard computer's decision times inside the firmware (what the
+    player waits for, its reply on the ink, is ``okgin bench reply``'s): the
     firmware flashed by okgin flash on a new emulated Pico (stock rp2
     MicroPython at 125 MHz, emulated time), whole games against the hard
     computer played through its buttons in test mode, in a row from one
