@@ -78,6 +78,11 @@ class App:
         timing = board.get("timing", {})
         n = timing.get("partials_before_full", 8)
         self.panels = [Panel(d, n) for d in hw.displays]
+        # text.py writes glyph bytes straight into the MONO_VLSB frame
+        # buffer: its row stride is the panel's width (296 on the 2.9"
+        # panels, 400 on the 4.2"; both panels of a board are alike)
+        import text
+        text.FB_W = hw.displays[0].width
         self.buttons = hw.buttons
         self.nplayers = 2
         self.settings = store.load_settings()

@@ -2,7 +2,6 @@
 the picture changed), partial or full (a full one at hand boundaries and
 after ``partials_before_full`` partials), and whether the last one has
 reached the ink. The app keeps one Panel per player (firmware/app.py)."""
-import text
 
 try:
     from binascii import crc32 as _digest
@@ -29,10 +28,6 @@ class Panel:
         self.fb = disp.fb
         self.w = disp.width
         self.h = disp.height
-        # text.py writes glyph bytes straight into the MONO_VLSB frame
-        # buffer: its row stride is the panel's width (296 on the 2.9"
-        # panels, 400 on the 4.2"; both panels of a board are alike)
-        text.FB_W = disp.width
         self.shown = None         # what the panel shows is unknown at boot
         self.drawn = True         # the frame buffer changed since push() looked
         self.need_full = True
