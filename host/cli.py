@@ -13,10 +13,9 @@ dependencies (Tk, pyserial, mpremote) load only when needed.
 import argparse
 import difflib
 import importlib
-import os
 import sys
 
-from okgin.errors import CommandError
+from okgin.errors import CommandError, stdout_guarded
 
 # name -> (module, one-line help)
 COMMANDS = {
@@ -85,6 +84,7 @@ def _unknown(args, extra):
     p.error(msg)
 
 
+@stdout_guarded
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     only = next((a for a in argv if not a.startswith("-")), None)
@@ -106,12 +106,6 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # the reader went away (okgin tourney ... | head): no traceback;
-        # stdout goes nowhere so the interpreter's last flush cannot fail
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
 
 
 if __name__ == "__main__":
