@@ -15,10 +15,10 @@ import tempfile
 import time
 
 from okgin.benches import smallest
+from okgin.engine.bots import LEVELS
 from okgin.errors import CommandError
 
 from okgin.lib.paths import ROOT
-LEVELS = ("random", "easy", "greedy", "normal", "hard")
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times
 # bot(level).choose on each, prints one JSON line per level.
