@@ -76,3 +76,30 @@ def test_output_piped_into_a_reader_that_stopped_ends_without_a_traceback(args):
         assert r.returncode == 1 and r.stderr.startswith("okgin: "), r.stderr
     else:
         assert r.returncode == 141, r.stderr
+
+
+# the options that belong to one bench suite (or two), none of the others'
+BENCH_OPTIONS = {"--chip": ("bots",), "--games": ("bots", "memory"), "--heap": ("memory",),
+                 "--lang": ("chip",), "--only": ("chip",), "--hands": ("power",),
+                 "--idle-s": ("power",), "--volts": ("power",), "--mah": ("power",),
+                 "--pace": ("power",)}
+
+
+def test_each_bench_suite_has_a_parser_with_its_own_options_only():
+    from okgin.bench import SUITES
+    for name in SUITES:
+        out = _help("bench", name, "--help")
+        assert out.startswith("usage: okgin bench %s" % name), out
+        assert "--quick" in out and "examples:" in out and "  okgin bench %s" % name in out, out
+        for opt, owners in BENCH_OPTIONS.items():
+            assert (opt in out) == (name in owners), (name, opt)
+    top = _help("bench", "--help")
+    assert all(name in top for name in SUITES)
+
+
+def test_a_mistyped_bench_option_gets_the_suites_usage_and_a_suggestion():
+    r = subprocess.run(okgin_cmd("bench", "power", "--pase", "3"), cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.startswith("usage: okgin bench power ")
+    assert "unrecognized arguments: --pase 3 (did you mean --pace?)" in r.stderr
