@@ -2,7 +2,7 @@
 
 Each command lives in its own module, ``host/<command>.py`` (or
 ``host/<package>/command.py`` when a package of its own holds the
-command's library: ``web``), exposing
+command's library: ``faults``, ``hardware``, ``web``), exposing
 ``configure(parser)`` (adds its arguments and an ``examples:`` epilog; the
 parser's description is the one-line help in ``COMMANDS`` below, which a
 module may replace) and ``run(args) -> int``; adding a command is one row
@@ -28,7 +28,7 @@ COMMANDS = {
     "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip, power)"),
     "tourney": ("okgin.tourney", "play computer players against each other"),
     "faults": ("okgin.faults.command", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
-    "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
+    "hardware": ("okgin.hardware.command", "build the printable enclosure, check it, draw its pictures"),
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
     "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont"),
