@@ -1,7 +1,8 @@
 """The test tiers (pyproject.toml [tool.pytest.ini_options] markers): each
 folder of tests/ is one tier, so a new test lands in its tier by where it
-is written. `make check` runs `-m unit` (about a minute); `make test` runs
-them all. A test may add `slow` to its folder's tier."""
+is written. `make check` runs `-m "unit and not slow"` (under a minute on a
+quiet machine); `make test` runs them all. A test may add `slow` to its
+folder's tier: a tournament, anything long, leaves make check that way."""
 import pathlib
 
 import pytest

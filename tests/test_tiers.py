@@ -37,6 +37,8 @@ def _collect(*args):
     return p.returncode, int(m.group(1)) if m else None, p.stdout + p.stderr
 
 
+# twelve pytest processes collecting (20 s of make check's 120): `slow`
+@pytest.mark.slow
 @pytest.mark.parametrize("order", [
     ("tests/test_import_cycles.py", "tests/engine"),
     ("tests/engine", "tests/test_import_cycles.py", "tests/bots"),
