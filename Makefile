@@ -59,10 +59,13 @@ web: $(PLAY) $(WEBDEPS)
 
 # The tests run on JOBS cores (pytest-xdist), each test file on one worker
 # (--dist loadfile: a file's fixtures and order are those of a serial run,
-# and nothing two files share is used by two at once). JOBS=0 runs them in
-# this one process; more than the machine's cores buys nothing.
+# and nothing two files share is used by two at once), handed out in the
+# order tests/conftest.py puts them, the long ones first
+# (--no-loadscope-reorder: not by their number of tests, which left the
+# chip's one-test campaigns for the end, one worker idle). JOBS=0 runs them
+# in this one process; more than the machine's cores buys nothing.
 JOBS ?= 2
-XDIST = -n $(JOBS) --dist loadfile
+XDIST = -n $(JOBS) --dist loadfile --no-loadscope-reorder
 
 test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
 	$(BIN)/python -m pytest -q
