@@ -68,7 +68,7 @@ JOBS ?= 2
 XDIST = -n $(JOBS) --dist loadfile --no-loadscope-reorder
 
 test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(XDIST)
 
 # The fast loop (under a minute on a quiet two-core machine, no board): the
 # engine, the computer players, the firmware's drivers and app on fakes,
