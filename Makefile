@@ -57,15 +57,26 @@ sim: $(PLAY)
 web: $(PLAY) $(WEBDEPS)
 	$(BIN)/okgin web
 
-test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
-	$(BIN)/python -m pytest -q
+# The tests run on JOBS cores (pytest-xdist), each test file on one worker
+# (--dist loadfile: a file's fixtures and order are those of a serial run,
+# and nothing two files share is used by two at once), handed out in the
+# order tests/conftest.py puts them, the long ones first
+# (--no-loadscope-reorder: not by their number of tests, which left the
+# chip's one-test campaigns for the end, one worker idle). JOBS=0 runs them
+# in this one process; more than the machine's cores buys nothing.
+JOBS ?= 2
+XDIST = -n $(JOBS) --dist loadfile --no-loadscope-reorder
 
-# The fast loop (about a minute, no board): the engine, the computer
-# players, the firmware's drivers and app on fakes, lint, types and import
-# rules: the tests marked `unit` (tests/conftest.py has the tiers). Also
+test: $(STAMP) $(WEBDEPS) $(CHIPDEPS)
+	$(BIN)/python -m pytest -q $(XDIST)
+
+# The fast loop (under a minute on a quiet two-core machine, no board): the
+# engine, the computer players, the firmware's drivers and app on fakes,
+# lint, types and import rules: the tests marked `unit`, less those also
+# marked `slow` (tournaments; tests/conftest.py has the tiers). Also
 # `pytest -m board`, `-m chip`, `-m ui`, `-m slow`, or any folder or file.
 check: $(STAMP)
-	$(BIN)/python -m pytest -q -m unit
+	$(BIN)/python -m pytest -q -m "unit and not slow" $(XDIST)
 
 board: $(PLAY)
 	$(BIN)/okgin board

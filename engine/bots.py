@@ -33,6 +33,11 @@ if 0:  # for type checkers only (engine/views.pyi): mpy-cross compiles none of i
     from typing import Any, Mapping, Optional, Union
     from .views import Observation
 
+# the levels bot() plays: the table's (engine/levels.py; tests/bots/
+# test_levels.py checks they are all here, each played below) and two
+# yardsticks, random and greedy. Written out rather than imported: the
+# computer's move is the device's tightest moment, and the import costs
+# about 0.5 KB of heap there (an interned-name pool)
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
 
 # What a bot knows of each card (a bytearray of 52 per decision).

@@ -20,6 +20,7 @@ from engine import IllegalAction, Match
 # needed by every game (each action's record line): loaded at boot, before
 # the heap fragments, rather than in the middle of the first new game
 import engine.record  # noqa: F401
+from engine.levels import LEVELS
 # engine/arrange.py, screens.py (and font.py through it) are imported where
 # they are used, not held here: a knock and the coach drop them to make room
 # (_make_room), the next redraw loads them again. The computer's move keeps
@@ -67,8 +68,9 @@ class App:
     padview, testcmds) are peers it calls with itself as the context: they
     read and set its state and never import this module."""
 
-    # Computer levels: offered only when the engine has a bot (docs/bots.md).
-    levels = ("easy", "normal", "hard") if hasattr(engine, "bot") else ()
+    # Computer levels (engine/levels.py): offered only when the engine has a
+    # bot (docs/bots.md).
+    levels = LEVELS if hasattr(engine, "bot") else ()
 
     def __init__(self, hw, board):
         self.hw = hw

@@ -13,9 +13,10 @@ import json
 import os
 
 import store
+from engine.levels import LEVELS
 
 VERSION = 1
-KINDS = ("human", "easy", "normal", "hard")   # the opponent of seat 0
+KINDS = ("human",) + LEVELS   # the opponent of seat 0
 COUNTS = ("games", "hands", "gins", "undercuts", "streak", "best_streak")
 LAST = 5
 

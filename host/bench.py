@@ -1,57 +1,53 @@
-"""``okgin bench``: print performance figures. Each suite is its own module,
-imported only when asked for, so a missing dependency of one never breaks another.
+"""``okgin bench SUITE``: print performance figures. Each suite is its own
+module in host/benches/ with ``configure(parser)`` (its options, on a
+parser of its own: ``okgin bench power --help`` shows power's) and
+``run(args)``; a suite whose module cannot be imported still has its
+parser, and says why when it is run, so one missing dependency never
+breaks another. Adding a suite: docs/architecture.md "Adding a bench suite".
 """
+import argparse
 import importlib
 
 from okgin.errors import CommandError
 
+# name -> (module, one-line help)
 SUITES = {
-    "engine": "okgin.benches.engine",   # deadwood evals/s, random hands/s, peak MicroPython heap
-    "board": "okgin.benches.board",     # refreshes, e-ink wait per turn, latency, boot, heap
-    "flash": "okgin.benches.flash",     # full and incremental flash: bytes and seconds
-    "bots": "okgin.benches.bots",       # decision times of the computer players
-    "expert": "okgin.benches.expert",   # the expert level's decision times: CPython, unix port, WebAssembly in Node
-    "memory": "okgin.benches.memory",   # firmware peak heap and smallest heap a game runs in
-    "web": "okgin.benches.web",         # the web page: size, first screen, ms per key, hands/s
-    "chip": "okgin.benches.chip",       # the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)
-    "power": "okgin.benches.power",     # the emulated Pico on batteries: mA playing, idle, asleep; hours/days
-    "reply": "okgin.benches.reply",     # the emulated Pico: press -> the computer's reply on the ink, through the buttons
+    "engine": ("okgin.benches.engine", "deadwood evals/s, random hands/s, peak MicroPython heap"),
+    "board": ("okgin.benches.board", "the virtual board: refreshes, e-ink wait per turn, latency, boot, heap"),
+    "flash": ("okgin.benches.flash", "full and incremental flash: bytes and seconds"),
+    "bots": ("okgin.benches.bots", "decision times of the computer players"),
+    "expert": ("okgin.benches.expert",
+               "the expert level's decision times: CPython, unix port, WebAssembly in Node"),
+    "memory": ("okgin.benches.memory", "firmware peak heap and the smallest heap a game runs in"),
+    "web": ("okgin.benches.web", "the web page: size, first screen, ms per key, hands/s"),
+    "chip": ("okgin.benches.chip",
+             "the emulated Pico: flash, boot, reaction, decisions, heap (emulated 125 MHz)"),
+    "power": ("okgin.benches.power", "the emulated Pico on batteries: mA playing, idle, asleep; hours/days"),
+    "reply": ("okgin.benches.reply",
+              "the emulated Pico: press -> the computer's reply on the ink, through the buttons"),
 }
 
 
 def configure(parser):
-    parser.add_argument("suite", choices=sorted(SUITES), help="what to measure")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    parser.add_argument("--chip", action="store_true",
-                        help="bots: the hard computer's decision times inside the firmware on "
-                             "the emulated Pico, over whole games, and the heap after each")
-    parser.add_argument("--games", type=int, default=None,
-                        help="bots --chip: games against the computer, in a row (default 10; "
-                             "--quick: 1); reply: games per language (default 1)")
-    parser.add_argument("--hands", type=int, default=None, help="power: hands per game scenario (1)")
-    parser.add_argument("--idle-s", type=float, default=None,
-                        help="power: seconds of the idle scenario (3600; --quick: 600)")
-    parser.add_argument("--volts", type=float, default=None, help="power: battery voltage (3.6)")
-    parser.add_argument("--mah", type=float, default=None, help="power: battery capacity (2000)")
-    parser.add_argument("--pace", type=float, default=None,
-                        help="power: seconds from one move (one action's buttons) to the next (5)")
-    parser.add_argument("--lang", metavar="CODES",
-                        help="chip, reply: the table's languages to measure, comma-separated "
-                             "(default: every one; docs/architecture.md \"Languages\")")
-    parser.add_argument("--only", metavar="PARTS",
-                        help="chip: only these parts, comma-separated: flash, boot, reaction, "
-                             "decisions, heap (whole games), row (ten games in a row)")
-    parser.add_argument("--board", metavar="FILE",
-                        help="chip: the board definition to emulate and flash (default "
-                             "hardware/board.json; board-4in2.json: the 4.2in 400x300 panels)")
+    sub = parser.add_subparsers(dest="suite", metavar="SUITE", required=True,
+                                help="what to measure (okgin bench SUITE --help: its options)")
+    for name, (modname, help_text) in SUITES.items():
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        try:
+            mod = importlib.import_module(modname)
+        except ImportError as e:
+            p.set_defaults(_unavailable=str(e), _parser=p)
+            continue
+        mod.configure(p)
+        # the suite's own parser names a mistyped option (okgin.cli._unknown)
+        p.set_defaults(_suite=mod, _parser=p)
     parser.epilog = ("examples:\n  okgin bench engine\n  okgin bench board --quick\n"
                      "  okgin bench chip --only reaction,heap --lang ko,en\n"
-                     "  okgin bench power --quick\n  okgin bench expert --quick\n")
+                     "  okgin bench power --quick\n  okgin bench power --help\n")
 
 
 def run(args):
-    try:
-        mod = importlib.import_module(SUITES[args.suite])
-    except ImportError as e:
-        raise CommandError("benchmark %r is not available: %s" % (args.suite, e)) from e
-    return mod.run(args)
+    if getattr(args, "_unavailable", None):
+        raise CommandError("benchmark %r is not available: %s" % (args.suite, args._unavailable))
+    return args._suite.run(args)

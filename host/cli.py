@@ -2,7 +2,7 @@
 
 Each command lives in its own module, ``host/<command>.py`` (or
 ``host/<package>/command.py`` when a package of its own holds the
-command's library: ``web``), exposing
+command's library: ``faults``, ``hardware``, ``web``), exposing
 ``configure(parser)`` (adds its arguments and an ``examples:`` epilog; the
 parser's description is the one-line help in ``COMMANDS`` below, which a
 module may replace) and ``run(args) -> int``; adding a command is one row
@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 
-from okgin.errors import CommandError
+from okgin.errors import CommandError, stdout_guarded
 
 # name -> (module, one-line help)
 COMMANDS = {
@@ -30,7 +30,7 @@ COMMANDS = {
     "bench": ("okgin.bench", "print performance figures (engine, board, flash, bots, memory, web, chip, power)"),
     "tourney": ("okgin.tourney", "play computer players against each other"),
     "faults": ("okgin.faults.command", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
-    "hardware": ("okgin.hardware", "build the printable enclosure, check it, draw its pictures"),
+    "hardware": ("okgin.hardware.command", "build the printable enclosure, check it, draw its pictures"),
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
     "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont"),
@@ -115,6 +115,7 @@ def _unknown(args, extra):
     p.error(msg)
 
 
+@stdout_guarded
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     only = next((a for a in argv if not a.startswith("-")), None)
@@ -141,12 +142,8 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # the reader went away (okgin tourney ... | head): no traceback;
-        # stdout goes nowhere so the interpreter's last flush cannot fail
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    # a reader that went away (okgin tourney ... | head): BrokenPipeError,
+    # an OSError not in _THEIRS, goes on to stdout_guarded (errors.py)
     except OSError as e:
         # the user's machine says no (a read-only or full disk, a folder
         # not theirs): one line naming the file, not a traceback

@@ -11,9 +11,8 @@ import shutil
 import sys
 import tempfile
 
+from okgin.engine.levels import LEVELS
 from okgin.errors import CommandError
-
-LEVELS = ("easy", "normal", "hard")
 
 EPILOG = """examples:
   okgin sim                          a window; resume the saved game or open the menu

@@ -11,11 +11,12 @@ import json
 import os
 import sys
 
+from okgin.engine.levels import LEVELS
 from okgin.errors import CommandError
 
 # (key in the board's statistics, label, the two seats' names)
-KINDS = (("human", "2 players", ("P1", "P2")), ("easy", "vs easy", ("You", "CPU")),
-         ("normal", "vs normal", ("You", "CPU")), ("hard", "vs hard", ("You", "CPU")))
+KINDS = (("human", "2 players", ("P1", "P2")),) + tuple(
+    (level, "vs " + level, ("You", "CPU")) for level in LEVELS)
 
 EPILOG = """examples:
   okgin stats                      the simulator's table (its virtual board)

@@ -27,10 +27,11 @@ import time
 import zlib
 
 from okgin import intervals
+from okgin.engine import bots
 from okgin.errors import CommandError
 from okgin.yardsticks import YARDSTICKS
 
-LEVELS = ("random", "easy", "normal", "hard", "greedy", "expert")
+LEVELS = bots.LEVELS + ("expert",)
 PLAYERS = LEVELS + YARDSTICKS
 MAX_HANDS_PER_GAME = 300     # a game that has not ended by then is "unfinished"
 MIN_PAIRS = 30               # fewer seed pairs than this: too few to conclude
@@ -368,7 +369,6 @@ def set_tuning(tuning):
     returns what they were, for ``set_tuning`` to put back. On CPython the
     levels read them as module globals at each decision (on a board
     mpy-cross folds them into the code, and nothing there tunes)."""
-    from okgin.engine import bots
     was = {}
     for key, n in tuning.items():
         was[key] = getattr(bots, "_" + key)

@@ -181,8 +181,15 @@ def test_every_project_file_is_read():
             "vmachine", "webmain", "gen_wiring"} <= set(modules)
     assert len([m for m in modules if m.startswith("okgin.")]) > 60
     commands = _commands()
-    assert {"okgin.sim", "okgin.web.command", "okgin.hardware.__init__"} <= commands
+    assert {"okgin.sim", "okgin.web.command", "okgin.hardware.command"} <= commands
     assert commands <= set(modules)
+
+
+def test_no_command_is_a_package():
+    """A command is a module of its own (host/<name>.py, or host/<package>/
+    command.py: faults, hardware, web), never a package's __init__.py:
+    importing any part of that package would run the command's module."""
+    assert not sorted(m for m in _commands() if m.endswith(".__init__"))
 
 
 def test_relative_imports_are_followed():

@@ -37,6 +37,8 @@ def _collect(*args):
     return p.returncode, int(m.group(1)) if m else None, p.stdout + p.stderr
 
 
+# twelve pytest processes collecting (20 s of make check's 120): `slow`
+@pytest.mark.slow
 @pytest.mark.parametrize("order", [
     ("tests/test_import_cycles.py", "tests/engine"),
     ("tests/engine", "tests/test_import_cycles.py", "tests/bots"),
@@ -90,3 +92,16 @@ def test_tests_reach_helpers_through_the_support_package():
 def test_the_rules_have_teeth():
     tree = ast.parse("import sys\nsys.path.insert(0, 'x')\ndef f():\n    sys.path.append('y')\n")
     assert list(_path_edits(tree)) == [2, 4]
+
+
+def test_the_long_files_are_handed_out_first():
+    """make test's workers take whole files in collection order: the files
+    with a slow or chip test come first, each file's tests together and in
+    their own order, so a long one never starts last (tests/conftest.py)."""
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                        "tests/engine/test_api.py", "tests/chip/test_images.py", "tests/test_lint.py",
+                        "tests/host/test_faults.py"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    files = [ln.split("::")[0] for ln in p.stdout.splitlines() if "::" in ln]
+    order = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
+    assert order == ["tests/chip/test_images.py", "tests/host/test_faults.py",
+                     "tests/engine/test_api.py", "tests/test_lint.py"], order

@@ -1,6 +1,6 @@
 """The benchmarks behind ``okgin bench SUITE`` (host/bench.py): one module
-per suite, each with ``run(args)``; they print figures and assert nothing.
-``python -m okgin.benches.<suite>`` runs one with its own options. What
+per suite, each with ``configure(parser)`` (its own options: ``okgin bench
+SUITE --help``) and ``run(args)``; they print figures and assert nothing. What
 several suites share is here (smallest) or in board.py (the firmware over
 the serial transport, a board of its own)."""
 

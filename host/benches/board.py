@@ -220,6 +220,12 @@ def _boots_and_plays(heap):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true",
+                        help="one hand, and not the smallest heap that boots and plays one")
+    parser.epilog = "examples:\n  okgin bench board\n  okgin bench board --quick\n"
+
+
 def run(args):
     try:
         from okgin.vboard import populate   # is the virtual board there?

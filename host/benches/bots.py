@@ -15,10 +15,10 @@ import tempfile
 import time
 
 from okgin.benches import smallest
+from okgin.engine.bots import LEVELS
 from okgin.errors import CommandError
 
 from okgin.lib.paths import ROOT
-LEVELS = ("random", "easy", "greedy", "normal", "hard")
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times
 # bot(level).choose on each, prints one JSON line per level.
@@ -221,6 +221,18 @@ def run_chip(quick, games=None):
     finally:
         chip.stop()
     return 0
+
+
+def configure(parser):
+    parser.add_argument("--quick", action="store_true",
+                        help="one game's decisions and one repetition instead of three")
+    parser.add_argument("--chip", action="store_true",
+                        help="the hard computer's decision times inside the firmware on the emulated "
+                             "Pico, over whole games, and the heap after each")
+    parser.add_argument("--games", type=int, default=None,
+                        help="with --chip: games against the computer, in a row (default 10; --quick: 1)")
+    parser.epilog = ("examples:\n  okgin bench bots --quick\n  okgin bench bots --chip\n"
+                     "  okgin bench bots --chip --games 3\n")
 
 
 def run(args):

@@ -41,7 +41,6 @@ other parts (flash, boot, decisions, row).
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -425,6 +424,22 @@ def _langs(args):
 PARTS = ("flash", "boot", "reaction", "decisions", "heap", "row", "coach")
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true",
+                        help="one hand instead of whole games, two games in a row, fewer repetitions")
+    parser.add_argument("--lang", metavar="CODES",
+                        help="the table's languages to measure, comma-separated "
+                             "(default: every one; docs/architecture.md \"Languages\")")
+    parser.add_argument("--only", metavar="PARTS",
+                        help="only these parts, comma-separated: flash, boot, reaction, "
+                             "decisions, heap (whole games), row (ten games in a row), coach")
+    parser.add_argument("--board", metavar="FILE",
+                        help="the board definition to emulate and flash (default "
+                             "hardware/board.json; board-4in2.json: the 4.2in 400x300 panels)")
+    parser.epilog = ("examples:\n  okgin bench chip --quick\n"
+                     "  okgin bench chip --only reaction,heap --lang ko,en\n")
+
+
 def run(args):
     from okgin.chip.chipboard import ChipError
     from okgin.lib.boards import make_board
@@ -546,11 +561,3 @@ def run(args):
         chip.stop()
     return 0
 
-
-if __name__ == "__main__":
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--lang")
-    ap.add_argument("--only")
-    sys.exit(run(ap.parse_args()))

@@ -207,6 +207,11 @@ def _median(xs):
     return xs[len(xs) // 2] if xs else None
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="3 runs instead of 7, fewer hands, 3 deals")
+    parser.epilog = "examples:\n  okgin bench engine\n  okgin bench engine --quick\n"
+
+
 def run(args):
     quick = getattr(args, "quick", False)
     reps = 3 if quick else 7

@@ -126,6 +126,11 @@ def _line(name, res):
     print("%-26s %8.1f %8.1f %8.1f %8.1f" % (name, mean, med, p90, mx))
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="one game's decisions instead of two")
+    parser.epilog = "examples:\n  okgin bench expert --quick\n"
+
+
 def run(args):
     quick = getattr(args, "quick", False)
     games = 1 if quick else 2

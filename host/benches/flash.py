@@ -61,6 +61,11 @@ def measure(runs=3, out=sys.stdout):
     return results
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="one run of each instead of three")
+    parser.epilog = "examples:\n  okgin bench flash\n"
+
+
 def run(args):
     measure(1 if getattr(args, "quick", False) else 3)
     return 0

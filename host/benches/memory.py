@@ -15,7 +15,7 @@ and seed as the firmware. Printed for each:
   three deals (bisection between 64K and 256K, confirmed two sizes up):
   that figure includes the transient allocations and the fragmentation the
   live figure does not. ``--quick`` only tries the budget; ``--games``
-  (python -m okgin.benches.memory) bisects in 1K steps with whole games to
+  bisects in 1K steps with whole games to
   100 instead of one hand (a few minutes).
 
 The budget on the unix port is the virtual board's heap, 160K: the 64-bit
@@ -26,7 +26,6 @@ docs/memory.md explains where the heap goes.
 """
 import os
 import shutil
-import sys
 import tempfile
 import time
 
@@ -218,6 +217,16 @@ def smallest_heap(flash, low=LOW_K, high=HIGH_K, step=STEP_K, seeds=SEEDS, repor
 MODES = ((None, "two players"), ("hard", "against the computer (hard)"))
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="one hand; only the budget's heap")
+    parser.add_argument("--heap", type=int, metavar="KB",
+                        help="try this heap size with each deal and say where it fails")
+    parser.add_argument("--games", action="store_true",
+                        help="the smallest heap for whole games to 100 (1K steps; a few minutes)")
+    parser.epilog = ("examples:\n  okgin bench memory --quick\n  okgin bench memory --heap 120\n"
+                     "  okgin bench memory --games\n")
+
+
 def run(args):
     try:
         from okgin.vboard import populate   # is the virtual board there?
@@ -269,13 +278,3 @@ def run(args):
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
-
-if __name__ == "__main__":
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="one hand; only the budget's heap")
-    ap.add_argument("--heap", type=int, metavar="KB",
-                    help="try this heap size with each deal and say where it fails")
-    ap.add_argument("--games", action="store_true",
-                    help="the smallest heap for whole games to 100 (1K steps; a few minutes)")
-    sys.exit(run(ap.parse_args()))

@@ -25,7 +25,6 @@ state. Between actions the bench sends ``sync`` over USB to stay in step
 with the firmware (one short command per action; its CPU time is in the
 figures). ``--quick``: one hand, 10 idle minutes.
 """
-import sys
 import time
 
 from okgin.errors import CommandError
@@ -163,6 +162,19 @@ def report(name, chip, volts, mah, seconds, hands=None, asleep=None):
     return avg
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="10 idle minutes instead of an hour")
+    parser.add_argument("--hands", type=int, default=None, help="hands per game scenario (1)")
+    parser.add_argument("--idle-s", type=float, default=None,
+                        help="seconds of the idle scenario (3600; --quick: 600)")
+    parser.add_argument("--volts", type=float, default=None, help="battery voltage (3.6)")
+    parser.add_argument("--mah", type=float, default=None, help="battery capacity (2000)")
+    parser.add_argument("--pace", type=float, default=None,
+                        help="seconds from one move (one action's buttons) to the next (5)")
+    parser.epilog = ("examples:\n  okgin bench power --quick\n  okgin bench power --pace 2.5\n"
+                     "  okgin bench power --pace 10 --volts 4.5 --mah 2500\n")
+
+
 def run(args):
     from okgin.chip import ChipBoard
     from okgin.chip.chipboard import ChipError
@@ -230,14 +242,3 @@ def run(args):
         chip.stop()
     return 0
 
-
-if __name__ == "__main__":
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--hands", type=int, default=1)
-    ap.add_argument("--idle-s", type=float, default=None)
-    ap.add_argument("--volts", type=float, default=3.6)
-    ap.add_argument("--mah", type=float, default=2000)
-    ap.add_argument("--pace", type=float, default=5.0, help="seconds between a player's moves")
-    sys.exit(run(ap.parse_args()))

@@ -214,6 +214,16 @@ def line(name, rows):
             % (name, len(rows), f[0], f[1], f[2], e[0], e[1], e[2], full))
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="one hand instead of whole games")
+    parser.add_argument("--games", type=int, default=None, help="whole games per language (default 1)")
+    parser.add_argument("--lang", metavar="CODES",
+                        help="the table's languages to measure, comma-separated "
+                             "(default: every one; docs/architecture.md \"Languages\")")
+    parser.epilog = ("examples:\n  okgin bench reply --quick --lang en\n"
+                     "  okgin bench reply --lang en,ko\n")
+
+
 def run(args):
     from okgin.benches.chip import _firmware, _langs, _reboot
     from okgin.chip.chipboard import ChipError

@@ -105,6 +105,11 @@ def _engine_in_page(d, reps, n_dw, n_hands):
     return out
 
 
+def configure(parser):
+    parser.add_argument("--quick", action="store_true", help="3 runs instead of 5, fewer keys and hands")
+    parser.epilog = "examples:\n  okgin bench web --quick\n"
+
+
 def run(args):
     from okgin.benches.engine import _run_script, _tool, BENCH_SCRIPT
     from okgin.web import build, serve_in_thread, site_size

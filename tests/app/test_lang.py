@@ -191,7 +191,8 @@ def _families():
     for reason in explain.TEXTS:
         out.add("why." + reason)
     out.add("why.game_over")
-    for lv in ("easy", "normal", "hard"):
+    from okgin.engine.levels import LEVELS
+    for lv in LEVELS:
         out.add("level." + lv)
     for p in ("seeds", "oklahoma", "hollywood"):
         out.add("preset." + p)

@@ -275,6 +275,8 @@ def test_every_level_goes_gin_when_it_can():
 
 # ----- strength -----------------------------------------------------------------
 
+# tournaments: `slow` (make check leaves them to make test)
+@pytest.mark.slow
 @pytest.mark.parametrize("stronger,weaker,deals", [
     ("easy", "random", 30),
     ("normal", "easy", 120),

@@ -32,6 +32,17 @@ def tmux(tmp_path):
     run("kill-server")
 
 
+def _terminal_env():
+    """The environment of the terminal's shell: UTF-8, and no LINES or
+    COLUMNS, which curses would take over the terminal's own size (pytest-
+    xdist's workers have LINES=24 COLUMNS=80: the 80x24 text view instead
+    of the full-size panels, in every parallel run)."""
+    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    env.pop("LINES", None)
+    env.pop("COLUMNS", None)
+    return env
+
+
 def capture(run):
     return run("capture-pane", "-p", "-t", "sim").stdout.splitlines()
 
@@ -59,7 +70,7 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     flash.mkdir()
     status = tmp_path / "exit"
     cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir", str(flash)])
-    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    env = _terminal_env()
     shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
         shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
     r = subprocess.run(base + ["new-session", "-d", "-s", "sim", "-x", str(COLS), "-y", str(ROWS),
@@ -149,7 +160,7 @@ def _start_80x24(base, tmp_path, *args):
     status = tmp_path / "exit"
     cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir",
                                                           str(flash)] + list(args))
-    env = env_with(LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    env = _terminal_env()
     shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
         shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))
     r = subprocess.run(base + ["new-session", "-d", "-s", "sim", "-x", "80", "-y", "24",

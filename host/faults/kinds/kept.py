@@ -10,6 +10,7 @@ screen)."""
 import hashlib
 import json
 
+from okgin.engine.levels import LEVELS
 from okgin.faults.judge import _agrees, _good_prefix, parse
 from okgin.faults.kinds import Kind
 from okgin.faults.kinds.damage import _damage, _engine_bases
@@ -24,7 +25,7 @@ KINDS = ("key", "json-flip", "truncate", "flip", "garbage", "overwrite")
 def _stats_text(rng):
     counts = ("games", "hands", "gins", "undercuts", "streak", "best_streak")
     by = {k: {c: [rng.randrange(9), rng.randrange(9)] for c in counts}
-          for k in ("human", "easy", "normal", "hard")}
+          for k in ("human",) + LEVELS}
     return json.dumps({"v": 1, "games": rng.randrange(50), "counted": "1:0:33",
                        "biggest": [rng.randrange(200), rng.randrange(2), "hard"],
                        "last": [["hard", 0, 104, 31, 6], ["human", 1, 20, 112, 9]],
