@@ -3,7 +3,7 @@ recognised before it is dropped (okgin board --chip --drop): every block
 carries its number and the file's block count. What the emulated Pico
 then does with it is tests/chip/test_uf2.py's."""
 from okgin.chip.images import uf2_cut
-from okgin.uf2 import FLASH_BASE, uf2_block
+from okgin.lib.uf2image import FLASH_BASE, uf2_block
 
 
 def _file(n, numbers=None):
