@@ -207,3 +207,42 @@ def test_the_long_campaigns_duration():
     assert _minutes(says) == _minutes(m.group(1)), (
         "docs/reliability.md says the long run takes about %s; okgin faults --help "
         "(host/faults/command.py) says %s" % (says, m.group(1)))
+
+
+# ------------------------------------------- okgin sim's options table
+
+def _sim_parser():
+    from okgin import sim
+    parser = argparse.ArgumentParser()
+    sim.configure(parser)
+    return parser
+
+
+def _options_table():
+    """{option: default cell} of docs/simulator.md's Options table."""
+    rows = {}
+    for line in said("docs/simulator.md", r"## Options\n\n(\| option \| default \| what \|[^#]*?)\n\n").splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        for opt in re.findall(r"`(--[a-z][\w-]*)", cells[0]):
+            rows[opt] = cells[1]
+    return rows
+
+
+def test_the_simulator_options_table_is_okgin_sims():
+    """Every option of okgin sim has its row in docs/simulator.md's
+    table, and every row names an option okgin sim has."""
+    table = _options_table()
+    have = {s for a in _sim_parser()._actions for s in a.option_strings if s.startswith("--")} - {"--help"}
+    missing = sorted(have - set(table))
+    extra = sorted(set(table) - have)
+    assert not missing, "docs/simulator.md's Options table lacks %s, which okgin sim has" % ", ".join(missing)
+    assert not extra, "docs/simulator.md's Options table has %s; okgin sim has no such option" % ", ".join(extra)
+
+
+def test_the_simulator_options_defaults():
+    table = _options_table()
+    actions = {s: a for a in _sim_parser()._actions for s in a.option_strings}
+    _agree("docs/simulator.md", "--bench-startup's default runs", table["--bench-startup"],
+           str(actions["--bench-startup"].const), "okgin sim --bench-startup (host/sim.py const)")
+    _agree("docs/simulator.md", "--shots' default", table["--script"], "`./%s`" % actions["--shots"].default,
+           "okgin sim --shots (host/sim.py default)")
