@@ -80,6 +80,12 @@ HEAP_PLACES = [
     ("docs/memory.md", r"test runs at (\d+K) as its early warning", "the memory test's warning",
      _warning_heap, WARNING),
     ("docs/memory.md", r"## The warning at (\d+K)", "the memory test's warning", _warning_heap, WARNING),
+    ("docs/firmware.md", r"On the 64-bit unix port the early warning is (\d+K)", "the memory test's warning",
+     _warning_heap, WARNING),
+    ("docs/firmware.md", r"to 100 points in `micropython -X heapsize=(\d+K)`", "the memory test's heap",
+     _warning_heap, WARNING),
+    ("docs/firmware.md", r"run the virtual board with (\d+K), the chip's", "the tools' heap", _tools_heap, TOOLS),
+    ("host/vboard/vboard.py", r"okgin bench memory\s+# play at (\d+K)", "the early warning", _warning_heap, WARNING),
     ("host/benches/memory.py", r"^BUDGET_K = (\d+)", "okgin bench memory's warning",
      lambda: _warning_heap()[:-1], WARNING),
 ]
