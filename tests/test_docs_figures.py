@@ -252,3 +252,21 @@ def test_the_simulator_options_defaults():
            str(actions["--bench-startup"].const), "okgin sim --bench-startup (host/sim.py const)")
     _agree("docs/simulator.md", "--shots' default", table["--script"], "`./%s`" % actions["--shots"].default,
            "okgin sim --shots (host/sim.py default)")
+
+
+# ------------------------------------------------------------- the BOM
+
+def test_the_bill_of_materials_total():
+    """hardware/BOM.md's total is its Total column's sum, README gives the
+    same total, and the printed case's row gives the build's volume."""
+    rel = "hardware/BOM.md"
+    table = said(rel, r"(\| # \| Part \|[^\n]*\n(?:\|[^\n]*\n)+)")
+    rows = [ln for ln in table.splitlines()[2:] if ln.startswith("|")]
+    column = sum(float(re.split(r"(?<!\\)\|", ln)[-2].strip()) for ln in rows)
+    says = int(said(rel, r"\*\*Total: about (\d+) USD\*\*"))
+    assert abs(says - column) <= 1, "%s says the total is about %d USD; its Total column sums to %.2f" % (
+        rel, says, column)
+    _agree("README.md", "the parts' cost in USD", said("README.md", r"is what to buy \(about (\d+) USD\)"),
+           str(says), rel + " Total")
+    _agree(rel, "the printed case's volume in cm³", said(rel, r"two trays \(\[case/\]\(case/README.md\)\): (\d+) cm³"),
+           "%d" % round(_manifest()["print"]["solid_cm3"]), MANIFEST + " print.solid_cm3")
