@@ -146,7 +146,7 @@ def load_board(board):
 # budget": 245,888 - 122,880 bytes live on the RP2040, x1.42 here = 175K),
 # so a player's simulator stops only where the chip would. The early
 # warning is stricter: tests/firmware/test_memory.py and okgin bench memory
-# play at 160K. Sources compiled on the board itself (compiled=False) need
+# play at 168K. Sources compiled on the board itself (compiled=False) need
 # more.
 HEAPSIZE = "176K"
 SOURCE_HEAPSIZE = "192K"
