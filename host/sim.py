@@ -36,16 +36,14 @@ closing the simulator; --fresh starts without the saved game; --seed or
 --vs keeps it aside as replaced-<date>-<time>.okg there, and says so.
 
 script (--headless --script FILE), one step a line, '#' starts a comment:
-  press 0 right          seat 0 presses right (short); `press 1 ok long`: a long press
-  hold 0 left            a button down ...
-  wait 800               ... for 800 ms of real time (the firmware auto-repeats) ...
-  release 0 left         ... and up
+  press 0 right          seat 0 presses right; `press 1 ok long`: a long press
+  hold 0 left, wait 800, release 0 left    held 800 ms of real time (it auto-repeats)
   sync                   until every press is handled and the ink has settled
   shot NAME              --shots DIR/NAME.png (both panels), NAME-p0.png, NAME-p1.png
-  serial status          send a protocol line, print the reply (ERR stops the script)
+  serial status          a protocol line, its reply printed (ERR stops the script)
   powercycle             power the board off and on; waits for READY
-buttons: left right ok draw take knock. Exit status 0 at the script's end,
-1 with `okgin: FILE:LINE: what went wrong`.
+buttons: left right ok draw take knock. Exit 0 at the script's end, 1 with
+`okgin: FILE:LINE: what went wrong`.
 """
 
 

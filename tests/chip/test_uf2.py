@@ -223,7 +223,7 @@ def test_a_cut_file_is_named_and_dragging_the_whole_file_repairs_the_pico(make_c
     the whole file dragged again repairs it."""
     import signal
 
-    from okgin import uf2 as U
+    from okgin.lib import uf2image as U
     from okgin.chip import images
     with open(uf2file, "rb") as f:
         data = f.read()

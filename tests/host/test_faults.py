@@ -13,7 +13,7 @@ from tests.support.host import ROOT, okgin_cmd
 # emulated Pico only (a cut between two flash operations needs its flash,
 # Ctrl-C at power-up its USB stack)
 ALL = ["power", "damage", "serial", "buttons", "panels", "flash", "hidden", "shuffle",
-       "bootlock", "heap", "switch", "bigfile", "kept", "langfiles", "crashlock", "seats"]
+       "bootlock", "heap", "switch", "bigfile", "kept", "seats", "langfiles", "crashlock"]
 ROWS = [r for r in ALL if r not in ("switch", "bootlock")]
 
 

@@ -101,7 +101,9 @@ def test_help_is_short_and_has_examples():
     assert r.returncode == 0
     assert "examples:" in r.stdout and "okgin sim --vs hard" in r.stdout
     assert "player 1 (seat 0)  A/D left/right" in r.stdout
-    assert len(r.stdout.splitlines()) < 60
+    # a screenful and a half: the help carries the script format itself
+    # since issue 39 (a pip user has no docs/simulator.md)
+    assert len(r.stdout.splitlines()) < 72
 
 
 def test_a_missing_micropython_is_one_clear_line(tmp_path):

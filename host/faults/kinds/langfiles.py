@@ -205,7 +205,7 @@ def run(table, n, rng, work, log):
 
 
 KIND = Kind(
-    name="langfiles", order=14,
+    name="langfiles", order=15,
     goal="damaged language files (glyph files cut or with bad counts, placeholders one bit "
          "off, a stray {, bytes not UTF-8, catalogues over 64 KB or with a 20 KB line, "
          "missing files; the chosen language's and English's): the game resumes, the menu "
