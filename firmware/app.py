@@ -565,11 +565,14 @@ class App:
                     screens.game(fb, v)
             self.power.overlay(fb, self.testmode)   # the battery, on batteries
             self.onfb[p] = v   # a turn screen's view, or None: another screen
+            # drawing a screen is the longest stretch without a look at the
+            # buttons: a quick tap made meanwhile is seen now, before its
+            # update starts (a tap released as the ink starts to change would
+            # otherwise be pressed and released between two looks: missed)
+            self.buttons.poll()
             # on its way to the ink at once, not after the other panel's
             # drawing (~100 ms of a reply's wait, issue 41)
             self._push(p)
-            # drawing a screen is the longest stretch without a look at the
-            # buttons: a quick tap made meanwhile is queued now, not missed
             self.buttons.poll()
         self.leds()
         return drawn

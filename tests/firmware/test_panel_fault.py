@@ -47,8 +47,9 @@ def test_stuck_busy_is_shown_on_the_other_panel_and_reset_recovers(flash):
         b.vb.on_event = on_event
         b.vb.set_fault(1, True)
         b.write(b"press 1 draw\n")       # player 1 passes: panel 1 must refresh
-        assert b.readline(10) == "OK"
-        # ... its BUSY stays high; the firmware resets the table
+        # ... its BUSY stays high; the firmware resets the table (the press's
+        # OK may come first, or not at all: its update starts as soon as the
+        # screen is drawn, inside the press's handling, issue 41)
         line = b.readline(20)
         while not line.startswith("READY"):
             line = b.readline(20)
