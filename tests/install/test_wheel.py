@@ -237,11 +237,16 @@ def test_hardware_build_from_the_wheel(installed):
     run, cwd = installed
     if not shutil.which("openscad", path=SYSTEM_PATH) and not os.environ.get("CI"):
         pytest.skip("openscad is not installed")
+    from tests.hardware.test_case import FAILING_TODAY
     r = run("okgin", "hardware", "build", "--out", "case", "--no-renders", timeout=900)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "all checks passed" in r.stdout
     with open(cwd / "case" / "manifest.json") as f:
         manifest = json.load(f)
+    # the checks as in the checkout: today's table fails legibility alone
+    # (issue 36), measured from the golden screens the wheel carries
+    failing = tuple(c["check"] for c in manifest["checks"] if not c["ok"])
+    assert failing == FAILING_TODAY, r.stdout[-3000:] + r.stderr[-3000:]
+    assert r.returncode == (1 if FAILING_TODAY else 0) and "Traceback" not in r.stderr, r.stderr[-3000:]
+    assert "could not be measured" not in r.stdout, r.stdout[-3000:]
     with open(os.path.join(ROOT, "hardware", "case", "manifest.json")) as f:
         committed = json.load(f)
     # the same parts as the committed case
