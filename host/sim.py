@@ -37,7 +37,9 @@ closing the simulator; --fresh starts without the saved game; --seed or
 
 script (--headless --script FILE), one step a line, '#' starts a comment:
   press 0 right          seat 0 presses right; `press 1 ok long`: a long press
-  hold 0 left, wait 800, release 0 left    held 800 ms of real time (it auto-repeats)
+  hold 0 left            a button down ...
+  wait 800               ... for 800 ms of real time (the firmware auto-repeats) ...
+  release 0 left         ... and up
   sync                   until every press is handled and the ink has settled
   shot NAME              --shots DIR/NAME.png (both panels), NAME-p0.png, NAME-p1.png
   serial status          a protocol line, its reply printed (ERR stops the script)

@@ -237,7 +237,7 @@ def test_hardware_build_from_the_wheel(installed):
     run, cwd = installed
     if not shutil.which("openscad", path=SYSTEM_PATH) and not os.environ.get("CI"):
         pytest.skip("openscad is not installed")
-    from tests.hardware.test_case import FAILING_TODAY
+    from tests.support.case import FAILING_TODAY
     r = run("okgin", "hardware", "build", "--out", "case", "--no-renders", timeout=900)
     with open(cwd / "case" / "manifest.json") as f:
         manifest = json.load(f)
