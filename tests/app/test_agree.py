@@ -38,6 +38,12 @@ NAMED = {
     "end.win": {0: THEM},
     "end.game": {0: THEM},
     "end.match": {0: THEM},
+    # the short forms of a narrow panel (the 4.2"'s 200 logical px): the
+    # reader's own seat keeps its _you form, or takes a label form
+    "end.row_knocked_short": {0: THEM},
+    "end.win_short": {0: ANY},
+    "end.game_short": {0: THEM},
+    "end.match_short": {0: THEM},
     "pad.title": {0: THEM},
     "pad.title_hw": {0: THEM},
     "stats.biggest": {1: ANY},
