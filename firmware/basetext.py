@@ -22,16 +22,21 @@ value.never = never
 value.minutes = {0} min
 banner.test = TEST MODE
 menu.title = okgin - Oklahoma Gin
+menu.title_short = okgin
 menu.resume = Resume game
 menu.new_2p = New game: 2 players
 menu.new_vs = New game vs computer
+menu.new_vs_short = Play vs computer
 menu.rules = Rules
 menu.custom = Custom
 menu.switches = Rule switches
 menu.stats = Statistics
 menu.lock = Owner lock
+menu.lock_short = Owner lock
 menu.language = Language
+menu.language_short = Language
 menu.auto_off = Auto-off
+menu.auto_off_short = Auto-off
 menu.hint = <> choose   OK select
 menu.hint_page = <> choose  OK change  hold OK back
 menu.switches_title = Rules: one switch each
@@ -180,6 +185,7 @@ panel.title = Panel of {0} not responding
 panel.resetting = Resetting the table; the game goes on where it was.
 panel.gave_up = A reset did not help: check its cable. Playing on.
 menu.review = Coach after a hand
+menu.review_short = Coach after a hand
 """
 
 
