@@ -119,13 +119,13 @@ def view_showdown(app, p):
                 if g["winner"] == gw:
                     won += 1
             if gw == me:
-                heads = (t("end.match_you", won, 3 - won), t("end.match_you_short", won, 3 - won))
+                heads = (t("end.match_you", won, 3 - won), t("end.match_short_you", won, 3 - won))
             else:
                 heads = (t("end.match", app.name(p, gw), won, 3 - won),
                          t("end.match_short", app.name(p, gw), won, 3 - won))
         elif gw == me:
             heads = (t("end.game_you", sc[gw], sc[1 - gw]),
-                     t("end.game_you_short", sc[gw], sc[1 - gw]))
+                     t("end.game_short_you", sc[gw], sc[1 - gw]))
         else:
             heads = (t("end.game", app.name(p, gw), sc[gw], sc[1 - gw]),
                      t("end.game_short", app.name(p, gw), sc[gw], sc[1 - gw]))

@@ -243,27 +243,32 @@ def view(app):
             # against whom
             # "You won" agrees with you (docs/glossary.md, "Verbs after a name")
             you = g[0] != "human" and g[1] == 0
-            k = "stats.last_game_you" if you else "stats.last_game"
+            k = ("stats.last_game_you", "stats.last_game_short_you") if you else \
+                ("stats.last_game", "stats.last_game_short")
             args = (_kind(g[0]), _name(g[0], g[1]), g[2 + g[1]], g[3 - g[1]])
-            recs.append((t(k, *args), t(k + "_short", *args)))
+            recs.append((t(k[0], *args), t(k[1], *args)))
         if not d["last"]:
             recs.append((t("stats.none"),))
         rows = _lines(recs, w - 6, (screens.H - 2 * screens.LINE) // screens.LINE)
     else:
         c = d["by"][page]
         from padview import columns, seat_names
-        keys = (("games", "stats.won"), ("hands", "stats.hands"), ("gins", "stats.gins"),
-                ("undercuts", "stats.undercuts"), ("best_streak", "stats.best"))
+        # each row's count, its label and the label's short form
+        keys = (("games", "stats.won", "stats.won_short"),
+                ("hands", "stats.hands", "stats.hands_short"),
+                ("gins", "stats.gins", "stats.gins_short"),
+                ("undercuts", "stats.undercuts", "stats.undercuts_short"),
+                ("best_streak", "stats.best", "stats.best_short"))
         widest = 0
         cells = []
-        for k, key in keys:
+        for k, key, _short in keys:
             widest = max(widest, tx.width(t(key)))
             cells.append(str(c[k][0]))
             cells.append(str(c[k][1]))
         col_w, cols, room = columns((seat_names(_name(page, 0)), seat_names(_name(page, 1))),
                                     cells, widest)
-        for k, key in keys:
-            rows.append((tx.first_fit(room, (t(key), t(key + "_short"))),
+        for k, key, short in keys:
+            rows.append((tx.first_fit(room, (t(key), t(short))),
                          str(c[k][0]), str(c[k][1])))
         # the opponent ("vs hard"), or on a narrow panel the level alone
         head = (t("stats.title", _opponent(page)), t("stats.title", _kind(page)))

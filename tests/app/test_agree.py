@@ -56,11 +56,11 @@ NAMED = {
     "end.row_knocked_you": {0: ("you",)},
     "end.row_layoff_you": {0: ("you",)},
     "stats.last_game_you": {1: ("you",)},
-    "stats.last_game_you_short": {1: ("you",)},
+    "stats.last_game_short_you": {1: ("you",)},
 }
 # the fields that take a level or "2 players" (stats), not a number
 WORDS = {"stats.last_game": {0: "level"}, "stats.last_game_you": {0: "level"}, "stats.biggest": {2: "level"},
-         "stats.last_game_short": {0: "level"}, "stats.last_game_you_short": {0: "level"},
+         "stats.last_game_short": {0: "level"}, "stats.last_game_short_you": {0: "level"},
          "stats.title": {0: "level"}, "stats.vs": {0: "level"}, "turn.computer": {0: "level"}}
 
 
