@@ -132,9 +132,14 @@ def classes(root):
                       "screens": ["en/turn-2-0.png", "en/turn-2-1.png"], "what": "firmware/font.py RANKS"},
         "suit on a card": {"goal": "text", "glyphs": cards["suits"], "find": cards["suits"],
                            "screens": ["en/turn-2-0.png", "en/turn-2-1.png"], "what": "firmware/font.py SUITS"},
-        "suit in the showdown": {"goal": "text", "glyphs": cards["mini_suits"], "find": cards["mini_suits"],
+        # the 2.9"'s showdown draws a small suit beside each rank; the
+        # 4.2"'s (200x150 logical, firmware/endview.py "tall") the card's
+        # own suit under it: the first found of the two is measured
+        "suit in the showdown": {"goal": "text", "glyphs": cards["suits"], "find": cards["suits"],
                                  "screens": ["en/end-knock-0.png", "en/end-gin-0.png"],
-                                 "what": "firmware/font.py MINI_SUITS"},
+                                 "what": "firmware/font.py SUITS",
+                                 "else": {"glyphs": cards["mini_suits"], "find": cards["mini_suits"],
+                                          "what": "firmware/font.py MINI_SUITS"}},
         "prompt (capitals)": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "Drwtk"], "bold": True,
                               "band": (14, 32),
                               "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, bold"},
@@ -206,8 +211,11 @@ def measure(root, golden=None):
     for name, spec in classes(root).items():
         if not spec["glyphs"]:
             raise ValueError("%s: no glyphs to measure" % name)
-        px = statistics.median(g.height for g in spec["glyphs"])
         found = drawn_scale(spec, golden)
+        if found is None and "else" in spec:   # the class's other glyphs
+            spec = dict(spec, **spec["else"])
+            found = drawn_scale(spec, golden)
+        px = statistics.median(g.height for g in spec["glyphs"])
         out[name] = {"goal": spec["goal"], "what": spec["what"], "glyph_px": px,
                      "scale": found[0] if found else None,
                      "px": px * found[0] if found else None,
