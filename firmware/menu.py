@@ -238,7 +238,8 @@ def view_menu(app):
         "items": items,
         "sel": app.menu_sel % len(items),
         "msg": app.menu_msg,
-        "hint": t("menu.hint_page") if app.menu_page else t("menu.hint"),
+        # the footer takes the first form that fits (screens.footer)
+        "hint": (t("menu.hint_page"), t("menu.hint_page_short")) if app.menu_page else t("menu.hint"),
     }
 
 

@@ -272,11 +272,12 @@ def view(app):
                          str(c[k][0]), str(c[k][1])))
         # the opponent ("vs hard"), or on a narrow panel the level alone
         head = (t("stats.title", _opponent(page)), t("stats.title", _kind(page)))
+    # the footer takes the first form that fits (screens.footer)
     if app.menu_page == "reset":
-        hint = t("hint.reset")
+        hint = (t("hint.reset"), t("hint.reset_short"))
         head = (t("stats.reset_q"), t("stats.reset_q_short"))
     else:
-        hint = t("hint.stats")
+        hint = (t("hint.stats"), t("hint.stats_short"))
     return {"head": head, "testmode": app.testmode, "cols": cols, "rows": rows,
             "hint": hint, "col_w": col_w}
 

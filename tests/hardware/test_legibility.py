@@ -97,3 +97,17 @@ def test_the_docs_hold_the_routes_table_the_command_prints():
     with open(os.path.join(ROOT, "docs", "legibility.md"), encoding="utf-8") as f:
         doc = f.read()
     assert R.markdown(R.table()) in doc
+
+
+def test_the_4in2_showdown_draws_each_cards_own_suit_at_twice_its_size():
+    """The 4.2" panel's showdown (200x150 logical at scale 2,
+    firmware/endview.py "tall") draws each card as its index, the rank
+    over the card's own 12-px suit: in its golden screens the showdown's
+    suit is 24 px, the score pad's digits and the accented capitals 2x.
+    The 2.9"'s keeps the small suit beside the rank (7.5 px)."""
+    m = G.measure(ROOT, golden=os.path.join(GOLDEN, "400x300"))
+    suit = m["suit in the showdown"]
+    assert suit["scale"] == 2 and suit["px"] == 24 and "/end-" in suit["found"], suit
+    assert m["scores"]["px"] == 20 and "whole-pad" in m["scores"]["found"], m["scores"]
+    assert m["accented Latin"]["px"] == 24, m["accented Latin"]
+    assert G.measure(ROOT)["suit in the showdown"]["px"] == 7.5
