@@ -54,7 +54,19 @@ def advise(app, p):
     top = obs["discard_top"]
     obs = None
     app.confirm[p] = False
-    app.notice[p] = (t("coach.title"), [_move(a["action"], top)] + [coach(c) for c in a["why"]])
+    app.notice[p] = advice_notice(a["action"], top, a["why"])
+
+
+def advice_notice(action, top, why):
+    """The coach's advice as a notice (title, lines): the move, then its
+    reasons; on a panel they do not fit (fits), the reasons alone (each
+    names its card, the first usually the move itself)."""
+    reasons = [coach(c) for c in why]
+    lines = [_move(action, top)] + reasons
+    title = t("coach.title")
+    if reasons and not fits(title, lines):
+        lines = reasons
+    return (title, lines)
 
 
 def review(app):

@@ -202,7 +202,7 @@ def test_every_screen_was_drawn_in_every_language(drawn):
                    "confirm", "msg-", "scores", "doubled", "end-knock", "end-gin",
                    "end-undercut", "end-draw", "vs", "whole-over", "whole-pad",
                    "knock-", "last", "vs-last", "end-knock-vs", "end-gin-vs", "end-undercut-vs",
-                   "end-draw-vs", "whole-vs-over-big", "review-",
+                   "end-draw-vs", "whole-vs-over-big", "review-", "advice",
                    "hollywood-over", "hollywood-pad", "hollywood-turn", "sleep-asleep", "sleep-empty"):
         assert any(s.startswith(prefix) for s in scenes), prefix
     # and none was drawn without text

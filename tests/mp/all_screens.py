@@ -214,6 +214,10 @@ def review(p):
                "why": [("knock", ["Ts"], 10)]}
         app.notice[p] = coachview.review_notice(12, res)
         shot("review-" + a.split()[0], (p,))
+    # the coach's advice (hold DRAW) at its longest: two long reasons
+    app.notice[p] = coachview.advice_notice("discard Ts", "Th", [
+        ("hold_undercut", ["Ts"], 100), ("discard_safe", ["Ts", "Th"], 0)])
+    shot("advice", (p,))
     app.notice[p] = None
 
 
