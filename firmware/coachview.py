@@ -16,15 +16,32 @@ from i18n import t, card, coach
 def fits(title, lines):
     """True when a notice of ``title`` and ``lines`` fits the panel drawn
     now as screens.error draws it: the title in its bar (or, too wide for
-    it, as the first line), each line wrapped to the width, from a line
-    and a half under the top to the footer."""
+    it, as the first line), each line wrapped at spaces to the width, from
+    a line and a half under the top to the footer."""
     import screens
-    import text
     w = screens.W - 6
-    n = 0 if text.width(title) <= w else len(text.wrap(title, w))
+    n = _count(title, w)
+    if n == 1:
+        n = 0         # in its bar
     for ln in lines:
-        n += len(text.wrap(ln, w))
+        n += _count(ln, w)
     return screens.LINE + 8 + n * screens.LINE <= screens.H - screens.LINE
+
+
+def _count(s, w):
+    """The lines text.wrap(s, w) makes, counted from its words' widths (a
+    glyph's width is its own, a space 8 px) without making the lines."""
+    import text
+    n = 0
+    x = w
+    for word in s.split(" "):
+        ww = text.width(word)
+        if x + 8 + ww > w:
+            n += 1 + (ww - 1) // w     # a word longer than a line is cut
+            x = ww % w if ww > w else ww
+        else:
+            x += 8 + ww
+    return n
 
 
 def _move(a, top, how="coach.do."):
@@ -81,7 +98,11 @@ def review(app):
     if not rv.step():
         return True
     app.reviews.pop(0)
-    app.notice[p] = review_notice(n, rv.result)
+    # the review's own state goes before its notice is made (the notice's
+    # forms are measured on the heap it leaves)
+    res = rv.result
+    r = rv = None
+    app.notice[p] = review_notice(n, res)
     app.dirty[p] = True
     return bool(app.reviews)
 
