@@ -314,9 +314,18 @@ def draw(fb, v):
     top = 0
     if sel >= rows:
         top = sel - rows + 1
+    # items with the same label forms (the computer's levels) take the
+    # same form: the one that fits beside each of their values
+    same = {}
+    for label, value in items:
+        if isinstance(label, tuple):
+            room = fit_item(label, value, w - 15)[2]
+            same[label] = min(same.get(label, room), room)
     y = TOP
     for i in range(top, min(len(items), top + rows)):
         label, value, room = fit_item(items[i][0], items[i][1], w - 15)
+        if items[i][0] in same:
+            label = text.first_fit(same[items[i][0]], items[i][0])
         c = 0 if i == sel else 1
         if i == sel:
             fb.fill_rect(0, y, w, LINE, 1)
