@@ -68,6 +68,6 @@ def test_the_text_view_reads_the_4in2_panel(session_4in2):
     lines = PanelReader().lines(img)
     assert any("Oklahoma Gin" in ln for ln in lines), lines
     from PIL import Image
-    half = img.convert("1").resize((200, 150), Image.NEAREST)
-    assert half.resize((400, 300), Image.NEAREST).tobytes() == img.convert("1").tobytes()
+    half = img.convert("1").resize((200, 150), Image.Resampling.NEAREST)
+    assert half.resize((400, 300), Image.Resampling.NEAREST).tobytes() == img.convert("1").tobytes()
     assert lines == PanelReader().lines(half)
