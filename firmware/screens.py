@@ -443,11 +443,15 @@ def game_update(fb, v, was):
         # the two cards (and, where faces overlap, their neighbours, whose
         # shared border a box's clearing takes): boxes cleared, then drawn
         # left to right as game() draws them
-        near = 1 if CARD_STEP < CARD_W else 0
         redo = []
+        n = len(xs)
         for k in (cur, was_cur):
-            for j in range(k - near, k + near + 1):
-                if 0 <= j < len(xs) and j not in redo:
+            if not 0 <= k < n:
+                continue
+            for j in (k - 1, k, k + 1):
+                # a neighbour only where the faces overlap (the same group)
+                if 0 <= j < n and j not in redo and (
+                        j == k or xs[min(j, k)] + CARD_W > xs[max(j, k)]):
                     redo.append(j)
         for j in redo:
             fb.fill_rect(xs[j], HAND_Y - 4, CARD_W, CARD_H + 4, 0)

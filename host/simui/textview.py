@@ -42,7 +42,10 @@ import unicodedata
 from okgin.lib import lang as langfiles
 from okgin.lib.paths import FIRMWARE
 
-W, H = 296, 128
+# The grid a panel is read on: the 2.9" panel's 296x128, and rows enough
+# for the 4.2" panel's screens, which the firmware draws at 200x150 and
+# its driver shows at scale 2 (each pixel a 2x2 block: read at 200x150).
+W, H = 296, 150
 GH = 16                  # a line of text, px (firmware/text.py H)
 COLS = W // 8            # 37 columns, a column per 8 pixels
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
@@ -199,6 +202,8 @@ class PanelReader:
         """The panel as rows of cells, a cell a terminal column:
         [[(text, inverse), ...] * COLS, ...] top to bottom, empty rows
         dropped; the column after a wide character's is ("", inverse)."""
+        img, pw = _logical(img)
+        self._span = _ROW ^ ((1 << (W - pw)) - 1)     # the panel's columns
         ink = _ink_rows(img)
         cards, boxes = self._cards(ink)
         boxes += _card_boxes(ink)
@@ -225,7 +230,8 @@ class PanelReader:
                 word = self.icons.get(self._window(inv, x, y, iw, ih))
                 if word is not None:
                     found.append((y, x, word))
-        items, boxes = [], []
+        items: "list[tuple]" = []
+        boxes: "list[tuple]" = []
         for y, x, word in sorted(found):
             boxes.append((x, y, x + iw, y + ih))
             if items and items[-1][0] == y and items[-1][5] == x:
@@ -314,7 +320,9 @@ class PanelReader:
         ``rows``: a row each, MSB the left pixel)."""
         # rows that are a dotted rule (every even pixel inked, not all the
         # odd ones: glyphs' descenders may cross it)
-        rules = {y for y, r in enumerate(rows) if r & EVEN == EVEN and r & ODD != ODD}
+        # (over the panel's own width: the 4.2"'s screens are 200 wide)
+        even, odd = EVEN & self._span, ODD & self._span
+        rules = {y for y, r in enumerate(rows) if r & even == even and r & odd != odd}
         out = []
         for y in range(H - GH + 1):
             sh = H - GH - y
@@ -425,6 +433,26 @@ def _last_row_ok(win, x, g, rule):
         if (win[x + i] ^ g.cols[i]) & LAST and not (rule and not (x + i) & 1):
             return False
     return True
+
+
+def _logical(img):
+    """The panel's image as the firmware drew it, on the reading grid: a
+    panel bigger than the grid whose every 2x2 block is one colour (scale 2,
+    firmware/display.py) halved; white below and right of it. Returns it
+    and the panel's width on the grid."""
+    from PIL import Image
+    img = img.convert("1")
+    w, h = img.size
+    if (w > W or h > H) and not w % 2 and not h % 2:
+        half = img.resize((w // 2, h // 2), Image.Resampling.NEAREST)
+        if half.resize((w, h), Image.Resampling.NEAREST).tobytes() == img.tobytes():
+            img = half
+    pw = min(img.width, W)
+    if img.size == (W, H):
+        return img, pw
+    grid = Image.new("1", (W, H), 1)
+    grid.paste(img.crop((0, 0, pw, min(img.height, H))), (0, 0))
+    return grid, pw
 
 
 _ALL = (1 << H) - 1

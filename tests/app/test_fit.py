@@ -249,7 +249,7 @@ def _image(path):
             for bit in range(min(8, h - 8 * k)):
                 if (b >> bit) & 1:
                     px[x, k * 8 + bit] = 0
-    return im if S == 1 else im.resize((W, H), Image.NEAREST)
+    return im if S == 1 else im.resize((W, H), Image.Resampling.NEAREST)
 
 
 def test_the_main_screens_match_their_golden_images(drawn):

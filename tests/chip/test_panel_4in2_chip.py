@@ -43,8 +43,8 @@ def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
                 ink = chip.panel_image(p)
                 assert ink.size == (400, 300)
                 assert ink.getextrema() == (0, 255)      # something drawn
-                half = ink.resize((200, 150), Image.NEAREST)
-                assert half.resize((400, 300), Image.NEAREST).tobytes() == ink.tobytes()
+                half = ink.resize((200, 150), Image.Resampling.NEAREST)
+                assert half.resize((400, 300), Image.Resampling.NEAREST).tobytes() == ink.tobytes()
                 shot = decode_screen(fw.cmd("screen %d" % p))
                 assert shot.tobytes() == ink.tobytes()
                 before.append(chip.refresh_counts(p)["partial"])

@@ -33,8 +33,8 @@ def _white(img, box):
 def doubled(img):
     """True when every 2x2 block of the panel's image is one colour: the
     image a 200x150 frame buffer makes at scale 2."""
-    half = img.resize((img.width // 2, img.height // 2), Image.NEAREST)
-    return half.resize(img.size, Image.NEAREST).tobytes() == img.tobytes()
+    half = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
+    return half.resize(img.size, Image.Resampling.NEAREST).tobytes() == img.tobytes()
 
 
 def test_the_4in2_table_boots_to_the_menu_and_plays_as_the_2in9_does(tmp_path):

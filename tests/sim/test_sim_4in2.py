@@ -1,8 +1,8 @@
 """The simulator on the 4.2" table (hardware/board-4in2.json, two 400x300
 SSD1683 panels): the window is laid out at the board's panel size and shows
 both panels pixel for pixel, and the text view reads the screens the
-firmware draws in the panel's top-left 296x128 (until the screens are laid
-out for 400x300) as it reads them on the 2.9" table."""
+firmware draws at 200x150 and the panel shows at scale 2 (each pixel a
+2x2 block) as it reads them on the 2.9" table."""
 import os
 import time
 
@@ -67,4 +67,7 @@ def test_the_text_view_reads_the_4in2_panel(session_4in2):
     assert img.size == (400, 300)
     lines = PanelReader().lines(img)
     assert any("Oklahoma Gin" in ln for ln in lines), lines
-    assert lines == PanelReader().lines(img.crop((0, 0, 296, 128)))
+    from PIL import Image
+    half = img.convert("1").resize((200, 150), Image.Resampling.NEAREST)
+    assert half.resize((400, 300), Image.Resampling.NEAREST).tobytes() == img.convert("1").tobytes()
+    assert lines == PanelReader().lines(half)
