@@ -115,9 +115,16 @@ def input_hash(opt, files):
     return h.hexdigest()[:16]
 
 
+def case_board():
+    """The board definition of the case in hardware/case: the hooded box of
+    the 2.9" variant (hardware/board-2in9.json; the 4.2" stations of
+    board.json, issue 36, are not built here yet)."""
+    return os.path.join(L.HARDWARE, "board-2in9.json")
+
+
 def source_files():
     return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
-            os.path.join(L.HARDWARE, "board.json")] + \
+            case_board()] + \
         [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "legibility.py", "mesh.py", "seats.py")]
 
 
@@ -220,9 +227,9 @@ def load_inputs(opts, layout_path=None, parts_path=None, board_path=None):
     sys.path.insert(0, os.path.join(L.ROOT, "firmware"))
     import boarddef
     try:
-        board = boarddef.load(board_path or os.path.join(L.HARDWARE, "board.json"))
+        board = boarddef.load(board_path or case_board())
     except boarddef.BoardError as e:
-        raise CommandError("board.json: %s" % e)
+        raise CommandError("%s: %s" % (os.path.basename(board_path or case_board()), e))
     try:
         layout = L.load_layout(layout_path, board)
         parts = L.load_parts(parts_path)

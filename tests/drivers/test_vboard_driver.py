@@ -61,7 +61,7 @@ COUNTS = {
     "UC8151": {"full": (1, 0), "partial": (2, 0), "wake": (3, 0), "recovered": 4},
     "SSD1683": {"full": (1, 0), "partial": (1, 1), "wake": (1, 2), "recovered": 2},
 }
-# Each controller's panel as board-4in2.json / board.json have it:
+# Each controller's panel as board.json (4.2") / board-2in9.json have it:
 # (width, height, rotation of player 0, of player 1).
 PANELS = {"SSD1680": (296, 128, 90, 270), "UC8151": (296, 128, 90, 270),
           "SSD1683": (400, 300, 0, 180)}

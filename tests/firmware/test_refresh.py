@@ -8,10 +8,10 @@ import time
 
 
 
-from tests.support.harness import ROOT
+from tests.support.harness import BOARD_2IN9
 
 
-with open(os.path.join(ROOT, "hardware", "board.json")) as _f:
+with open(BOARD_2IN9) as _f:
     PARTIALS = json.load(_f)["timing"]["partials_before_full"]
 
 

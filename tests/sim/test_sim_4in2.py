@@ -1,4 +1,4 @@
-"""The simulator on the 4.2" table (hardware/board-4in2.json, two 400x300
+"""The simulator on the 4.2" table (hardware/board.json, the default: two 400x300
 SSD1683 panels): the window is laid out at the board's panel size and shows
 both panels pixel for pixel, and the text view reads the screens the
 firmware draws in the panel's top-left 296x128 (until the screens are laid
@@ -15,7 +15,7 @@ tk = pytest.importorskip("tkinter")
 from okgin.simui import tkapp
 
 SCALE = 1
-BOARD = os.path.join(ROOT, "hardware", "board-4in2.json")
+BOARD = os.path.join(ROOT, "hardware", "board.json")
 
 
 @pytest.fixture
@@ -31,7 +31,8 @@ def session_4in2(tmp_path):
 def test_the_window_is_laid_out_at_the_boards_panel_size(session_4in2, xdisplay):
     from PIL import ImageGrab
     assert tkapp.panel_size(BOARD) == (400, 300)
-    assert tkapp.panel_size() == (296, 128)
+    assert tkapp.panel_size() == (400, 300)          # the default table's
+    assert tkapp.panel_size("board-2in9.json") == (296, 128)
     session = session_4in2
     tkapp.SimWindow.display = xdisplay
     root = tk.Tk(screenName=xdisplay, className="okgin")
