@@ -81,10 +81,14 @@ class App:
         n = timing.get("partials_before_full", 8)
         self.panels = [Panel(d, n) for d in hw.displays]
         # text.py writes glyph bytes straight into the MONO_VLSB frame
-        # buffer: its row stride is the panel's width (296 on the 2.9"
-        # panels, 400 on the 4.2"; both panels of a board are alike)
+        # buffer: its row stride is the panel's logical width (296 on the
+        # 2.9" panels, 200 on the 4.2" at scale 2; both panels of a board
+        # are alike). screens.py takes its size (W, H, the layout) from
+        # these when imported: one imported before now is dropped
         import text
         text.FB_W = hw.displays[0].width
+        text.FB_H = hw.displays[0].height
+        sys.modules.pop("screens", None)
         self.buttons = hw.buttons
         self.nplayers = 2
         self.settings = store.load_settings()

@@ -51,14 +51,18 @@ MCUS = ("rp2040", "rp2350")
 # upside down (ssd1683.py).
 ROTATIONS = (90, 270)
 # Per controller: (rotations, (min width, max width), (min height, max
-# height)) of the logical landscape panel. Width runs along the gates on the
-# 2.9" panels (296 at most on an SSD1680), along the sources on the 4.2";
-# height is whole bytes on the SSD1680. The UC8151 driver drives 296x128
-# only; the SSD1683 400x300 at most (whole bytes across).
+# height), scales) of the landscape panel. Width runs along the gates on
+# the 2.9" panels (296 at most on an SSD1680), along the sources on the
+# 4.2"; height is whole bytes on the SSD1680. The UC8151 driver drives
+# 296x128 only; the SSD1683 400x300 at most (whole bytes across).
+# "scale" (optional, 1 by default): the app draws in (width/scale) x
+# (height/scale) and the driver sends each of its pixels as a scale x
+# scale block (display.py); the SSD1683's driver can draw at 2 (the 4.2"
+# panel: Unifont 2x, 32 px card ranks, a 3,800 B frame buffer).
 PANEL_LIMITS = {
-    "SSD1680": (ROTATIONS, (8, 296), (8, 176)),
-    "UC8151": (ROTATIONS, (296, 296), (128, 128)),
-    "SSD1683": ((0, 180), (8, 400), (8, 300)),
+    "SSD1680": (ROTATIONS, (8, 296), (8, 176), (1,)),
+    "UC8151": (ROTATIONS, (296, 296), (128, 128), (1,)),
+    "SSD1683": ((0, 180), (8, 400), (8, 300), (1, 2)),
 }
 
 TOP_FIELDS = ("name", "description", "mcu", "spi", "players", "timing", "power")
@@ -75,7 +79,7 @@ PANEL_FIELDS = ("controller", "width", "height", "rotation") + PANEL_PINS
 # The ink's size in mm (width x height, the datasheet's "display size" or
 # active area) and where that figure comes from: the host's legibility
 # check (okgin hardware build) turns pixels into mm with it.
-PANEL_OPTIONAL = ("active_mm", "active_source")
+PANEL_OPTIONAL = ("active_mm", "active_source", "scale")
 
 # name: (minimum, maximum) in ms (or a count for partials_before_full).
 TIMING = (
@@ -230,7 +234,7 @@ def validate(board):
                              % (pw, panel["controller"], ", ".join(sorted(DRIVERS))))
         # Logical landscape size and orientation, as the controller allows
         # (PANEL_LIMITS; the byte-aligned side must be whole bytes).
-        rots, wlim, hlim = PANEL_LIMITS.get(c, PANEL_LIMITS["SSD1680"])
+        rots, wlim, hlim, scales = PANEL_LIMITS.get(c, PANEL_LIMITS["SSD1680"])
         w = panel["width"]
         h = panel["height"]
         for field, v, lim in (("width", w, wlim), ("height", h, hlim)):
@@ -242,6 +246,15 @@ def validate(board):
         aligned = ("width", w) if c == "SSD1683" else ("height", h)
         if aligned[1] % 8:
             raise BoardError("%s.%s: %d is not a multiple of 8" % (pw, aligned[0], aligned[1]))
+        if "scale" in panel:
+            sc = panel["scale"]
+            if isinstance(sc, bool) or not isinstance(sc, int):
+                raise BoardError("%s.scale: expected a whole number, got %s" % (pw, _kind(sc)))
+            if sc not in scales:
+                raise BoardError("%s.scale: %d is not supported by controller %s (expected %s)"
+                                 % (pw, sc, c, " or ".join([str(x) for x in scales])))
+            if w % sc or h % sc:
+                raise BoardError("%s.scale: %dx%d is not divisible by %d" % (pw, w, h, sc))
         if "active_mm" in panel:
             _active(pw, panel)
         rot = panel["rotation"]

@@ -9,11 +9,20 @@
 # The contract, written once: display.pyi states it as a typing.Protocol
 # that mypy checks every driver against (tests/test_typecheck.py;
 # MicroPython has no typing module, so it is not in this file):
-#   Display(spi, cs, dc, rst, busy, width, height, rotation, busy_timeout_ms)
-#     takes made Pin/SPI objects and calls only spi.write() and pin.value()
-#   .width, .height  the logical landscape size; .rotation, .busy_timeout_ms
-#   .fb              framebuf.FrameBuffer (MONO_VLSB, 1 = black ink) the app
-#                    draws in; never drawn into while busy() is True
+#   Display(spi, cs, dc, rst, busy, width, height, rotation, busy_timeout_ms,
+#           scale=1)
+#     takes made Pin/SPI objects and calls only spi.write() and pin.value();
+#     width and height are the panel's own pixels (board.json), scale the
+#     panel's "scale" (1, or 2 where the driver can: the SSD1683)
+#   .width, .height  the LOGICAL landscape size the app draws in: the
+#                    panel's size / scale (200x150 on the 4.2" at scale 2)
+#   .scale           the factor: the driver sends each pixel of fb as a
+#                    scale x scale block of the panel's (so text and card
+#                    art show scale times as big, for a frame buffer
+#                    scale**2 times smaller); .rotation, .busy_timeout_ms
+#   .fb              framebuf.FrameBuffer (MONO_VLSB, 1 = black ink) of the
+#                    logical size the app draws in; never drawn into while
+#                    busy() is True
 #   .idle            None or a callable run while the driver waits inside
 #   .BUSY_ACTIVE     the BUSY pin's level while the controller works (hal
 #                    pulls the pin that way, so a missing panel reads busy)

@@ -14,8 +14,9 @@ class EPDTimeout(OSError): ...
 
 class Display(Protocol):
     BUSY_ACTIVE: int
-    width: int
+    width: int       # logical: the panel's pixels / scale
     height: int
+    scale: int
     rotation: int
     busy_timeout_ms: int
     fb: framebuf.FrameBuffer

@@ -70,7 +70,7 @@ class Hardware:
                 busy=Pin(p["busy"], Pin.IN,
                          Pin.PULL_UP if Display.BUSY_ACTIVE else Pin.PULL_DOWN),
                 width=p["width"], height=p["height"], rotation=p["rotation"],
-                busy_timeout_ms=timing["busy_timeout_ms"]))
+                busy_timeout_ms=timing["busy_timeout_ms"], scale=p.get("scale", 1)))
             wake.append(self.displays[-1].busy_pin)
             pins.append({name: Pin(player["buttons"][name], Pin.IN, Pin.PULL_UP)
                          for name in NAMES})

@@ -17,8 +17,14 @@ import framebuf
 import font
 import text
 
-W = 296
-H = 128
+# The panel's logical size (display.py: 296x128 on the 2.9", 200x150 on
+# the 4.2" at scale 2), which App sets in text before this module is
+# imported (app.py drops a copy imported earlier). Modules that do
+# ``from screens import W, FOOT_Y, ...`` at their own import get the
+# panel's figures as long as they are imported after App.__init__ (every
+# screen module is: they load on demand).
+W = text.FB_W
+H = text.FB_H
 LINE = text.H        # 16 px
 FOOT_Y = H - LINE    # the footer's top
 TOP = LINE           # the first line under the header (its rule is its last row)

@@ -179,9 +179,11 @@ class SSD1680:
     BUSY_ACTIVE = 1     # BUSY is high while the controller works
 
     def __init__(self, spi, cs, dc, rst, busy, width=296, height=128, rotation=90,
-                 busy_timeout_ms=10000):
+                 busy_timeout_ms=10000, scale=1):
         if rotation not in (90, 270):
             raise ValueError("rotation must be 90 or 270, not %r" % (rotation,))
+        if scale != 1:   # display.py: the 2.9" panels draw at their own size
+            raise ValueError("scale %r: the %s driver draws at scale 1" % (scale, "SSD1680"))
         if height % 8 or not 8 <= height <= 176 or not 8 <= width <= 296:
             raise ValueError("panel size %dx%d is not possible on an SSD1680" % (width, height))
         self.spi = spi
@@ -189,6 +191,7 @@ class SSD1680:
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
+        self.scale = 1
         self.width = width
         self.height = height
         self.rotation = rotation

@@ -62,10 +62,22 @@
 # reversed (the transposition takes it for free). RAM 1 is white and
 # framebuf 1 is black ink: inverted in the same pass.
 #
+# Scale (board.json's panel "scale", 1 or 2). At scale 2 the app draws in
+# a LOGICAL frame buffer of (width/2) x (height/2) = 200 x 150 with the
+# glyphs it draws on every panel, and this driver sends each logical pixel
+# as a 2x2 block of the panel's: the band transposer reads 4 logical
+# columns for each RAM byte (each bit twice) and writes each of its rows
+# twice. So Unifont's 8x16 cells show as 16x32 (capitals 20 px = 4.2 mm)
+# and the card ranks 32 px, for a quarter of the frame buffer. What the
+# controller's RAM holds (and so the emulations read) is the panel's 400 x
+# 300 image either way. .width/.height are the logical size, .scale the
+# factor (display.py).
+#
 # Memory (docs/memory.md): the frame buffer, width x ceil(height/8) bytes
-# (400 x 38 = 15,200 B; 300 rows are not a whole number of 8-row bands),
-# allocated once in __init__, plus one band of 8 RAM rows (400 B) of
-# scratch. As in ssd1680.py, the image on the panel is kept in the
+# of the logical size (scale 1: 400 x 38 = 15,200 B, 300 rows are not a
+# whole number of 8-row bands; scale 2: 200 x 19 = 3,800 B), allocated once
+# in __init__, plus one band of RAM rows of scratch (8 rows, 400 B; 16 at
+# scale 2, 800 B). As in ssd1680.py, the image on the panel is kept in the
 # controller's RAM 0x26 (written again after each partial update), so the
 # MCU keeps no second copy; the one rule for the caller: do not draw into
 # fb while busy() is True. A show() that finds the panel busy refreshes in
@@ -156,6 +168,35 @@ def band(dst: ptr8, src: ptr8, off: int, spec: int):
             dst[o] = v ^ 0xFF
             o += xb
         s += 8
+
+
+@micropython.viper
+def band2(dst: ptr8, src: ptr8, off: int, spec: int):
+    # scale 2: 4 logical columns a RAM byte (each bit twice), each logical
+    # row twice (rows 2i and 2i+1 of dst)
+    w = spec & 0xFFF
+    rows = (spec >> 12) & 0xF
+    rev = spec >> 16
+    xb = w >> 2
+    s = off
+    for j in range(xb):
+        a0 = src[s]
+        a1 = src[s + 1]
+        a2 = src[s + 2]
+        a3 = src[s + 3]
+        o = j
+        for i in range(rows):
+            if rev:
+                v = ((a0 >> i) & 1) * 0x03 | ((a1 >> i) & 1) * 0x0C \
+                    | ((a2 >> i) & 1) * 0x30 | ((a3 >> i) & 1) * 0xC0
+            else:
+                v = ((a0 >> i) & 1) * 0xC0 | ((a1 >> i) & 1) * 0x30 \
+                    | ((a2 >> i) & 1) * 0x0C | ((a3 >> i) & 1) * 0x03
+            v ^= 0xFF
+            dst[o] = v
+            dst[o + xb] = v
+            o += xb + xb
+        s += 4
 """
 
 
@@ -174,12 +215,30 @@ def _band_py(dst, src, off, spec):
             dst[i * xb + j] = v ^ 0xFF
 
 
+def _band2_py(dst, src, off, spec):
+    # scale 2, as band2: the logical width w makes w/4 RAM bytes a row
+    w = spec & 0xFFF
+    rows = (spec >> 12) & 0xF
+    rev = spec >> 16
+    xb = w >> 2
+    for j in range(xb):
+        s = off + 4 * j
+        for i in range(rows):
+            v = 0
+            for b in range(4):
+                if src[s + b] >> i & 1:
+                    v |= (3 << 2 * b) if rev else (0xC0 >> 2 * b)
+            dst[2 * i * xb + j] = dst[(2 * i + 1) * xb + j] = v ^ 0xFF
+
+
 _band = _band_py
+_band2 = _band2_py
 try:
     _fast = {}  # type: dict
     exec(_VIPER, _fast)
     _band = _fast["band"]
-except Exception:  # no native emitter here: keep the plain loop
+    _band2 = _fast["band2"]
+except Exception:  # no native emitter here: keep the plain loops
     pass
 
 
@@ -187,16 +246,25 @@ class SSD1683:
     BUSY_ACTIVE = 1     # BUSY is high while the controller works
 
     def __init__(self, spi, cs, dc, rst, busy, width=400, height=300, rotation=0,
-                 busy_timeout_ms=10000):
+                 busy_timeout_ms=10000, scale=1):
+        # width, height: the panel's pixels (board.json); the app draws in
+        # width/scale x height/scale
         if rotation not in (0, 180):
             raise ValueError("rotation must be 0 or 180 on an SSD1683 panel, not %r" % (rotation,))
         if width % 8 or not 8 <= width <= MAX_WIDTH or not 8 <= height <= MAX_HEIGHT:
             raise ValueError("panel size %dx%d is not possible on an SSD1683" % (width, height))
+        if scale not in (1, 2) or width % scale or height % scale:
+            raise ValueError("scale %r is not possible on a %dx%d SSD1683 panel" % (scale, width, height))
         self.spi = spi
         self.cs = cs
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
+        self.scale = scale
+        self._pw = width          # the panel's own size
+        self._ph = height
+        width //= scale           # the logical size the app draws in
+        height //= scale
         self.width = width
         self.height = height
         self.rotation = rotation
@@ -206,11 +274,11 @@ class SSD1683:
         self.partial_count = 0
         self.last_update_ms = 0   # how long the last update kept BUSY high
         self.auto_sleep = False   # deep sleep as soon as an update is seen to end
-        self._xb = width // 8
+        self._xb = self._pw // 8  # RAM bytes a row
         # The frame buffer (allocated once) and one band of RAM rows.
         self.buf = bytearray(width * ((height + 7) // 8))
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
-        self._rows = bytearray(8 * self._xb)
+        self._rows = bytearray(8 * scale * self._xb)
         self._base_due = False    # after a partial: 0x26 is to get the image shown
         self._one = bytearray(1)
         self._val = bytearray(1)
@@ -253,12 +321,13 @@ class SSD1683:
             y = 0
         else:
             self._command1(_RAM_X_COUNTER, self._xb - 1)
-            y = self.height - 1
+            y = self._ph - 1
         self._command2(_RAM_Y_COUNTER, y & 0xFF, y >> 8)
 
     def _write_ram(self, cmd):
         # One RAM write (CS low throughout), band by band: each band of the
-        # frame buffer transposed into up to 8 RAM rows of the scratch.
+        # frame buffer transposed into up to 8 RAM rows of the scratch (16
+        # at scale 2: each logical row twice, each pixel two sources wide).
         self._set_counters()
         self._one[0] = cmd
         self.dc.value(0)
@@ -266,7 +335,9 @@ class SSD1683:
         self.spi.write(self._one)
         self.dc.value(1)
         w = self.width
-        xb = self._xb
+        sc = self.scale
+        band = _band2 if sc == 2 else _band
+        per = sc * self._xb       # RAM bytes a logical row makes
         rows = self._rows
         rev = 1 if self.rotation == 180 else 0
         buf = self.buf
@@ -275,8 +346,8 @@ class SSD1683:
         off = 0
         while left > 0:
             n = 8 if left > 8 else left
-            _band(rows, buf, off, w | n << 12 | rev << 16)
-            self.spi.write(rows if n == 8 else mv[:n * xb])
+            band(rows, buf, off, w | n << 12 | rev << 16)
+            self.spi.write(rows if n == 8 else mv[:n * per])
             off += w
             left -= 8
         self.cs.value(1)
@@ -291,7 +362,7 @@ class SSD1683:
         self._command(_SW_RESET)
         sleep_ms(2)
         self._wait_busy(self.idle, wake_ms)
-        gates = self.height - 1
+        gates = self._ph - 1
         f = self._four
         f[0] = gates & 0xFF
         f[1] = gates >> 8

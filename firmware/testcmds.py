@@ -106,21 +106,26 @@ def reset(proto, app, w):
 
 
 def screen(proto, app, w):
-    """The panel's framebuffer as rows of 1-bit pixels, MSB first. The
-    driver's fb is MONO_VLSB, so it is converted 8 rows at a time through
-    a small MONO_HLSB band (296 bytes, made on first use)."""
+    """The panel's framebuffer as rows of 1-bit pixels, MSB first, at the
+    panel's size: at scale 2 (display.py) each pixel twice across and each
+    row twice, as the driver sends them to the ink. The driver's fb is
+    MONO_VLSB, so it is converted 8 rows at a time through a small
+    MONO_HLSB band (296 bytes, made on first use)."""
     if len(w) != 2 or w[1] not in ("0", "1"):
         return proto.send("ERR usage: screen 0|1")
     pn = app.panels[int(w[1])]
     w = pn.w
     h = pn.h
+    sc = getattr(pn.d, "scale", 1)
     if proto.band is None:
         import framebuf
         proto.band_buf = bytearray((w + 7) // 8 * 8)
         proto.band = framebuf.FrameBuffer(proto.band_buf, w, 8, framebuf.MONO_HLSB)
     out = proto.out
-    out.write("OK %dx%d " % (w, h))
+    out.write("OK %dx%d " % (w * sc, h * sc))
     stride = (w + 7) // 8
+    wide = (w * sc + 7) // 8
+    row = bytearray(2 * stride)
     for y in range(0, h, 8):
         proto.band.fill(0)
         proto.band.blit(pn.fb, 0, -y)
@@ -128,5 +133,19 @@ def screen(proto, app, w):
         # (the 4.2" panel's 300 rows): only its rows
         n = min(8, h - y) * stride
         band = proto.band_buf if n == len(proto.band_buf) else memoryview(proto.band_buf)[:n]
-        out.write(hexlify(band).decode())
+        if sc == 1:
+            out.write(hexlify(band).decode())
+            continue
+        for r in range(0, n, stride):
+            for i in range(stride):
+                b = band[r + i]
+                v = 0
+                for k in range(8):
+                    if b & (0x80 >> k):
+                        v |= 0xC000 >> 2 * k
+                row[2 * i] = v >> 8
+                row[2 * i + 1] = v & 0xFF
+            line = hexlify(memoryview(row)[:wide]).decode()
+            out.write(line)
+            out.write(line)
     proto.send("")

@@ -43,8 +43,12 @@ _BFB = framebuf.FrameBuffer(_BBUF, 18, 16, _VLSB)
 _INV = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
 _INV.pixel(0, 0, 1)
 _INV.pixel(1, 0, 0)
-# the panels' frame buffers: 296 columns, MONO_VLSB (firmware/display.py)
+# the panels' frame buffers, MONO_VLSB (firmware/display.py): their logical
+# size (296x128 on the 2.9", 200x150 on the 4.2" at scale 2). App sets them
+# from the display before screens.py is imported: screens takes its size
+# from here (W, H and the layout under them)
 FB_W = 296
+FB_H = 128
 FAST = True             # the copy of whole bands (off: every glyph blitted; a test)
 
 
@@ -188,7 +192,7 @@ def _draw(fb, s, x, y, end, c, bold):
     nbase = _nbase
     if end > FB_W:
         end = FB_W
-    if FAST and c and not bold and not (y & 7) and 0 <= y <= 128 - H and x >= 0:
+    if FAST and c and not bold and not (y & 7) and 0 <= y <= FB_H - H and x >= 0:
         mv = memoryview(fb)
         o = (y >> 3) * FB_W + x
         b = s.encode()

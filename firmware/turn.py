@@ -7,7 +7,6 @@ cursor move does not change, is built once per position (``base``).
 """
 from engine import deadwood
 from i18n import t, card as show_card
-from screens import LINES_W
 from text import first_fit
 
 try:
@@ -193,6 +192,7 @@ def _last_move(app, p, obs):
     # without the name when both halves and a long one ("Kompyuta") would
     # not fit: the opponent is the only other player
     words = ", ".join(words)
+    from screens import LINES_W   # the panel's: screens is sized at run time
     return first_fit(LINES_W, (t("turn.last", app.name(p, 1 - p), words),
                                t("turn.last_short", app.name(p, 1 - p), words)))
 
@@ -269,6 +269,7 @@ def view(app, p):
         elif dw <= limit:
             # the short form when a 10 or a two-digit deadwood would not
             # fit: never a card or a number cut (tests/app/test_fit.py)
+            from screens import LINES_W
             lines.append(first_fit(LINES_W, (t("turn.after_knock", show_card(c), dw),
                                              t("turn.after_knock_short", show_card(c), dw))))
         else:

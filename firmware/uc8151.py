@@ -86,9 +86,11 @@ class UC8151:
     BUSY_ACTIVE = 0     # BUSY_N is low while the controller works
 
     def __init__(self, spi, cs, dc, rst, busy, width=296, height=128, rotation=90,
-                 busy_timeout_ms=10000):
+                 busy_timeout_ms=10000, scale=1):
         if rotation not in (90, 270):
             raise ValueError("rotation must be 90 or 270, not %r" % (rotation,))
+        if scale != 1:   # display.py: the 2.9" panels draw at their own size
+            raise ValueError("scale %r: the %s driver draws at scale 1" % (scale, "UC8151"))
         if (width, height) != (296, 128):
             raise ValueError("panel size %dx%d: the UC8151 driver drives 296x128 panels"
                              % (width, height))
@@ -97,6 +99,7 @@ class UC8151:
         self.dc = dc
         self.rst = rst
         self.busy_pin = busy
+        self.scale = 1
         self.width = width
         self.height = height
         self.rotation = rotation

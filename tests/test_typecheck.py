@@ -202,7 +202,7 @@ def _contract_snippet(drivers):
     for n, mod in enumerate(sorted(set(drivers.values()))):
         lines.append("d%d: display.Display = %s.Display(spi, machine.Pin(1), machine.Pin(2), "
                      "machine.Pin(3), machine.Pin(4), width=296, height=128, rotation=90, "
-                     "busy_timeout_ms=10000)" % (n, mod))
+                     "busy_timeout_ms=10000, scale=1)" % (n, mod))
     return "\n".join(lines) + "\n"
 
 
@@ -227,8 +227,9 @@ def test_a_driver_that_breaks_the_contract_is_reported(typeshed, tmp_path):
         "class Display:\n"
         "    BUSY_ACTIVE = 1\n"
         "    def __init__(self, spi, cs, dc, rst, busy, width=296, height=128,\n"
-        "                 rotation=90, timeout_ms=10000):\n"        # not busy_timeout_ms
+        "                 rotation=90, timeout_ms=10000, scale=1):\n"        # not busy_timeout_ms
         "        self.width, self.height, self.rotation = width, height, rotation\n"
+        "        self.scale = scale\n"
         "        self.busy_timeout_ms = timeout_ms\n"
         "        self.idle = None\n"
         "        self.fb = framebuf.FrameBuffer(bytearray(4736), width, height, framebuf.MONO_VLSB)\n"

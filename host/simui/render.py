@@ -1,10 +1,11 @@
 """Turning a panel's 1-bit image into what a person sees: an e-ink look for
 the window and PNG shots, braille characters for the terminal.
 
-Panel images are PIL mode "1" images in the logical orientation (296x128 on
-the 2.9" table, 400x300 on the 4.2" one: hardware/board-4in2.json), where a
-black pixel (value 0) is ink, as returned by the virtual board; everything
-here takes the size from the image (W, H: the default table's panel).
+Panel images are PIL mode "1" images in the logical orientation (400x300 on
+the 4.2" table of hardware/board.json, 296x128 on the 2.9" one of
+board-2in9.json), where a black pixel (value 0) is ink, as returned by the
+virtual board; everything here takes the size from the image (W, H: the
+default table's panel).
 """
 from PIL import Image
 
@@ -15,7 +16,7 @@ INK = (34, 36, 40)
 # half-way (a grey), which is the quick flicker seen on the real panel.
 MID = (128, 128, 124)
 
-W, H = 296, 128
+W, H = 400, 300
 
 
 # Pillow >= 9.1 names its filters in Image.Resampling (the bare constants

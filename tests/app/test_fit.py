@@ -42,18 +42,20 @@ UPDATE = os.environ.get("OKGIN_UPDATE_GOLDEN") == "1"
 
 def _panels():
     """Every panel the table supports, one ((width, height), (controller,
-    rotation)) per size: the panels of every board definition in hardware/ (board.json and
+    rotation, scale)) per size: the panels of every board definition in hardware/ (board.json and
     its variants, board-*.json) and the size each controller's driver
     (display.py DRIVERS) is built for, read from its constructor's
     defaults. A new panel in a board definition or a new driver is drawn
-    here with no edit."""
+    here with no edit. The firmware draws at the panel's size / scale
+    (200x150 on the 4.2" at scale 2); the golden image is the panel's."""
     from okgin.lib.paths import BOARD
     sizes = {}
     for path in sorted(glob.glob(os.path.join(os.path.dirname(BOARD), "board*.json"))):
         with open(path) as f:
             for pl in json.load(f)["players"]:
                 pn = pl["panel"]
-                sizes.setdefault((pn["width"], pn["height"]), (pn["controller"], pn["rotation"]))
+                sizes.setdefault((pn["width"], pn["height"]),
+                                 (pn["controller"], pn["rotation"], pn.get("scale", 1)))
     fw = os.path.join(ROOT, "firmware")
     with open(os.path.join(fw, "display.py")) as f:
         tree = ast.parse(f.read())
@@ -66,12 +68,14 @@ def _panels():
                     args = n.args.args[-len(n.args.defaults):]
                     d = {a.arg: ast.literal_eval(v) for a, v in zip(args, n.args.defaults, strict=True)}
                     if "width" in d and "height" in d:
-                        sizes.setdefault((d["width"], d["height"]), (controller, d.get("rotation", 90)))
+                        sizes.setdefault((d["width"], d["height"]),
+                                         (controller, d.get("rotation", 90), d.get("scale", 1)))
     return sorted(sizes.items())
 
 
 PANELS = _panels()
-W, H = PANELS[0][0]   # the size drawn (the drawn fixture sets it)
+W, H = PANELS[0][0]   # the panel's size (the drawn fixture sets it)
+S = 1                 # its scale: the firmware draws in W/S x H/S
 
 
 def _play(seed, rules, stop, vs=None, dealer=0, limit=4000):
@@ -155,8 +159,8 @@ def _inputs():
 def drawn(request, tmp_path_factory):
     from okgin.vboard.vboard import find_micropython
     from okgin.web import _firmware
-    global W, H
-    (W, H), (controller, rotation) = request.param
+    global W, H, S
+    (W, H), (controller, rotation, S) = request.param
     d = str(tmp_path_factory.mktemp("screens"))
     _firmware(d)
     # the board with this panel size on both seats
@@ -165,6 +169,7 @@ def drawn(request, tmp_path_factory):
     for pl in board["players"]:
         pl["panel"]["width"], pl["panel"]["height"] = W, H
         pl["panel"]["controller"], pl["panel"]["rotation"] = controller, rotation
+        pl["panel"]["scale"] = S
     with open(os.path.join(d, "board.json"), "w") as f:
         json.dump(board, f)
     shutil.copy(os.path.join(ROOT, "tests", "mp", "all_screens.py"), d)
@@ -213,7 +218,7 @@ def test_no_text_overflows_its_box_or_runs_into_another(drawn):
         for x, y, w, h, need, s in texts:
             if h <= 0:
                 bad.append("%s: no line left for %r" % (where, s))
-            elif x < 0 or y < 0 or x + w > W or y + h > H:
+            elif x < 0 or y < 0 or x + w > W // S or y + h > H // S:
                 bad.append("%s: %r's box (%d,%d %dx%d) leaves the screen" % (where, s, x, y, w, h))
             elif need > w:
                 bad.append("%s: %r needs %d px, its box has %d" % (where, s, need, w))
@@ -231,17 +236,20 @@ def test_no_text_overflows_its_box_or_runs_into_another(drawn):
 
 
 def _image(path):
+    """The panel's image of a frame buffer the firmware drew (its logical
+    size, W/S x H/S): each pixel an S x S block, as the driver sends it."""
+    w, h = W // S, H // S
     with open(path, "rb") as f:
         buf = f.read()
-    im = Image.new("1", (W, H), 255)
+    im = Image.new("1", (w, h), 255)
     px = im.load()
-    for k in range(H // 8):
-        for x in range(W):
-            b = buf[k * W + x]
-            for bit in range(8):
+    for k in range((h + 7) // 8):
+        for x in range(w):
+            b = buf[k * w + x]
+            for bit in range(min(8, h - 8 * k)):
                 if (b >> bit) & 1:
                     px[x, k * 8 + bit] = 0
-    return im
+    return im if S == 1 else im.resize((W, H), Image.NEAREST)
 
 
 def test_the_main_screens_match_their_golden_images(drawn):

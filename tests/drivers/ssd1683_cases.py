@@ -30,11 +30,11 @@ FULL = [0x21, 0x3C, 0x4E, 0x4F, 0x24, 0x4E, 0x4F, 0x26, 0x22, 0x20]
 PARTIAL = [0x21, 0x3C, 0x4E, 0x4F, 0x24, 0x22, 0x20]
 
 
-def make(rotation=0, busy_reads=3, timeout=10000):
+def make(rotation=0, busy_reads=3, timeout=10000, scale=1):
     bus = fakes.Bus(busy_reads)
     cs, dc, rst, busy = bus.panel()
     d = ssd1683.SSD1683(fakes.SPI(bus), cs, dc, rst, busy, rotation=rotation,
-                        busy_timeout_ms=timeout)
+                        busy_timeout_ms=timeout, scale=scale)
     return bus, d
 
 
@@ -322,3 +322,133 @@ def test_fast_and_plain_band_passes_agree():
     assert a[0] == 0x7F and a[50] == 0xFF
     ssd1683._band(a, src, 0, W | 8 << 12 | 1 << 16)
     assert a[0] == 0xFE
+
+
+# -- scale 2 (board.json, the 4.2" table): the app draws 200x150, the panel shows each
+# logical pixel as a 2x2 block -----------------------------------------------
+
+def test_scale_2_draws_in_a_logical_quarter_and_says_so():
+    bus, d = make(scale=2)
+    assert (d.width, d.height, d.scale) == (200, 150, 2)
+    assert len(d.buf) == 200 * 19 == 3800     # 150 rows: 18 bands and 6 rows
+    d.show()
+    # the controller is set up for the whole panel all the same
+    assert bus.commands[0][:len(INIT_0)] == INIT_0
+    assert len(sent(bus, 0x24)[0]) == N
+
+
+def check_blocks(rotation, mode, xwin, ywin, to_panel):
+    # every logical pixel lands as a 2x2 block of the panel's, in every
+    # corner, at byte edges and in the last (short) band; nothing else inked
+    bus, d = make(rotation, scale=2)
+    points = [(0, 0), (199, 0), (0, 149), (199, 149), (3, 7), (4, 8), (100, 37),
+              (50, 144), (151, 147), (77, 148)]
+    for x, y in points:
+        d.fb.pixel(x, y, 1)
+    d.show(full=True)
+    assert sent(bus, 0x11) == [bytes([mode])]
+    ram, times = ram_from_stream(sent(bus, 0x24)[0], mode, xwin,
+                                 (ywin[0] | ywin[1] << 8, ywin[2] | ywin[3] << 8))
+    assert times == b"\x01" * N
+    black = 0
+    for byte in ram:
+        for bit in range(8):
+            if not (byte >> bit) & 1:
+                black += 1
+    assert black == 4 * len(points), black
+    for x, y in points:
+        for dx in (0, 1):
+            for dy in (0, 1):
+                source, gate = to_panel(2 * x + dx, 2 * y + dy)
+                assert black_in_ram(ram, source, gate), (x, y, dx, dy)
+    assert sent(bus, 0x26)[0] == sent(bus, 0x24)[0]
+
+
+def test_scale_2_rotation_0_a_logical_pixel_is_a_2x2_block():
+    check_blocks(0, 0x03, [0x00, 0x31], [0, 0, 0x2B, 0x01], lambda x, y: (x, y))
+
+
+def test_scale_2_rotation_180_a_logical_pixel_is_a_2x2_block():
+    check_blocks(180, 0x00, [0x31, 0x00], [0x2B, 0x01, 0, 0],
+                 lambda x, y: (W - 1 - x, H - 1 - y))
+
+
+def test_scale_2_text_reaches_ram_at_twice_its_size():
+    for rotation in (0, 180):
+        bus, d = make(rotation, scale=2)
+        d.fb.text("Ah 7c", 10, 10, 1)
+        d.fb.fill_rect(150, 140, 30, 10, 1)
+        drawn = bytes(d.buf)
+        d.show(full=True)
+        assert bytes(d.buf) == drawn
+        data = sent(bus, 0x24)[0]
+        for y in range(H):
+            for x in range(W):
+                # the stream is in the logical order both ways round
+                ink = (data[y * 50 + x // 8] >> (7 - x % 8 if rotation == 0 else x % 8)) & 1 == 0
+                assert ink == (d.fb.pixel(x // 2, y // 2) == 1), (rotation, x, y)
+
+
+def test_scale_2_partial_update_sends_the_doubled_image_and_keeps_it_as_base():
+    bus, d = make(busy_reads=5, scale=2)
+    d.fb.text("A", 0, 0, 1)
+    d.show(full=True)
+    d.wait()
+    d.fb.text("B", 150, 100, 1)
+    d.show()
+    while d.busy():
+        pass
+    part = sent(bus, 0x24)[-1]
+    assert sent(bus, 0x26)[-1] == part
+    bus2, d2 = make(scale=2)
+    d2.fb.text("A", 0, 0, 1)
+    d2.fb.text("B", 150, 100, 1)
+    d2.show(full=True)
+    assert sent(bus2, 0x24)[0] == part
+
+
+def test_scale_2_costs_a_quarter_of_the_frame_buffer():
+    import gc
+    bus = fakes.Bus()
+    pins = bus.panel()
+    spi = fakes.SPI(bus)
+    gc.collect()
+    before = gc.mem_alloc()
+    d = ssd1683.SSD1683(spi, *pins, scale=2)
+    gc.collect()
+    cost = gc.mem_alloc() - before
+    # 3,800 B of frame buffer and 16 RAM rows (800 B) of scratch
+    assert 3800 + 800 <= cost < 3800 + 800 + 2048, cost
+    assert d.scale == 2
+
+
+def test_bad_scale_is_refused():
+    for kw in ({"scale": 3}, {"scale": 0}, {"scale": 2, "height": 299}, {"scale": 4}):
+        bus = fakes.Bus()
+        try:
+            ssd1683.SSD1683(fakes.SPI(bus), *bus.panel(), **kw)
+            raise AssertionError("accepted %r" % (kw,))
+        except ValueError:
+            pass
+
+
+def test_scale_2_fast_and_plain_band_passes_agree():
+    import os
+    w = W // 2
+    src = bytearray(os.urandom(w * 2))
+    for rows in (8, 6, 1):
+        for rev in (0, 1):
+            a = bytearray(16 * 50)
+            b = bytearray(16 * 50)
+            spec = w | rows << 12 | rev << 16
+            ssd1683._band2(a, src, w, spec)
+            ssd1683._band2_py(b, src, w, spec)
+            assert a[:2 * rows * 50] == b[:2 * rows * 50], (rows, rev)
+    # logical column 0, row 0 inked -> RAM rows 0 and 1, byte 0, bits 7 and 6
+    src = bytearray(w)
+    src[0] = 0x01
+    a = bytearray(16 * 50)
+    ssd1683._band2(a, src, 0, w | 8 << 12)
+    assert a[0] == 0x3F and a[50] == 0x3F and a[100] == 0xFF and a[1] == 0xFF
+    ssd1683._band2(a, src, 0, w | 8 << 12 | 1 << 16)
+    assert a[0] == 0xFC and a[50] == 0xFC

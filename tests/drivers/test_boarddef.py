@@ -192,7 +192,47 @@ def test_the_default_4in2_table_is_valid_with_the_2in9s_pins():
     for p in b["players"]:
         assert p["panel"]["controller"] == "SSD1683"
         assert (p["panel"]["width"], p["panel"]["height"], p["panel"]["rotation"]) == (400, 300, 0)
+        # drawn at 200x150, each pixel 2x2: Unifont 2x, 32 px card ranks
+        assert p["panel"]["scale"] == 2
     assert boarddef.pin_owners(b) == boarddef.pin_owners(boarddef.load(BOARD_2IN9))
+
+
+# The panel's scale (optional, 1 by default): what its driver can draw at,
+# and a size it divides.
+BAD_SCALES = [
+    ("SSD1683", 400, 300, 3, "players[0].panel.scale: 3 is not supported by controller SSD1683 "
+                             "(expected 1 or 2)"),
+    ("SSD1683", 400, 300, 0, "players[0].panel.scale: 0 is not supported by controller SSD1683 "
+                             "(expected 1 or 2)"),
+    ("SSD1683", 400, 299, 2, "players[0].panel.scale: 400x299 is not divisible by 2"),
+    ("SSD1683", 400, 300, True, "players[0].panel.scale: expected a whole number, got true/false"),
+    ("SSD1683", 400, 300, "2", "players[0].panel.scale: expected a whole number, got a string"),
+    ("SSD1680", 296, 128, 2, "players[0].panel.scale: 2 is not supported by controller SSD1680 "
+                             "(expected 1)"),
+]
+
+
+def test_a_scale_the_panel_cannot_take_is_one_clear_line():
+    for controller, w, h, scale, expected in BAD_SCALES:
+        b = good()
+        panel = b["players"][0]["panel"]
+        panel["controller"] = controller
+        panel["width"] = w
+        panel["height"] = h
+        panel["rotation"] = 0 if controller == "SSD1683" else 90
+        panel["scale"] = scale
+        msg = error(b)
+        assert msg == expected, "%r -> %r" % (expected, msg)
+        assert "\n" not in msg
+
+
+def test_scale_1_and_2_are_taken_where_the_driver_draws_them():
+    for controller, w, h, rot, scale in (("SSD1683", 400, 300, 0, 2), ("SSD1683", 400, 300, 180, 1),
+                                         ("SSD1680", 296, 128, 90, 1)):
+        b = good()
+        for pl in b["players"]:
+            pl["panel"].update(controller=controller, width=w, height=h, rotation=rot, scale=scale)
+        assert boarddef.validate(b)["players"][1]["panel"]["scale"] == scale
 
 
 # A panel the controller cannot drive: one line naming the field, the

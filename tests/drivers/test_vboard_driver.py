@@ -61,10 +61,12 @@ COUNTS = {
     "UC8151": {"full": (1, 0), "partial": (2, 0), "wake": (3, 0), "recovered": 4},
     "SSD1683": {"full": (1, 0), "partial": (1, 1), "wake": (1, 2), "recovered": 2},
 }
+COUNTS["SSD1683-x2"] = COUNTS["SSD1683"]
 # Each controller's panel as board.json (4.2") / board-2in9.json have it:
-# (width, height, rotation of player 0, of player 1).
-PANELS = {"SSD1680": (296, 128, 90, 270), "UC8151": (296, 128, 90, 270),
-          "SSD1683": (400, 300, 0, 180)}
+# (width, height, rotation of player 0, of player 1, scale); SSD1683-x2 is
+# board.json's (the frame buffer 200x150, each pixel a 2x2 block).
+PANELS = {"SSD1680": (296, 128, 90, 270, 1), "UC8151": (296, 128, 90, 270, 1),
+          "SSD1683": (400, 300, 0, 180, 1), "SSD1683-x2": (400, 300, 0, 180, 2)}
 # ("recovered": fulls of panel 0 in all; the UC8151's timed-out show()
 # stops at power-on, before its refresh.)
 
@@ -73,9 +75,10 @@ PANELS = {"SSD1680": (296, 128, 90, 270), "UC8151": (296, 128, 90, 270),
 def board(tmp_path_factory, request):
     with open(os.path.join(ROOT, "hardware", "board.json")) as f:
         b = json.load(f)
-    w, h, rot0, rot1 = PANELS[request.param]
+    w, h, rot0, rot1, scale = PANELS[request.param]
     for player, rot in zip(b["players"], (rot0, rot1), strict=True):
-        player["panel"].update(controller=request.param, width=w, height=h, rotation=rot)
+        player["panel"].update(controller=request.param.split("-")[0], width=w, height=h,
+                               rotation=rot, scale=scale)
     b["timing"]["busy_timeout_ms"] = 500     # the smallest boarddef allows
     path = tmp_path_factory.mktemp("board") / "board.json"
     path.write_text(json.dumps(b))
@@ -86,16 +89,30 @@ def board(tmp_path_factory, request):
     con = Console(vb.port)
     con.until("HELLO")
     try:
-        yield vb, con, COUNTS[request.param], (w, h)
+        yield vb, con, COUNTS[request.param], (w, h, scale)
     finally:
         con.s.close()
         vb.stop()
 
 
+def scaled(rows, w, h, s):
+    """Rows MSB first of a w x h image, each pixel an s x s block."""
+    if s == 1:
+        return rows
+    out = bytearray(w * s * h * s // 8)
+    for y in range(h * s):
+        for x in range(w * s):
+            src = (y // s) * (w // 8) + (x // s >> 3)
+            if rows[src] & 0x80 >> (x // s & 7):
+                out[y * (w * s // 8) + (x >> 3)] |= 0x80 >> (x & 7)
+    return bytes(out)
+
+
 def check_ink(vb, fbs, size):
+    w, h, s = size
     for p in (0, 1):
         ink = vb.panel_bytes(p)
-        want = vlsb_to_rows(fbs[p], *size)
+        want = scaled(vlsb_to_rows(fbs[p], w // s, h // s), w // s, h // s, s)
         assert any(want), "nothing was drawn"
         if ink != want:
             wrong = sum(bin(a ^ b).count("1") for a, b in zip(ink, want, strict=True))

@@ -59,18 +59,43 @@ class Led:
             self.board.events.append(("led", self.p, v))
 
 
+# a nibble's 4 bits each twice: rows 0..3 of a band to rows 0..7
+_TWICE = bytes([sum(3 << 2 * i for i in range(4) if n >> i & 1) for n in range(16)])
+
+
+def _double(dst, src, w, h):
+    """The MONO_VLSB image ``src`` (w x h) at twice its size into ``dst``:
+    each logical band of 8 rows makes two of the panel's."""
+    W = 2 * w
+    for k in range((h + 7) // 8):
+        o = 2 * k * W
+        for x in range(w):
+            b = src[k * w + x]
+            lo = _TWICE[b & 15]
+            hi = _TWICE[b >> 4]
+            x2 = o + 2 * x
+            dst[x2] = dst[x2 + 1] = lo
+            if x2 + W < len(dst):
+                dst[x2 + W] = dst[x2 + W + 1] = hi
+
+
 class Display:
     """One e-paper panel: the firmware draws in fb, show() puts that image
     on the 'ink' (a file the page reads) and is busy as long as a real
     panel's full or partial refresh would be (times scaled by speed)."""
 
-    def __init__(self, board, p, width, height, full_ms, partial_ms):
+    def __init__(self, board, p, width, height, full_ms, partial_ms, scale=1):
+        # width, height: the panel's pixels; the app draws in the logical
+        # width/scale x height/scale, and the page gets the panel's image
+        # (each pixel a scale x scale block, as the drivers send it)
         self.board = board
         self.p = p
-        self.width = width
-        self.height = height
-        self.buf = bytearray(width * ((height + 7) // 8))
-        self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+        self.scale = scale
+        self.width = width // scale
+        self.height = height // scale
+        self.buf = bytearray(self.width * ((self.height + 7) // 8))
+        self.fb = framebuf.FrameBuffer(self.buf, self.width, self.height, framebuf.MONO_VLSB)
+        self.ink = self.buf if scale == 1 else bytearray(width * ((height + 7) // 8))
         self.path = "%s/panel%d" % (board.out, p)
         self.ms = (partial_ms, full_ms)
         self.until = None
@@ -78,8 +103,10 @@ class Display:
 
     def show(self, full=False):
         # MONO_VLSB bytes, colour 1 = ink: the page turns them into pixels
+        if self.scale == 2:
+            _double(self.ink, self.buf, self.width, self.height)
         with open(self.path, "wb") as f:
-            f.write(self.buf)
+            f.write(self.ink)
         ms = int(self.ms[1 if full else 0] * self.board.speed)
         self.until = time.ticks_add(time.ticks_ms(), ms)
         self.board.events.append(("refresh", self.p, "full" if full else "partial", ms))
@@ -122,7 +149,7 @@ class Hardware:
         for p, player in enumerate(board["players"]):
             panel = player["panel"]
             self.displays.append(Display(self, p, panel["width"], panel["height"],
-                                         full_ms, partial_ms))
+                                         full_ms, partial_ms, panel.get("scale", 1)))
             self.leds.append(Led(self, p))
             self.pins.append({name: Pin() for name in NAMES})
         self.buttons = Buttons(self.pins, board["timing"])
