@@ -101,8 +101,9 @@ _BRAILLE_BIT = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08,
 
 
 def braille_lines(panel):
-    """The panel as 32 lines of 148 braille characters, a raised dot per
-    black pixel: pixel-exact, since every cell maps 2x4 panel pixels."""
+    """The panel as lines of braille characters (32 of 148 for a 296x128
+    image), a raised dot per black pixel: pixel-exact, since every cell
+    maps 2x4 panel pixels."""
     w, h = panel.size
     px = panel.load()
     lines = []
@@ -117,6 +118,22 @@ def braille_lines(panel):
             row.append(chr(0x2800 + bits))
         lines.append("".join(row))
     return lines
+
+
+def board_panel(board=None):
+    """(width, height, scale) of the panels of a board definition (None:
+    hardware/board.json): (400, 300, 2) on the 4.2" table, whose screens
+    are 200x150 drawn as 2x2 blocks; (296, 128, 1) on the 2.9" one. An
+    unreadable file gives the default table's (the board's own check
+    reports it)."""
+    import json
+    from okgin.lib.paths import BOARD, resolve_board
+    try:
+        with open(resolve_board(board) if board else BOARD) as f:
+            panel = json.load(f)["players"][0]["panel"]
+        return int(panel["width"]), int(panel["height"]), int(panel.get("scale", 1))
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return W, H, 2
 
 
 def braille_decode(lines, size=(W, H)):

@@ -119,8 +119,11 @@ def _timing(board):
         "full_ms": int(panel.T_FULL * 1000),
         "partial_ms": int(panel.T_PARTIAL * 1000),
         "long_press_ms": board["timing"]["long_press_ms"],
-        # the panels' size (okgin.js draws them at it)
+        # the panels' size (okgin.js draws them at it) and scale (the page
+        # fits a whole number of screen pixels to the 200x150 screen that a
+        # 4.2" panel shows in 2x2 blocks)
         "panel": [board["players"][0]["panel"]["width"], board["players"][0]["panel"]["height"]],
+        "scale": board["players"][0]["panel"].get("scale", 1),
         # the window's e-ink look (host/simui/render.py)
         "paper": render.PAPER, "ink": render.INK, "mid": render.MID,
         "full_waveform": render.FULL_WAVEFORM, "partial_grey": render.PARTIAL_GREY,

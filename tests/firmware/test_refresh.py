@@ -3,7 +3,6 @@ partial refresh of the mover's panel only; a press that changes nothing on a
 screen refreshes nothing; a full refresh at hand boundaries and after
 timing.partials_before_full partial ones."""
 import json
-import os
 import time
 
 
