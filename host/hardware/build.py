@@ -133,6 +133,7 @@ def input_hash(opt, files):
 def source_files():
     return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
             os.path.join(L.HARDWARE, "board.json")] + \
+        [os.path.join(L.HARDWARE, n) for n in sorted(os.listdir(L.HARDWARE)) if n.startswith("board-") and n.endswith(".json")] + \
         [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "legibility.py", "mesh.py", "seats.py",
                                          "icons.py")]
 
