@@ -192,7 +192,10 @@ def drawn_scale(spec, golden_dir):
             if pat is None:
                 continue
             for name, rows in images:
-                at = _found(rows, pat, spec.get("band"))
+                # the bands are rows of the 296x128 screens; on another panel's
+                # screens (the 4.2in's 400x300, laid out again) the class is
+                # looked for anywhere (each finder is specific: bold, inverted, "P2:")
+                at = _found(rows, pat, spec.get("band") if len(rows) == 128 else None)
                 if at:
                     return k, g, name, at
     return None
