@@ -117,14 +117,21 @@ def _release(b):
 def screen(fb, title, line):
     """The sleeping (or empty battery) screen: it stays on the ink. The
     title in bold, centred, the line below it wrapped and centred, in the
-    players' language (text.py's glyphs)."""
+    players' language (text.py's glyphs), on the panel's logical size
+    (text.FB_W x text.FB_H: 296x128, or the 4.2"'s 200x150 at scale 2).
+    The block sits a third of the way down where the panel has the lines,
+    else 24 px from the top as on the 2.9"."""
     fb.fill(0)
-    w = 296
+    w = text.FB_W
+    h = text.FB_H
+    parts = text.wrap(line, w - 16)
     tw = min(text.width(title) + 1, w - 8)
-    text.draw(fb, title, (w - tw) // 2, 24, tw, 1, True)
-    y = 24 + 2 * text.H
-    for part in text.wrap(line, w - 16):
-        if y + text.H > 128:
+    need = 2 * text.H + len(parts) * (text.H + 2)
+    top = max(24, ((h - need) // 3) & ~7)
+    text.draw(fb, title, (w - tw) // 2, top, tw, 1, True)
+    y = top + 2 * text.H
+    for part in parts:
+        if y + text.H > h:
             text.no_room(part, 8, y)
             break
         pw = text.width(part)

@@ -13,6 +13,20 @@ after.
 from i18n import t, card, coach
 
 
+def fits(title, lines):
+    """True when a notice of ``title`` and ``lines`` fits the panel drawn
+    now as screens.error draws it: the title in its bar (or, too wide for
+    it, as the first line), each line wrapped to the width, from a line
+    and a half under the top to the footer."""
+    import screens
+    import text
+    w = screens.W - 6
+    n = 0 if text.width(title) <= w else len(text.wrap(title, w))
+    for ln in lines:
+        n += len(text.wrap(ln, w))
+    return screens.LINE + 8 + n * screens.LINE <= screens.H - screens.LINE
+
+
 def _move(a, top, how="coach.do."):
     """An action in words: "discard 7h" -> the catalogue's coach.do.discard
     (advice: what to play), or with ``how`` "coach.did." what was played
@@ -55,16 +69,31 @@ def review(app):
     if not rv.step():
         return True
     app.reviews.pop(0)
-    res = rv.result
-    if res is None:
-        lines = [t("coach.review_none")]
-    else:
-        # a take or a draw names no card: the reason's subject is the top card
-        why = res["why"]
-        top = why[0][1][0] if why and why[0][1] else ""
-        lines = [t("coach.review_move", res["move"], _move(res["played"], top, "coach.did.")),
-                 t("coach.review_better", _move(res["better"], top), res["cost"])]
-        lines += [coach(c) for c in why]
-    app.notice[p] = (t("coach.review_title", n), lines)
+    app.notice[p] = review_notice(n, rv.result)
     app.dirty[p] = True
     return bool(app.reviews)
+
+
+def review_notice(n, res):
+    """The review of hand ``n`` as a notice (title, lines): ``res`` is
+    engine/review.py's result (None: no move cost a point). The panel drawn
+    now decides the form (fits): the long one, else the short title, else
+    the better move said by its first reason ("Better: Knock with 10h: 10
+    deadwood, ..."; the reasons begin with the move they are for), which
+    spares a narrow panel a line."""
+    if res is None:
+        return (t("coach.review_title", n), [t("coach.review_none")])
+    # a take or a draw names no card: the reason's subject is the top card
+    why = res["why"]
+    top = why[0][1][0] if why and why[0][1] else ""
+    better = _move(res["better"], top)
+    move = t("coach.review_move", res["move"], _move(res["played"], top, "coach.did."))
+    reasons = [coach(c) for c in why]
+    lines = [move, t("coach.review_better", better, res["cost"])] + reasons
+    title = t("coach.review_title", n)
+    if fits(title, lines):
+        return (title, lines)
+    title = t("coach.review_title_short", n)
+    if fits(title, lines) or not reasons:
+        return (title, lines)
+    return (title, [move, t("coach.review_better_short", reasons[0])] + reasons[1:])

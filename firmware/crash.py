@@ -63,11 +63,17 @@ def dead(a, k, msg):
             bs = a.hw.buttons
             for pn in a.panels:
                 fb = pn.fb
+                # the panel's logical size: 296x128 (36 characters of 8 px
+                # a line, 4 lines of the message), or the 4.2"'s 200x150
+                # (25 a line from its left edge, 5 lines)
+                x = 2 if pn.w >= 204 else 0
+                cols = (pn.w - x) // 8
+                n = 4 + (pn.h - 128) // 12
                 fb.fill(0)
-                fb.text("Error - the game is saved", 2, 4, 1)
-                for i in range(4):
-                    fb.text(msg[i * 36:i * 36 + 36], 2, 24 + 12 * i, 1)
-                fb.text("Press a button to restart", 2, 84, 1)
+                fb.text("Error - the game is saved", x, 4, 1)
+                for i in range(n):
+                    fb.text(msg[i * cols:i * cols + cols], x, 24 + 12 * i, 1)
+                fb.text("Press a button to restart", x, 36 + 12 * n, 1)
                 pn.push()
         except BaseException:   # noqa: B036
             pass

@@ -11,9 +11,10 @@ from engine import Rules
 from engine.options import OPTIONS, option_row
 import i18n
 from i18n import t
+import screens
 import store
 import text
-from screens import W, FOOT_Y, LINE, TOP, header, banner, footer
+from screens import LINE, TOP, header, banner, footer
 
 
 # Presets (docs/rules.md "Presets"): the word the serial newgame command
@@ -57,8 +58,9 @@ def _value_label(v):
 
 
 def _label(name):
-    # "gin_bonus" -> the catalogue's opt.gin_bonus
-    return t("opt." + name)
+    # "gin_bonus" -> the catalogue's opt.gin_bonus, and its short form for
+    # a narrow panel (opt.gin_bonus_short)
+    return (t("opt." + name), t("opt." + name + "_short"))
 
 
 def rule_settings(app):
@@ -140,29 +142,32 @@ def menu_items(app):
     items.append((t("menu.new_2p"), ""))
     acts.append(("new", "human"))
     for lv in app.levels:
-        items.append((t("menu.new_vs"), t("level." + lv)))
+        items.append(((t("menu.new_vs"), t("menu.new_vs_short")), t("level." + lv)))
         acts.append(("new", lv))
     i = preset_of(rule_settings(app))
-    items.append((t("menu.rules"), t("menu.custom") if i is None else t("preset." + PRESETS[i][0])))
+    items.append((t("menu.rules"), t("menu.custom") if i is None else
+                  (t("preset." + PRESETS[i][0]), t("preset." + PRESETS[i][0] + "_short"))))
     acts.append(("preset", i))
     items.append((t("menu.switches"), ""))
     acts.append(("page", "rules"))
     items.append((t("menu.stats"), ""))
     acts.append(("page", "stats"))
     # docs/reliability.md: no test mode and no Ctrl-C over USB during a game
-    items.append((t("menu.lock"), _value_label(app.settings.get("owner_lock") is True)))
+    items.append(((t("menu.lock"), t("menu.lock_short")),
+                  _value_label(app.settings.get("owner_lock") is True)))
     acts.append(("lock", None))
     # sleep after this long without a press (power.py)
     import power
-    items.append((t("menu.auto_off"),
+    items.append(((t("menu.auto_off"), t("menu.auto_off_short")),
                   power.auto_off_label(power.auto_off_minutes(app.settings))))
     acts.append(("auto_off", None))
     # the coach's review of each hand, on each human's own panel (coachview.py)
-    items.append((t("menu.review"), _value_label(app.settings.get("coach_review") is True)))
+    items.append(((t("menu.review"), t("menu.review_short")),
+                  _value_label(app.settings.get("coach_review") is True)))
     acts.append(("review", None))
     # last, so a player who cannot read the menu's language finds it with one
     # LEFT; each language in its own name; OK: the next one, at once on both panels
-    items.append((t("menu.language"), i18n.name(i18n.code)))
+    items.append(((t("menu.language"), t("menu.language_short")), i18n.name(i18n.code)))
     acts.append(("lang", None))
     return items, acts
 
@@ -227,12 +232,14 @@ def menu_button(app, button, kind):
 def view_menu(app):
     items, _acts = menu_items(app)
     return {
-        "head": t("menu.switches_title") if app.menu_page == "rules" else t("menu.title"),
+        "head": t("menu.switches_title") if app.menu_page == "rules" else
+        (t("menu.title"), t("menu.title_short")),
         "testmode": app.testmode,
         "items": items,
         "sel": app.menu_sel % len(items),
         "msg": app.menu_msg,
-        "hint": t("menu.hint_page") if app.menu_page else t("menu.hint"),
+        # the footer takes the first form that fits (screens.footer)
+        "hint": (t("menu.hint_page"), t("menu.hint_page_short")) if app.menu_page else t("menu.hint"),
     }
 
 
@@ -265,44 +272,68 @@ def game_args(app, vs, seed=None, dealer=None, rules=None):
     return (vs, seed, dealer, rules, fresh)
 
 
+def _forms(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def fit_item(label, value, w):
+    """An item's label and value (each a text, or its forms longest first)
+    on a row of ``w`` px: the longest value that leaves the shortest label
+    room, then the longest label that fits beside it (8 px apart)."""
+    labels = _forms(label)
+    values = _forms(value)
+    shortest = text.width(labels[-1])
+    v = values[-1]
+    for x in values:
+        if not x or text.width(x) + 8 + shortest <= w:
+            v = x
+            break
+    room = w - (text.width(v) + 8 if v else 0)
+    return text.first_fit(room, labels), v, room
+
+
 def draw(fb, v):
     """Menu: title, items (label, value) with a selection, hint; a message
-    (menu_msg) above the footer takes the last row."""
+    (menu_msg) above the footer takes the last row. The panel's size is
+    read now (screens.W, screens.H): 5 rows on the 2.9", 7 on the 4.2"."""
+    w = screens.W
+    foot_y = screens.H - LINE
     fb.fill(0)
     header(fb, v["head"], v["testmode"])
     banner(fb, v["testmode"])
     items = v["items"]
     sel = v["sel"]
-    msg = text.wrap(v["msg"], W - 7) if v["msg"] else []
-    # scroll so the selection is visible: 5 rows of 16 px, fewer under a
-    # message (a saved game that could not be read: up to two lines)
+    msg = text.wrap(v["msg"], w - 7) if v["msg"] else []
+    # scroll so the selection is visible: the rows of 16 px between head
+    # and footer, fewer under a message (a saved game that could not be
+    # read: up to two lines)
     if len(msg) > 2:
-        text.no_room(" ".join(msg[2:]), 3, FOOT_Y)
+        text.no_room(" ".join(msg[2:]), 3, foot_y)
         msg = msg[:2]
-    rows = (FOOT_Y - TOP - LINE * len(msg)) // LINE
+    rows = (foot_y - TOP - LINE * len(msg)) // LINE
     top = 0
     if sel >= rows:
         top = sel - rows + 1
     y = TOP
     for i in range(top, min(len(items), top + rows)):
-        label, value = items[i]
+        label, value, room = fit_item(items[i][0], items[i][1], w - 15)
         c = 0 if i == sel else 1
         if i == sel:
-            fb.fill_rect(0, y, W, LINE, 1)
-        vw = text.width(value) if value else 0
+            fb.fill_rect(0, y, w, LINE, 1)
         if value:
-            text.right(fb, value, W - 11, y, vw, c)
-        text.draw(fb, label, 4, y, W - 15 - (vw + 12 if value else 0), c)
+            vw = text.width(value)
+            text.right(fb, value, w - 11, y, vw, c)
+        text.draw(fb, label, 4, y, room, c)
         y += LINE
     if len(items) > rows:
         # more above / below: an arrow at the right end of the first / last row
         if top > 0:
-            text.draw(fb, "\u25b2", W - 9, TOP, 8, 0 if top == sel else 1)
+            text.draw(fb, "\u25b2", w - 9, TOP, 8, 0 if top == sel else 1)
         if top + rows < len(items):
             last = top + rows - 1
-            text.draw(fb, "\u25bc", W - 9, TOP + (rows - 1) * LINE, 8, 0 if last == sel else 1)
-    y = FOOT_Y - LINE * len(msg)
+            text.draw(fb, "\u25bc", w - 9, TOP + (rows - 1) * LINE, 8, 0 if last == sel else 1)
+    y = foot_y - LINE * len(msg)
     for part in msg:
-        text.draw(fb, part, 3, y, W - 6, 1, True)
+        text.draw(fb, part, 3, y, w - 6, 1, True)
         y += LINE
     footer(fb, v["hint"])

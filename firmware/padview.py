@@ -1,8 +1,42 @@
 """The score pad at the end of a game (R16; three games in Hollywood, R17):
 loaded for that screen only, after the last hand's showdown."""
+import screens
 import text
 from i18n import t
-from screens import W, table
+from screens import table
+
+COL_W = 72          # a column on the 2.9" (today's layout, kept there)
+HW_COL_W = 64       # a Hollywood game's column there
+
+
+def columns(heads, cells, label_w):
+    """Two columns of numbers beside a label column, on the panel drawn now:
+    72 px each where the labels keep ``label_w`` px beside them (the
+    2.9"), else as narrow as the widest value and head need (46 px at
+    least). ``heads``: each column's name forms, longest first (a seat's
+    name, then its short form: "Kompyuta", "Komp."). Returns (col_w,
+    heads fitted, the labels' room)."""
+    w = screens.W
+    cw = COL_W
+    if w - 2 * cw - 8 < label_w:
+        need = 0
+        for c in cells:
+            need = max(need, text.width(c))
+        for h in heads:
+            need = max(need, text.width(h[-1]))
+        cw = max(46, need + 6)
+    out = []
+    for h in heads:
+        out.append(text.first_fit(cw - 6, h))
+    return cw, tuple(out), w - 2 * cw - 8
+
+
+def seat_names(name):
+    """A seat's name as a column head: its forms, longest first (the
+    computer's has a short one, name.cpu_short)."""
+    if name == t("name.cpu"):
+        return (name, t("name.cpu_short"))
+    return (name,)
 
 
 def view_pad(app, p):
@@ -26,9 +60,34 @@ def view_pad(app, p):
     if r.shutout_double:
         keys.append(("pad.shutout", "shutout"))
     keys.append(("pad.total", "total"))
+    w = screens.W
+    hw_room = w - n * HW_COL_W - 8
+    widest = 0
+    for key, _k in keys:
+        widest = max(widest, text.width(t(key)))
+    # Hollywood on a narrow panel (the 4.2"'s 200 logical px): three
+    # columns of "mine-theirs" leave the labels no room, so a row per game
+    # (its total, * for the game's winner) and the match's total, a column
+    # per player
+    by_game = n > 1 and hw_room < widest
     rows = []
+    if by_game:
+        tot = [0, 0]
+        for i in range(n):
+            g = pads[i]
+            row = [t("pad.game", i + 1)]
+            for q in (p, 1 - p):
+                tot[q] += g["total"][q]
+                # (a space after the other: the digits stay in line)
+                row.append(str(g["total"][q]) + ("*" if g["winner"] == q else " "))
+            rows.append(tuple(row))
+        rows.append((t("pad.total"), str(tot[p]) + " ", str(tot[1 - p]) + " "))
     for key, k in keys:
+        if by_game:
+            break
         row = [t(key)]
+        if key == "pad.game_bonus":   # its short form, for narrow columns
+            row = [(t(key), t("pad.game_bonus_short"))]
         for g in pads:
             cell = []
             for q in (p, 1 - p):
@@ -53,24 +112,37 @@ def view_pad(app, p):
             won += 1
     # "You win" on a person's own panel only, never on the computer's
     mine = m.winner == p and not (app.vs != "human" and p == 1)
+    col_w = HW_COL_W
     if n > 1:
-        head = t("pad.title_hw_you", won, n - won) if mine else \
-            t("pad.title_hw", app.name(p, m.winner), won, n - won)
+        heads = (t("pad.title_hw_you", won, n - won),) if mine else \
+            (t("pad.title_hw", app.name(p, m.winner), won, n - won),
+             t("pad.title_hw_short", app.name(p, m.winner), won, n - won))
+    else:
+        heads = (t("pad.title_you"),) if mine else (t("pad.title", app.name(p, m.winner)),)
+    if n > 1 and not by_game:
+        for i in range(len(rows)):
+            if isinstance(rows[i][0], tuple):
+                rows[i] = (rows[i][0][0],) + rows[i][1:]
         cols = tuple(t("pad.game", i + 1) for i in range(n))
         # the cells are "mine-theirs": said in the corner, with the names
         # when they fit
-        corner = text.first_fit(W - n * 64 - 8, (me + "-" + them, t("pad.corner")))
+        corner = text.first_fit(w - n * HW_COL_W - 8, (me + "-" + them, t("pad.corner")))
     else:
-        head = t("pad.title_you") if mine else t("pad.title", app.name(p, m.winner))
-        cols = (me, them)
+        cells = []
+        for r in rows:
+            cells.extend(r[1:])
+        col_w, cols, room = columns((seat_names(me), seat_names(them)), cells, widest)
         corner = ""
+        for i in range(len(rows)):
+            if isinstance(rows[i][0], tuple):
+                rows[i] = (text.first_fit(room, rows[i][0]),) + rows[i][1:]
     # the net for the reader, when the head has room for it
-    head = (head + " \u00b7 " + t("pad.net", net), head)
+    head = (heads[0] + " \u00b7 " + t("pad.net", net),) + heads
     hint = t("hint.to_menu")
     if app.vs != "human" and p == 1:
         hint = t("hint.human_continues")
     return {"head": head, "testmode": app.testmode, "cols": cols, "corner": corner,
-            "rows": rows, "hint": hint, "col_w": 64 if n > 1 else 72}
+            "rows": rows, "hint": hint, "col_w": col_w}
 
 
 def scorepad(fb, v):

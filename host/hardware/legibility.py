@@ -132,16 +132,30 @@ def classes(root):
                       "screens": ["en/turn-2-0.png", "en/turn-2-1.png"], "what": "firmware/font.py RANKS"},
         "suit on a card": {"goal": "text", "glyphs": cards["suits"], "find": cards["suits"],
                            "screens": ["en/turn-2-0.png", "en/turn-2-1.png"], "what": "firmware/font.py SUITS"},
-        "suit in the showdown": {"goal": "text", "glyphs": cards["mini_suits"], "find": cards["mini_suits"],
+        # the 2.9"'s showdown draws a small suit beside each rank; the
+        # 4.2"'s (200x150 logical, firmware/endview.py "tall") the card's
+        # own suit under it: the first found of the two is measured
+        "suit in the showdown": {"goal": "text", "glyphs": cards["suits"], "find": cards["suits"],
                                  "screens": ["en/end-knock-0.png", "en/end-gin-0.png"],
-                                 "what": "firmware/font.py MINI_SUITS"},
+                                 "what": "firmware/font.py SUITS",
+                                 "else": {"glyphs": cards["mini_suits"], "find": cards["mini_suits"],
+                                          "what": "firmware/font.py MINI_SUITS"}},
+        # "band": where the class's line is on the 2.9" (296x128) screens;
+        # "bands": on other panels' goldens, by image size (the 4.2" at
+        # scale 2: the 200x150 turn screen's lines at twice their place,
+        # firmware/screens.py: the prompt on its first line, the last move
+        # on its fourth, the footer at the bottom)
         "prompt (capitals)": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "Drwtk"], "bold": True,
-                              "band": (14, 32),
+                              "band": (14, 32), "bands": {(400, 300): (28, 64)},
                               "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, bold"},
         "opponent's last move": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "P2:"],
-                                 "band": (45, 64), "screens": ["en/turn-2-0.png"], "what": "Unifont capitals"},
-        "footer": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "DRAWTKE"], "inverted": True,
-                   "band": (110, 128), "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, white on black"},
+                                 "band": (45, 64), "bands": {(400, 300): (124, 160)},
+                                 "screens": ["en/turn-2-0.png"], "what": "Unifont capitals"},
+        # the footer names each button by its icon (issue 37 What 5): its
+        # words are what the buttons do, in lower case
+        "footer": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "stockpile"], "inverted": True,
+                   "band": (110, 128), "bands": {(400, 300): (264, 300)},
+                   "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, white on black"},
         "scores": {"goal": "text", "glyphs": digits, "find": digits,
                    "screens": ["en/whole-pad-0.png", "en/turn-2-0.png"], "what": "Unifont digits"},
         "Hangul": {"goal": "text", "glyphs": hangul, "find": hangul,
@@ -192,10 +206,8 @@ def drawn_scale(spec, golden_dir):
             if pat is None:
                 continue
             for name, rows in images:
-                # the bands are rows of the 296x128 screens; on another panel's
-                # screens (the 4.2in's 400x300, laid out again) the class is
-                # looked for anywhere (each finder is specific: bold, inverted, "P2:")
-                at = _found(rows, pat, spec.get("band") if len(rows) == 128 else None)
+                size = (len(rows[0]), len(rows))
+                at = _found(rows, pat, spec.get("bands", {}).get(size, spec.get("band")))
                 if at:
                     return k, g, name, at
     return None
@@ -209,8 +221,11 @@ def measure(root, golden=None):
     for name, spec in classes(root).items():
         if not spec["glyphs"]:
             raise ValueError("%s: no glyphs to measure" % name)
-        px = statistics.median(g.height for g in spec["glyphs"])
         found = drawn_scale(spec, golden)
+        if found is None and "else" in spec:   # the class's other glyphs
+            spec = dict(spec, **spec["else"])
+            found = drawn_scale(spec, golden)
+        px = statistics.median(g.height for g in spec["glyphs"])
         out[name] = {"goal": spec["goal"], "what": spec["what"], "glyph_px": px,
                      "scale": found[0] if found else None,
                      "px": px * found[0] if found else None,

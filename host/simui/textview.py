@@ -198,6 +198,13 @@ class PanelReader:
             self.suits[tuple(~r & 0xFFF for r in rows)] = suits[i]
         self.minis = {_rows(data, 8): suits[i] for i, data in enumerate(art["MINI_SUITS"])}
         self.rank_tops = {rows[0] for rows in self.ranks}
+        # the buttons' icons (font.ICONS), drawn white on black in the
+        # footers: read as the button's word the catalogues write there
+        self.icon_w = art.get("ICON_W", 0)
+        self.icon_h = art.get("ICON_H", 0)
+        self.icons = {_rows(data, self.icon_w): BUTTON_WORDS[name]
+                      for name, data in art.get("ICONS", {}).items()}
+        self.icon_mids = {rows[self.icon_h // 2] for rows in self.icons}
 
     # -- reading -------------------------------------------------------------
     def read(self, img):
@@ -212,9 +219,40 @@ class PanelReader:
         ink = _ink_rows(img, g)
         cards, boxes = self._cards(ink)
         boxes += _card_boxes(ink, g)
+        icons, taken = self._icons(ink)
+        boxes += taken
         cols = _ink_columns(img, g)
-        items = cards + self._text(ink, cols, boxes)
+        items = cards + icons + self._text(ink, cols, boxes)
         return _layout(items, g.COLS)
+
+    def _icons(self, ink):
+        """The buttons' icons, white on black (firmware/screens.py footer):
+        side by side ones (the arrows' pair, KNOCK/OK) read as one word."""
+        found = []
+        if not self.icons:
+            return [], []
+        iw, ih = self.icon_w, self.icon_h
+        mask = (1 << iw) - 1
+        W, H = self._g.W, self._g.H
+        inv = [~r & self._g.ROW for r in ink]
+        for y in range(H - ih + 1):
+            row = inv[y + ih // 2]
+            for x in range(W - iw + 1):
+                if ((row >> (W - x - iw)) & mask) not in self.icon_mids:
+                    continue
+                word = self.icons.get(self._window(inv, x, y, iw, ih))
+                if word is not None:
+                    found.append((y, x, word))
+        items, boxes = [], []
+        for y, x, word in sorted(found):
+            boxes.append((x, y, x + iw, y + ih))
+            if items and items[-1][0] == y and items[-1][5] == x:
+                prev = items[-1]
+                sep = "" if word in ("\u25c0", "\u25b6") else "/"
+                items[-1] = (y, prev[1], prev[2] + list(sep + word), True, "text", x + iw)
+            else:
+                items.append((y, x, list(word), True, "text", x + iw))
+        return [i[:5] for i in items], boxes
 
     def lines(self, img):
         """The panel as plain text lines (what a test or a screen reader
@@ -361,6 +399,9 @@ class PanelReader:
 
 
 CARD_W, CARD_H = 23, 36      # a card's box (firmware/screens.py)
+# each button's icon read as the word the catalogues' footers name it by
+BUTTON_WORDS = {"left": "\u25c0", "right": "\u25b6", "ok": "OK", "draw": "DRAW",
+                "take": "TAKE", "knock": "KNOCK"}
 
 
 def screen_of(img):

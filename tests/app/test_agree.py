@@ -38,6 +38,14 @@ NAMED = {
     "end.win": {0: THEM},
     "end.game": {0: THEM},
     "end.match": {0: THEM},
+    # the short forms of a narrow panel (the 4.2"'s 200 logical px): the
+    # reader's own seat keeps its _you form, or takes a label form
+    "end.row_knocked_short": {0: THEM},
+    "end.win_short": {0: ANY},
+    "end.game_short": {0: THEM},
+    "end.match_short": {0: THEM},
+    "pad.title_hw_short": {0: THEM},
+    "stats.last_game_short": {1: THEM},
     "pad.title": {0: THEM},
     "pad.title_hw": {0: THEM},
     "stats.biggest": {1: ANY},
@@ -48,9 +56,11 @@ NAMED = {
     "end.row_knocked_you": {0: ("you",)},
     "end.row_layoff_you": {0: ("you",)},
     "stats.last_game_you": {1: ("you",)},
+    "stats.last_game_short_you": {1: ("you",)},
 }
 # the fields that take a level or "2 players" (stats), not a number
 WORDS = {"stats.last_game": {0: "level"}, "stats.last_game_you": {0: "level"}, "stats.biggest": {2: "level"},
+         "stats.last_game_short": {0: "level"}, "stats.last_game_short_you": {0: "level"},
          "stats.title": {0: "level"}, "stats.vs": {0: "level"}, "turn.computer": {0: "level"}}
 
 

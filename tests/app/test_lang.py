@@ -188,6 +188,7 @@ def _families():
         w = line.split()
         if w[4] != "-":
             out.add("opt." + w[0])
+            out.add("opt." + w[0] + "_short")   # the menu's short form (firmware/menu.py)
     for reason in explain.TEXTS:
         out.add("why." + reason)
     out.add("why.game_over")
@@ -196,6 +197,7 @@ def _families():
         out.add("level." + lv)
     for p in ("seeds", "oklahoma", "hollywood"):
         out.add("preset." + p)
+        out.add("preset." + p + "_short")
     try:
         from okgin.engine import coach
     except ImportError:      # not on this tree yet

@@ -206,14 +206,13 @@ def last_move(scene):
 
 
 def review(p):
-    """The coach's review of a hand on p's panel, for every kind of move."""
+    """The coach's review of a hand on p's panel, for every kind of move,
+    as coachview makes it for the panel drawn (its forms)."""
     import coachview
-    t = i18n.t
     for a in ("take Th", "pass Th", "draw", "discard Th", "knock Th"):
-        app.notice[p] = (t("coach.review_title", 12),
-                         [t("coach.review_move", 60, t("coach.did." + a.split()[0], "10\u2665")),
-                          t("coach.review_better", coachview._move("knock Ts", "Ts"), 100),
-                          i18n.coach(("knock", ["Ts"], 10))])
+        res = {"move": 60, "played": a, "better": "knock Ts", "cost": 100,
+               "why": [("knock", ["Ts"], 10)]}
+        app.notice[p] = coachview.review_notice(12, res)
         shot("review-" + a.split()[0], (p,))
     app.notice[p] = None
 
