@@ -27,6 +27,7 @@ include <icons.scad>     // the buttons' symbols, the firmware's own icons (writ
 part = "assembly";   // assembly | exploded | lid | base | hood | tray0 | components | keepouts | ...
 explode = 0;         // mm the parts move apart in the exploded view
 stl_dir = "";        // the pictures: draw the printed parts from these exports (clean, no CSG)
+cheeks = true;       // the hood's ends closed under the visor (false: only to show what they close)
 
 $fn = 16;
 eps = 0.01;
@@ -233,7 +234,7 @@ module hood_solid() {
             linear_extrude(hood_len) polygon(hood_outer());
             translate([0, 0, hood_end]) linear_extrude(hood_len - 2 * hood_end) polygon(hood_inner());
         }
-        for (z = [0, hood_len - hood_end]) translate([0, 0, z]) linear_extrude(hood_end) polygon(hood_cheek());
+        if (cheeks) for (z = [0, hood_len - hood_end]) translate([0, 0, z]) linear_extrude(hood_end) polygon(hood_cheek());
     }
 }
 

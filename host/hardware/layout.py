@@ -52,11 +52,13 @@ CONSTRUCTION = {
     # placement tolerance (parts.json), what a printed hole loses (an FDM
     # hole comes out up to 0.2 mm small all round) and 0.1 mm of play
     "hole_shrink": 0.2, "cap_play": 0.1,
-    # the ribbon cable's slot in the station's back wall and the box's wall (a 16-way 1.27 mm ribbon, 20.3 mm wide)
-    "cable_slot": [24.0, 3.0],
     "carrier_standoff": 5.0, "carrier_post_r": 2.5,
     "batt_rim": 3.0, "batt_screw_d": 3.4,
 }
+# The ribbon cable's notch in the station's back wall and the box's wall
+# (width, and the height it leaves under the lid's lip): a 16-way 1.27 mm
+# ribbon is 20.3 mm wide.
+CABLE_SLOT = [24.0, 3.0]
 # The words engraved beside each button (board.json's names).
 WORDS = {"left": "LEFT", "right": "RIGHT", "ok": "OK", "draw": "DRAW", "take": "TAKE", "knock": "KNOCK"}
 # How far the top of a button stands above the lid.
@@ -447,7 +449,7 @@ def params(layout, parts, opt):
         "SW": SW, "SD": SD, "SH": SH, "SR": st["corner_radius"],
         "table_depth": st["table_depth"], "station_front": st["front"],
         "station_y0": st["table_depth"] / 2 - st["front"],
-        "cable_pos": seat["cable"],
+        "cable_pos": seat["cable"], "cable_slot": CABLE_SLOT,
         # the ribbons leave the box beside the carrier's button headers, below the lid's lip
         "box_cable": [cx - 15.0, H - k["lid_t"] - k["lip_h"] - 3.5],
         "btn_clear": clear, "btn_hole_d": btn["cap_d"] + 2 * clear,

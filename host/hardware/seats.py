@@ -117,7 +117,8 @@ def cases(seats, pivot=(0.0, 0.0)):
     turn = seats.get("station_turn")
     if turn:
         # the station turned by a on the table: in its frame the eyes turn by -a
-        o2, p2 = set(), set()
+        o2: set = set()
+        p2: set = set()
         for a in _steps(-turn, turn, 5):
             if a:
                 o2.update(_turn(p, -a, pivot) for p in own)

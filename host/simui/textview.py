@@ -243,7 +243,8 @@ class PanelReader:
                 word = self.icons.get(self._window(inv, x, y, iw, ih))
                 if word is not None:
                     found.append((y, x, word))
-        items, boxes = [], []
+        items: list = []
+        boxes: list = []
         for y, x, word in sorted(found):
             boxes.append((x, y, x + iw, y + ih))
             if items and items[-1][0] == y and items[-1][5] == x:
