@@ -16,7 +16,7 @@ quiet_pip = $(BIN)/python -m pip install --disable-pip-version-check $(1) >$(PIP
 WEBDEPS := host/web/node_modules/.package-lock.json
 CHIPDEPS := host/chip/node_modules/.package-lock.json
 
-.PHONY: sim web test check board bench case clean
+.PHONY: sim web screenshots test check board bench case clean
 
 # What playing needs: okgin (this checkout, editable) and its dependencies,
 # the MicroPython interpreter of the virtual board included.
@@ -56,6 +56,12 @@ sim: $(PLAY)
 
 web: $(PLAY) $(WEBDEPS)
 	$(BIN)/okgin web
+
+# The README's pictures (docs/img: the window, the page, the text view),
+# drawn again from this checkout's firmware (okgin screenshots; needs Xvfb
+# and chromium): after a change of the screens, then commit them
+screenshots: $(STAMP) $(WEBDEPS)
+	$(BIN)/okgin screenshots
 
 # The tests run on JOBS cores (pytest-xdist), each test file on one worker
 # (--dist loadfile: a file's fixtures and order are those of a serial run,

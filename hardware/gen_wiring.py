@@ -119,6 +119,29 @@ def render(board, source="hardware/board.json"):
           "yellow or green LED, about 3-4 mA; a blue or white one drops about 3 V and is "
           "dim at 3.3 V: use 47 ohm, or better a red or green one)." % gp(pl["led"]))
         w("")
+    w("## Each station's ribbon (16 way, 600 mm)")
+    w("")
+    w("Each player's panel, buttons and LED are in a station at their edge of the table; one")
+    w("16-way flat ribbon joins it to the carrier in the central box (hardware/BOM.md: why 4 MHz")
+    w("SPI is fine over it). Wire 1 is the striped one. At each end wires 1-8 are crimped into")
+    w("one 8-pin Dupont housing (the panel's), wires 9-16 into another (the buttons'). A 33 ohm")
+    w("resistor in series with CLK and DIN at the carrier damps the cable's ringing.")
+    w("")
+    w("| Wire | Signal | Player 1's Pico pin | Player 2's Pico pin |")
+    w("|---|---|---|---|")
+    pls = board["players"]
+
+    def both(f):
+        return " | ".join(f(pl) for pl in pls)
+    rows = [("VCC", lambda pl: "3V3(OUT) (pin 36)"), ("GND", lambda pl: "GND (pin 38)"),
+            ("DIN", lambda pl: gp(spi["mosi"])), ("CLK", lambda pl: gp(spi["sck"]))]
+    rows += [(f.upper(), lambda pl, f=f: gp(pl["panel"][f])) for f in ("cs", "dc", "rst", "busy")]
+    rows += [(b, lambda pl, b=b: gp(pl["buttons"][b])) for b in boarddef.BUTTONS]
+    rows += [("LED (through 330 ohm at the station)", lambda pl: gp(pl["led"])),
+             ("GND", lambda pl: "GND (pin 28)")]
+    for i, (name, f) in enumerate(rows):
+        w("| %d | %s | %s |" % (i + 1, name, both(f)))
+    w("")
     w("## Power: batteries, switch, reset")
     w("")
     w("Three AA cells (3.0-4.8 V) feed VSYS through a Schottky diode, as the Pico")
@@ -134,10 +157,10 @@ def render(board, source="hardware/board.json"):
     w("| power switch | 1N5817 anode | Schottky diode, about 0.2 V drop at the table's few mA |")
     w("| 1N5817 cathode (band) | VSYS (pin 39) | |")
     w("| battery - (black) | GND (pin 38) | |")
-    w("| RESET switch, one leg | RUN (pin 30) | the 6 x 6 switch under the deck: restarts the Pico |")
+    w("| RESET switch, one leg | RUN (pin 30) | the 6 x 6 switch under the box's lid: restarts the Pico |")
     w("| RESET switch, other leg | GND (pin 28) | |")
     w("")
-    w("BOOTSEL needs no wire: a paper clip through the pin hole in the deck")
+    w("BOOTSEL needs no wire: a paper clip through the pin hole in the box's lid")
     w("presses the Pico's own button (hold it, press RESET, release: the")
     w("RPI-RP2 drive appears).")
     w("")

@@ -40,7 +40,8 @@ def configure(parser):
                              "(docs/memory.md); 192K with --source, as the board then "
                              "compiles the sources itself)")
     parser.add_argument("--board", default="hardware/board.json",
-                        help="board definition (default hardware/board.json)")
+                        help="board definition (default hardware/board.json, the 4.2in table; "
+                             "board-2in9.json: the 2.9in one)")
     parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
     chip = parser.add_argument_group("emulated Pico (--chip)")
     chip.add_argument("--chip", action="store_true",

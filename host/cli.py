@@ -32,6 +32,7 @@ COMMANDS = {
     "faults": ("okgin.faults.command", "run the fault campaign (power cuts, damaged files, junk on the port...)"),
     "hardware": ("okgin.hardware.command", "build the printable enclosure, check it, draw its pictures"),
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
+    "screenshots": ("okgin.screenshots", "redraw the README's pictures (window, web page, text view) from the firmware"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
     "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont"),
     "doctor": ("okgin.doctor", "list the optional parts (Tk, Node.js, OpenSCAD, the Pico's images...): found, or how to get them"),
@@ -47,6 +48,7 @@ EPILOG = """examples:
   okgin replay game.okg --shots out/     replay a saved game, a picture per action
   okgin tourney hard greedy --games 200  computer players against each other
   okgin web                              play in a browser (http://127.0.0.1:8000/)
+  okgin screenshots                      redraw the README's pictures (docs/img) from the firmware
   okgin bench engine                     performance figures (also board, flash, bots, memory, web)
   okgin hardware build                   render, check and picture the printable case
   okgin faults --quick                   the fault campaign, short (docs/reliability.md)

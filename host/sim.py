@@ -111,7 +111,8 @@ def configure(parser):
     g.add_argument("--speed", type=_speed, default=None, metavar="X",
                    help="e-ink speed factor: 1 = real panel timing (default), 0 = instant "
                         "(default with --headless)")
-    g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json)")
+    g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json, "
+                   "the 4.2in table; board-2in9.json: the 2.9in one)")
     g.add_argument("--heapsize", metavar="SIZE",
                    help="MicroPython heap of the virtual board (default 176K: the chip's budget on this port, docs/memory.md)")
     g.add_argument("--chip", action="store_true",
@@ -166,6 +167,9 @@ def run(args):
     lock = args.flash_lock = _lock_flash(flash_dir)
     if args.fresh:
         sess.clear_saved_state(flash_dir)
+    if args.board:
+        from okgin.lib.paths import resolve_board   # a name under hardware/ from any folder
+        args.board = resolve_board(args.board)
     if args.board and not os.path.isfile(args.board):
         raise CommandError("board definition %s not found" % args.board)
 
@@ -207,6 +211,9 @@ def _run_chip(args, steps, speed):
     if args.flash_dir or args.heapsize:
         raise CommandError("--flash-dir and --heapsize are for the virtual board; the emulated "
                            "Pico keeps its flash in %s and has the rp2 port's heap" % default_flash())
+    if args.board:
+        from okgin.lib.paths import resolve_board   # a name under hardware/ from any folder
+        args.board = resolve_board(args.board)
     if args.board and not os.path.isfile(args.board):
         raise CommandError("board definition %s not found" % args.board)
     if args.headless:

@@ -39,7 +39,8 @@ def configure(parser):
     parser.add_argument("-o", "--output", default="okgin.uf2", metavar="FILE",
                         help="the file to write (default okgin.uf2)")
     parser.add_argument("--board", metavar="FILE",
-                        help="board definition to put on it (default: hardware/board.json)")
+                        help="board definition to put on it (default: hardware/board.json, the 4.2in "
+                             "table; board-2in9.json: the 2.9in one)")
     parser.add_argument("--firmware", metavar="UF2",
                         help="the MicroPython image (default: MicroPython %s for RPI_PICO, "
                              "from OKGIN_RP2_DIR, the cache, or downloaded once from micropython.org, "

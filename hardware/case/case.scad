@@ -13,34 +13,41 @@
 // build`; the committed one is for the default options). Open this file in
 // OpenSCAD to look around; set `part` to see one printed part.
 //
-// Frame: the box is centred on x/y, z = 0 is the bottom of the base (the
-// table top). Player 1 (seat 0) sits at the -y side facing +y; player 2 at
-// +y, the same layout turned half round. A seat position [x, y] is measured
-// from the middle of that player's edge: x to the player's right, y away
-// from the player.
+// Frame: the box is centred on x/y, z = 0 is the table top. Player 1
+// (seat 0) sits at the -y side facing +y; player 2 at +y, the same station
+// turned half round. Each station's front edge is station_front mm in from
+// its player's edge of a table table_depth deep (station_y0 from the box's
+// centre). A seat position [x, y] is measured from the middle of the
+// station's front edge: x to the player's right, y away from the player.
 
 include <params.scad>
 include <screens.scad>   // the firmware's screens as pixels (written by the build), for the seat views
+include <icons.scad>     // the buttons' symbols, the firmware's own icons (written by the build)
 
 part = "assembly";   // assembly | exploded | lid | base | hood | tray0 | components | keepouts | ...
 explode = 0;         // mm the parts move apart in the exploded view
 stl_dir = "";        // the pictures: draw the printed parts from these exports (clean, no CSG)
+cheeks = true;       // the hood's ends closed under the visor (false: only to show what they close)
 
 $fn = 16;
 eps = 0.01;
 
 // ---------- derived heights ----------
-lid_z = H - lid_t;                       // underside of the deck
-btn_hole_d = btn_cap_d + 2 * tol + 0.4;  // clearance round a button cap
-switch_z = H + btn_protrude - btn_top;   // bottom of a switch body
+lid_z = H - lid_t;                       // underside of the box's lid
+deck_z = SH - lid_t;                     // underside of a station's deck
+// btn_hole_d (params): the cap, and all round the switch's placement
+// tolerance, a printed hole's shrink and some play (btn_clear each side);
+// drawn round a polygon that is never narrower than that
+module round_hole(d, n = 48) { circle(d = d / cos(180 / n), $fn = n); }
+switch_z = SH + btn_protrude - btn_top;  // bottom of a switch body
 tray_top = switch_z + pocket;            // top face of a button tray
 tray_z = tray_top - tray_t;
 ct = cos(tilt);
 st = sin(tilt);
 
 // ---------- placement helpers ----------
-module seat(p) { rotate([0, 0, 180 * p]) translate([0, -D / 2, 0]) children(); }
-module seat2d(p) { rotate(180 * p) translate([0, -D / 2]) children(); }
+module seat(p) { rotate([0, 0, 180 * p]) translate([0, -station_y0, 0]) children(); }
+module seat2d(p) { rotate(180 * p) translate([0, -station_y0]) children(); }
 
 // The ink frame: origin at the centre of the ink's face, x along the
 // panel's long side (to its player's right), y up the slope (away from the
@@ -64,8 +71,8 @@ function pp(v, w) = [seat_panel[1] + v * ct - w * st, seat_panel[2] + v * st + w
 function vz(w, z) = (z - seat_panel[2] - w * ct) / st;
 function vy(w, y) = (y - seat_panel[1] + w * st) / ct;
 
-// the centre line of the box, in the seat frame
-mid = D / 2;
+// the hood's back wall (its outer face), in the seat frame
+mid = hood_back;
 
 module rrect(size, r, h) {
     hull() for (sx = [-1, 1], sy = [-1, 1])
@@ -77,9 +84,17 @@ module box2d(inset) {
     r = max(R - inset, 0.5);
     offset(r = r, $fn = 24) square([W - 2 * inset - 2 * r, D - 2 * inset - 2 * r], center = true);
 }
+// a station's outline, in the seat frame (its front edge on y = 0)
+module sbox2d(inset) {
+    r = max(SR - inset, 0.5);
+    translate([0, SD / 2]) offset(r = r, $fn = 24) square([SW - 2 * inset - 2 * r, SD - 2 * inset - 2 * r], center = true);
+}
 
 corner_posts = [for (sx = [-1, 1], sy = [-1, 1])
     [sx * (W / 2 - wall - post_r - post_gap), sy * (D / 2 - wall - post_r - post_gap)]];
+// behind the button tray at the front, in the back corners
+station_posts = [for (sx = [-1, 1], y = [44, SD - wall - post_r - post_gap])
+    [sx * (SW / 2 - wall - post_r - post_gap), y]];
 
 // ---------- the legends: a stroke font of our own (no font files, the same on every machine) ----------
 // Each letter is strokes on a 4 x 6 grid (x 0..4, y 0..6), drawn as
@@ -119,17 +134,49 @@ module word2d(s) {
             for (st_ = glyph(s[i])) stroke2d([for (p = st_) p * k], legend_w);
 }
 
-// ---------- the deck (the lid; printed upside down) ----------
+// ---------- a station's deck (printed upside down) ----------
 module deck_plate2d() {
     difference() {
-        box2d(0);
-        for (p = [0, 1]) seat2d(p) {
-            for (b = btn_pos) translate(b) circle(d = btn_hole_d, $fn = 32);
-            translate(led_pos) circle(d = led_d + 2 * tol, $fn = 20);
-        }
-        // under the hood: the panels' backs and cables go down through here
-        square([deck_hole[0], deck_hole[1]], center = true);
+        sbox2d(0);
+        for (b = btn_pos) translate(b) round_hole(btn_hole_d);
+        translate(led_pos) circle(d = led_d + 2 * tol, $fn = 20);
+        // under the hood: the panel's back and its cable go down through here
+        translate([deck_hole[0], deck_hole[1]]) square([deck_hole[2] - deck_hole[0], deck_hole[3] - deck_hole[1]]);
         for (h = hood_screws) translate(h) circle(d = hood_screw_d);
+    }
+}
+
+module deck() {
+    difference() {
+        union() {
+            translate([0, 0, deck_z]) linear_extrude(lid_t) deck_plate2d();
+            // locating lip just inside the station's walls
+            translate([0, 0, deck_z - lip_h]) linear_extrude(lip_h + eps)
+                difference() { sbox2d(wall + tol); sbox2d(wall + tol + lip_t); }
+            // corner posts: the station's base is screwed to them from below
+            translate([0, 0, floor_t + post_gap]) linear_extrude(deck_z - floor_t - post_gap + eps)
+                for (c = station_posts) translate(c) ring2d(post_r, case_pilot_d);
+            // posts the button tray hangs from (a blind pilot, a skin of deck above it)
+            translate([0, 0, tray_top]) linear_extrude(deck_z - tray_top + eps)
+                for (t = tray_posts) translate(t) ring2d(tray_post_r, tray_pilot_d);
+            // the LED's collar: the LED is pushed in from below; the tray under it holds its rim
+            translate([0, 0, tray_top + led_flange_h]) linear_extrude(deck_z - tray_top - led_flange_h + eps)
+                translate(led_pos) ring2d((led_d + 2 * tol) / 2 + 1.6, led_d + 2 * tol);
+        }
+        // the lip is cut away over the ribbon's notch in the back wall
+        translate([cable_pos[0] - cable_slot[0] / 2, SD - wall - tol - lip_t - 1, deck_z - lip_h - 1])
+            cube([cable_slot[0], lip_t + 2, lip_h + 1]);
+        // each button's symbol (the firmware's own icon), engraved into the top face beside it
+        for (i = [0 : len(btn_pos) - 1])
+            translate([btn_pos[i][0], btn_pos[i][1] + legend_dy, SH - legend_depth])
+                linear_extrude(legend_depth + 1) icon2d(i);
+    }
+}
+
+// ---------- the central box's lid (printed upside down) ----------
+module lid_plate2d() {
+    difference() {
+        box2d(0);
         translate(bootsel_xy) circle(d = bootsel_hole_d, $fn = 12);
         translate(run_pos) circle(d = run_hole_d, $fn = 16);
     }
@@ -138,19 +185,12 @@ module deck_plate2d() {
 module lid() {
     difference() {
         union() {
-            translate([0, 0, lid_z]) linear_extrude(lid_t) deck_plate2d();
-            // locating lip just inside the base walls
+            translate([0, 0, lid_z]) linear_extrude(lid_t) lid_plate2d();
             translate([0, 0, lid_z - lip_h]) linear_extrude(lip_h + eps)
                 difference() { box2d(wall + tol); box2d(wall + tol + lip_t); }
             // corner posts: the base is screwed to them from below (the pilot runs their length)
             translate([0, 0, floor_t + post_gap]) linear_extrude(lid_z - floor_t - post_gap + eps)
                 for (c = corner_posts) translate(c) ring2d(post_r, case_pilot_d);
-            // posts the button trays hang from (a blind pilot, a skin of deck above it)
-            translate([0, 0, tray_top]) linear_extrude(lid_z - tray_top + eps)
-                for (p = [0, 1]) seat2d(p) for (t = tray_posts) translate(t) ring2d(tray_post_r, tray_pilot_d);
-            // LED collars: the LED is pushed in from below; the tray under it holds its rim
-            translate([0, 0, tray_top + led_flange_h]) linear_extrude(lid_z - tray_top - led_flange_h + eps)
-                for (p = [0, 1]) seat2d(p) translate(led_pos) ring2d((led_d + 2 * tol) / 2 + 1.6, led_d + 2 * tol);
             // the BOOTSEL pin's guide tube, down to just over the button
             translate([0, 0, bootsel_top + bootsel_gap]) linear_extrude(lid_z - bootsel_top - bootsel_gap + eps)
                 translate(bootsel_xy) ring2d(bootsel_hole_d / 2 + 1.5, bootsel_hole_d);
@@ -160,36 +200,41 @@ module lid() {
                 square(run_body[0] + 2 * tol, center = true);
             }
         }
-        // a notch in the lip for the USB plug
+        // a notch in the lip for the USB plug, and for each station's ribbon
         translate([pico_dir * (W / 2 - wall - tol - lip_t / 2), pico_pos[1], lid_z - lip_h])
             cube([lip_t + 2, pico_usb_plug[0] + 2 * usb_clear + 2, 2 * lip_h], center = true);
-        // the legends, engraved into the top face beside each button
-        for (p = [0, 1]) seat(p) for (i = [0 : len(btn_pos) - 1])
-            translate([btn_pos[i][0], btn_pos[i][1] + legend_dy, H - legend_depth])
-                linear_extrude(legend_depth + 1) word2d(btn_words[i]);
+        for (p = [0, 1]) rotate([0, 0, 180 * p])
+            translate([box_cable[0] - cable_slot[0] / 2, -D / 2 + wall + tol - 1, lid_z - lip_h - 1])
+                cube([cable_slot[0], lip_t + 2, lip_h + 1]);
     }
 }
 
-// ---------- the hood (the tent in the middle; printed standing as it stands) ----------
-// Its profile in y/z (the seat frame of player 1, y from the box centre);
-// player 2's half is the mirror image.
-function half_outer() = let(
-    vf = vz(w_out, H + hood_foot),                       // the outer face meets the foot (a short upright rim)
-    vr = vy(w_out, mid) - hood_root,                     // ... the visor's underside, just below the ridge
+// ---------- a station's hood (printed standing as it stands) ----------
+// Its profile in y/z (the seat frame, y from the hood's back wall): the
+// panel's wall from the deck up its slope, the visor (its underside at
+// least 45 degrees steep), a flat top back to the back wall, the back wall
+// down to the deck. Both ends are closed, and so is the space under the
+// visor (the cheeks): the ink shows only through the front, to its player.
+function v_root() = hood_rise - hood_root;                      // where the visor leaves the panel's wall
+function hood_outer() = let(
+    vf = vz(w_out, SH + hood_foot),                      // the outer face meets the foot (a short upright rim)
+    r = pp(v_root(), w_out),
     e = pp(hood_rise, hood_reach))                       // the visor's edge
-    [[pp(vf, w_out)[0] - mid, H], [pp(vf, w_out)[0] - mid, H + hood_foot],
-     [pp(vr, w_out)[0] - mid, pp(vr, w_out)[1]], [e[0] - mid, e[1]], [0, e[1]]];
-function half_inner() = let(vf = vz(w_in, H - 1), va = vy(w_in, mid))
-    [[pp(vf, w_in)[0] - mid, H - 1], [0, pp(va, w_in)[1]]];
-
-// a half profile (its last point on the centre line) and its mirror image
-module profile2d(pts) { polygon(concat(pts, [for (i = [len(pts) - 2 : -1 : 0]) [-pts[i][0], pts[i][1]]])); }
+    [[pp(vf, w_out)[0] - mid, SH], [pp(vf, w_out)[0] - mid, SH + hood_foot],
+     [r[0] - mid, r[1]], [e[0] - mid, e[1]], [0, e[1]], [0, SH]];
+function hood_inner() = let(vf = vz(w_in, SH - 1), va = vy(w_in, mid - hood_t))
+    [[pp(vf, w_in)[0] - mid, SH - 1], [-hood_t, pp(va, w_in)[1]], [-hood_t, SH - 1]];
+// the cheek at each end: between the panel's wall and the line from its foot to the visor's edge
+function hood_cheek() = let(vf = vz(w_out, SH + hood_foot), r = pp(v_root(), w_out), e = pp(hood_rise, hood_reach))
+    [[pp(vf, w_out)[0] - mid, SH], [r[0] - mid, r[1]], [e[0] - mid, e[1]]];
 
 module hood_solid() {
-    // the shell: the outer profile less the inner, along x; closed at both ends
-    rotate([90, 0, 90]) translate([0, 0, -hood_len / 2]) difference() {
-        linear_extrude(hood_len) profile2d(half_outer());
-        translate([0, 0, hood_end]) linear_extrude(hood_len - 2 * hood_end) profile2d(half_inner());
+    translate([0, mid, 0]) rotate([90, 0, 90]) translate([0, 0, -hood_len / 2]) {
+        difference() {
+            linear_extrude(hood_len) polygon(hood_outer());
+            translate([0, 0, hood_end]) linear_extrude(hood_len - 2 * hood_end) polygon(hood_inner());
+        }
+        if (cheeks) for (z = [0, hood_len - hood_end]) translate([0, 0, z]) linear_extrude(hood_end) polygon(hood_cheek());
     }
 }
 
@@ -213,19 +258,17 @@ module hood() {
     difference() {
         union() {
             hood_solid();
-            for (p = [0, 1]) seat(p) {
-                // landings the PCB rests on at each mounting hole, and a peg through the hole
-                at_module() for (h = panel_holes) translate(h) {
-                    cylinder(r = panel_post_r, h = w_in + panel_glass[2] + ink_t - eps + 0.3);
-                    translate([0, 0, -panel_pcb[2] - peg_tip]) cylinder(d = peg_d, h = panel_pcb[2] + peg_tip + eps);
-                }
+            // landings the PCB rests on at each mounting hole, and a peg through the hole
+            at_module() for (h = panel_holes) translate(h) {
+                cylinder(r = panel_post_r, h = w_in + panel_glass[2] + ink_t - eps + 0.3);
+                translate([0, 0, -panel_pcb[2] - peg_tip]) cylinder(d = peg_d, h = panel_pcb[2] + peg_tip + eps);
             }
             // bosses at the foot: the deck is screwed to them from below
-            translate([0, 0, H]) linear_extrude(hood_boss_h) for (h = hood_screws) translate(h) circle(r = hood_boss_r);
+            translate([0, 0, SH]) linear_extrude(hood_boss_h) for (h = hood_screws) translate(h) circle(r = hood_boss_r);
         }
-        for (p = [0, 1]) seat(p) window_cut();
-        translate([0, 0, H - eps]) linear_extrude(hood_boss_h - 1.5) for (h = hood_screws) translate(h) circle(d = hood_pilot_d);
-        translate([0, 0, -1]) linear_extrude(H + 1) square([W, D], center = true);
+        window_cut();
+        translate([0, 0, SH - eps]) linear_extrude(hood_boss_h - 1.5) for (h = hood_screws) translate(h) circle(d = hood_pilot_d);
+        translate([-SW, -1, -1]) cube([2 * SW, SD + 2, SH + 1]);
     }
 }
 
@@ -262,6 +305,35 @@ module base() {
         for (c = concat(corner_posts)) translate([c[0], c[1], -eps])
             cylinder(d1 = case_screw_d + 2 * 1.6, d2 = case_screw_d, h = 1.6);
         for (h = batt_holes) translate([h[0], h[1], -eps]) cylinder(d1 = batt_screw_d + 2 * 1.6, d2 = batt_screw_d, h = 1.6);
+        // the battery holder's two PC pins go through the floor (parts.json battery.pins); the wires
+        // soldered to them run in a groove under the floor to a hole inside the holder's rim
+        for (h = batt_pins) {
+            translate([h[0], h[1], -1]) cylinder(d = batt_pin_hole_d, h = floor_t + 2, $fn = 16);
+            translate([h[0] - 9, h[1] - 1.2, -eps]) cube([9, 2.4, 1.2]);
+            translate([h[0] - 9, h[1], -1]) cylinder(d = batt_pin_hole_d, h = floor_t + 2, $fn = 16);
+        }
+        // each station's ribbon cable leaves through a notch in the top of the wall on its player's
+        // side (the lid's lip is cut away over it: the ribbon passes under the lid)
+        for (p = [0, 1]) rotate([0, 0, 180 * p]) translate([box_cable[0] - cable_slot[0] / 2, -D / 2 - 1, box_cable[1]])
+            cube([cable_slot[0], wall + 2, H]);
+    }
+}
+
+// ---------- a station's base (printed as it stands) ----------
+module sbase() {
+    difference() {
+        union() {
+            linear_extrude(floor_t) difference() {
+                sbox2d(0);
+                for (c = station_posts) translate(c) circle(d = case_screw_d);
+            }
+            translate([0, 0, floor_t - eps]) linear_extrude(deck_z - floor_t + eps)
+                difference() { sbox2d(0); sbox2d(wall); }
+        }
+        // the ribbon cable to the central box leaves through a notch in the top of the back wall
+        translate([cable_pos[0] - cable_slot[0] / 2, SD - wall - 1, cable_pos[1]]) cube([cable_slot[0], wall + 2, SH]);
+        for (c = station_posts) translate([c[0], c[1], -eps])
+            cylinder(d1 = case_screw_d + 2 * 1.6, d2 = case_screw_d, h = 1.6);
     }
 }
 
@@ -442,34 +514,48 @@ module screen_art(p) {
 }
 
 // ---------- what to show ----------
+// A station's printed parts are exported where player 1's stands; player
+// 2's are the same parts turned half round.
 module lid_shape() { if (stl_dir != "") import(str(stl_dir, "/lid.stl")); else lid(); }
 module base_shape() { if (stl_dir != "") import(str(stl_dir, "/base.stl")); else base(); }
-module hood_shape() { if (stl_dir != "") import(str(stl_dir, "/hood.stl")); else hood(); }
-module tray_shape(p) {
-    if (stl_dir != "") rotate([0, 0, 180 * p]) import(str(stl_dir, "/tray0.stl"));
-    else seat(p) tray();
+module station_shape(name, p) {
+    if (stl_dir != "") rotate([0, 0, 180 * p]) import(str(stl_dir, "/", name, ".stl"));
+    else seat(p) { if (name == "hood") hood(); else if (name == "deck") deck(); else if (name == "sbase") sbase(); else tray(); }
 }
+module tray_shape(p) { station_shape("tray0", p); }
 
 lid_colour = "#e8e4da";
 hood_colour = "#d9d3c4";
+station_colour = "#5a6270";
 module panels_and_leds() { for (p = [0, 1]) seat(p) { for (g = ["a", "b", "c"]) panel_module(g); led("a"); led("b"); } }
 module switches() { for (p = [0, 1]) seat(p) for (b = btn_pos) { switch(b, "a"); switch(b, "b"); } run_switch("a"); run_switch("b"); }
 module trays() { for (p = [0, 1]) color("#c9a56a") tray_shape(p); }
 module electronics() { for (g = ["a", "b", "c"]) { pico(g); carrier(g); battery(g); power_switch(g); } }
+module stations(e = 0) {
+    for (p = [0, 1]) {
+        translate([0, 0, 2.2 * e]) { color(hood_colour) station_shape("hood", p); seat(p) for (g = ["a", "b", "c"]) panel_module(g); }
+        translate([0, 0, 1.4 * e]) { color(lid_colour) station_shape("deck", p); seat(p) { led("a"); led("b"); } }
+        translate([0, 0, 0.7 * e]) { color("#c9a56a") tray_shape(p); seat(p) for (b = btn_pos) { switch(b, "a"); switch(b, "b"); } }
+        color(station_colour) station_shape("sbase", p);
+    }
+}
 
 module assembly(e = 0) {
-    translate([0, 0, 2.2 * e]) { color(hood_colour) hood_shape(); for (p = [0, 1]) seat(p) for (g = ["a", "b", "c"]) panel_module(g); }
-    translate([0, 0, 1.4 * e]) { color(lid_colour) lid_shape(); for (p = [0, 1]) seat(p) { led("a"); led("b"); } }
-    translate([0, 0, 0.7 * e]) { trays(); switches(); }
+    stations(e);
+    translate([0, 0, 1.4 * e]) { color(lid_colour) lid_shape(); run_switch("a"); run_switch("b"); }
     color("#5a6270") base_shape();
     electronics();
 }
 
 if (part == "lid") color(lid_colour) lid_shape();
 else if (part == "base") color("#5a6270") base_shape();
-else if (part == "hood") color(hood_colour) hood_shape();
+else if (part == "hood") seat(0) hood();
+else if (part == "deck") seat(0) deck();
+else if (part == "sbase") seat(0) sbase();
 else if (part == "tray0") seat(0) tray();
-else if (part == "tray1") seat(1) tray();
+else if (part == "hood_picture") color(hood_colour) station_shape("hood", 0);
+else if (part == "deck_picture") color(lid_colour) station_shape("deck", 0);
+else if (part == "station_picture") { stations(0); }
 else if (part == "components") components();
 else if (part == "components_a") components(["a"]);
 else if (part == "components_b") components(["b"]);
@@ -479,6 +565,6 @@ else if (part == "exploded") assembly(explode);
 else if (part == "assembly") assembly(0);
 else if (part == "seatview") { assembly(0); for (p = [0, 1]) seat(p) screen_art(p); }
 else if (part == "step_electronics") { color("#5a6270") base_shape(); electronics(); }
-else if (part == "step_panels") { color(hood_colour) hood_shape(); for (p = [0, 1]) seat(p) for (g = ["a", "b", "c"]) panel_module(g); }
-else if (part == "step_buttons") { color(lid_colour) lid_shape(); for (p = [0, 1]) seat(p) { led("a"); led("b"); } trays(); switches(); }
+else if (part == "step_panels") { color(hood_colour) station_shape("hood", 0); seat(0) for (g = ["a", "b", "c"]) panel_module(g); }
+else if (part == "step_buttons") { color(lid_colour) station_shape("deck", 0); seat(0) { led("a"); led("b"); } tray_shape(0); seat(0) for (b = btn_pos) { switch(b, "a"); switch(b, "b"); } }
 else if (part == "tray_picture") color("#c9a56a") tray_shape(0);

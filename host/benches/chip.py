@@ -435,7 +435,7 @@ def configure(parser):
                              "decisions, heap (whole games), row (ten games in a row), coach")
     parser.add_argument("--board", metavar="FILE",
                         help="the board definition to emulate and flash (default "
-                             "hardware/board.json; board-4in2.json: the 4.2in 400x300 panels)")
+                             "hardware/board.json, the 4.2in 400x300 panels; board-2in9.json: the 2.9in ones)")
     parser.epilog = ("examples:\n  okgin bench chip --quick\n"
                      "  okgin bench chip --only reaction,heap --lang ko,en\n")
 
@@ -451,7 +451,7 @@ def run(args):
         if bad:
             raise CommandError("--only: the parts are %s, not %s" % (", ".join(PARTS), ", ".join(bad)))
     langs = _langs(args)
-    # --board: another table's definition (e.g. board-4in2.json, the 4.2"
+    # --board: another table's definition (e.g. board-2in9.json, the 2.9"
     # panels): the emulated board around the chip and the flashed board.json
     board = None
     if getattr(args, "board", None):

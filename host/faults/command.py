@@ -26,6 +26,9 @@ def configure(parser):
     parser.add_argument("--source", default=None,
                         help="the firmware tree to put on the table (engine/, firmware/, "
                              "hardware/; default: this checkout), e.g. an older one")
+    parser.add_argument("--board", metavar="FILE", default=None,
+                        help="board definition of the table (default hardware/board.json, the 4.2in "
+                             "table, or SOURCE's with --source; board-2in9.json: the 2.9in one)")
     parser.epilog = ("examples:\n  okgin faults --quick\n  okgin faults            "
                      "(the long run, ~1 hour: the table of docs/reliability.md)\n"
                      "  okgin faults --rows power,damage --seed 7\n"
@@ -47,14 +50,25 @@ def run(args):
         raise CommandError("--scale must be > 0")
     chip = args.chip
     table: "type[Table]" = ChipTable if chip else Table
+    from okgin.lib.paths import board_json, resolve_board
+    board = resolve_board(args.board) if args.board else None
     if args.source:
         if not os.path.isdir(os.path.join(args.source, "firmware")):
             raise CommandError("--source %s: no firmware/ folder there" % args.source)
-        source = os.path.abspath(args.source)
+        board = board or board_json(args.source)
+    if board is not None:
+        if not os.path.isfile(board):
+            raise CommandError("board definition %s not found" % board)
+        from okgin.lib.flashing import validate_board
+        validate_board(board)
 
+    if args.source or board is not None:
         class From(table):     # type: ignore[valid-type,misc]
             pass
-        From.source = source
+        if args.source:
+            From.source = os.path.abspath(args.source)
+        if board is not None:
+            From.board = os.path.abspath(board)
         table = From
     sizes = {}
     for name in rows:
@@ -68,11 +82,12 @@ def run(args):
     print()
     print(markdown(results, "emulated Pico" if chip else "virtual board"))
     print()
-    print("%.0f s in all; rerun with: okgin faults%s%s --rows %s --seed %d%s%s"
+    print("%.0f s in all; rerun with: okgin faults%s%s --rows %s --seed %d%s%s%s"
           % (time.monotonic() - t0, " --quick" if args.quick else "", " --chip" if chip else "",
              ",".join(rows), seed,
              " --scale %g" % args.scale if args.scale != 1.0 else "",
-             " --source %s" % args.source if args.source else ""))
+             " --source %s" % args.source if args.source else "",
+             " --board %s" % args.board if args.board else ""))
     failed = [r.name for r in results if not r.passed()]
     if failed:
         raise CommandError("faults: %s lost, got something wrong, got stuck or stopped "

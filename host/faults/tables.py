@@ -14,10 +14,10 @@ from okgin.lib import transport
 from okgin.lib.paths import BOARD, ROOT
 
 
-def _board_with(timing):
-    """hardware/board.json with some of its timing values replaced, as the
-    bytes of a board.json file."""
-    with open(BOARD) as f:
+def _board_with(timing, board=BOARD):
+    """The board definition (default hardware/board.json) with some of its
+    timing values replaced, as the bytes of a board.json file."""
+    with open(board) as f:
         data = json.load(f)
     data["timing"].update(timing)
     return json.dumps(data).encode()
@@ -29,6 +29,7 @@ class Table:
 
     label = "the virtual board"
     source = ROOT           # the firmware tree put on it (okgin faults --source)
+    board = BOARD           # the board definition it is wired by (okgin faults --board)
     cheap_files = True      # its flash is a host directory
     chip: "Any" = None      # the ChipBoard, on the emulated Pico
     huge_sizes = (100 * 1024, 300 * 1024, 1024 * 1024)   # the damage row's huge files
@@ -37,12 +38,12 @@ class Table:
     def __init__(self, work, name, speed=0.0, settings=None, timing=None):
         from okgin.vboard import VirtualBoard, populate
         self.flash = os.path.join(work, name)
-        populate(self.flash, root=self.source)
-        board = BOARD
+        populate(self.flash, root=self.source, board=self.board)
+        board = self.board
         if timing:
             board = os.path.join(work, name + "-board.json")
             with open(board, "wb") as f:
-                f.write(_board_with(timing))
+                f.write(_board_with(timing, self.board))
             # the firmware reads its own copy on the flash
             shutil.copy(board, os.path.join(self.flash, "board.json"))
         if settings is not None:
@@ -258,15 +259,16 @@ class ChipTable(Table):
         from okgin.chip import ChipBoard
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each row
-        template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash(self.source)))
+        template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash((self.source, self.board))))
         if not os.path.exists(template):
             from okgin.lib.flashing import flash_board
             import io
-            first = ChipBoard(flash=template + ".new", realtime=False, eink=0.02)
+            first = ChipBoard(flash=template + ".new", realtime=False, eink=0.02, board=self.board)
             try:
                 first.start()
                 first.console_line("MicroPython v", 300)
-                flash_board(str(first.port), src_root=self.source, quiet=True, out=io.StringIO())
+                flash_board(str(first.port), src_root=self.source, quiet=True, out=io.StringIO(),
+                            board_json=self.board)
             finally:
                 first.stop()
             os.replace(template + ".new", template)
@@ -274,7 +276,7 @@ class ChipTable(Table):
         shutil.copy(template, image)
         # the panels' refresh times scaled as the row asks (presses during
         # refreshes): a sleeping chip jumps to BUSY's fall, so little wall time
-        self.chip = ChipBoard(flash=image, realtime=False, eink=speed or 0.02)
+        self.chip = ChipBoard(flash=image, realtime=False, eink=speed or 0.02, board=self.board)
         self.chip.start()
         self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
         self.flash = None
@@ -285,7 +287,7 @@ class ChipTable(Table):
         if settings is not None:
             put["settings.json"] = json.dumps(settings).encode()
         if timing:
-            put["board.json"] = _board_with(timing)   # the firmware reads the copy on its flash
+            put["board.json"] = _board_with(timing, self.board)   # the firmware reads the copy on its flash
         if put:
             # once the firmware is up (the REPL is reached by interrupting it)
             self.patient()

@@ -16,6 +16,7 @@ import time
 
 from okgin.errors import CommandError
 from okgin.hardware import checks as C
+from okgin.hardware import icons
 from okgin.hardware import layout as L
 from okgin.hardware import legibility as G
 from okgin.hardware import mesh as M
@@ -27,40 +28,54 @@ CASE_SCAD = os.path.join(CASE_DIR, "case.scad")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # name in case.scad -> (print-ready file, how to lay it on the bed, copies)
+# A station's parts (hood, deck, sbase, tray0) are printed twice, one
+# station per player; the central box's lid and base once.
 PRINTED = {
-    "hood": ("okgin-hood.stl", "as is", 1),
+    "hood": ("okgin-hood.stl", "as is", 2),
+    "deck": ("okgin-deck.stl", "flip", 2),
+    "sbase": ("okgin-station-base.stl", "as is", 2),
+    "tray0": ("okgin-tray.stl", "as is", 2),
     "lid": ("okgin-lid.stl", "flip", 1),
     "base": ("okgin-base.stl", "as is", 1),
-    "tray0": ("okgin-tray.stl", "as is", 2),
 }
-EXPORTS = ["hood", "lid", "base", "tray0", "components_a", "components_b", "components_c", "keepouts"]
+STATION_PARTS = ("hood", "deck", "sbase", "tray0")
+EXPORTS = ["hood", "deck", "sbase", "tray0", "lid", "base", "components_a", "components_b", "components_c",
+           "keepouts"]
 
 # picture name -> (part, camera rotation x, y, z, size, explode mm, what it shows)
 RENDERS = {
     "assembled": ("assembly", 52, 0, 28, (960, 720), 0, "the finished table"),
     "exploded": ("exploded", 62, 0, 28, (960, 900), 40, "every part, pulled apart"),
-    "lid": ("lid", 38, 0, 18, (800, 560), 0, "the lid, top side"),
+    "station": ("station_picture", 55, 0, 20, (960, 720), 0, "both stations, each at its player's edge of the table"),
+    "lid": ("lid", 38, 0, 18, (800, 560), 0, "the central box's lid, top side: the BOOTSEL pin hole and RESET"),
+    "deck": ("deck_picture", 38, 0, 18, (800, 560), 0,
+             "a station's deck: six button holes, each button's symbol engraved beside it, the LED"),
     "lid-underside": ("lid", 140, 0, 18, (800, 560), 0,
-                      "the deck from below: tray posts, LED collars, the RESET pocket and the BOOTSEL tube"),
-    "hood": ("hood", 60, 0, 30, (800, 560), 0, "the hood: a window and a visor for each player"),
-    "hood-underside": ("hood", 150, 0, 30, (800, 560), 0, "the hood from below: panel pegs and landings, deck bosses"),
+                      "the box's lid from below: the RESET pocket and the BOOTSEL tube"),
+    "hood": ("hood_picture", 60, 0, 30, (800, 560), 0,
+             "a station's hood: the window, the visor and the cheeks closing both ends"),
+    "hood-underside": ("hood_picture", 150, 0, 30, (800, 560), 0,
+                       "the hood from below: panel pegs and landings, deck bosses"),
     "base": ("base", 45, 0, 30, (800, 560), 0,
-             "the base: carrier standoffs, battery rim, USB and power-switch openings"),
+             "the box's base: carrier standoffs, battery rim and pin holes, USB and power-switch openings, "
+             "the ribbon slots"),
     "tray": ("tray_picture", 50, 0, 12, (800, 300), 0, "a button tray"),
     "step-electronics": ("step_electronics", 50, 0, 30, (800, 560), 0,
                          "step: the carrier with the Pico in its sockets, the batteries, the power switch"),
-    "step-panels": ("step_panels", 150, 0, 30, (800, 560), 0, "step: the panels in the hood (seen from below)"),
-    "step-buttons": ("step_buttons", 140, 0, 18, (800, 560), 0, "step: switches in their trays, trays on the deck"),
+    "step-panels": ("step_panels", 150, 0, 30, (800, 560), 0, "step: the panel in a station's hood (seen from below)"),
+    "step-buttons": ("step_buttons", 140, 0, 18, (800, 560), 0, "step: switches in their tray, the tray on the deck"),
 }
-# The same table from the seats (layout.json): eye point (world mm), what it shows.
+# The same table from the seats (eye points in the station's frame: mm from
+# the player's table edge, the other player across a 600 mm table), what it shows.
 SEAT_VIEWS = {
-    "seat-player1": ((0, -700, 455), "from player 1's chair (a seated adult of median size at a 750 mm table): "
-                     "their own panel, whole, showing the firmware's own screen (tests/app/golden/en/turn-2-0.png) "
-                     "pixel for pixel at the panel's pitch (the picture is cropped round the table: a zoom, "
-                     "the glyphs look bigger than from the chair)"),
-    "seat-player2-leaning": ((0, 185, 525), "from player 2 leaning in over a small table, the steepest look "
-                             "player 2 can have at player 1's side: no ink of player 1's panel"),
-    "seat-player2": ((120, 700, 455), "from player 2's chair: their panel; player 1's is behind the hood"),
+    "seat-player1": ((0, -460, 455), "from player 1's chair (a seated adult of median size): their station's panel, "
+                     "whole, showing the firmware's own screen (tests/app/golden/400x300/en/turn-2-0.png) pixel for "
+                     "pixel at the panel's pitch (cropped round the table: a zoom, the glyphs look bigger than "
+                     "from the chair)"),
+    "seat-player2-half-standing": ((0, 500, 700), "from player 2 half-standing, eyes 100 mm past their edge and "
+                                   "700 mm over the table: player 1's station shows its back, no ink"),
+    "seat-player2-corner": ((-420, 540, 455), "from a chair at the corner of the table, 45 degrees round from "
+                            "player 2's place: player 1's panel is behind its hood's cheek"),
 }
 
 
@@ -118,7 +133,9 @@ def input_hash(opt, files):
 def source_files():
     return [CASE_SCAD, os.path.join(L.HARDWARE, "layout.json"), os.path.join(L.HARDWARE, "parts.json"),
             os.path.join(L.HARDWARE, "board.json")] + \
-        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "legibility.py", "mesh.py", "seats.py")]
+        [os.path.join(L.HARDWARE, n) for n in sorted(os.listdir(L.HARDWARE)) if n.startswith("board-") and n.endswith(".json")] + \
+        [os.path.join(HERE, n) for n in ("build.py", "checks.py", "layout.py", "legibility.py", "mesh.py", "seats.py",
+                                         "icons.py")]
 
 
 class ChecksFailed(CommandError):
@@ -130,10 +147,26 @@ class ChecksFailed(CommandError):
         self.manifest, self.failed = manifest, failed
 
 
+def golden_dir(board, root=None):
+    """The golden screens of the board's panel size: tests/app/golden/<lang>
+    for 296x128, tests/app/golden/<w>x<h>/<lang> for another size."""
+    base = os.path.join(root or L.ROOT, "tests", "app", "golden")
+    panel = board["players"][0]["panel"]
+    size = (panel["width"], panel["height"])
+    if sorted(size) == [128, 296]:
+        return base
+    name = "%dx%d" % (max(size), min(size))
+    # installed, the folder is golden_<w>x<h> (a package's name may not begin with a digit: pyproject.toml)
+    installed = base + "_" + name
+    return installed if os.path.isdir(installed) and not os.path.isdir(os.path.join(base, name)) \
+        else os.path.join(base, name)
+
+
 def legibility(board, inks, eyes, root=None):
     """The legibility check (host/hardware/legibility.py) on the built
     panels: each panel's ink where it stands, seen from its own player's
-    eye points; the pixel pitch from board.json."""
+    seated eye points; the pixel pitch from board.json; the glyphs in the
+    golden screens of that panel's size."""
     panel = board["players"][0]["panel"]
     mm = G.pitch(panel)
     if mm is None:
@@ -141,39 +174,62 @@ def legibility(board, inks, eyes, root=None):
                         "pitch is unknown"), []
     places = [(ink.centre, ink.ey, eyes[ink.seat]) for ink in inks]
     try:
-        measured = G.measure(root or L.ROOT)
+        measured = G.measure(root or L.ROOT, golden_dir(board, root))
     except (OSError, ValueError) as e:
         return C.Result("legibility", False, "the glyphs could not be measured: %s" % e), []
     return G.check(measured, mm, places)
 
 
-def grown_seats(opaque, inks, seats_def):
-    """The privacy and the owner's view from each case of the grown seat
-    model (seats.cases: the box turned, the corner of a square table, a
-    player half-standing), reported beside the checks: the case's hood does
-    not close them yet (docs/legibility.md, "Privacy at a real table")."""
-    c0, c1 = seats.cases(seats_def, 0), seats.cases(seats_def, 1)
-    out = {}
-    for case in c0:
-        if case == "seated":
-            continue
-        eyes = [c0[case], c1[case]]
-        worst = 0.0
-        for ink in inks:
-            occ = ink.occluders(opaque)
-            for eye in eyes[1 - ink.seat]:
-                seen = ink.seen_from(eye, occ)
-                worst = max(worst, sum(ok for ok, _ in seen) / len(seen))
-        least, steep = 1.0, 0.0
-        for ink in inks:
-            occ = ink.occluders(opaque)
-            for eye in eyes[ink.seat]:
-                seen = ink.seen_from(eye, occ)
-                least = min(least, sum(ok for ok, _ in seen) / len(seen))
-                steep = max(steep, max(ink.angle(eye, p) for p in ink.points))
-        out[case] = {"eye_points": len(c0[case]), "opponent_sees_pct": round(100 * worst, 1),
-                     "owner_sees_pct": round(100 * least, 1), "owner_steepest_deg": round(steep, 1)}
-    return out
+def variants(layout=None):
+    """The 2.9in panel in the central hood (the case before issue 36), kept
+    as a variant: its legibility figures from the seats of that case
+    (routes.py), reported beside the station build's; not a check."""
+    from okgin.hardware import routes
+    try:
+        rows = routes.table(layout)
+    except (OSError, ValueError) as e:
+        return {"error": str(e)}
+    return {r["route"]: {"all_goals": r["ok"], "eyes_median_mm": r["distance"],
+                         "figures": {n: {"px": f[0], "median": f[1], "p90": f[2], "ok": f[3]}
+                                     for n, f in r["figures"].items()}}
+            for r in rows if r["route"].startswith("2.9\" 296x128 in the central hood")}
+
+
+def sight_lines(opaque, inks, seats_def, table_depth, pivot):
+    """The privacy and readability checks from every case of the seat model
+    (seats.cases: seated, the station turned, the corner of a square table,
+    the opponent half-standing), each station's ink seen by its own player
+    and by the other; and the per-case figures for the manifest."""
+    cs = seats.cases(seats_def, pivot)
+    priv_ok, read_ok, priv_d, read_d, figures = True, True, [], [], {}
+    worst_seen, least_own = 0.0, 1.0
+    for case, (own, opp) in cs.items():
+        # player k's eyes looking at the other station (1 - k): that station's opponent points
+        looking = [seats.to_world(opp, 1, table_depth), seats.to_world(opp, 0, table_depth)]
+        r = C.privacy(opaque, inks, looking, table_depth=table_depth)
+        priv_ok &= r.ok
+        priv_d += ["%s: %s" % (case, d) for d in r.details]
+        seen = C.worst_share(opaque, inks, looking)
+        worst_seen = max(worst_seen, seen)
+        fig = {"opponent_eye_points": len(opp), "opponent_sees_pct": round(100 * seen, 1)}
+        if own is not None:
+            mine = [seats.to_world(own, 0, table_depth), seats.to_world(own, 1, table_depth)]
+            r = C.readability(opaque, inks, mine, table_depth=table_depth)
+            read_ok &= r.ok
+            read_d += ["%s: %s" % (case, d) for d in r.details]
+            least, steep = C.owner_view(opaque, inks, mine)
+            least_own = min(least_own, least)
+            fig.update({"owner_eye_points": len(own), "owner_sees_pct": round(100 * least, 1),
+                        "owner_steepest_deg": round(steep, 1)})
+        figures[case] = fig
+    n_opp = sum(len(o) for _, o in cs.values())
+    privacy = C.Result("privacy", priv_ok, "no eye point of the seat model (%d per station, %d cases) sees any of the "
+                       "other player's ink" % (n_opp, len(cs)) if priv_ok else
+                       "the opponent sees up to %.0f%% of a panel's ink" % (100 * worst_seen), priv_d)
+    readability = C.Result("readability", read_ok, "each player sees all of their ink, footer included, within %g "
+                           "degrees of its normal, the station turned included" % C.MAX_VIEW_ANGLE if read_ok else
+                           "a player cannot read all of their panel (%.0f%% at worst)" % (100 * least_own), read_d)
+    return privacy, readability, figures
 
 
 # The screen each player's panel shows in the seat views: the firmware's
@@ -188,8 +244,9 @@ def screens_scad(active, golden=None):
     the player), at the pitch of the active area ``active`` (mm)."""
     from PIL import Image
     golden = golden or os.path.join(L.ROOT, "tests", "app", "golden")
+    rel = os.path.relpath(golden, L.ROOT).replace(os.sep, "/")
     out = ["// Generated by `okgin hardware build` from %s (the firmware's own screens)." % ", ".join(
-        "tests/app/golden/" + s for s in SEAT_SCREENS), "// Do not edit.", ""]
+        rel + "/" + s for s in SEAT_SCREENS), "// Do not edit.", ""]
     for p, name in enumerate(SEAT_SCREENS):
         try:
             img = Image.open(os.path.join(golden, name)).convert("L")
@@ -216,16 +273,45 @@ def screens_scad(active, golden=None):
     return "\n".join(out) + "\n"
 
 
+def board_for(px):
+    """The board definition whose panels are ``px`` (w, h) pixels: board.json
+    when its panel is that size, else the first hardware/board-*.json that
+    is (the 4.2in table's is board-4in2.json)."""
+    names = ["board.json"] + sorted(n for n in os.listdir(L.HARDWARE) if n.startswith("board-") and n.endswith(".json"))
+    for n in names:
+        try:
+            with open(os.path.join(L.HARDWARE, n)) as f:
+                panel = json.load(f)["players"][0]["panel"]
+        except (OSError, ValueError, KeyError, IndexError):
+            continue
+        if sorted((panel.get("width"), panel.get("height"))) == sorted(px):
+            return os.path.join(L.HARDWARE, n)
+    return os.path.join(L.HARDWARE, "board.json")
+
+
 def load_inputs(opts, layout_path=None, parts_path=None, board_path=None):
     sys.path.insert(0, os.path.join(L.ROOT, "firmware"))
     import boarddef
     try:
+        parts = L.load_parts(parts_path)
+    except L.LayoutError as e:
+        raise CommandError(str(e))
+    if board_path is None:
+        # the board whose panel the case is built for (parts.json's px)
+        try:
+            with open(layout_path or os.path.join(L.HARDWARE, "layout.json")) as f:
+                default = json.load(f).get("defaults", {}).get("panel")
+        except (OSError, ValueError, AttributeError):
+            default = None
+        name = opts.get("panel") or default
+        if name in parts["panels"]:
+            board_path = board_for(parts["panels"][name]["px"])
+    try:
         board = boarddef.load(board_path or os.path.join(L.HARDWARE, "board.json"))
     except boarddef.BoardError as e:
-        raise CommandError("board.json: %s" % e)
+        raise CommandError("%s: %s" % (os.path.basename(board_path or "board.json"), e))
     try:
         layout = L.load_layout(layout_path, board)
-        parts = L.load_parts(parts_path)
         opt = L.options(layout, **opts)
     except L.LayoutError as e:
         raise CommandError(str(e))
@@ -250,8 +336,12 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
     model = os.path.join(work, "case.scad")
     shutil.copy(os.path.join(work, "params.scad"), os.path.join(out, "params.scad"))
     with open(os.path.join(work, "screens.scad"), "w") as f:
-        f.write(screens_scad(params["panel_active"]))
+        f.write(screens_scad(params["panel_active"], golden_dir(board)))
     shutil.copy(os.path.join(work, "screens.scad"), os.path.join(out, "screens.scad"))
+    icon_art = icons.load(L.ROOT)
+    with open(os.path.join(work, "icons.scad"), "w") as f:
+        f.write(icons.scad(icon_art, list(layout["seat"]["buttons"])))
+    shutil.copy(os.path.join(work, "icons.scad"), os.path.join(out, "icons.scad"))
 
     _say(progress, "rendering %d solids with OpenSCAD (CGAL; the lid takes longest)" % len(EXPORTS))
     t0 = time.monotonic()
@@ -264,8 +354,11 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
         # in a fixed order, and written back so the pictures draw the same file
         mesh[n] = M.canonical(M.read_stl(os.path.join(work, n + ".stl")))
         M.write_stl(os.path.join(work, n + ".stl"), mesh[n])
-    assembled = {"hood": mesh["hood"], "lid": mesh["lid"], "base": mesh["base"], "tray (player 1)": mesh["tray0"],
-                 "tray (player 2)": M.rotate_z180(mesh["tray0"])}
+    # each station's parts where they stand: player 2's are player 1's turned half round
+    assembled = {"lid": mesh["lid"], "base": mesh["base"]}
+    for n in STATION_PARTS:
+        assembled["%s (player 1)" % n] = mesh[n]
+        assembled["%s (player 2)" % n] = M.rotate_z180(mesh[n])
     stl_dir = os.path.join(out, "stl")
     os.makedirs(stl_dir, exist_ok=True)
     printed = {}
@@ -284,33 +377,51 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
     bought = {"boards and switch bodies": mesh["components_a"], "glass, caps and connectors": mesh["components_b"],
               "ink and flex cables": mesh["components_c"]}
     inks = C.inks(M.thin_shells(mesh["components_c"], 0.2))
-    opaque = [t for part in assembled.values() for t in part] + mesh["components_a"] + mesh["components_b"]
-    eyes = [seats.eye_points(layout["seats"], 0), seats.eye_points(layout["seats"], 1)]
-    legible, legible_rows = legibility(board, inks, eyes)
+    # what stands between an eye and a station's ink: that station (its
+    # printed parts and the bought parts in it); the box between the
+    # players is left out (it would only hide more)
+    T = layout["station"]["table_depth"]
+    y_box = layout["box"]["depth"] / 2
+    everything = [t for part in assembled.values() for t in part] + mesh["components_a"] + mesh["components_b"]
+    opaque = {0: [], 1: []}
+    for t in everything:
+        cy = (t[0][1] + t[1][1] + t[2][1]) / 3
+        if abs(cy) > y_box:
+            opaque[0 if cy < 0 else 1].append(t)
+    sp = layout["seat"]["panel"]
+    pivot = (sp["x"], layout["station"]["front"] + sp["y"])
+    privacy, readability, grown = sight_lines(opaque, inks, layout["seats"], T, pivot)
+    seated = seats.owner_points(layout["seats"])
+    own = [seats.to_world(seated, 0, T), seats.to_world(seated, 1, T)]
+    legible, legible_rows = legibility(board, inks, own)
+    decks = mesh["deck"] + M.rotate_z180(mesh["deck"])
+    hoods = mesh["hood"] + M.rotate_z180(mesh["hood"])
     results = [
-        C.privacy(opaque, inks, eyes),
-        C.readability(opaque, inks, eyes),
+        privacy,
+        readability,
         legible,
         C.bed(printed, layout["print"]["bed"]),
         C.fit(assembled, bought, mesh["keepouts"], layout),
-        C.windows(mesh["hood"], inks, params["glass_gap"] + params["window_land"] / 2),
-        C.holes(mesh["lid"], mesh["components_b"], layout, params["lid_t"], params["btn_cap_d"]),
-        C.legends(mesh["lid"], layout, params["legend_depth"]),
+        C.windows(hoods, inks, params["glass_gap"] + params["window_land"] / 2),
+        C.holes(decks, mesh["components_b"], layout, params["lid_t"], params["btn_cap_d"]),
+        C.legends(decks, layout, params["legend_depth"]),
         C.usb(mesh["base"], mesh["keepouts"], params),
-        C.walls({"hood": mesh["hood"], "lid": mesh["lid"], "base": mesh["base"], "tray": mesh["tray0"]},
-                layout["print"]["min_wall"], engraved={"lid": params["H"] - params["legend_depth"] - 0.05}),
+        C.parts_fit(mesh["lid"], mesh["base"], decks, mesh["components_b"], layout, params),
+        C.walls({"hood": mesh["hood"], "deck": mesh["deck"], "station base": mesh["sbase"], "lid": mesh["lid"],
+                 "base": mesh["base"], "tray": mesh["tray0"]},
+                layout["print"]["min_wall"], engraved={"deck": params["SH"] - params["legend_depth"] - 0.05}),
         C.supports(printed),
     ]
-    grown = grown_seats(opaque, inks, layout["seats"])
     t_checks = time.monotonic() - t0
     for r in results:
         _say(progress, "  %s %s: %s" % ("ok  " if r.ok else "FAIL", r.name, r.summary))
         for d in r.details:
             _say(progress, "       " + d)
     for case, g in grown.items():
-        _say(progress, "  note %s (the grown seat model, issue 36; not a check yet): the opponent sees up to %s%% "
-             "of a panel's ink; the owner sees %s%% of theirs, %s degrees off its normal at worst"
-             % (case, g["opponent_sees_pct"], g["owner_sees_pct"], g["owner_steepest_deg"]))
+        _say(progress, "  seats %s: the opponent sees up to %s%% of a panel's ink from %d eye points%s"
+             % (case, g["opponent_sees_pct"], g["opponent_eye_points"],
+                "" if "owner_sees_pct" not in g else "; the owner sees %s%% of theirs from %d, %s degrees off its "
+                "normal at worst" % (g["owner_sees_pct"], g["owner_eye_points"], g["owner_steepest_deg"])))
 
     t_render = 0.0
     pictures = {}
@@ -330,8 +441,10 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
                 pictures[name + ".png"] = what
             for name, (eye, what) in SEAT_VIEWS.items():
                 png = os.path.join(img_dir, name + ".png")
-                # the real eye point, looking at the middle of the hood: what a player sees from there
-                extra = ("--camera=%g,%g,%g,0,0,%g" % (eye[0], eye[1], eye[2], params["seat_panel"][2]),
+                # the real eye point (from player 1's table edge), looking at player 1's panel
+                T = layout["station"]["table_depth"]
+                look = -T / 2 + layout["station"]["front"] + params["seat_panel"][1]
+                extra = ("--camera=%g,%g,%g,0,%g,%g" % (eye[0], eye[1] - T / 2, eye[2], look, params["seat_panel"][2]),
                          "--imgsize=2400,1800", "--colorscheme=Tomorrow", "--projection=p")
                 jobs.append((name + ".png", model, png, {"part": "seatview", "stl_dir": work}, extra, display.env))
                 pictures[name + ".png"] = what
@@ -351,7 +464,9 @@ def build(out, opts=None, renders=True, progress=None, layout_path=None, parts_p
                   for name, (fname, _, _) in PRINTED.items() for tris in [printed[fname]]},
         "checks": [r.as_dict() for r in results],
         "legibility": legible_rows,
-        "grown_seats": grown,
+        "seats": grown,
+        "icons": icon_art["source"],
+        "variants": variants(),
         "print": print_estimate(printed),
         "pictures": pictures,
         "seconds": {"openscad": round(t_scad, 1), "checks": round(t_checks, 1),

@@ -36,13 +36,20 @@ class Result:
         return {"check": self.name, "ok": self.ok, "summary": self.summary, "details": self.details}
 
 
-def seat_to_world(p, x, y, D):
-    return (x, y - D / 2) if p == 0 else (-x, D / 2 - y)
+def station_y0(layout):
+    """How far from the box's centre a station's front edge is."""
+    return layout["station"]["table_depth"] / 2 - layout["station"]["front"]
+
+
+def seat_to_world(p, x, y, y0):
+    """A seat position (from the station's front edge) in the world frame;
+    ``y0`` is station_y0(layout)."""
+    return (x, y - y0) if p == 0 else (-x, y0 - y)
 
 
 def describe(point, layout):
     """Name the nearest layout feature, for messages."""
-    D = layout["box"]["depth"]
+    D = station_y0(layout)
     best = None
     seat = layout["seat"]
     feats = [("the panel", (seat["panel"]["x"], seat["panel"]["y"])), ("the LED", tuple(seat["led"]))]
@@ -103,7 +110,7 @@ def fit(parts, bought, keepouts, layout):
 
 
 def _plate_loops(lid, layout, lid_t):
-    z = layout["box"]["height"] - lid_t / 2
+    z = layout["station"]["height"] - lid_t / 2
     return [lp for lp in M.slice_z(lid, z) if len(lp) > 3]
 
 
@@ -144,7 +151,7 @@ def windows(hood, ink_list, depth):
 def holes(lid, caps, layout, lid_t, cap_d):
     """Every button and LED hole where layout.json puts it, and every switch
     cap (from the bought parts) standing in its hole."""
-    D = layout["box"]["depth"]
+    D = station_y0(layout)
     loops = _plate_loops(lid, layout, lid_t)
     round_holes = []
     for lp in loops:
@@ -185,35 +192,101 @@ def holes(lid, caps, layout, lid_t, cap_d):
     return Result("holes", ok, summary, details)
 
 
-def legends(lid, layout, depth, min_height=3.0):
-    """Every button has its name engraved beside it on the deck, at least
-    ``min_height`` mm tall: measured on the deck sliced half way down the
-    engraving (the strokes' outlines near where layout.json puts the word)."""
-    D = layout["box"]["depth"]
+def legends(deck, layout, depth, min_height=3.0):
+    """Every button has its symbol engraved beside it on its station's
+    deck, at least ``min_height`` mm tall: measured on the deck sliced half
+    way down the engraving (the outlines near where layout.json puts it)."""
+    D = station_y0(layout)
     seat = layout["seat"]
     off = seat["legends"]["offset"]
-    loops = [lp for lp in M.slice_z(lid, layout["box"]["height"] - depth / 2) if len(lp) > 3]
+    loops = [lp for lp in M.slice_z(deck, layout["station"]["height"] - depth / 2) if len(lp) > 3]
     boxes = [M.loop_box(lp) for lp in loops]
     details, ok, least = [], True, None
     for p in (0, 1):
         for name, (bx, by) in seat["buttons"].items():
             wx, wy = seat_to_world(p, bx, by + off, D)
-            near = [b for b in boxes if abs((b[0][0] + b[1][0]) / 2 - wx) < 8 and abs((b[0][1] + b[1][1]) / 2 - wy) < 4
-                    and b[1][0] - b[0][0] < 10]
+            near = [b for b in boxes if abs((b[0][0] + b[1][0]) / 2 - wx) < 7 and abs((b[0][1] + b[1][1]) / 2 - wy) < 7
+                    and b[1][0] - b[0][0] < 14 and b[1][1] - b[0][1] < 14]
             if not near:
                 ok = False
-                details.append("player %d's %s button: no legend engraved beside it" % (p + 1, name))
+                details.append("player %d's %s button: no symbol engraved beside it" % (p + 1, name))
                 continue
             h = max(b[1][1] for b in near) - min(b[0][1] for b in near)
             least = h if least is None else min(least, h)
             if h < min_height:
                 ok = False
-                details.append("player %d's %s button: its legend is %.2f mm tall (at least %g)"
+                details.append("player %d's %s button: its symbol is %.2f mm tall (at least %g)"
                                % (p + 1, name, h, min_height))
     n = 2 * len(seat["buttons"])
-    summary = ("all %d buttons have their name engraved beside them, letters %.1f mm tall"
-               % (n, least) if ok else "a legend is missing or too small")
+    summary = ("all %d buttons have their symbol engraved beside them, %.1f mm tall"
+               % (n, least) if ok else "a symbol is missing or too small")
     return Result("legends", ok, summary, details)
+
+
+def _holes_in(loops, limit=30):
+    out = []
+    for lp in loops:
+        (x0, y0), (x1, y1) = M.loop_box(lp)
+        if max(x1 - x0, y1 - y0) < limit:
+            out.append(((x0 + x1) / 2, (y0 + y1) / 2, min(x1 - x0, y1 - y0)))
+    return out
+
+
+def parts_fit(lid, base, decks, caps, layout, params):
+    """The bought parts' datasheet positions (parts.json, each with its
+    source) against the printed parts, measured on the meshes:
+
+    - the BOOTSEL pin's hole in the box's lid is over the switch (the Pico's
+      place in layout.json plus the switch's place on the board), within
+      HOLE_TOLERANCE;
+    - every button's cap hole leaves the cap ``btn_clear`` all round at
+      least: the switch's placement tolerance plus what a printed hole
+      loses (layout.CONSTRUCTION hole_shrink); the narrowest width of the
+      hole as sliced, not the drawn circle;
+    - the battery holder's PC pins each have a hole through the floor."""
+    details, ok = [], True
+    # BOOTSEL
+    want = params["bootsel_xy"]
+    loops = [lp for lp in M.slice_z(lid, params["H"] - params["lid_t"] / 2) if len(lp) > 3]
+    near = min(_holes_in(loops, 6), key=lambda h: math.hypot(h[0] - want[0], h[1] - want[1]), default=None)
+    off = math.hypot(near[0] - want[0], near[1] - want[1]) if near else float("inf")
+    good = off <= HOLE_TOLERANCE
+    ok &= good
+    details.append("BOOTSEL: the pin hole is %.2f mm from the switch's centre (%.1f, %.1f) (parts.json pico.bootsel, "
+                   "%s)%s" % (off, want[0], want[1], "at most %g" % HOLE_TOLERANCE, "" if good else "  OFF THE SWITCH"))
+    # cap holes
+    need = params["btn_cap_d"] / 2 + params["btn_clear"] - params["cap_play"] - TOUCH
+    plate = _holes_in([lp for lp in M.slice_z(decks, params["SH"] - params["lid_t"] / 2) if len(lp) > 3])
+    D = station_y0(layout)
+    least = None
+    for p in (0, 1):
+        for name, (bx, by) in layout["seat"]["buttons"].items():
+            wx, wy = seat_to_world(p, bx, by, D)
+            h = min(plate, key=lambda h: math.hypot(h[0] - wx, h[1] - wy), default=None)
+            if h is None or math.hypot(h[0] - wx, h[1] - wy) > 1.0:
+                ok = False
+                details.append("player %d's %s button: no cap hole" % (p + 1, name))
+                continue
+            room = h[2] / 2 - params["btn_cap_d"] / 2
+            least = room if least is None else min(least, room)
+    good = least is not None and least >= need - params["btn_cap_d"] / 2
+    ok &= good
+    details.append("cap holes: %.2f mm round a %.2f mm cap at the narrowest (at least %.2f: the switch's placement "
+                   "%.2f mm and a printed hole's shrink %.2f mm)%s"
+                   % (least or 0, params["btn_cap_d"], need - params["btn_cap_d"] / 2,
+                      params["btn_clear"] - params["hole_shrink"] - params["cap_play"], params["hole_shrink"],
+                      "" if good else "  TOO TIGHT"))
+    # battery pins
+    floor = _holes_in([lp for lp in M.slice_z(base, params["floor_t"] / 2) if len(lp) > 3], 6)
+    for i, (px, py) in enumerate(params["batt_pins"]):
+        h = min(floor, key=lambda h: math.hypot(h[0] - px, h[1] - py), default=None)
+        d = math.hypot(h[0] - px, h[1] - py) if h else float("inf")
+        good = d <= 0.5 and h[2] >= params["batt_pin_hole_d"] - 0.1
+        ok &= good
+        details.append("battery pin %d at (%.1f, %.1f): %s" % (
+            i + 1, px, py, "a %.1f mm hole through the floor" % h[2] if good else "NO HOLE through the floor"))
+    return Result("parts", ok, "the BOOTSEL hole, the cap holes and the battery pins' holes fit the parts' drawings"
+                  if ok else "a printed part does not fit a bought part's drawing", details)
 
 
 def usb(base, keepouts, params, clear=0.5):
@@ -286,7 +359,8 @@ def supports(printed, max_bridge=15.0, max_angle=45.0):
     than ``max_angle`` degrees past vertical, or flat and part of a bridge
     spanning at most ``max_bridge`` mm (both ends held, like the top of the
     USB opening)."""
-    limit = -math.sin(math.radians(max_angle)) - 1e-3
+    # half a degree for the rounding of small facets in the STL (a 45-degree peg tip reads 45.1)
+    limit = -math.sin(math.radians(max_angle + 0.5))
     details, ok = [], True
     for name, tris in printed.items():
         down = [t for t in tris if M.normal(*t)[2] < limit and min(v[2] for v in t) > 0.05]
@@ -399,14 +473,44 @@ def inks(film_tris):
     return sorted((Ink(sh) for sh in M.shells(film_tris)), key=lambda k: k.seat)
 
 
-def privacy(opaque, ink_list, eyes):
+def _opaque(opaque, ink):
+    """``opaque``: triangles, or {seat: triangles} (what stands between an
+    eye and that seat's ink)."""
+    return opaque[ink.seat] if isinstance(opaque, dict) else opaque
+
+
+def worst_share(opaque, ink_list, eyes):
+    """The largest share of a panel's ink any eye of the other player sees."""
+    worst = 0.0
+    for ink in ink_list:
+        occ = ink.occluders(_opaque(opaque, ink))
+        for eye in eyes[1 - ink.seat]:
+            seen = ink.seen_from(eye, occ)
+            worst = max(worst, sum(ok for ok, _ in seen) / len(seen))
+    return worst
+
+
+def owner_view(opaque, ink_list, eyes):
+    """(the least share of their own ink a player sees, the steepest angle
+    off its normal they look at it from)."""
+    least, steep = 1.0, 0.0
+    for ink in ink_list:
+        occ = ink.occluders(_opaque(opaque, ink))
+        for eye in eyes[ink.seat]:
+            seen = ink.seen_from(eye, occ)
+            least = min(least, sum(ok for ok, _ in seen) / len(seen))
+            steep = max(steep, max(ink.angle(eye, p) for p in ink.points))
+    return least, steep
+
+
+def privacy(opaque, ink_list, eyes, table_depth=None):
     """From every eye point of each player, the share of the OTHER panel's
     ink they can see (sight lines blocked by the case and the opaque bought
     parts). Goal 0."""
     from okgin.hardware import seats as S
     details, worst_all = [], 0.0
     for ink in ink_list:
-        occ = ink.occluders(opaque)
+        occ = ink.occluders(_opaque(opaque, ink))
         other = 1 - ink.seat
         worst, where, seen_any = 0.0, None, 0
         for eye in eyes[other]:
@@ -420,21 +524,21 @@ def privacy(opaque, ink_list, eyes):
                % (other + 1, ink.seat + 1, len(eyes[other])) if worst == 0 else
                "player %d sees up to %.0f%% of player %d's ink (from %d of %d eye points; worst %s)"
                % (other + 1, 100 * worst, ink.seat + 1, seen_any, len(eyes[other]),
-                  S.describe(where, other)))
+                  S.describe(where, other, table_depth)))
         details.append(msg)
     ok = worst_all == 0
     return Result("privacy", ok, "no eye point of either player sees any of the other panel's ink" if ok
                   else "the opponent sees up to %.0f%% of a panel's ink" % (100 * worst_all), details)
 
 
-def readability(opaque, ink_list, eyes, max_angle=MAX_VIEW_ANGLE):
+def readability(opaque, ink_list, eyes, max_angle=MAX_VIEW_ANGLE, table_depth=None):
     """From every eye point of its own player, all of a panel's ink (footer
     included) is in sight, and no sight line is more than ``max_angle``
     degrees off the panel's normal."""
     from okgin.hardware import seats as S
     details, ok = [], True
     for ink in ink_list:
-        occ = ink.occluders(opaque)
+        occ = ink.occluders(_opaque(opaque, ink))
         own = eyes[ink.seat]
         worst_angle, angle_at, least, least_at, foot_least = 0.0, None, 1.0, None, 1.0
         for eye in own:
@@ -453,8 +557,8 @@ def readability(opaque, ink_list, eyes, max_angle=MAX_VIEW_ANGLE):
         details.append("player %d: sees %.0f%% of the ink (footer %.0f%%) from the worst of %d eye points%s; "
                        "steepest view %.1f degrees off the normal (%s)%s"
                        % (ink.seat + 1, 100 * least, 100 * foot_least, len(own),
-                          "" if least_at is None else " (%s)" % S.describe(least_at, ink.seat),
-                          worst_angle, S.describe(angle_at, ink.seat),
+                          "" if least_at is None else " (%s)" % S.describe(least_at, ink.seat, table_depth),
+                          worst_angle, S.describe(angle_at, ink.seat, table_depth),
                           "" if good else "  (must be 100%% within %g degrees)" % max_angle))
     return Result("readability", ok, "each player sees all of their ink, footer included, within %g degrees "
                   "of its normal" % max_angle if ok else "a player cannot read all of their panel", details)

@@ -36,7 +36,7 @@ def configure(parser):
                                    "checks and draw the pictures.",
                        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--out", metavar="DIR", help="where to write (default: hardware/case, the committed copy)")
-    b.add_argument("--panel", choices=("waveshare", "weact"), help="the panel module (default: layout.json's)")
+    b.add_argument("--panel", choices=("waveshare42", "waveshare", "weact"), help="the panel module (default: layout.json's)")
     b.add_argument("--buttons", type=int, choices=(6, 12), help="switch size in mm (default: layout.json's)")
     b.add_argument("--wall", type=float, metavar="MM", help="wall thickness of the base (default 2.4)")
     b.add_argument("--tolerance", type=float, metavar="MM", help="clearance for parts that fit into holes (default 0.3)")

@@ -15,7 +15,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HARDWARE = os.path.join(ROOT, "hardware")
 
-PANELS = ("waveshare", "weact")
+PANELS = ("waveshare42", "waveshare", "weact")
 BUTTON_SIZES = (6, 12)
 
 # Fixed construction sizes (mm), not worth a field each: plate and floor
@@ -37,7 +37,7 @@ CONSTRUCTION = {
     "peg_d": 1.6,
     # the hood: wall thickness, end walls, the bosses the deck is screwed to
     "hood_t": 2.0, "hood_end": 2.4, "hood_boss_h": 6.0, "hood_boss_r": 3.5,
-    "hood_pilot_d": 2.2, "hood_screw_d": 2.9, "hood_root": 3.0, "hood_foot": 1.5,
+    "hood_pilot_d": 2.2, "hood_screw_d": 2.9, "hood_root": 8.0, "hood_foot": 1.5,
     "window_flare": 45.0,
     # the legends: engraved strokes, 0.8 mm wide (two lines of a 0.4 mm nozzle)
     "legend_w": 0.8, "legend_gap": 0.5, "legend_depth": 0.6,
@@ -48,9 +48,17 @@ CONSTRUCTION = {
     # the USB opening: parts.json's plug (the largest micro-B overmold the
     # spec allows) and this much round it (issue 36: at least 0.5 mm)
     "usb_clear": 0.5,
+    # a button's cap hole (issue 36): the cap, plus all round the switch's
+    # placement tolerance (parts.json), what a printed hole loses (an FDM
+    # hole comes out up to 0.2 mm small all round) and 0.1 mm of play
+    "hole_shrink": 0.2, "cap_play": 0.1,
     "carrier_standoff": 5.0, "carrier_post_r": 2.5,
     "batt_rim": 3.0, "batt_screw_d": 3.4,
 }
+# The ribbon cable's notch in the station's back wall and the box's wall
+# (width, and the height it leaves under the lid's lip): a 16-way 1.27 mm
+# ribbon is 20.3 mm wide.
+CABLE_SLOT = [24.0, 3.0]
 # The words engraved beside each button (board.json's names).
 WORDS = {"left": "LEFT", "right": "RIGHT", "ok": "OK", "draw": "DRAW", "take": "TAKE", "knock": "KNOCK"}
 # How far the top of a button stands above the lid.
@@ -132,8 +140,8 @@ def load_layout(path=None, board=None):
     path = path or os.path.join(HARDWARE, "layout.json")
     c = _Checker(os.path.basename(path))
     lay = _load(path)
-    c.obj("", lay, ("description", "box", "seats", "seat", "pico", "carrier", "battery", "power_switch",
-                    "reset_button", "hood_screws", "defaults", "print"), ("description",))
+    c.obj("", lay, ("description", "box", "seats", "station", "seat", "pico", "carrier", "battery", "power_switch",
+                    "reset_button", "defaults", "print"), ("description",))
     if "description" in lay:
         c.text("description", lay["description"])
     box = c.obj("box", lay["box"], ("width", "depth", "height", "corner_radius"))
@@ -143,16 +151,30 @@ def load_layout(path=None, board=None):
     c.num("box.corner_radius", box["corner_radius"], 1, min(W, D) / 4)
 
     _check_seats(c, lay["seats"])
-    seat = c.obj("seat", lay["seat"], ("panel", "hood", "buttons", "legends", "led", "tray_posts"))
+    st = c.obj("station", lay["station"], ("table_depth", "front", "width", "depth", "height", "corner_radius"))
+    c.num("station.table_depth", st["table_depth"], 300, 3000)
+    SW = c.num("station.width", st["width"], 60, 400)
+    SD = c.num("station.depth", st["depth"], 60, 400)
+    c.num("station.height", st["height"], 20, 120)
+    c.num("station.corner_radius", st["corner_radius"], 1, min(SW, SD) / 4)
+    c.num("station.front", st["front"], 0, st["table_depth"] / 2 - SD - D / 2)
+    seat = c.obj("seat", lay["seat"], ("panel", "hood", "hood_screws", "cable", "buttons", "legends", "led",
+                                       "tray_posts"))
     panel = c.obj("seat.panel", seat["panel"], ("x", "y", "z", "tilt", "connector"))
-    c.num("seat.panel.x", panel["x"], -W / 2, W / 2)
-    c.num("seat.panel.y", panel["y"], 0, D / 2)
-    c.num("seat.panel.z", panel["z"], box["height"], box["height"] + 200)
+    c.num("seat.panel.x", panel["x"], -SW / 2, SW / 2)
+    c.num("seat.panel.y", panel["y"], 0, SD)
+    c.num("seat.panel.z", panel["z"], st["height"], st["height"] + 200)
     c.num("seat.panel.tilt", panel["tilt"], 10, 80)
     hood = c.obj("seat.hood", seat["hood"], ("reach", "rise", "length"))
     c.num("seat.hood.reach", hood["reach"], 0, 100)
     c.num("seat.hood.rise", hood["rise"], 0, 100)
-    c.num("seat.hood.length", hood["length"], 40, W)
+    c.num("seat.hood.length", hood["length"], 40, SW)
+    hs = seat["hood_screws"]
+    if not isinstance(hs, list) or len(hs) < 2:
+        c.fail("seat.hood_screws", "expected a list of at least two [x, y] positions, got %s" % _kind(hs))
+    for i, h in enumerate(hs):
+        c.vec("seat.hood_screws[%d]" % i, h, 2, -SW / 2, SD)
+    c.vec("seat.cable", seat["cable"], 2, -SW / 2, SW / 2, shape="[x, z]")
     leg = c.obj("seat.legends", seat["legends"], ("offset", "height"))
     c.num("seat.legends.offset", leg["offset"], -40, 40)
     c.num("seat.legends.height", leg["height"], 1, 12)
@@ -162,18 +184,18 @@ def load_layout(path=None, board=None):
     names = tuple(_button_names(board))
     buttons = c.obj("seat.buttons", seat["buttons"], names)
     for n in names:
-        c.vec("seat.buttons." + n, buttons[n], 2, -W / 2, D)
+        c.vec("seat.buttons." + n, buttons[n], 2, -SW / 2, SD)
         x, y = buttons[n]
-        if abs(x) > W / 2 or not 0 < y < D / 2:
-            c.fail("seat.buttons." + n, "[%g, %g] is outside this player's half of the top "
-                   "(x within +-%g, y within 0..%g)" % (x, y, W / 2, D / 2))
-    c.vec("seat.led", seat["led"], 2, -W / 2, D / 2)
+        if abs(x) > SW / 2 or not 0 < y < SD:
+            c.fail("seat.buttons." + n, "[%g, %g] is outside the station's top "
+                   "(x within +-%g, y within 0..%g)" % (x, y, SW / 2, SD))
+    c.vec("seat.led", seat["led"], 2, -SW / 2, SD)
     posts = seat["tray_posts"]
     if not isinstance(posts, list) or len(posts) < 2:
         c.fail("seat.tray_posts", "expected a list of at least two [x, y] positions, got %s"
                % _kind(posts))
     for i, p in enumerate(posts):
-        c.vec("seat.tray_posts[%d]" % i, p, 2, -W / 2, D / 2)
+        c.vec("seat.tray_posts[%d]" % i, p, 2, -SW / 2, SD)
 
     pico = c.obj("pico", lay["pico"], ("x", "y", "usb"))
     c.num("pico.x", pico["x"], -W / 2, W / 2)
@@ -191,11 +213,6 @@ def load_layout(path=None, board=None):
     c.num("power_switch.y", ps["y"], -D / 2, D / 2)
     c.num("power_switch.z", ps["z"], 0, box["height"])
     c.vec("reset_button", lay["reset_button"], 2, -W / 2, W / 2)
-    hs = lay["hood_screws"]
-    if not isinstance(hs, list) or len(hs) < 2:
-        c.fail("hood_screws", "expected a list of at least two [x, y] positions, got %s" % _kind(hs))
-    for i, h in enumerate(hs):
-        c.vec("hood_screws[%d]" % i, h, 2, -W / 2, W / 2)
 
     d = c.obj("defaults", lay["defaults"], ("panel", "buttons", "wall", "tolerance"))
     check_options(c, "defaults.", d["panel"], d["buttons"], d["wall"], d["tolerance"])
@@ -221,14 +238,14 @@ def _check_seats(c, seats):
         a, b = c.vec("seats." + f, seats[f], 2, lo, hi, what="mm (lean: degrees)", shape="[low, high]")
         if a > b:
             c.fail("seats." + f, "[%g, %g]: the low end is above the high end" % (a, b))
-    c.num("seats.box_off_centre", seats["box_off_centre"], 0, 1000)
-    c.num("seats.box_to_the_side", seats["box_to_the_side"], 0, 2000)
+    c.num("seats.station_aside", seats["station_aside"], 0, 1000)
+    c.num("seats.opponent_aside", seats["opponent_aside"], 0, 2000)
     c.num("seats.hip_above_seat", seats["hip_above_seat"], 0, 300)
     if seats["sitting_eye_height"][0] <= seats["hip_above_seat"]:
         c.fail("seats.hip_above_seat", "is above the lowest eye")
     # the grown seat model (issue 36): optional
-    if "box_turn" in seats:
-        c.num("seats.box_turn", seats["box_turn"], 0, 90)
+    if "station_turn" in seats:
+        c.num("seats.station_turn", seats["station_turn"], 0, 90)
     if "corner" in seats:
         c.num("seats.corner", seats["corner"], 0, 90)
     if "half_standing" in seats:
@@ -282,10 +299,11 @@ def load_parts(path=None):
     panels = c.obj("panels", parts["panels"], PANELS)
     for name in PANELS:
         w = "panels." + name
-        p = c.obj(w, panels[name], ("name", "pcb", "pcb_source", "holes", "hole_d", "holes_source",
+        p = c.obj(w, panels[name], ("name", "px", "pcb", "pcb_source", "holes", "hole_d", "holes_source",
                                     "glass", "glass_offset", "glass_source", "active", "active_offset",
                                     "active_source", "fpc_width", "connector", "connector_source",
                                     "screw", "pilot_d"))
+        c.vec(w + ".px", p["px"], 2, 8, 4000)
         L, Wd, _ = c.vec(w + ".pcb", p["pcb"], 3, 0.5, 300)
         for i, h in enumerate(p["holes"]):
             c.vec("%s.holes[%d]" % (w, i), h, 2, -L / 2, L / 2)
@@ -324,7 +342,11 @@ def load_parts(path=None):
         c.vec("carrier.holes[%d]" % i, h, 2, -cl / 2, cl / 2)
     for f in ("hole_d", "socket_h", "header_h", "plug_len", "pilot_d"):
         c.num("carrier." + f, car[f], 0.5, 60)
-    bat = c.obj("battery", parts["battery"], ("name", "size", "holes", "hole_d", "source", "screw"))
+    bat = c.obj("battery", parts["battery"], ("name", "size", "holes", "hole_d", "pins", "pin_hole_d", "source",
+                                              "screw"))
+    for i, h in enumerate(bat["pins"]):
+        c.vec("battery.pins[%d]" % i, h, 2, -100, 100)
+    c.num("battery.pin_hole_d", bat["pin_hole_d"], 0.5, 10)
     c.vec("battery.size", bat["size"], 3, 5, 200)
     for i, h in enumerate(bat["holes"]):
         c.vec("battery.holes[%d]" % i, h, 2, -100, 100)
@@ -344,7 +366,8 @@ def load_parts(path=None):
     buttons = c.obj("buttons", parts["buttons"], tuple(str(s) for s in BUTTON_SIZES))
     for s in buttons:
         w = "buttons." + s
-        b = c.obj(w, buttons[s], ("name", "body", "top", "cap_d", "legs", "source"))
+        b = c.obj(w, buttons[s], ("name", "body", "top", "cap_d", "legs", "placement", "source"))
+        c.num(w + ".placement", b["placement"], 0, 2)
         body = c.vec(w + ".body", b["body"], 3, 1, 40)
         c.num(w + ".top", b["top"], body[2], 40)
         c.num(w + ".cap_d", b["cap_d"], 1, 30)
@@ -397,13 +420,18 @@ def params(layout, parts, opt):
         [cx + 2.0, cy + cw / 2 - hh / 2, 90, 2],       # battery, through the switch
         [cx + 9.0, cy + cw / 2 - hh / 2, 90, 2],       # RESET
     ]
-    # where the hood's inner walls meet the deck: the opening under it stays inside
+    # the station's frame: y from its front edge; the opening under the hood
+    # runs from just behind the inner face's foot to just before its back wall
+    st = layout["station"]
+    SW, SD, SH = st["width"], st["depth"], st["height"]
     t = math.radians(panel["tilt"])
     w_in = 0.05 + k["glass_gap"]
-    y_c = panel["y"] - D / 2
-    v_foot = (H - panel["z"] - w_in * math.cos(t)) / math.sin(t)
-    y_foot = abs(y_c + v_foot * math.cos(t) - w_in * math.sin(t))
-    x_hole = min(abs(h[0]) for h in layout["hood_screws"]) - k["hood_boss_r"] - 0.5
+    v_foot = (SH - panel["z"] - w_in * math.cos(t)) / math.sin(t)
+    y_foot = panel["y"] + v_foot * math.cos(t) - w_in * math.sin(t)
+    hood_back = SD - 2.0                       # the hood's back wall's outer face
+    x_hole = min(abs(h[0]) for h in seat["hood_screws"]) - k["hood_boss_r"] - 0.5
+    y0, y1 = y_foot + 2.0, hood_back - k["hood_t"] - 2.0
+    clear = btn["placement"] + k["hole_shrink"] + k["cap_play"]
     p = {
         "W": W, "D": D, "H": H, "R": box["corner_radius"],
         "wall": opt["wall"], "tol": opt["tolerance"],
@@ -416,8 +444,15 @@ def params(layout, parts, opt):
         "seat_panel": [panel["x"], panel["y"], panel["z"]], "tilt": panel["tilt"],
         "seat_conn": 1 if panel["connector"] == "right" else -1,
         "hood_reach": seat["hood"]["reach"], "hood_rise": seat["hood"]["rise"], "hood_len": seat["hood"]["length"],
-        "hood_screws": layout["hood_screws"],
-        "deck_hole": [2 * x_hole, 2 * (y_foot - 2.0)],
+        "hood_screws": seat["hood_screws"], "hood_back": hood_back,
+        "deck_hole": [-x_hole, y0, x_hole, y1],
+        "SW": SW, "SD": SD, "SH": SH, "SR": st["corner_radius"],
+        "table_depth": st["table_depth"], "station_front": st["front"],
+        "station_y0": st["table_depth"] / 2 - st["front"],
+        "cable_pos": seat["cable"], "cable_slot": CABLE_SLOT,
+        # the ribbons leave the box beside the carrier's button headers, below the lid's lip
+        "box_cable": [cx - 15.0, H - k["lid_t"] - k["lip_h"] - 3.5],
+        "btn_clear": clear, "btn_hole_d": btn["cap_d"] + 2 * clear,
         "btn_pos": [seat["buttons"][n] for n in names],
         "btn_words": [WORDS[n] for n in names],
         "legend_h": seat["legends"]["height"], "legend_dy": seat["legends"]["offset"],
@@ -439,6 +474,8 @@ def params(layout, parts, opt):
         "carrier_pilot_d": car["pilot_d"], "headers": headers, "header_h": hh, "plug_len": car["plug_len"],
         "batt_pos": [layout["battery"]["x"], layout["battery"]["y"]], "batt_size": bat["size"],
         "batt_holes": [[layout["battery"]["x"] + h[0], layout["battery"]["y"] + h[1]] for h in bat["holes"]],
+        "batt_pins": [[layout["battery"]["x"] + h[0], layout["battery"]["y"] + h[1]] for h in bat["pins"]],
+        "batt_pin_hole_d": bat["pin_hole_d"],
         "power_pos": [layout["power_switch"]["y"], layout["power_switch"]["z"]], "power_cut": ps["cut"],
         "power_body": ps["body"], "power_bezel": ps["bezel"],
         "run_pos": layout["reset_button"], "run_body": small["body"], "run_top": small["top"],

@@ -4,12 +4,12 @@ code as the build's legibility check (host/hardware/legibility.py):
 
 Each route is a panel (pixels, pitch along a glyph's height), the height in
 pixels each class of glyph would be drawn at, and where the panel stands:
-``box`` (in today's hood: the panel's place from layout.json, seen from
-every eye point of the seat model) or ``station`` (each player's panel at
-their own edge of the table, on a cable: the panel ``STATION_INSET`` mm in
-from the edge, ``STATION_UP`` mm up, tilted ``STATION_TILT`` degrees
-toward the player; the seat model's eye points for each table depth, the
-box's own place no longer mattering).
+``box`` (in the central hood of the case before issue 36: the panel 16.5 mm
+from the box's centre line, 50.5 mm up, tilted 45 degrees, seen from the
+seat model of that case, HOOD_SEATS: the box up to 50 mm off the table's
+centre line and 250 mm to a side) or ``station`` (each player's panel at
+their own edge of the table, on a cable, where the station in layout.json
+puts it, seen from the seated eye points of host/hardware/seats.py).
 
 Today's heights are measured from the firmware (legibility.measure); the
 other routes scale them (2x: each glyph pixel drawn as a 2x2 block) or
@@ -23,9 +23,10 @@ from okgin.hardware import layout as L
 from okgin.hardware import legibility as G
 from okgin.hardware import seats as S
 
-STATION_INSET = 100   # mm from the player's table edge to the panel's centre
-STATION_UP = 40       # mm above the table
-STATION_TILT = 50     # degrees from the table's plane, facing the player
+HOOD_PANEL = (0.0, -16.5, 50.5)   # the 2.9in hood's panel centre (box frame), before issue 36
+HOOD_TILT = 45
+HOOD_OFF_CENTRE = 50               # that case's seat model: the box's place on the table
+HOOD_TO_THE_SIDE = 250
 
 HEAP_TODAY = 137 * 1024        # bytes free on the chip today, two 296x128 buffers (issue 36)
 HEAP_GOAL = 120 * 1024
@@ -38,22 +39,30 @@ def _panel_place(tilt, centre):
     return centre, (0.0, math.cos(t), math.sin(t))
 
 
+def hood_eye_points(seats):
+    """Player 1's eye points as the central hood's seat model had them (box
+    frame): every corner of the seat ranges, the box up to HOOD_OFF_CENTRE
+    off the table's centre line and HOOD_TO_THE_SIDE to a side."""
+    pts = set()
+    for depth in seats["table_depth"]:
+        for off in S._steps(-HOOD_OFF_CENTRE, HOOD_OFF_CENTRE, 3):
+            for side in S._steps(-HOOD_TO_THE_SIDE, HOOD_TO_THE_SIDE, 3):
+                for back, z in S._seated(seats):
+                    pts.add((round(side, 3), round(-(depth / 2 - off + back), 3), round(z, 3)))
+    return sorted(pts)
+
+
 def places(where, layout=None):
     """[(centre, up, eyes)] for player 1's panel."""
     layout = layout or L.load_layout()
     seats = layout["seats"]
     if where == "box":
-        p = layout["seat"]["panel"]
-        D = layout["box"]["depth"]
-        centre, up = _panel_place(p["tilt"], (p["x"], p["y"] - D / 2, p["z"]))
-        return [(centre, up, S.eye_points(seats, 0))]
+        centre, up = _panel_place(HOOD_TILT, HOOD_PANEL)
+        return [(centre, up, hood_eye_points(seats))]
     if where == "station":
-        out = []
-        for depth in seats["table_depth"]:
-            one = dict(seats, table_depth=[depth], box_off_centre=0, box_to_the_side=0)
-            centre, up = _panel_place(STATION_TILT, (0.0, -(depth / 2 - STATION_INSET), STATION_UP))
-            out.append((centre, up, S.eye_points(one, 0)))
-        return out
+        p = layout["seat"]["panel"]
+        centre, up = _panel_place(p["tilt"], (p["x"], layout["station"]["front"] + p["y"], p["z"]))
+        return [(centre, up, S.owner_points(seats))]
     raise ValueError(where)
 
 
@@ -80,7 +89,7 @@ def routes(today):
     t42 = 63.6 / 300
     t75 = 97.92 / 480
     return [
-        {"route": "today: 2.9\" 296x128 in the hood, today's glyphs", "px": (296, 128), "mm": t29,
+        {"route": "2.9\" 296x128 in the central hood (the case before issue 36), 1x glyphs", "px": (296, 128), "mm": t29,
          "cell": (8, 16), "heights": _heights(today), "where": "box"},
         {"route": "2.9\" in the hood, every glyph 2x", "px": (296, 128), "mm": t29, "cell": (16, 32),
          "heights": _heights(today, 2), "where": "box"},

@@ -20,7 +20,10 @@ def find_openscad():
 def _defines(defines):
     out = []
     for k, v in sorted(defines.items()):
-        val = '"%s"' % v if isinstance(v, str) else repr(v)
+        if isinstance(v, bool):
+            val = "true" if v else "false"
+        else:
+            val = '"%s"' % v if isinstance(v, str) else repr(v)
         out += ["-D", "%s=%s" % (k, val)]
     return out
 

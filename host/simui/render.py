@@ -1,10 +1,11 @@
 """Turning a panel's 1-bit image into what a person sees: an e-ink look for
 the window and PNG shots, braille characters for the terminal.
 
-Panel images are PIL mode "1" images in the logical orientation (296x128 on
-the 2.9" table, 400x300 on the 4.2" one: hardware/board-4in2.json), where a
-black pixel (value 0) is ink, as returned by the virtual board; everything
-here takes the size from the image (W, H: the default table's panel).
+Panel images are PIL mode "1" images in the logical orientation (400x300 on
+the 4.2" table of hardware/board.json, 296x128 on the 2.9" one of
+board-2in9.json), where a black pixel (value 0) is ink, as returned by the
+virtual board; everything here takes the size from the image (W, H: the
+default table's panel).
 """
 from PIL import Image
 
@@ -15,7 +16,7 @@ INK = (34, 36, 40)
 # half-way (a grey), which is the quick flicker seen on the real panel.
 MID = (128, 128, 124)
 
-W, H = 296, 128
+W, H = 400, 300
 
 
 # Pillow >= 9.1 names its filters in Image.Resampling (the bare constants
@@ -100,8 +101,9 @@ _BRAILLE_BIT = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08,
 
 
 def braille_lines(panel):
-    """The panel as 32 lines of 148 braille characters, a raised dot per
-    black pixel: pixel-exact, since every cell maps 2x4 panel pixels."""
+    """The panel as lines of braille characters (32 of 148 for a 296x128
+    image), a raised dot per black pixel: pixel-exact, since every cell
+    maps 2x4 panel pixels."""
     w, h = panel.size
     px = panel.load()
     lines = []
@@ -116,6 +118,22 @@ def braille_lines(panel):
             row.append(chr(0x2800 + bits))
         lines.append("".join(row))
     return lines
+
+
+def board_panel(board=None):
+    """(width, height, scale) of the panels of a board definition (None:
+    hardware/board.json): (400, 300, 2) on the 4.2" table, whose screens
+    are 200x150 drawn as 2x2 blocks; (296, 128, 1) on the 2.9" one. An
+    unreadable file gives the default table's (the board's own check
+    reports it)."""
+    import json
+    from okgin.lib.paths import BOARD, resolve_board
+    try:
+        with open(resolve_board(board) if board else BOARD) as f:
+            panel = json.load(f)["players"][0]["panel"]
+        return int(panel["width"]), int(panel["height"]), int(panel.get("scale", 1))
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return W, H, 2
 
 
 def braille_decode(lines, size=(W, H)):

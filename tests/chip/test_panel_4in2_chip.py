@@ -1,5 +1,5 @@
 """The 4.2" table on the emulated Pico (stock MicroPython rp2 on rp2040js):
-okgin flash with hardware/board-4in2.json, and the firmware boots to the
+okgin flash with hardware/board.json (the default 4.2" table), and the firmware boots to the
 menu on the two SSD1683 400x300 panels (the same emulation the virtual board
 uses, BUSY timed by the chip's clock), drawn at 200x150 and shown at scale
 2 (every pixel a 2x2 block of the panel's: the viper transposer's
@@ -14,7 +14,7 @@ from PIL import Image
 from okgin.lib.transport import decode_screen
 from tests.support.harness import ROOT
 
-BOARD = os.path.join(ROOT, "hardware", "board-4in2.json")
+BOARD = os.path.join(ROOT, "hardware", "board.json")
 
 
 def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):

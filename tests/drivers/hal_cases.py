@@ -1,4 +1,5 @@
-# hal.Hardware built from the committed board.json, under MicroPython, on a
+# hal.Hardware built from the committed board-2in9.json (the 2.9" table:
+# SSD1680 panels, 296x128 frame buffers), under MicroPython, on a
 # recording stand-in for vmachine (tests/drivers/vm). Checks that every pin
 # gets the mode board.json implies and that the parts are wired to the
 # right GPIOs. Run by test_micropython.py.
@@ -11,7 +12,7 @@ sys.path.insert(0, fakes.repo_root() + "/tests/drivers/vm")
 import boarddef  # noqa: E402
 import vmachine  # noqa: E402
 
-BOARD = boarddef.load(fakes.repo_root() + "/hardware/board.json")
+BOARD = boarddef.load(fakes.repo_root() + "/hardware/board-2in9.json")
 
 
 def build():

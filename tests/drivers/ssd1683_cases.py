@@ -324,7 +324,7 @@ def test_fast_and_plain_band_passes_agree():
     assert a[0] == 0xFE
 
 
-# -- scale 2 (board-4in2.json): the app draws 200x150, the panel shows each
+# -- scale 2 (board.json, the 4.2" table): the app draws 200x150, the panel shows each
 # logical pixel as a 2x2 block -----------------------------------------------
 
 def test_scale_2_draws_in_a_logical_quarter_and_says_so():

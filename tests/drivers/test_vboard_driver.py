@@ -62,9 +62,9 @@ COUNTS = {
     "SSD1683": {"full": (1, 0), "partial": (1, 1), "wake": (1, 2), "recovered": 2},
 }
 COUNTS["SSD1683-x2"] = COUNTS["SSD1683"]
-# Each controller's panel as board-4in2.json / board.json have it:
+# Each controller's panel as board.json (4.2") / board-2in9.json have it:
 # (width, height, rotation of player 0, of player 1, scale); SSD1683-x2 is
-# board-4in2.json's (the frame buffer 200x150, each pixel a 2x2 block).
+# board.json's (the frame buffer 200x150, each pixel a 2x2 block).
 PANELS = {"SSD1680": (296, 128, 90, 270, 1), "UC8151": (296, 128, 90, 270, 1),
           "SSD1683": (400, 300, 0, 180, 1), "SSD1683-x2": (400, 300, 0, 180, 2)}
 # ("recovered": fulls of panel 0 in all; the UC8151's timed-out show()

@@ -7,12 +7,12 @@ panel is mounted the other way round (rotation 270) on the second board."""
 import json
 import os
 
-from tests.support.harness import ROOT, Board, make_flash
+from tests.support.harness import BOARD_2IN9, Board, make_flash
 
 
 def _play(tmp_path, name, controller, rotations=(90, 90)):
     flash = make_flash(str(tmp_path / name))
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(BOARD_2IN9) as f:
         board = json.load(f)
     for player, rotation in zip(board["players"], rotations, strict=True):
         player["panel"]["controller"] = controller

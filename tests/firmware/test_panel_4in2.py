@@ -1,4 +1,4 @@
-"""The whole firmware on the 4.2" table (hardware/board-4in2.json: today's
+"""The whole firmware on the 4.2" table (hardware/board.json, the default: today's
 pins, two SSD1683 400x300 panels at scale 2) on the virtual board: it boots
 to the menu and plays as the 2.9" table does (the same screens after the
 same presses), drawn at 200x150 and shown with each pixel a 2x2 block of
@@ -38,7 +38,7 @@ def doubled(img):
 
 
 def test_the_4in2_table_boots_to_the_menu_and_plays_as_the_2in9_does(tmp_path):
-    b = _board(tmp_path, "small", "board.json")
+    b = _board(tmp_path, "small", "board-2in9.json")
     try:
         b.ok("testmode on")
         want = []
@@ -48,7 +48,7 @@ def test_the_4in2_table_boots_to_the_menu_and_plays_as_the_2in9_does(tmp_path):
     finally:
         b.stop()
 
-    b = _board(tmp_path, "big", "board-4in2.json")
+    b = _board(tmp_path, "big", "board.json")
     try:
         assert b.boot_lines[0].endswith("board=okgin-pico-2p-4in2")
         assert b.status()["screen"] == "menu"

@@ -8,12 +8,12 @@ import time
 
 
 
-from tests.support.harness import ROOT, Board
+from tests.support.harness import BOARD_2IN9, Board
 
 
 
 def _fast_timeout_board(flash):
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(BOARD_2IN9) as f:
         board = json.load(f)
     board["timing"]["busy_timeout_ms"] = 500     # the default 10 s is too slow for a test
     path = os.path.join(flash, "board.json")

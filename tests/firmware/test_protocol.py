@@ -14,9 +14,9 @@ STATUS_KEYS = ["screen", "hand_no", "dealer", "to_move", "phase", "stock", "disc
 
 
 def test_ready_and_hello(board):
-    assert re.match(r"READY okgin fw=\S+ proto=1 board=okgin-pico-2p$", board.boot_lines[0])
+    assert re.match(r"READY okgin fw=\S+ proto=1 board=okgin-pico-2p-2in9$", board.boot_lines[0])
     r = board.ok("hello")
-    assert re.match(r"OK okgin fw=\S+ proto=1 board=okgin-pico-2p mpy=\d+$", r)
+    assert re.match(r"OK okgin fw=\S+ proto=1 board=okgin-pico-2p-2in9 mpy=\d+$", r)
 
 
 def test_status_fields_in_order_and_public_only(board):

@@ -3,15 +3,14 @@ partial refresh of the mover's panel only; a press that changes nothing on a
 screen refreshes nothing; a full refresh at hand boundaries and after
 timing.partials_before_full partial ones."""
 import json
-import os
 import time
 
 
 
-from tests.support.harness import ROOT
+from tests.support.harness import BOARD_2IN9
 
 
-with open(os.path.join(ROOT, "hardware", "board.json")) as _f:
+with open(BOARD_2IN9) as _f:
     PARTIALS = json.load(_f)["timing"]["partials_before_full"]
 
 

@@ -28,7 +28,7 @@ import os
 import threading
 import time
 
-from tests.support.harness import ROOT, Board
+from tests.support.harness import BOARD_2IN9, Board
 
 TURNS = 6
 DEBOUNCE = 0.020     # hardware/board.json timing.debounce_ms
@@ -119,7 +119,7 @@ def test_sync_waits_for_a_tap_released_inside_the_debounce_time(flash):
     # debounce is made long (150 ms) so the release falls inside it on any
     # machine; panels refresh at once (speed 0), so nothing else delays
     # sync.
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(BOARD_2IN9) as f:
         board = json.load(f)
     board["timing"]["debounce_ms"] = 150
     path = os.path.join(flash, "board.json")    # the firmware reads it there

@@ -11,6 +11,7 @@ import pytest
 from okgin.hardware import checks as C
 from okgin.hardware import layout as L
 from okgin.hardware import mesh as M
+from okgin.hardware import routes as R
 from okgin.hardware import seats as S
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -26,8 +27,11 @@ def box(x0, y0, z0, x1, y1, z1):
 
 
 def eyes():
-    seats = L.load_layout()["seats"]
-    return [S.eye_points(seats, 0), S.eye_points(seats, 1)]
+    """The central box's seat model (the case before issue 36: the box up
+    to 50 mm off the table's centre line and 250 mm to a side), in the
+    box's frame: the flat and hooded boxes below stand where it stood."""
+    e0 = R.hood_eye_points(L.load_layout()["seats"])
+    return [e0, sorted((-x, -y, z) for x, y, z in e0)]
 
 
 def flat_case():
@@ -53,20 +57,24 @@ def flat_case():
 
 
 def test_eye_points_cover_the_seats_ranges():
+    """The seated eye points in a station's frame (from the owner's table
+    edge): every corner of the ranges."""
     seats = L.load_layout()["seats"]
-    e0, e1 = S.eye_points(seats, 0), S.eye_points(seats, 1)
-    assert len(e0) == len(e1) > 100
-    assert all(y < 0 for _, y, _ in e0) and all(y > 0 for _, y, _ in e1)
-    # the mirror image: player 2's points are player 1's turned half round
-    assert sorted((-x, -y, z) for x, y, z in e0) == e1
+    own, opp = S.owner_points(seats), S.opponent_points(seats)
+    assert len(own) == 3 * 12 and len(opp) == 2 * 3 * 12
     # the lowest eye: the shortest sitter on the lowest chair at the highest table, leaning in
     trunk = 685 - 100
     low = 415 + 100 + trunk * math.cos(math.radians(25)) - 760
-    assert min(z for _, _, z in e0) == pytest.approx(low, abs=0.01)
-    # the nearest: the smallest table, the box 50 mm toward this player, hips
-    # 250 mm back, a tall sitter leaning in 25 degrees
-    near = 600 / 2 - 50 + 250 - (845 - 100) * math.sin(math.radians(25))
-    assert max(y for _, y, _ in e0) == pytest.approx(-near, abs=0.01)
+    assert min(z for _, _, z in own) == pytest.approx(low, abs=0.01)
+    # the nearest: hips 250 mm back, a tall sitter leaning in 25 degrees: eyes over the table
+    near = 250 - (845 - 100) * math.sin(math.radians(25))
+    assert max(y for _, y, _ in own) == pytest.approx(-near, abs=0.01)
+    # the owner up to 100 mm to either side; the opponent across 600-900 mm, up to 250 mm aside
+    assert {x for x, _, _ in own} == {-100, 0, 100} and {x for x, _, _ in opp} == {-250, 0, 250}
+    assert min(y for _, y, _ in opp) == pytest.approx(600 + near, abs=0.01)
+    # the world frame: player 2's station is player 1's turned half round
+    w0, w1 = S.to_world(own, 0, 600), S.to_world(own, 1, 600)
+    assert sorted((-x, -y, z) for x, y, z in w0) == sorted(w1)
 
 
 def test_the_flat_case_shows_each_hand_to_the_other_player():
@@ -123,7 +131,7 @@ def test_a_panel_facing_its_player_under_a_roof_passes_both():
     assert r.ok, r.details
     # without the roofs the opponent leaning in looks over the ridge...
     r = C.privacy([], inks, eyes())
-    assert not r.ok and "185 mm from the box centre toward player 2, 525 mm up" in r.details[0], r.details
+    assert not r.ok and "185 mm from the table's centre toward player 2, 525 mm up" in r.details[0], r.details
     # ...and with the roof lower over the ink, the owner leaning in loses part of it
     r = C.readability(hooded((36, 38, 18))[0], inks, eyes())
     assert not r.ok and "(must be 100% within 45 degrees)" in r.details[0], r.details
@@ -147,25 +155,31 @@ def test_bad_seats_get_a_message_naming_the_field(tmp_path):
 
 
 def test_the_grown_seat_model_has_its_three_cases():
-    """Issue 36's grown seat model (layout.json seats.box_turn, corner,
-    half_standing): the box turned up to 20 degrees either way, the
-    opponent up to 45 degrees round a square table's corner, a player
-    half-standing with eyes up to 100 mm past their table edge."""
+    """Issue 36's grown seat model in a station's frame (layout.json
+    seats.station_turn, corner, half_standing): the station turned up to
+    20 degrees either way, the opponent up to 45 degrees round a square
+    table's corner, the opponent half-standing with eyes up to 100 mm past
+    their table edge."""
     seats = L.load_layout()["seats"]
-    cases = S.cases(seats, 0)
-    assert list(cases) == ["seated", "box turned", "corner of a square table", "half-standing"]
-    seated = cases["seated"]
-    # turning keeps each eye's distance from the box's axis, and reaches 20 degrees
-    r = sorted(round(math.hypot(x, y), 1) for x, y, _ in seated)
-    for p in cases["box turned"]:
-        assert round(math.hypot(p[0], p[1]), 1) in r
-    bearing = [math.degrees(math.atan2(p[0], -p[1])) for p in cases["corner of a square table"]]
-    assert max(bearing) == pytest.approx(45, abs=0.01) and min(bearing) == pytest.approx(-45, abs=0.01)
-    # half-standing: between the table edge and 100 mm past it, up to 700 mm above the table
-    near_edge = min(300 - 50, 450 - 50)
-    for _x, y, z in cases["half-standing"]:
-        assert 300 <= z <= 700 and -y >= near_edge - 100 - 1e-6
-    assert min(-y for _, y, _ in cases["half-standing"]) == pytest.approx(300 - 50 - 100)
+    pivot = (0.0, 170.0)
+    cases = S.cases(seats, pivot)
+    assert list(cases) == ["seated", "station turned", "corner of a square table", "half-standing"]
+    own, opp = cases["seated"]
+    # turning keeps each eye's distance from the pivot
+    r = sorted(round(math.hypot(x - pivot[0], y - pivot[1]), 1) for x, y, _ in own)
+    for p in cases["station turned"][0]:
+        assert round(math.hypot(p[0] - pivot[0], p[1] - pivot[1]), 1) in r
+    assert len(cases["station turned"][0]) == 4 * len(own)
+    # round the corner: bearings from the table's centre up to 45 degrees off straight across
+    assert cases["corner of a square table"][0] is None
+    for depth in seats["table_depth"]:
+        bearing = [math.degrees(math.atan2(-x, y - depth / 2)) for x, y, _ in cases["corner of a square table"][1]
+                   if abs(math.hypot(x, y - depth / 2) - (depth / 2 + 250 - 745 * math.sin(math.radians(25)))) < 0.01]
+        assert max(bearing) == pytest.approx(45, abs=0.01) and min(bearing) == pytest.approx(-45, abs=0.01)
+    # half-standing: between their edge and 100 mm past it, 300-700 mm above the table
+    for _x, y, z in cases["half-standing"][1]:
+        assert 300 <= z <= 700 and 600 - 100 - 1e-6 <= y <= 900
+    assert min(y for _, y, _ in cases["half-standing"][1]) == pytest.approx(500)
     # without the optional fields the model is the seated one alone
     plain = {k: v for k, v in seats.items() if k not in S.OPTIONAL}
-    assert list(S.cases(plain, 0)) == ["seated"]
+    assert list(S.cases(plain, pivot)) == ["seated"]

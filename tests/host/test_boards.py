@@ -52,7 +52,7 @@ def test_the_virtual_board_from_the_factory_plays(tmp_path):
             client.sync()
             assert b.panel_bytes(0) != before          # the cursor moved
             assert sum(b.refresh_counts(0).values()) > sum(counts.values())
-            assert b.panel_image(0).size == (296, 128)
+            assert b.panel_image(0).size == (400, 300)   # the default table: 4.2" panels
             assert b.timing_ms("debounce_ms", 0) > 0
     assert not b.alive
     assert any(ev[0] == "refresh" for ev in events)

@@ -43,7 +43,8 @@ def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
                  "okgin/web/page/index.html", "okgin/web/package-lock.json",
                  "okgin/chip/glue.mjs", "okgin/chip/uf2drop.mjs", "okgin/chip/package-lock.json",
                  "okgin/vboard/mp/vmachine.py", "okgin/tests/hil/conftest.py",
-                 "okgin/tests/firmware/golden/upcard_mover.png", "okgin/tests/mp/run_engine.py"):
+                 "okgin/tests/firmware/golden/upcard_mover.png", "okgin/hardware/data/board-2in9.json",
+                 "okgin/tests/firmware/golden/upcard_mover-400x300.png", "okgin/tests/mp/run_engine.py"):
         assert need in names, need
     # every Python file of the host tool and the engine (okgin.faults was
     # once left out: `okgin faults` was a traceback in every pip install)

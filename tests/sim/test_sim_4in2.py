@@ -1,8 +1,8 @@
-"""The simulator on the 4.2" table (hardware/board-4in2.json, two 400x300
-SSD1683 panels): the window is laid out at the board's panel size and shows
-both panels pixel for pixel, and the text view reads the screens the
-firmware draws at 200x150 and the panel shows at scale 2 (each pixel a
-2x2 block) as it reads them on the 2.9" table."""
+"""The simulator on the 4.2" table (hardware/board.json, the default: two
+400x300 SSD1683 panels at scale 2): the window is laid out at the board's
+panel size and shows both panels pixel for pixel, and the text view reads
+the 200x150 screens the firmware draws (each pixel a 2x2 block on the
+panel) as it reads the 2.9" table's."""
 import os
 import time
 
@@ -15,7 +15,7 @@ tk = pytest.importorskip("tkinter")
 from okgin.simui import tkapp
 
 SCALE = 1
-BOARD = os.path.join(ROOT, "hardware", "board-4in2.json")
+BOARD = os.path.join(ROOT, "hardware", "board.json")
 
 
 @pytest.fixture
@@ -31,7 +31,8 @@ def session_4in2(tmp_path):
 def test_the_window_is_laid_out_at_the_boards_panel_size(session_4in2, xdisplay):
     from PIL import ImageGrab
     assert tkapp.panel_size(BOARD) == (400, 300)
-    assert tkapp.panel_size() == (296, 128)
+    assert tkapp.panel_size() == (400, 300)          # the default table's
+    assert tkapp.panel_size("board-2in9.json") == (296, 128)
     session = session_4in2
     tkapp.SimWindow.display = xdisplay
     root = tk.Tk(screenName=xdisplay, className="okgin")
@@ -62,12 +63,15 @@ def test_the_window_is_laid_out_at_the_boards_panel_size(session_4in2, xdisplay)
 
 
 def test_the_text_view_reads_the_4in2_panel(session_4in2):
-    from okgin.simui.textview import PanelReader
+    """The 4.2" panel shows its 200x150 screen as 2x2 blocks: the text view
+    reads that screen (25 columns), glyph for glyph what the firmware drew."""
+    from PIL import Image
+    from okgin.simui.textview import PanelReader, screen_of
     img = session_4in2.panel(0)
     assert img.size == (400, 300)
+    screen = screen_of(img)
+    assert screen.size == (200, 150)
+    assert screen.resize((400, 300), Image.Resampling.NEAREST).tobytes() == img.convert("1").tobytes()
     lines = PanelReader().lines(img)
     assert any("Oklahoma Gin" in ln for ln in lines), lines
-    from PIL import Image
-    half = img.convert("1").resize((200, 150), Image.Resampling.NEAREST)
-    assert half.resize((400, 300), Image.Resampling.NEAREST).tobytes() == img.convert("1").tobytes()
-    assert lines == PanelReader().lines(half)
+    assert lines == PanelReader().lines(screen) and max(len(ln) for ln in lines) <= 25

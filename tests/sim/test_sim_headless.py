@@ -20,12 +20,12 @@ def test_shots_are_the_panels_pixel_for_pixel(session, tmp_path):
         "boot.png", "boot-p0.png", "boot-p1.png", "moved.png", "moved-p0.png", "moved-p1.png"]
     for p in (0, 1):
         shot = Image.open(tmp_path / ("moved-p%d.png" % p))
-        assert shot.size == (296, 128) and shot.mode == "1"
+        assert shot.size == (400, 300) and shot.mode == "1"     # the default table's 4.2" panels
         assert same(shot, session.panel(p))
     # the press reached the board: player 0's panel changed
     assert not same(Image.open(tmp_path / "boot-p0.png"), Image.open(tmp_path / "moved-p0.png"))
     both = Image.open(tmp_path / "moved.png")
-    assert both.mode == "RGB" and both.width > 2 * 296 * 2 and both.height > 128 * 2
+    assert both.mode == "RGB" and both.width > 2 * 400 * 2 and both.height > 300 * 2
 
 
 def test_a_refused_serial_line_stops_the_script_at_its_line(session, tmp_path):

@@ -51,7 +51,9 @@ def test_okgin_sim_lang_ko_plays_a_whole_game_in_korean(tmp_path):
     path = tmp_path / "game.txt"
     path.write_text(script)
     shots = tmp_path / "shots"
+    # on the 2.9" table (its 296x128 shots; a whole game: the cheaper panels)
     r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--lang", "ko", "--vs", "hard",
+                                      "--board", "board-2in9.json",
                                       "--seed", str(SEED), "--script", str(path),
                                       "--shots", str(shots)],
                        cwd=ROOT, env=env_with(), capture_output=True, text=True, timeout=900)
@@ -75,6 +77,7 @@ def test_the_same_deal_in_english_and_korean_differs_only_in_its_words(tmp_path)
         path = tmp_path / ("%s.txt" % code)
         path.write_text("sync\nshot deal\nserial status\n")
         r = subprocess.run(okgin_cmd() + ["sim", "--headless", "--lang", code, "--seed", "7",
+                                          "--board", "board-2in9.json",     # the crop below is its
                                           "--script", str(path), "--shots",
                                           str(tmp_path / code)],
                            cwd=ROOT, env=env_with(), capture_output=True, text=True, timeout=300)

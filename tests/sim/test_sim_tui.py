@@ -15,7 +15,7 @@ from okgin.simui import render
 from okgin.lib.session import Session
 from tests.support.sim import ROOT, env_with, new_board, okgin_cmd
 
-COLS, ROWS = 310, 45  # room for both panels side by side at full size
+COLS, ROWS = 310, 45  # room for both panels side by side at full size (either table)
 
 
 @pytest.fixture
@@ -58,10 +58,14 @@ def wait_for(run, pred, timeout=30):
 
 
 def panel_from_screen(lines, p):
-    """Decode the braille box of player p (side-by-side layout)."""
-    x = 1 + p * 151
-    rows = [ln[x:x + 148] for ln in lines[2:34]]
-    return render.braille_decode(rows)
+    """Decode the braille box of player p (side-by-side layout) of the
+    default table: its panel's screen (200x150 on the 4.2" panels)."""
+    from okgin.simui.tui import sizes
+    (w, h), _text = sizes()
+    x = 1 + p * (w + 3)
+    rows = [ln[x:x + w] for ln in lines[2:2 + h]]
+    bw, bh, scale = render.board_panel()
+    return render.braille_decode(rows, size=(bw // scale, bh // scale))
 
 
 def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
@@ -108,13 +112,16 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     _quit(run, status)
 
     # What the terminal showed at boot is exactly what the board draws at
-    # boot: boot another fresh board and compare pixel for pixel.
+    # boot (the default table's screen: its panel's 2x2 blocks halved):
+    # boot another fresh board and compare pixel for pixel.
+    from okgin.simui.textview import screen_of
     s = Session(new_board(str(tmp_path / "flash2")))
     try:
         s.start()
         s.sync()
         for p in (0, 1):
-            assert s.panel(p).tobytes() == boot[p].tobytes()
+            assert s.panel(p).size == (400, 300)
+            assert screen_of(s.panel(p)).tobytes() == boot[p].tobytes()
     finally:
         s.close()
 
@@ -129,8 +136,23 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     (30, 24, ("small", None)),
 ])
 def test_layout_picks_the_largest_picture_that_fits(cols, rows, want):
-    from okgin.simui.tui import layout
-    assert layout(cols, rows) == want
+    from okgin.simui.tui import layout, sizes
+    assert sizes("board-2in9.json") == ((148, 32), (37, 12))
+    assert layout(cols, rows, sizes("board-2in9.json")) == want
+
+
+@pytest.mark.parametrize("cols, rows, want", [
+    (206, 44, ("side", "full")),     # the 4.2" panels' 200x150 screens: 100x38 cells each
+    (204, 90, ("stacked", "full")),
+    (102, 45, ("single", "full")),
+    (80, 24, ("side", "text")),      # 25 columns a panel
+    (27, 20, ("single", "text")),
+    (26, 24, ("small", None)),
+])
+def test_layout_on_the_default_4in2_table(cols, rows, want):
+    from okgin.simui.tui import layout, sizes
+    assert sizes() == ((100, 38), (25, 13))
+    assert layout(cols, rows, sizes()) == want
 
 
 CARD = re.compile("[A2-9TJQK][\u2663\u2666\u2665\u2660]")
@@ -158,8 +180,10 @@ def _start_80x24(base, tmp_path, *args):
     """okgin sim --tui in an 80x24 tmux window; the file its exit status goes to."""
     flash = tmp_path / "flash"
     status = tmp_path / "exit"
+    # the 2.9" table: the columns of its 37-column text boxes below
     cmd = " ".join(shlex.quote(a) for a in okgin_cmd() + ["sim", "--tui", "--speed", "0", "--flash-dir",
-                                                          str(flash)] + list(args))
+                                                          str(flash), "--board", "board-2in9.json"]
+                   + list(args))
     env = _terminal_env()
     shell = "cd %s && PYTHONPATH=%s %s; echo $? > %s" % (
         shlex.quote(ROOT), shlex.quote(env["PYTHONPATH"]), cmd, shlex.quote(str(status)))

@@ -12,7 +12,7 @@ from okgin.simui import render
 tk = pytest.importorskip("tkinter")
 from okgin.simui import tkapp
 
-SCALE = 2
+SCALE = 1     # the default table's 400x300 panels side by side fit the private X screen at 1
 
 
 def pump(root, win, seconds=0.0, until=None, timeout=15.0):
@@ -47,7 +47,8 @@ def grab(win, display, p):
     c = win.canvas[p]
     x, y = c.winfo_rootx() + tkapp.BORDER, c.winfo_rooty() + tkapp.BORDER
     shot = ImageGrab.grab(xdisplay=display)
-    return shot.crop((x, y, x + 296 * SCALE, y + 128 * SCALE)).convert("RGB")
+    w, h = win.size                   # the default table's: 400x300
+    return shot.crop((x, y, x + w * SCALE, y + h * SCALE)).convert("RGB")
 
 
 def shows(win, session, p):

@@ -6,6 +6,15 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# The two tables: the one the README builds and every command uses unless
+# told otherwise (hardware/board.json: the 4.2" 400x300 panels, one in a
+# station at each player's edge), and the 2.9" 296x128 variant
+# (hardware/board-2in9.json). Tests that pin the 2.9" panel's pixels,
+# commands or times (its goldens, the SSD1680's traffic) name BOARD_2IN9;
+# tests of what a user gets by default name BOARD or nothing.
+BOARD = os.path.join(ROOT, "hardware", "board.json")
+BOARD_2IN9 = os.path.join(ROOT, "hardware", "board-2in9.json")
+
 
 def micropython():
     """The micropython binary, found as the virtual board finds it

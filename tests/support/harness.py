@@ -4,6 +4,11 @@ board.json) on the virtual board (okgin.vboard: the real micropython binary,
 pins and SPI emulated), talked to over its pty with pyserial, exactly as the
 host tool would.
 
+The tests of the firmware run on the 2.9" table (BOARD_2IN9) unless they
+say otherwise: their goldens (tests/firmware/golden), crops and counts are
+its 296x128 panels' and its SSD1680s' (faster to emulate than the 4.2"
+panels, whose own tests pass ``board=BOARD``).
+
 ``OKGIN_UPDATE_GOLDEN=1`` makes golden-image comparisons write the PNGs
 instead of comparing (look at them before committing).
 """
@@ -17,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
 
 from okgin.vboard import VirtualBoard
+from tests.support import BOARD, BOARD_2IN9  # noqa: F401  (BOARD: for the tests of the default table)
 
 # The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
 # unix port's stand-in for the chip's budget, docs/memory.md), unless
@@ -25,12 +31,13 @@ HEAP = os.environ.get("OKGIN_HEAP")
 DRIVERS = ("boarddef.py", "hal.py", "ssd1680.py", "buttons.py")
 
 
-def make_flash(path, compiled=True):
+def make_flash(path, compiled=True, board=BOARD_2IN9):
     """The device's flash root as `okgin flash` lays it out: engine/ and the
-    firmware modules compiled to .mpy, main.py as source, board.json (the
-    virtual board's own populate(), so the tests run what ships)."""
+    firmware modules compiled to .mpy, main.py as source, ``board`` as
+    board.json (the virtual board's own populate(), so the tests run what
+    ships)."""
     from okgin.vboard.flash import populate
-    return populate(path, root=ROOT, compiled=compiled)
+    return populate(path, root=ROOT, board=board, compiled=compiled)
 
 
 class ProtocolError(AssertionError):
@@ -42,7 +49,7 @@ class Board:
 
     def __init__(self, flash, speed=0.0, board_json=None):
         self.flash = flash
-        self.board_json = board_json or os.path.join(ROOT, "hardware", "board.json")
+        self.board_json = board_json or BOARD_2IN9
         self.speed = speed
         self.vb = None
         self.ser = None

@@ -10,6 +10,7 @@ import pytest
 import serial
 
 from okgin.vboard import VirtualBoard, populate
+from tests.support import BOARD_2IN9 as B29   # the tiny firmware's panels: the 2.9" table's SSD1680s
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -47,7 +48,7 @@ class Client:
 @pytest.fixture
 def board(tmp_path):
     events = []
-    vb = VirtualBoard(flash_dir=populate(str(tmp_path / "flash"), main_py=TINY))
+    vb = VirtualBoard(flash_dir=populate(str(tmp_path / "flash"), board=B29, main_py=TINY), board=B29)
     vb.on_event = events.append
     vb.events = events
     vb.start()
@@ -220,7 +221,7 @@ def test_sys_exit_ends_at_the_repl_and_ctrl_d_boots_again_like_a_soft_reset(boar
 def test_speed_orders_busy_after_show_and_reports_real_seconds(tmp_path):
     # With e-ink time on (speed 0.1 -> a full refresh keeps BUSY high 0.25 s),
     # a BUSY read right after the activation already sees the panel busy.
-    with VirtualBoard(flash_dir=populate(str(tmp_path / "f"), main_py=TINY), speed=0.1) as vb:
+    with VirtualBoard(flash_dir=populate(str(tmp_path / "f"), board=B29, main_py=TINY), board=B29, speed=0.1) as vb:
         ended = threading.Event()
         events = []
         vb.on_event = lambda ev: (events.append(ev), ev[0] == "ended" and ended.set())
@@ -271,7 +272,7 @@ def test_populate_compiles_like_okgin_flash_and_keeps_saved_games(tmp_path):
 def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
     import json
     from okgin.vboard import VBoardError
-    with open(os.path.join(ROOT, "hardware", "board.json")) as f:
+    with open(os.path.join(ROOT, "hardware", "board-2in9.json")) as f:   # SSD1680s at rotation 90
         board = json.load(f)
     del board["players"][1]["panel"]["busy"]
     bad = tmp_path / "bad.json"
@@ -307,7 +308,7 @@ def test_bad_board_definition_or_options_are_clear_errors(tmp_path):
 
 def test_loopback_tcp_link_works_too(tmp_path):
     # The link used where unix-domain socket addresses differ (macOS) or are too long.
-    with VirtualBoard(flash_dir=populate(str(tmp_path / "f"), main_py=TINY), link="tcp") as vb:
+    with VirtualBoard(flash_dir=populate(str(tmp_path / "f"), board=B29, main_py=TINY), board=B29, link="tcp") as vb:
         assert vb.link.address.startswith("tcp:127.0.0.1:")
         c = Client(vb.port)
         c.until("READY tiny")
@@ -327,7 +328,7 @@ def test_a_firmware_that_keeps_crashing_at_boot_leaves_the_board_off(tmp_path):
         events.append(ev)
         if len(events) >= 3:
             done.set()
-    vb = VirtualBoard(flash_dir=populate(str(tmp_path / "f"), main_py=crash), crash_restarts=3)
+    vb = VirtualBoard(flash_dir=populate(str(tmp_path / "f"), board=B29, main_py=crash), board=B29, crash_restarts=3)
     vb.on_event = on_event
     with vb:
         assert done.wait(20)

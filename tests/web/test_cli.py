@@ -62,8 +62,8 @@ def test_a_failed_build_leaves_the_folder_as_it_was(site, tmp_path, monkeypatch)
     before = sorted(p.name for p in old.iterdir())
     real = web._firmware
 
-    def failing(dst):
-        real(dst)
+    def failing(dst, *board):
+        real(dst, *board)
         raise CommandError("mpy-cross failed on app.py")
     monkeypatch.setattr(web, "_firmware", failing)
     for out in (old, tmp_path / "new"):
@@ -75,6 +75,33 @@ def test_a_failed_build_leaves_the_folder_as_it_was(site, tmp_path, monkeypatch)
     monkeypatch.setattr(web, "_firmware", real)
     assert web.build(str(tmp_path / "new")) == str(tmp_path / "new")
     assert (tmp_path / "new" / "site.json").exists()
+
+
+def test_the_site_plays_the_default_table_or_the_board_asked_for(site, tmp_path):
+    """The page's panels are the default table's, 400x300 with the 4.2"
+    panel's times; okgin web --board board-2in9.json builds the 2.9"
+    table's (296x128, its times, its board.json on the page's flash); a
+    board that is not there or not valid is one line, exit 1."""
+    def built(folder):
+        with open(os.path.join(folder, "site.json")) as f:
+            info = json.load(f)
+        with open(os.path.join(folder, "fw", "board.json"), "rb") as f:
+            return info["panel"], info["full_ms"], info["partial_ms"], f.read()
+
+    def committed(name):
+        with open(os.path.join(ROOT, "hardware", name), "rb") as f:
+            return f.read()
+    assert built(site) == ([400, 300], 3000, 400, committed("board.json"))
+    from okgin.web import build         # (as okgin web --board: the same build, without the .uf2)
+    build(str(tmp_path / "small"), uf2=None, board="board-2in9.json")
+    assert built(tmp_path / "small") == ([296, 128], 2500, 400, committed("board-2in9.json"))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "x"}')
+    for board, says in (("no-such-board.json", "not found"), (str(bad), "board definition")):
+        p = okgin("--build", str(tmp_path / "never"), "--board", board)
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 1 and err.startswith("okgin: ") and says in err, err
+        assert len(err.strip().splitlines()) == 1 and not (tmp_path / "never").exists()
 
 
 def test_serve_says_where_and_a_taken_port_is_a_clear_error(site):

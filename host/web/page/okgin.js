@@ -9,8 +9,9 @@ import { loadMicroPython } from "./mp/micropython.mjs";
 
 const params = new URLSearchParams(location.search);
 // the panels' size: site.json's "panel" (the board the site was built
-// with: 296x128 on the 2.9" table, 400x300 on the 4.2"), set by main()
-let W = 296, H = 128;
+// with: 400x300 on the 4.2" table, 296x128 on the 2.9"), set by main(), and
+// its "scale" (2 on the 4.2": its 200x150 screen is drawn in 2x2 blocks)
+let W = 400, H = 300, S = 2;
 const STORE = "okgin:";                       // localStorage key prefix
 const IDLE_MS = 10;                            // between turns when nothing happens
 
@@ -281,15 +282,17 @@ class Table {
   }
 
   // Panels side by side when each can be 1.5x or more, else stacked; a
-  // whole number of device pixels per panel pixel where that costs at most
-  // a quarter of the room (crisp 1-bit text), at most 3x.
+  // whole number of device pixels per pixel of the panel's screen (a panel
+  // pixel, or a 2x2 block of them on the 4.2") where that costs at most a
+  // quarter of the room (crisp 1-bit text), at most 3x the panel.
   fit() {
     const dpr = window.devicePixelRatio || 1, bezel = 16, gap = 16;
     const room = document.getElementById("table").clientWidth - 16;
     const seats = this.players.filter((s) => !s.section.hidden).length;
     const side = seats > 1 && room >= 2 * (1.5 * W + bezel) + gap;
     let css = Math.min((side ? (room - gap) / 2 : room) - bezel, 3 * W);
-    const whole = Math.floor(css * dpr / W) * W / dpr;
+    const unit = W / S;                          // the screen's pixels across
+    const whole = Math.floor(css * dpr / unit) * unit / dpr;
     if (whole >= 0.75 * css) css = whole;
     for (const s of this.players) s.section.style.width = (css + bezel) + "px";
   }
@@ -413,6 +416,7 @@ function offerUf2(uf2) {
 async function main() {
   const site = await (await fetch("site.json")).json();
   if (site.panel) [W, H] = site.panel;
+  S = site.scale || 1;
   offerUf2(site.uf2);
   const [mp, files] = await Promise.all([
     loadMicroPython({
