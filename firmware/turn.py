@@ -7,6 +7,7 @@ cursor move does not change, is built once per position (``base``).
 """
 from engine import deadwood
 from i18n import t, card as show_card
+import text
 from text import width
 
 try:
@@ -40,17 +41,16 @@ def _fit(keys, args=(), less=0):
     before does not fit: a 2.9" table asks for no form it does not draw
     (the texts looked up stay on the heap, i18n's cache). The last when
     none fits (the fit test fails on it)."""
-    from screens import LINES_W   # the panel's: screens is sized at run time
+    lw = text.LINES_W   # the panel's (text.size); screens may be dropped now
     for k in keys:
         s = t(k, *args)
-        if width(s) <= LINES_W - less:   # less: 1 for a bold line
+        if width(s) <= lw - less:   # less: 1 for a bold line
             return s
     return s
 
 
 def _narrow():
-    from screens import NARROW
-    return NARROW
+    return text.NARROW
 
 
 def _hints(key, short):
@@ -160,9 +160,8 @@ def base(app, p):
         # a spade upcard: this hand counts twice (R15); the short form
         # where the mark leaves the line no room
         mark = " \u00b7 \u2660\u00d72"
-        from screens import LINES_W
         status += mark
-        if width(status) > LINES_W:
+        if width(status) > text.LINES_W:
             status = (t("turn.status_gin_short", obs["stock_count"]) if limit == 0 else
                       t("turn.status_short", obs["stock_count"], limit)) + mark
     b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
@@ -230,8 +229,7 @@ def _last_move(app, p, obs):
     # shorter verb for "took" a catalogue may give (a narrow screen)
     name = app.name(p, 1 - p)
     s = _fit(("turn.last", "turn.last_short"), (name, ", ".join(words)))
-    from screens import LINES_W
-    if took and len(words) > 1 and width(s) > LINES_W:
+    if took and len(words) > 1 and width(s) > text.LINES_W:
         # still too long: the shorter verb for "took" a catalogue may give
         words[0] = t("turn.took_short", show_card(took))
         s = t("turn.last_short", name, ", ".join(words))
@@ -299,8 +297,7 @@ def view(app, p):
     doubled = obs["multiplier"] > 1
     lines.append(b[_B_STATUS])
     last = b[_B_LAST]
-    from screens import ROWS
-    own = ROWS > 3 and not computer_seat   # the last move has its own line
+    own = text.NARROW and not computer_seat   # the last move has its own line
     if computer_seat:
         lines.append(t("turn.holds", len(hand)))
     elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
