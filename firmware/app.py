@@ -86,8 +86,7 @@ class App:
         # are alike). screens.py takes its size (W, H, the layout) from
         # these when imported: one imported before now is dropped
         import text
-        text.FB_W = hw.displays[0].width
-        text.FB_H = hw.displays[0].height
+        text.size(hw.displays[0].width, hw.displays[0].height)
         sys.modules.pop("screens", None)
         self.buttons = hw.buttons
         self.nplayers = 2

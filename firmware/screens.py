@@ -36,13 +36,12 @@ CARD_H = 36
 # the hand's faces overlap by their border (each 16 px card box shows its
 # rank and suit whole, a pixel of paper either side): 11 cards and three
 # meld gaps take 175 px, right of the pile (0..15).
-NARROW = W < 296
+NARROW = text.NARROW   # W < 296 (text.size)
 if NARROW:
     CARD_W = 16
     CARD_STEP = 15   # the next card's left border is this one's right
     GROUP_GAP = 3
     LINES_X = 0      # Unifont's cells keep a column of paper at the left
-    LINES_W = W
     ROWS = 4         # the prompt, the stock, the card's line, the last move
     HAND_Y = 89      # raised by 4: 85, under the four lines (16..79)
     PILE_X = 0
@@ -53,12 +52,12 @@ else:
     CARD_STEP = 24
     GROUP_GAP = 5    # space between melds / deadwood (hand grouped, R3)
     LINES_X = 30     # the turn screen's lines, right of the pile
-    LINES_W = W - LINES_X - 2
     ROWS = 3         # the prompt, the stock, the card's line or the last move
     HAND_Y = 70      # raised by 4 under the cursor: 66, just under 3 lines
     PILE_X = 2
     PILE_Y = TOP + 1
     HAND_X = 0
+LINES_W = text.LINES_W   # W on a narrow screen, else W - LINES_X - 2
 ICON_GAP = 3         # an icon and the word after it in a footer
 ITEM_GAP = 12        # one button's item and the next (the catalogue's "  ")
 

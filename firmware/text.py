@@ -49,6 +49,22 @@ _INV.pixel(1, 0, 0)
 # from here (W, H and the layout under them)
 FB_W = 296
 FB_H = 128
+# The turn screen's layout the texts are chosen for (screens.py draws it;
+# turn.py picks the forms that fit without loading screens, which a knock
+# and the coach drop): a screen narrower than the 2.9"'s 296 (the 4.2" at
+# scale 2) is laid out as narrow, and the width of the turn screen's lines.
+NARROW = False
+LINES_W = FB_W - 32
+
+
+def size(w, h):
+    """The panels' logical size (App, from the display): before screens.py
+    is imported."""
+    global FB_W, FB_H, NARROW, LINES_W
+    FB_W = w
+    FB_H = h
+    NARROW = w < 296
+    LINES_W = w if NARROW else w - 32
 FAST = True             # the copy of whole bands (off: every glyph blitted; a test)
 
 

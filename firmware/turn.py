@@ -7,7 +7,8 @@ cursor move does not change, is built once per position (``base``).
 """
 from engine import deadwood
 from i18n import t, card as show_card
-from text import first_fit
+import text
+from text import width
 
 try:
     from micropython import const
@@ -33,6 +34,29 @@ _B_TAKEN = const(9)    # the card p just took (R7), or None
 _B_DW = const(10)      # card -> deadwood of the hand without it
 _B_STATUS = const(11)  # the stock and knock limit line, in words
 
+
+def _fit(keys, args=(), less=0):
+    """The first of a catalogue's forms (``keys``: the long one first)
+    that fits the turn screen's line, each looked up only when the one
+    before does not fit: a 2.9" table asks for no form it does not draw
+    (the texts looked up stay on the heap, i18n's cache). The last when
+    none fits (the fit test fails on it)."""
+    lw = text.LINES_W   # the panel's (text.size); screens may be dropped now
+    for k in keys:
+        s = t(k, *args)
+        if width(s) <= lw - less:   # less: 1 for a bold line
+            return s
+    return s
+
+
+def _narrow():
+    return text.NARROW
+
+
+def _hints(key, short):
+    """A footer's text, and on a narrow screen its short form too (the
+    footer draws the first that fits)."""
+    return (t(key), t(short)) if _narrow() else t(key)
 
 def press(app, p, button):
     """A button of player p during a turn (not the menu's, not a notice's,
@@ -136,11 +160,10 @@ def base(app, p):
         # a spade upcard: this hand counts twice (R15); the short form
         # where the mark leaves the line no room
         mark = " \u00b7 \u2660\u00d72"
-        from screens import LINES_W
-        status = first_fit(LINES_W, (
-            status + mark,
-            (t("turn.status_gin_short", obs["stock_count"]) if limit == 0 else
-             t("turn.status_short", obs["stock_count"], limit)) + mark))
+        status += mark
+        if width(status) > text.LINES_W:
+            status = (t("turn.status_gin_short", obs["stock_count"]) if limit == 0 else
+                      t("turn.status_short", obs["stock_count"], limit)) + mark
     b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
          _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}, status]
     for k in ("history", "discard", "opponent_known"):
@@ -161,13 +184,14 @@ def _head(app, p, obs):
             sc = g["scores"]
             out.append("%d-%d" % (sc[p], sc[1 - p]))
         out = " ".join(out)
-        return (t("turn.head_hollywood", n, out, obs["target"]),
-                t("turn.head_hollywood_short", n, out, obs["target"]),
-                t("turn.head_hollywood_tiny", n, out, obs["target"]))
-    sc = obs["scores"]
-    args = (n, app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p], obs["target"])
-    return (t("turn.head", *args), t("turn.head_short", *args), t("turn.head_tiny", *args),
-            t("turn.head_mini", *args))
+        keys = ("turn.head_hollywood", "turn.head_hollywood_short", "turn.head_hollywood_tiny")
+        args = (n, out, obs["target"])
+    else:
+        sc = obs["scores"]
+        keys = ("turn.head", "turn.head_short", "turn.head_tiny", "turn.head_mini")
+        args = (n, app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p], obs["target"])
+    # the tiny forms only where they may be drawn (a narrow screen)
+    return tuple([t(k, *args) for k in keys[:None if _narrow() else 2]])
 
 
 def _last_move(app, p, obs):
@@ -203,18 +227,13 @@ def _last_move(app, p, obs):
     # without the name when both halves and a long one ("Kompyuta") would
     # not fit: the opponent is the only other player; then with the
     # shorter verb for "took" a catalogue may give (a narrow screen)
-    short = ""
-    if took and len(words) > 1:
-        short = ", ".join([t("turn.took_short", show_card(took))] + words[1:])
-    words = ", ".join(words)
-    # the panel's line (screens is sized at run time): on a narrow one the
-    # last move has a line of its own, the screen's width
-    from screens import LINES_W
-    forms = (t("turn.last", app.name(p, 1 - p), words),
-             t("turn.last_short", app.name(p, 1 - p), words))
-    if short:
-        forms += (t("turn.last_short", app.name(p, 1 - p), short),)
-    return first_fit(LINES_W, forms)
+    name = app.name(p, 1 - p)
+    s = _fit(("turn.last", "turn.last_short"), (name, ", ".join(words)))
+    if took and len(words) > 1 and width(s) > text.LINES_W:
+        # still too long: the shorter verb for "took" a catalogue may give
+        words[0] = t("turn.took_short", show_card(took))
+        s = t("turn.last_short", name, ", ".join(words))
+    return s
 
 
 def follow_draw(app, p, before):
@@ -253,7 +272,7 @@ def view(app, p):
         hint = t("hint.computer")
     elif not my_turn:
         lines.append(t("turn.waiting", opp))
-        hint = (t("hint.waiting"), t("hint.waiting_short"))
+        hint = _hints("hint.waiting", "hint.waiting_short")
     elif phase == "upcard":
         lines.append(t("turn.upcard"))
         hint = t("hint.upcard")
@@ -261,9 +280,7 @@ def view(app, p):
         lines.append(t("turn.both_passed"))    # R6: not the upcard
         hint = t("hint.draw_only")
     elif phase == "draw":
-        from screens import LINES_W
-        lines.append(first_fit(LINES_W - 1, (t("turn.draw_or_take", show_card(pile)),   # bold
-                                             t("turn.draw_or_take_short", show_card(pile)))))
+        lines.append(_fit(("turn.draw_or_take", "turn.draw_or_take_short"), (show_card(pile),), 1))
         hint = t("hint.draw")
     else:
         cursor = app.cursor[p] % len(order)
@@ -273,39 +290,33 @@ def view(app, p):
             dw = b[_B_DW][c] = deadwood([x for x in hand if x != c])
         if app.confirm[p]:
             lines.append(t("turn.confirm_gin" if dw == 0 else "turn.confirm_knock", show_card(c)))
-            hint = (t("hint.confirm"), t("hint.confirm_short"))
+            hint = _hints("hint.confirm", "hint.confirm_short")
         else:
             lines.append(t("turn.discard"))
-            hint = (t("hint.discard"), t("hint.discard_short"))
+            hint = _hints("hint.discard", "hint.discard_short")
     doubled = obs["multiplier"] > 1
     lines.append(b[_B_STATUS])
     last = b[_B_LAST]
-    from screens import ROWS
-    own = ROWS > 3 and not computer_seat   # the last move has its own line
+    own = text.NARROW and not computer_seat   # the last move has its own line
     if computer_seat:
         lines.append(t("turn.holds", len(hand)))
     elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
             and ("knock " + c) not in obs["legal"]:
-        from screens import LINES_W
-        lines.append(first_fit(LINES_W, (t("turn.keep_taken", show_card(c)),
-                                         t("turn.keep_taken_short", show_card(c)))))
+        lines.append(_fit(("turn.keep_taken", "turn.keep_taken_short"), (show_card(c),)))
     elif cursor >= 0:
         if dw == 0:
             lines.append(t("turn.after_gin", show_card(c)))
         elif dw <= limit:
             # the short form when a 10 or a two-digit deadwood would not
             # fit: never a card or a number cut (tests/app/test_fit.py)
-            from screens import LINES_W
-            lines.append(first_fit(LINES_W, (t("turn.after_knock", show_card(c), dw),
-                                             t("turn.after_knock_short", show_card(c), dw),
-                                             t("turn.after_knock_tiny", show_card(c), dw))))
+            lines.append(_fit(("turn.after_knock", "turn.after_knock_short", "turn.after_knock_tiny"),
+                              (show_card(c), dw)))
         else:
             lines.append(t("turn.after", show_card(c), dw))
     elif last and not own:
         lines.append(last)
     elif doubled:
-        from screens import LINES_W       # R15, at the deal
-        lines.append(first_fit(LINES_W, (t("turn.doubled"), t("turn.doubled_short"))))
+        lines.append(_fit(("turn.doubled", "turn.doubled_short")))   # R15, at the deal
     else:
         lines.append(t("turn.deadwood", obs["deadwood"]))
     if own:

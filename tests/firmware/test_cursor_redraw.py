@@ -24,7 +24,7 @@ import framebuf
 import i18n
 i18n.DIR = "firmware/lang/"
 import text
-text.FB_W, text.FB_H = SIZE
+text.size(*SIZE)
 import screens
 from i18n import t
 W, H = SIZE
