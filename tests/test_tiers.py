@@ -94,14 +94,53 @@ def test_the_rules_have_teeth():
     assert list(_path_edits(tree)) == [2, 4]
 
 
+# collects like pytest and prints each test's xdist group, in the order
+# the tests are handed out
+GROUPS = """
+import sys, pytest
+class Groups:
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            names = [str(m.args[0]) for m in item.iter_markers("xdist_group")]
+            print("GROUP", item.nodeid, ",".join(names) or "-")
+sys.exit(pytest.main(sys.argv[1:], plugins=[Groups()]))
+"""
+
+
+def _groups(*files):
+    p = subprocess.run([sys.executable, "-c", GROUPS, "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return [tuple(ln.split()[1:]) for ln in p.stdout.splitlines() if ln.startswith("GROUP ")]
+
+
 def test_the_long_files_are_handed_out_first():
-    """make test's workers take whole files in collection order: the files
-    with a slow or chip test come first, each file's tests together and in
-    their own order, so a long one never starts last (tests/conftest.py)."""
-    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                        "tests/engine/test_api.py", "tests/chip/test_images.py", "tests/test_lint.py",
-                        "tests/host/test_faults.py"], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    files = [ln.split("::")[0] for ln in p.stdout.splitlines() if "::" in ln]
+    """make test's workers take work in collection order: the files
+    tests/conftest.py lists as LONG, longest first, then the other files
+    with a slow or chip test, then the rest; each file's tests together
+    and in their own order, so a long one never starts last."""
+    got = _groups("tests/engine/test_api.py", "tests/chip/test_images.py", "tests/test_lint.py",
+                  "tests/host/test_faults.py")
+    files = [nodeid.split("::")[0] for nodeid, _ in got]
     order = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
-    assert order == ["tests/chip/test_images.py", "tests/host/test_faults.py",
+    assert order == ["tests/host/test_faults.py", "tests/chip/test_images.py",
                      "tests/engine/test_api.py", "tests/test_lint.py"], order
+
+
+def test_a_file_goes_to_one_worker_unless_its_tests_share_nothing():
+    """--dist loadgroup: a file is one group (its module fixtures set up
+    once, its tests in order), tests/install one for its package-scoped
+    wheel; the emulated Pico's files whose tests each start their own
+    chip (tests/conftest.py SPREAD) have none, so both workers take them."""
+    got = dict(_groups("tests/engine/test_api.py", "tests/chip/test_chip.py", "tests/install"))
+    assert got, got
+    for nodeid, group in got.items():
+        path = nodeid.split("::")[0]
+        if path == "tests/chip/test_chip.py":
+            assert group == "-", (nodeid, group)
+        elif path.startswith("tests/install/"):
+            assert group == "install", (nodeid, group)
+        else:
+            assert group == path[len("tests/"):], (nodeid, group)
+    assert {n.split("::")[0] for n in got} >= {"tests/engine/test_api.py", "tests/chip/test_chip.py",
+                                               "tests/install/test_wheel.py", "tests/install/test_errors.py"}
