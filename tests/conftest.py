@@ -40,7 +40,7 @@ def tier_of(path):
     return tier
 
 
-# The order make test hands out its work (pytest-xdist, --dist loadgroup,
+# The order make test hands out its work (pytest-xdist, --dist loadfile,
 # --no-loadscope-reorder: in collection order), longest first: a long file
 # handed out last keeps one worker busy while the other has nothing left
 # (the chip's fault campaign alone: 13 minutes of a loaded run's tail).
@@ -56,28 +56,47 @@ LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py
         "test_typecheck.py", "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
 FIRST = ("slow", "chip")
 # Files whose tests share nothing (each starts its own emulated Pico, or
-# its own process): their tests are handed out one by one, over both
-# workers. Every other file goes to one worker whole (an xdist_group per
-# file): its module fixtures are set up once and its tests run in order,
-# as in a serial run. A folder with package-scoped fixtures (the wheel,
-# built and installed once for tests/install) is one group.
+# its own process): make test hands their tests out one by one, over both
+# workers. Every other file goes to one worker whole (--dist loadfile):
+# its module fixtures are set up once and its tests run in order, as in a
+# serial run; tests/install whole too (its wheel is built and installed
+# once, for the package). This scheduler does it (xdist's own loadgroup
+# marks do nothing under pytest 9: it renames nodes by an attribute pytest
+# no longer reads, and every test went its own way).
 SPREAD = ("chip/test_chip.py", "chip/test_power.py", "chip/test_uf2.py")
 PACKAGES = ("install",)
+
+
+def work_unit(nodeid):
+    """What make test hands to one worker at once, for a test's node id."""
+    path = nodeid.split("::")[0]
+    rel = path[len("tests/"):] if path.startswith("tests/") else path
+    if rel in SPREAD:
+        return nodeid
+    top = rel.split("/")[0]
+    return "tests/" + top if top in PACKAGES else path
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return work_unit(nodeid)
+    return ByFile(config, log)
 
 
 def _rel(path):
     return pathlib.Path(path).resolve().relative_to(HERE.resolve()).as_posix()
 
 
-@pytest.hookimpl(tryfirst=True)     # before xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     first = set()
     for item in items:
         item.add_marker(tier_of(item.path))
-        rel = _rel(item.path)
-        if rel not in SPREAD:
-            top = rel.split("/")[0]
-            item.add_marker(pytest.mark.xdist_group(top if top in PACKAGES else rel))
         if any(item.get_closest_marker(m) for m in FIRST):
             first.add(item.path)
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import TIERS, tier_of
+from tests.conftest import TIERS, tier_of, work_unit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -94,24 +94,11 @@ def test_the_rules_have_teeth():
     assert list(_path_edits(tree)) == [2, 4]
 
 
-# collects like pytest and prints each test's xdist group, in the order
-# the tests are handed out
-GROUPS = """
-import sys, pytest
-class Groups:
-    def pytest_collection_finish(self, session):
-        for item in session.items:
-            names = [str(m.args[0]) for m in item.iter_markers("xdist_group")]
-            print("GROUP", item.nodeid, ",".join(names) or "-")
-sys.exit(pytest.main(sys.argv[1:], plugins=[Groups()]))
-"""
-
-
-def _groups(*files):
-    p = subprocess.run([sys.executable, "-c", GROUPS, "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+def _nodeids(*files):
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
-    return [tuple(ln.split()[1:]) for ln in p.stdout.splitlines() if ln.startswith("GROUP ")]
+    return [ln.strip() for ln in p.stdout.splitlines() if "::" in ln]
 
 
 def test_the_long_files_are_handed_out_first():
@@ -119,28 +106,42 @@ def test_the_long_files_are_handed_out_first():
     tests/conftest.py lists as LONG, longest first, then the other files
     with a slow or chip test, then the rest; each file's tests together
     and in their own order, so a long one never starts last."""
-    got = _groups("tests/engine/test_api.py", "tests/chip/test_images.py", "tests/test_lint.py",
-                  "tests/host/test_faults.py")
-    files = [nodeid.split("::")[0] for nodeid, _ in got]
+    files = [n.split("::")[0] for n in _nodeids("tests/engine/test_api.py", "tests/chip/test_images.py",
+                                                "tests/test_lint.py", "tests/host/test_faults.py")]
     order = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
     assert order == ["tests/host/test_faults.py", "tests/chip/test_images.py",
                      "tests/engine/test_api.py", "tests/test_lint.py"], order
 
 
 def test_a_file_goes_to_one_worker_unless_its_tests_share_nothing():
-    """--dist loadgroup: a file is one group (its module fixtures set up
-    once, its tests in order), tests/install one for its package-scoped
-    wheel; the emulated Pico's files whose tests each start their own
-    chip (tests/conftest.py SPREAD) have none, so both workers take them."""
-    got = dict(_groups("tests/engine/test_api.py", "tests/chip/test_chip.py", "tests/install"))
-    assert got, got
-    for nodeid, group in got.items():
+    """make test's scheduler (tests/conftest.py work_unit): a file is one
+    unit of work (its module fixtures set up once, its tests in order),
+    tests/install one for its package-scoped wheel; the emulated Pico's
+    files whose tests each start their own chip (SPREAD) are handed out
+    test by test, so both workers take them."""
+    ids = _nodeids("tests/engine/test_api.py", "tests/chip/test_chip.py", "tests/install")
+    units = {n: work_unit(n) for n in ids}
+    assert {n.split("::")[0] for n in ids} >= {"tests/engine/test_api.py", "tests/chip/test_chip.py",
+                                               "tests/install/test_wheel.py", "tests/install/test_errors.py"}
+    for nodeid, unit in units.items():
         path = nodeid.split("::")[0]
         if path == "tests/chip/test_chip.py":
-            assert group == "-", (nodeid, group)
+            assert unit == nodeid
         elif path.startswith("tests/install/"):
-            assert group == "install", (nodeid, group)
+            assert unit == "tests/install"
         else:
-            assert group == path[len("tests/"):], (nodeid, group)
-    assert {n.split("::")[0] for n in got} >= {"tests/engine/test_api.py", "tests/chip/test_chip.py",
-                                               "tests/install/test_wheel.py", "tests/install/test_errors.py"}
+            assert unit == path
+    assert len({u for n, u in units.items() if "test_chip.py" in n}) > 5
+
+
+def test_make_test_uses_that_scheduler():
+    """The scheduler is tests/conftest.py's for --dist loadfile, which the
+    Makefile asks for (xdist's loadgroup marks do nothing under pytest 9)."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        assert "--dist loadfile --no-loadscope-reorder" in f.read()
+    from tests import conftest
+
+    class Config:
+        def getvalue(self, name):
+            return {"dist": "load"}[name]
+    assert conftest.pytest_xdist_make_scheduler(Config(), None) is None     # other modes: xdist's own
