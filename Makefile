@@ -65,11 +65,14 @@ screenshots: $(STAMP) $(WEBDEPS)
 
 # The tests run on JOBS cores (pytest-xdist), each test file on one worker
 # (--dist loadfile: a file's fixtures and order are those of a serial run,
-# and nothing two files share is used by two at once), handed out in the
-# order tests/conftest.py puts them, the long ones first
-# (--no-loadscope-reorder: not by their number of tests, which left the
-# chip's one-test campaigns for the end, one worker idle). JOBS=0 runs them
-# in this one process; more than the machine's cores buys nothing.
+# and nothing two files share is used by two at once) but for the emulated
+# Pico's files whose tests each start their own chip, handed out test by
+# test (tests/conftest.py's scheduler); in the order tests/conftest.py puts
+# them, the long ones first (--no-loadscope-reorder: not by their number of
+# tests, which left the chip's one-test campaigns for the end, one worker
+# idle). JOBS=0 runs them in this one process; more than the machine's
+# cores buys nothing. The run ends with where its time went (per tier, and
+# the CPU seconds of each worker).
 JOBS ?= 2
 XDIST = -n $(JOBS) --dist loadfile --no-loadscope-reorder
 

@@ -3,7 +3,10 @@ folder of tests/ is one tier, so a new test lands in its tier by where it
 is written. `make check` runs `-m "unit and not slow"` (under a minute on a
 quiet machine); `make test` runs them all. A test may add `slow` to its
 folder's tier: a tournament, anything long, leaves make check that way."""
+import collections
 import pathlib
+import resource
+import time
 
 import pytest
 
@@ -37,18 +40,126 @@ def tier_of(path):
     return tier
 
 
-# Files that start first: make test hands whole files to its workers
-# (pytest-xdist, --dist loadfile) in this order, and a long file handed out
-# last keeps one worker busy while the others have nothing left (the chip's
-# fault campaign alone: 13 minutes of a loaded run's tail). Long first, then
-# the rest in the order they were collected.
+# The order make test hands out its work (pytest-xdist, --dist loadfile,
+# --no-loadscope-reorder: in collection order), longest first: a long file
+# handed out last keeps one worker busy while the other has nothing left
+# (the chip's fault campaign alone: 13 minutes of a loaded run's tail).
+# LONG: the files that take longest, the longest first (seconds each took
+# in the quiet fresh-clone CI run of 2026-12-06: the chip's campaign 454,
+# its HIL suite 166, its sleep file ~170 (170 s of CPU measured) and UF2
+# file ~150, the virtual board's campaign 102; make check's: the types 20
+# s of CPU, the expert 9, the screens' fit 7, the coach 7); then the other
+# files with a slow or chip test; then the rest in collection order.
+LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py", "chip/test_uf2.py",
+        "host/test_faults.py", "chip/test_panel_4in2_chip.py", "chip/test_sim_chip_terminal.py",
+        "install/test_wheel.py", "hardware/test_case.py", "sim/test_sim_lang.py",
+        "test_typecheck.py", "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
 FIRST = ("slow", "chip")
+# Files whose tests share nothing (each starts its own emulated Pico, or
+# its own process): make test hands their tests out one by one, over both
+# workers. Every other file goes to one worker whole (--dist loadfile):
+# its module fixtures are set up once and its tests run in order, as in a
+# serial run; tests/install whole too (its wheel is built and installed
+# once, for the package). This scheduler does it (xdist's own loadgroup
+# marks do nothing under pytest 9: it renames nodes by an attribute pytest
+# no longer reads, and every test went its own way).
+SPREAD = ("chip/test_chip.py", "chip/test_power.py", "chip/test_uf2.py")
+PACKAGES = ("install",)
+
+
+def work_unit(nodeid):
+    """What make test hands to one worker at once, for a test's node id."""
+    path = nodeid.split("::")[0]
+    rel = path[len("tests/"):] if path.startswith("tests/") else path
+    if rel in SPREAD:
+        return nodeid
+    top = rel.split("/")[0]
+    return "tests/" + top if top in PACKAGES else path
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return work_unit(nodeid)
+    return ByFile(config, log)
+
+
+def _rel(path):
+    return pathlib.Path(path).resolve().relative_to(HERE.resolve()).as_posix()
 
 
 def pytest_collection_modifyitems(config, items):
+    first = set()
     for item in items:
         item.add_marker(tier_of(item.path))
-    first = {item.path for item in items
-             if any(item.get_closest_marker(m) for m in FIRST)}
+        if any(item.get_closest_marker(m) for m in FIRST):
+            first.add(item.path)
+
+    def rank(item):
+        rel = _rel(item.path)
+        return LONG.index(rel) if rel in LONG else len(LONG) + (item.path not in first)
     # a stable sort by file: each file's tests stay together and in order
-    items.sort(key=lambda item: item.path not in first)
+    items.sort(key=rank)
+
+
+# Where the time went, said at the end of every run (CI's log keeps it):
+# the tests' own durations (setup, call, teardown) summed per tier and for
+# the longest files, and the CPU seconds of each pytest process with its
+# finished children (the boards, emulators and commands it started; not a
+# tmux server, which leaves its parent), with the run's wall time.
+_SPENT = {"tier": collections.Counter(), "file": collections.Counter(), "cpu": {}, "t0": time.monotonic()}
+
+
+def _cpu_s(children=True):
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + (kids.ru_utime + kids.ru_stime if children else 0.0)
+
+
+def pytest_sessionstart(session):
+    _SPENT["t0"] = time.monotonic()
+
+
+def pytest_runtest_logreport(report):
+    # on xdist's controller every worker's reports arrive here too
+    path = report.nodeid.split("::")[0]
+    try:
+        tier = tier_of(HERE.parent / path)
+    except (ValueError, pytest.UsageError):
+        return
+    _SPENT["tier"][tier] += report.duration
+    _SPENT["file"][path] += report.duration
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:     # an xdist worker: its figure goes to the controller
+        workeroutput["cpu_s"] = _cpu_s()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    cpu = getattr(node, "workeroutput", {}).get("cpu_s")
+    if cpu is not None:
+        _SPENT["cpu"][node.gateway.id] = cpu
+
+
+def pytest_terminal_summary(terminalreporter):
+    spent = _SPENT["tier"]
+    if not spent:
+        return
+    w = terminalreporter
+    w.write_sep("=", "where the time went")
+    w.write_line("tests' own durations: %.0f s (%s)" % (sum(spent.values()), ", ".join(
+        "%s %.0f s" % (t, s) for t, s in spent.most_common())))
+    # xdist's controller: its own, the workers (its children) said theirs
+    cpu = dict(_SPENT["cpu"], main=_cpu_s(children=not _SPENT["cpu"]))
+    w.write_line("CPU with the boards and commands started: %.0f s (%s) in %.0f s of wall time" % (
+        sum(cpu.values()), ", ".join("%s %.1f s" % kv for kv in sorted(cpu.items())),
+        time.monotonic() - _SPENT["t0"]))
+    w.write_line("longest files: " + ", ".join(
+        "%s %.0f s" % kv for kv in _SPENT["file"].most_common(12)))

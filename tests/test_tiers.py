@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import TIERS, tier_of
+from tests.conftest import TIERS, tier_of, work_unit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -94,14 +94,54 @@ def test_the_rules_have_teeth():
     assert list(_path_edits(tree)) == [2, 4]
 
 
+def _nodeids(*files):
+    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return [ln.strip() for ln in p.stdout.splitlines() if "::" in ln]
+
+
 def test_the_long_files_are_handed_out_first():
-    """make test's workers take whole files in collection order: the files
-    with a slow or chip test come first, each file's tests together and in
-    their own order, so a long one never starts last (tests/conftest.py)."""
-    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                        "tests/engine/test_api.py", "tests/chip/test_images.py", "tests/test_lint.py",
-                        "tests/host/test_faults.py"], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    files = [ln.split("::")[0] for ln in p.stdout.splitlines() if "::" in ln]
+    """make test's workers take work in collection order: the files
+    tests/conftest.py lists as LONG, longest first, then the other files
+    with a slow or chip test, then the rest; each file's tests together
+    and in their own order, so a long one never starts last."""
+    files = [n.split("::")[0] for n in _nodeids("tests/engine/test_api.py", "tests/chip/test_images.py",
+                                                "tests/test_lint.py", "tests/host/test_faults.py")]
     order = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
-    assert order == ["tests/chip/test_images.py", "tests/host/test_faults.py",
+    assert order == ["tests/host/test_faults.py", "tests/chip/test_images.py",
                      "tests/engine/test_api.py", "tests/test_lint.py"], order
+
+
+def test_a_file_goes_to_one_worker_unless_its_tests_share_nothing():
+    """make test's scheduler (tests/conftest.py work_unit): a file is one
+    unit of work (its module fixtures set up once, its tests in order),
+    tests/install one for its package-scoped wheel; the emulated Pico's
+    files whose tests each start their own chip (SPREAD) are handed out
+    test by test, so both workers take them."""
+    ids = _nodeids("tests/engine/test_api.py", "tests/chip/test_chip.py", "tests/install")
+    units = {n: work_unit(n) for n in ids}
+    assert {n.split("::")[0] for n in ids} >= {"tests/engine/test_api.py", "tests/chip/test_chip.py",
+                                               "tests/install/test_wheel.py", "tests/install/test_errors.py"}
+    for nodeid, unit in units.items():
+        path = nodeid.split("::")[0]
+        if path == "tests/chip/test_chip.py":
+            assert unit == nodeid
+        elif path.startswith("tests/install/"):
+            assert unit == "tests/install"
+        else:
+            assert unit == path
+    assert len({u for n, u in units.items() if "test_chip.py" in n}) > 5
+
+
+def test_make_test_uses_that_scheduler():
+    """The scheduler is tests/conftest.py's for --dist loadfile, which the
+    Makefile asks for (xdist's loadgroup marks do nothing under pytest 9)."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        assert "--dist loadfile --no-loadscope-reorder" in f.read()
+    from tests import conftest
+
+    class Config:
+        def getvalue(self, name):
+            return {"dist": "load"}[name]
+    assert conftest.pytest_xdist_make_scheduler(Config(), None) is None     # other modes: xdist's own
