@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import transport
 
 from okgin.lib.paths import HIL_SUITE as SUITE, ROOT
@@ -61,7 +61,7 @@ def start_sim(flash=True, heapsize=None, out=None):
         if out is not None:
             out.write(text + "\n")
             out.flush()
-    from okgin.lib.boards import make_board
+    from okgin.table.boards import make_board
     flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
     # --no-flash: the compiled firmware in place before the first boot
     vb = make_board("vboard", flash=flash_dir, eink=0.0, heapsize=heapsize, populate=not flash)
@@ -69,7 +69,7 @@ def start_sim(flash=True, heapsize=None, out=None):
         say("starting a virtual board (flash: %s)" % flash_dir)
         vb.start()
         if flash:
-            from okgin.lib.flashing import flash_board
+            from okgin.table.flashing import flash_board
             say("flashing it on %s, as okgin flash does a Pico" % vb.port)
             # Powered on again by the host rather than machine.reset(): see
             # the report on the virtual board's reset after a Ctrl-C.
@@ -128,7 +128,7 @@ def start_chip(flash=True, firmware=None, out=None):
     """An emulated Pico (temporary flash, stock MicroPython) flashed by okgin
     flash over its USB serial port; returns (chip, cleanup). ``out``: where
     to say what it is doing (a minute or so)."""
-    from okgin.lib.boards import make_board
+    from okgin.table.boards import make_board
     # e-ink refreshes at 1/50 of a real panel's time (the virtual board's
     # suite runs them instantly): the suite tests behaviour; the real
     # timings are okgin bench chip's business
@@ -140,7 +140,7 @@ def start_chip(flash=True, firmware=None, out=None):
             out.write("started an emulated Pico on %s: %s\n" % (chip.port, banner.strip()))
             out.flush()
         if flash:
-            from okgin.lib.flashing import flash_board
+            from okgin.table.flashing import flash_board
             # the real path: raw REPL over USB serial, then machine.reset()
             flash_board(chip.port, quiet=out is None, out=out or sys.stdout, ready_timeout=300)
     except BaseException:

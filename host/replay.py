@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 
 
@@ -149,7 +149,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     steps = positions(text)
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)
-    from okgin.lib.boards import make_board
+    from okgin.table.boards import make_board
     if shots:
         os.makedirs(shots, exist_ok=True)
     seat = _final.players[1]

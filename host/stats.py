@@ -12,7 +12,7 @@ import os
 import sys
 
 from okgin.engine.levels import LEVELS
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 # (key in the board's statistics, label, the two seats' names)
 KINDS = (("human", "2 players", ("P1", "P2")),) + tuple(
@@ -96,7 +96,7 @@ def run(args):
             b.wait_ready(5.0, probe_after=0.5)
             d = read_stats(b)
     else:
-        from okgin.lib.session import default_flash_dir, make_board
+        from okgin.table.session import default_flash_dir, make_board
         flash = args.flash_dir or default_flash_dir()
         if args.flash_dir and not os.path.isdir(flash):
             raise CommandError("flash directory %s does not exist" % flash)

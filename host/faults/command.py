@@ -7,11 +7,11 @@ import os
 import random
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 
 def configure(parser):
-    from okgin.faults.kinds import registry
+    from okgin.faults.registry import registry
     rows = ",".join(registry())
     parser.add_argument("--quick", action="store_true",
                         help="the short run (make test does it): a few cases per row")
@@ -35,8 +35,8 @@ def configure(parser):
 
 def run(args):
     from okgin.faults.campaign import run_campaign
-    from okgin.faults.kinds import registry
-    from okgin.faults.tables import ChipTable, Table
+    from okgin.faults.registry import registry
+    from okgin.faults.tables import CampaignChipTable, CampaignTable
     from okgin.faults.tally import table as markdown
     kinds = registry()
     rows = [x.strip() for x in (args.rows or ",".join(kinds)).split(",") if x.strip()]
@@ -46,7 +46,7 @@ def run(args):
     if args.scale <= 0:
         raise CommandError("--scale must be > 0")
     chip = args.chip
-    table: "type[Table]" = ChipTable if chip else Table
+    table: "type[CampaignTable | CampaignChipTable]" = CampaignChipTable if chip else CampaignTable
     if args.source:
         if not os.path.isdir(os.path.join(args.source, "firmware")):
             raise CommandError("--source %s: no firmware/ folder there" % args.source)

@@ -20,7 +20,7 @@ SEC = 1_000_000_000
 def table(rp2_images, tmp_path_factory):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     chip = ChipBoard(flash=str(tmp_path_factory.mktemp("pico") / "flash.bin"), realtime=False)
     chip.start()
     try:

@@ -37,7 +37,7 @@ class ProtocolError(AssertionError):
     pass
 
 
-class Board:
+class RunningFirmware:
     """The firmware on the virtual board, over its pty."""
 
     def __init__(self, flash, speed=0.0, board_json=None):
