@@ -88,38 +88,34 @@ def start_sim(flash=True, heapsize=None, out=None):
 
 def _save_cutter(vb):
     """The virtual board's power cut in the middle of its next save: its
-    flash is a host directory, so the firmware's test hook slows each
-    64-byte chunk of a save (settings.json "slow_save_ms", read at boot)
-    and the board is killed while its .tmp exists. The settings are put
-    back once the cut has happened."""
+    flash is a host directory (okgin.table.files), so the firmware's test
+    hook slows each 64-byte chunk of a save (settings.json "slow_save_ms",
+    read at boot) and the board is killed while its .tmp exists. The
+    settings are put back once the cut has happened."""
+    from okgin.table.files import DirFiles
+    files = DirFiles(vb.flash_dir)
+
     def arm():
-        path = os.path.join(vb.flash_dir, "settings.json")
-        try:
-            with open(path) as f:
-                old = f.read()
-        except OSError:
-            old = None
+        old = files.read("settings.json")
         try:
             settings = json.loads(old) if old else {}
         except ValueError:
             settings = {}
         settings["slow_save_ms"] = 20
-        with open(path, "w") as f:
-            json.dump(settings, f)
+        files.put("settings.json", json.dumps(settings))
         vb.power_cycle()            # the firmware reads its settings at boot
 
         def watch():
             # game.tmp, or test.tmp for test mode's own game (store.sandbox)
-            tmps = [os.path.join(vb.flash_dir, n) for n in ("game.tmp", "test.tmp")]
+            tmps = [files.path(n) for n in ("game.tmp", "test.tmp")]
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline and not any(os.path.exists(t) for t in tmps):
                 time.sleep(0.002)
             vb.kill()
             if old is None:
-                os.remove(path)
+                files.remove("settings.json")
             else:
-                with open(path, "w") as f:
-                    f.write(old)
+                files.put("settings.json", old)
         threading.Thread(target=watch, name="hil-save-cutter", daemon=True).start()
     return arm
 

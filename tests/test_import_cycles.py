@@ -295,9 +295,9 @@ def test_no_folder_imports_another_in_a_circle():
 def test_a_folder_circle_is_found():
     # the check has teeth: lib/ importing a board, which imports lib/ (the
     # circle this rule was written against) is reported
-    g = {"okgin.lib.boards": ["okgin.chip.chipboard"], "okgin.chip.chipboard": ["okgin.lib.paths"],
+    g = {"okgin.lib.maker": ["okgin.chip.chipboard"], "okgin.chip.chipboard": ["okgin.lib.paths"],
          "okgin.lib.paths": []}
-    folder = {"okgin.lib.boards": "host/lib", "okgin.lib.paths": "host/lib",
+    folder = {"okgin.lib.maker": "host/lib", "okgin.lib.paths": "host/lib",
               "okgin.chip.chipboard": "host/chip"}.get
     assert circles(folder_graph(g, folder)) == [["host/chip", "host/lib"]]
     assert imports_of("from ..engine import Match\n", {"engine.__init__": ""},

@@ -10,9 +10,7 @@ small idempotent journal (``main.py`` last); verify every file; reset into the
 game. The player's saved game (``game.okg``) and ``settings.json`` are never
 touched.
 """
-import contextlib
 import hashlib
-import io
 import json
 import os
 import re
@@ -475,9 +473,7 @@ class Flash:
             t.serial.timeout = 0.5
             t.serial.read(4096)
             t.in_raw_repl = False
-            quiet = io.StringIO()
-            with contextlib.redirect_stdout(quiet):
-                t.enter_raw_repl(soft_reset=False, timeout_overall=2)
+            self.dev.enter(tries=1, timeout=2, diagnose=False)
             t.exec_raw_no_follow(RESET_CODE)
             return True
         except Exception:

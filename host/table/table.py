@@ -34,7 +34,8 @@ class Table:
     the port (``b``, a transport.Board), the buttons (pins) and the files on
     its flash (``files``, a host directory). ``settings``: a settings.json
     put on the flash first; ``timing``: board.json's timing values replaced
-    (the firmware reads its own copy on the flash)."""
+    (the firmware reads its own copy on the flash); ``put``: {name: bytes}
+    more files on the flash before the firmware reads them (a saved game)."""
 
     kind = "vboard"
     label = "the virtual board"
@@ -48,7 +49,7 @@ class Table:
     write_timeout = 300
     answer_slowness = 1     # multiplies the waits for a batch's answers
 
-    def __init__(self, work, name, speed=0.0, settings=None, timing=None):
+    def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None):
         from okgin.table.boards import make_board
         from okgin.vboard.flash import populate
         self.flash = os.path.join(work, name)
@@ -63,6 +64,7 @@ class Table:
             shutil.copy(board, os.path.join(self.flash, "board.json"))
         if settings is not None:
             self.put("settings.json", json.dumps(settings))
+        self.files.visit(put=put)
         self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board)
         # powered on here, and the port opened before the firmware prints
         # READY; on() waits for it
@@ -214,7 +216,7 @@ class ChipTable(Table):
     write_timeout = 3000    # the emulator runs at ~0.05-0.3 of a real Pico
     answer_slowness = 10
 
-    def __init__(self, work, name, speed=0.02, settings=None, timing=None):
+    def __init__(self, work, name, speed=0.02, settings=None, timing=None, put=None):
         from okgin.table.boards import make_board
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each table
@@ -242,7 +244,7 @@ class ChipTable(Table):
         self.b = transport.Board(str(self.chip.port), timeout=120.0)
         self.b.open()
         self._fresh = True
-        put = {}
+        put = dict(put or {})
         if settings is not None:
             put["settings.json"] = json.dumps(settings).encode()
         if timing:
@@ -354,7 +356,7 @@ KINDS = {"vboard": Table, "chip": ChipTable}
 
 def open_table(kind, work, name, **options):
     """A started table of ``kind`` ("vboard" or "chip") on a flash of its own
-    in ``work`` (options: ``speed``, ``settings``, ``timing``); ``on()``
+    in ``work`` (options: ``speed``, ``settings``, ``timing``, ``put``); ``on()``
     waits for the firmware's READY."""
     from okgin.lib.errors import CommandError
     if kind not in KINDS:
