@@ -176,7 +176,7 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.chip import ChipBoard
+    from okgin.table.boards import make_board
     from okgin.chip.chipboard import ChipError
     from okgin.benches.chip import _firmware
     from okgin.table.flashing import flash_board
@@ -186,7 +186,7 @@ def run(args):
     volts = getattr(args, "volts", None) or 3.6
     mah = getattr(args, "mah", None) or 2000
     pace = getattr(args, "pace", None) or 5.0
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t_start = time.monotonic()
     figures = {}
     try:

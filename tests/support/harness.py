@@ -16,7 +16,7 @@ from PIL import Image
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
 
-from okgin.vboard import VirtualBoard
+from okgin.table.boards import make_board
 
 # The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
 # unix port's stand-in for the chip's budget, docs/memory.md), unless
@@ -52,8 +52,8 @@ class RunningFirmware:
     def start(self, timeout=20):
         import serial
         t0 = time.monotonic()
-        self.vb = VirtualBoard(flash_dir=self.flash, board=self.board_json,
-                               speed=self.speed, heapsize=HEAP)
+        self.vb = make_board("vboard", flash=self.flash, board=self.board_json,
+                             eink=self.speed, heapsize=HEAP)
         self.vb.start()
         self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout, exclusive=True)
         line = self.readline(timeout)
