@@ -99,11 +99,11 @@ def test_dropped_over_another_filesystem_it_replaces_it(make_chip, repl, uf2file
         board.request("testmode off")
     finally:
         board.close()
-    from tests.support.chip import Repl
+    from tests.support.chip import Prompt
     import serial
     ser = serial.Serial(chip2.port, timeout=30)
     try:
-        again = Repl(ser)
+        again = Prompt(ser)
         again("import os")
         names = again("print(sorted(os.listdir()))")
         assert "'old'" not in names and "main.py" in names

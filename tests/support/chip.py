@@ -31,7 +31,7 @@ def need_chip():
     return fw, rom
 
 
-class Repl:
+class Prompt:
     """Just enough of a friendly-REPL client: a line in, its output back."""
 
     def __init__(self, ser):
