@@ -8,6 +8,7 @@ person would with the board unplugged: ``session`` cuts the power, visits
 the files and powers on again (on the emulated Pico the visit is one trip
 to its raw REPL, okgin.table.repl, and ``machine.reset()`` is the power
 coming back)."""
+import io
 import json
 import os
 import shutil
@@ -35,7 +36,12 @@ class Table:
     its flash (``files``, a host directory). ``settings``: a settings.json
     put on the flash first; ``timing``: board.json's timing values replaced
     (the firmware reads its own copy on the flash); ``put``: {name: bytes}
-    more files on the flash before the firmware reads them (a saved game)."""
+    more files on the flash before the firmware reads them (a saved game).
+    ``flashed``: the flash starts empty and the firmware goes onto it over
+    the serial port, by okgin flash, as onto a real Pico (else it is laid
+    out in the directory, compiled as okgin flash would); ``heapsize``: the
+    MicroPython heap (default: the firmware's budget); ``out``: where to
+    say what takes time (None: nowhere)."""
 
     kind = "vboard"
     label = "the virtual board"
@@ -49,11 +55,15 @@ class Table:
     write_timeout = 300
     answer_slowness = 1     # multiplies the waits for a batch's answers
 
-    def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None):
+    def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None,
+                 flashed=False, heapsize=None, out=None):
         from okgin.table.boards import make_board
         from okgin.vboard.flash import populate
         self.flash = os.path.join(work, name)
-        populate(self.flash, root=self.source)
+        if flashed:
+            os.makedirs(self.flash, exist_ok=True)
+        else:
+            populate(self.flash, root=self.source)
         self.files = DirFiles(self.flash)
         board = BOARD
         if timing:
@@ -65,13 +75,27 @@ class Table:
         if settings is not None:
             self.put("settings.json", json.dumps(settings))
         self.files.visit(put=put)
-        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board)
+        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board, heapsize=heapsize)
         # powered on here, and the port opened before the firmware prints
         # READY; on() waits for it
         self.vb.start()
+        if flashed:
+            self._flash_over_serial(out)
         self.b = transport.Board(str(self.vb.port), timeout=30.0)
         self.b.open()
         self._fresh = True
+
+    def _flash_over_serial(self, out):
+        from okgin.table.flashing import flash_board
+        try:
+            _say(out, "flashing it on %s, as okgin flash does a Pico" % self.vb.port)
+            # Powered on again by the host rather than machine.reset(): see
+            # the report on the virtual board's reset after a Ctrl-C.
+            flash_board(self.vb.port, src_root=self.source, quiet=out is None, out=out or io.StringIO(),
+                        power_cycle=self.vb.power_cycle)
+        except BaseException:
+            self.vb.stop()
+            raise
 
     # power
     def on(self, timeout=60):
@@ -216,19 +240,26 @@ class ChipTable(Table):
     write_timeout = 3000    # the emulator runs at ~0.05-0.3 of a real Pico
     answer_slowness = 10
 
-    def __init__(self, work, name, speed=0.02, settings=None, timing=None, put=None):
+    def __init__(self, work, name, speed=0.02, settings=None, timing=None, put=None,
+                 firmware=None, out=None):
+        """As Table's; the chip is always flashed by okgin flash over its
+        USB serial port (once a run: each table starts from a copy of the
+        flashed image), from ``firmware`` (a MicroPython .uf2; default the
+        one docs/emulated-pico.md names)."""
         from okgin.table.boards import make_board
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each table
         template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash(self.source)))
         if not os.path.exists(template):
             from okgin.table.flashing import flash_board
-            import io
-            first = make_board("chip", flash=template + ".new", realtime=False, eink=0.02)
+            first = make_board("chip", flash=template + ".new", realtime=False, eink=0.02,
+                               firmware=firmware)
             try:
                 first.start()
-                first.console_line("MicroPython v", 300)
-                flash_board(str(first.port), src_root=self.source, quiet=True, out=io.StringIO())
+                banner = first.console_line("MicroPython v", 300)
+                _say(out, "started an emulated Pico on %s: %s" % (first.port, banner.strip()))
+                flash_board(str(first.port), src_root=self.source, quiet=out is None,
+                            out=out or io.StringIO(), ready_timeout=300)
             finally:
                 first.stop()
             os.replace(template + ".new", template)
@@ -351,12 +382,20 @@ class _ChipFiles(FilesBase):
         return self.table.at_repl(lambda r: ReplFiles(r).visit(read, digest, put, remove, tree))
 
 
+def _say(out, text):
+    if out is not None:
+        out.write(text + "\n")
+        out.flush()
+
+
 KINDS = {"vboard": Table, "chip": ChipTable}
 
 
 def open_table(kind, work, name, **options):
     """A started table of ``kind`` ("vboard" or "chip") on a flash of its own
-    in ``work`` (options: ``speed``, ``settings``, ``timing``, ``put``); ``on()``
+    in ``work`` (options: ``speed``, ``settings``, ``timing``, ``put``, ``out``;
+    the virtual board's ``flashed`` and ``heapsize``, the chip's
+    ``firmware``); ``on()``
     waits for the firmware's READY."""
     from okgin.lib.errors import CommandError
     if kind not in KINDS:
