@@ -252,6 +252,11 @@ class ChipTable(Table):
         template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash(self.source)))
         if not os.path.exists(template):
             from okgin.table.flashing import flash_board
+            # a half-made one (a flash that failed, e.g. its READY late on a
+            # loaded machine) is never taken for a bare chip: it holds the
+            # firmware, so the next table would wait for a banner in vain
+            if os.path.exists(template + ".new"):
+                os.remove(template + ".new")
             first = make_board("chip", flash=template + ".new", realtime=False, eink=0.02,
                                firmware=firmware)
             try:
