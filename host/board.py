@@ -12,7 +12,7 @@ import signal
 import sys
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 
 def _stop_on_ctrl_c_and_term():
@@ -74,7 +74,7 @@ def run(args):
     for opt in ("flash", "firmware", "erase", "drop"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
-    from okgin.lib.boards import make_board
+    from okgin.table.boards import make_board
     from okgin.vboard import lock_flash, populate
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
@@ -159,7 +159,7 @@ def _cut_file(path):
 
 def run_chip(args):
     from okgin.chip.chipboard import default_flash
-    from okgin.lib.boards import make_board
+    from okgin.table.boards import make_board
     for opt in ("flash_dir", "populate", "source", "heapsize"):
         if getattr(args, opt):
             raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "

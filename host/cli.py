@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 
-from okgin.errors import CommandError, stdout_guarded
+from okgin.lib.errors import CommandError, stdout_guarded
 
 # name -> (module, one-line help)
 COMMANDS = {

@@ -123,7 +123,7 @@ def _images(which):
 
 def _chromium():
     from okgin.web.browser import find
-    from okgin.errors import CommandError
+    from okgin.lib.errors import CommandError
     try:
         chromium, driver = find()
     except CommandError:

@@ -1,8 +1,8 @@
 """``okgin flash``: compile the engine and firmware to .mpy and copy them onto
 a MicroPython board, crash-safely (docs/flashing.md). The command: its
-arguments and signals; the flashing itself is host/lib/flashing.py."""
+arguments and signals; the flashing itself is host/table/flashing.py."""
 from okgin.lib import transport
-from okgin.lib.flashing import ROOT, check_inputs, flash_board
+from okgin.table.flashing import ROOT, check_inputs, flash_board
 
 
 def configure(parser):

@@ -11,7 +11,7 @@ they are the cut of the present catalogues.
 """
 import os
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import lang
 
 HEX = "/usr/share/unifont/unifont.hex"

@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import transport
 
 from okgin.lib.paths import HIL_SUITE as SUITE, ROOT
@@ -54,107 +54,83 @@ def _ask_person(port):
     return cycle
 
 
-def start_sim(flash=True, heapsize=None, out=None):
-    """A virtual board flashed like a real one; returns (vboard, cleanup).
-    ``out``: where to say what it is doing (it takes a few seconds)."""
-    def say(text):
-        if out is not None:
-            out.write(text + "\n")
-            out.flush()
-    from okgin.lib.boards import make_board
-    flash_dir = tempfile.mkdtemp(prefix="okgin-hil-")
-    # --no-flash: the compiled firmware in place before the first boot
-    vb = make_board("vboard", flash=flash_dir, eink=0.0, heapsize=heapsize, populate=not flash)
+def open_hil_table(chip=False, flash=True, heapsize=None, firmware=None, out=None):
+    """The table the suite runs against (okgin.table): the virtual board,
+    flashed over its serial port as okgin flash flashes a Pico (``flash``
+    False: the compiled firmware put in its flash directory), or the
+    emulated Pico (stock MicroPython from ``firmware``, flashed by okgin
+    flash). Returns (table, cleanup), the firmware up and the port free
+    for the suite. ``out``: where to say what it is doing (a few seconds;
+    a minute or more on the chip)."""
+    from okgin.table.table import open_table
+    work = tempfile.mkdtemp(prefix="okgin-hil-")
+    if out is not None:
+        out.write("starting %s (flash: %s)\n" % ("an emulated Pico" if chip else "a virtual board", work))
+        out.flush()
     try:
-        say("starting a virtual board (flash: %s)" % flash_dir)
-        vb.start()
-        if flash:
-            from okgin.lib.flashing import flash_board
-            say("flashing it on %s, as okgin flash does a Pico" % vb.port)
-            # Powered on again by the host rather than machine.reset(): see
-            # the report on the virtual board's reset after a Ctrl-C.
-            flash_board(vb.port, quiet=out is None, out=out or sys.stdout,
-                        power_cycle=vb.power_cycle)
+        # e-ink refreshes at 1/50 of a real panel's time on the chip (the
+        # virtual board's suite runs them instantly): the suite tests
+        # behaviour; the real timings are okgin bench chip's business
+        if chip:
+            t = open_table("chip", work, "hil", speed=0.02, firmware=firmware, out=out)
+        else:
+            t = open_table("vboard", work, "hil", speed=0.0, flashed=flash, heapsize=heapsize, out=out)
+        try:
+            t.on(300 if chip else 60)
+            t.b.close()         # the suite opens the port itself
+        except BaseException:
+            _stop(t)
+            raise
     except BaseException:
-        _stop(vb)
-        shutil.rmtree(flash_dir, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
         raise
 
     def cleanup():
-        _stop(vb)
-        shutil.rmtree(flash_dir, ignore_errors=True)
-    return vb, cleanup
+        _stop(t)
+        shutil.rmtree(work, ignore_errors=True)
+    return t, cleanup
 
 
 def _save_cutter(vb):
     """The virtual board's power cut in the middle of its next save: its
-    flash is a host directory, so the firmware's test hook slows each
-    64-byte chunk of a save (settings.json "slow_save_ms", read at boot)
-    and the board is killed while its .tmp exists. The settings are put
-    back once the cut has happened."""
+    flash is a host directory (okgin.table.files), so the firmware's test
+    hook slows each 64-byte chunk of a save (settings.json "slow_save_ms",
+    read at boot) and the board is killed while its .tmp exists. The
+    settings are put back once the cut has happened."""
+    from okgin.table.files import DirFiles
+    files = DirFiles(vb.flash_dir)
+
     def arm():
-        path = os.path.join(vb.flash_dir, "settings.json")
-        try:
-            with open(path) as f:
-                old = f.read()
-        except OSError:
-            old = None
+        old = files.read("settings.json")
         try:
             settings = json.loads(old) if old else {}
         except ValueError:
             settings = {}
         settings["slow_save_ms"] = 20
-        with open(path, "w") as f:
-            json.dump(settings, f)
+        files.put("settings.json", json.dumps(settings))
         vb.power_cycle()            # the firmware reads its settings at boot
 
         def watch():
             # game.tmp, or test.tmp for test mode's own game (store.sandbox)
-            tmps = [os.path.join(vb.flash_dir, n) for n in ("game.tmp", "test.tmp")]
+            tmps = [files.path(n) for n in ("game.tmp", "test.tmp")]
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline and not any(os.path.exists(t) for t in tmps):
                 time.sleep(0.002)
             vb.kill()
             if old is None:
-                os.remove(path)
+                files.remove("settings.json")
             else:
-                with open(path, "w") as f:
-                    f.write(old)
+                files.put("settings.json", old)
         threading.Thread(target=watch, name="hil-save-cutter", daemon=True).start()
     return arm
 
 
-def start_chip(flash=True, firmware=None, out=None):
-    """An emulated Pico (temporary flash, stock MicroPython) flashed by okgin
-    flash over its USB serial port; returns (chip, cleanup). ``out``: where
-    to say what it is doing (a minute or so)."""
-    from okgin.lib.boards import make_board
-    # e-ink refreshes at 1/50 of a real panel's time (the virtual board's
-    # suite runs them instantly): the suite tests behaviour; the real
-    # timings are okgin bench chip's business
-    chip = make_board("chip", firmware=firmware, realtime=False, eink=0.02)
+def _stop(t):
     try:
-        chip.start()
-        banner = chip.console_line("MicroPython v", 120)       # booted to its REPL
-        if out is not None:
-            out.write("started an emulated Pico on %s: %s\n" % (chip.port, banner.strip()))
-            out.flush()
-        if flash:
-            from okgin.lib.flashing import flash_board
-            # the real path: raw REPL over USB serial, then machine.reset()
-            flash_board(chip.port, quiet=out is None, out=out or sys.stdout, ready_timeout=300)
-    except BaseException:
-        chip.stop()
-        raise
-    return chip, chip.stop
-
-
-def _stop(vb):
-    try:
-        vb.stop()
+        t.stop()
     except Exception:
         try:
-            vb.kill()
+            t.cut()
         except Exception:
             pass
 
@@ -226,8 +202,9 @@ def run(args):
         if args.no_flash or args.heapsize:
             raise CommandError("--no-flash and --heapsize are for --sim; the emulated Pico is "
                                "always flashed by okgin flash and has the rp2 port's heap")
-        chip, cleanup = start_chip(firmware=args.firmware, out=sys.stdout)
+        t, cleanup = open_hil_table(chip=True, firmware=args.firmware, out=sys.stdout)
         try:
+            chip = t.chip
             target = Target(chip.port, power_cycle=chip.power_cycle, press=chip.press,
                             cut_power_during_save=lambda: chip.cut_power_after_flash_writes(2),
                             board=chip, slow=10.0)
@@ -236,9 +213,9 @@ def run(args):
         finally:
             cleanup()
     if args.sim:
-        vb, cleanup = start_sim(flash=not args.no_flash, heapsize=args.heapsize,
-                                out=sys.stdout)
+        t, cleanup = open_hil_table(flash=not args.no_flash, heapsize=args.heapsize, out=sys.stdout)
         try:
+            vb = t.vb
             target = Target(vb.port, power_cycle=vb.power_cycle, press=vb.press,
                             cut_power_during_save=_save_cutter(vb), board=vb)
             print("running the hardware-in-loop suite (tests/hil) against it", flush=True)

@@ -1,10 +1,12 @@
-"""``okgin replay``: replay a game record on the virtual board.
+"""``okgin replay``: replay a game record on the virtual board (``--chip``:
+on the emulated Pico).
 
 The record is checked with the engine first (a malformed record stops with
 one line naming its line). Then, for every position of the game, the position
-is saved on the virtual board's flash as ``game.okg`` and the board is
-powered on: the real firmware resumes it and draws both panels, exactly as the
-table would after a power cut at that moment. Each position's panels are
+is saved on the table's flash as ``game.okg`` with the power off
+(okgin.table: a host directory, or the chip's flash through its REPL) and the
+table is powered on: the real firmware resumes it and draws both panels,
+exactly as the table would after a power cut at that moment. Each position's panels are
 printed in the terminal (Braille dots from 150 columns, as text below: the
 simulator's terminal reader), and saved as PNG with ``--shots``.
 """
@@ -14,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 
 
@@ -86,13 +88,6 @@ def label(match):
     return "hand %s, %s" % (obs.get("hand_no", "?"), what)
 
 
-def _write_atomic(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def _panels(vb):
     return [vb.panel_image(0), vb.panel_image(1)]
 
@@ -141,63 +136,57 @@ def _save_shot(panels, path):
     side_by_side(panels, scale=2).save(path)
 
 
-def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True):
-    from okgin.lib import transport
+def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True, chip=False):
     text, _final, note = load_record(record_path)
     if note:
         print("okgin replay: %s: %s" % (record_path, note), file=sys.stderr, flush=True)
     steps = positions(text)
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)
-    from okgin.lib.boards import make_board
+    from okgin.table.table import open_table
     if shots:
         os.makedirs(shots, exist_ok=True)
     seat = _final.players[1]
     out.write("%s: %s\n" % (record_path, "two players" if seat == "human" else
                              "against the computer (%s), which plays seat 1" % seat))
-    flash_dir = tempfile.mkdtemp(prefix="okgin-replay-")
+    if chip:
+        out.write("starting the emulated Pico and flashing it (a minute or more)\n")
+        out.flush()
+    work = tempfile.mkdtemp(prefix="okgin-replay-")
     written = []
-    vb = None
+    t = None
     reader = None
     try:
-        vb = make_board("vboard", flash=flash_dir, eink=speed, populate=True)
         # the firmware's host hook: the computer (if the record has one)
         # does not move, so each position is shown as saved
-        _write_atomic(os.path.join(flash_dir, "settings.json"), '{"hold_computer": true}')
-        _write_atomic(os.path.join(flash_dir, "game.okg"), steps[0][0])
-        vb.start()
-        board = transport.Board(vb.port, timeout=20.0).open()
-        try:
-            for n, (prefix, match) in enumerate(steps):
-                if n:
-                    _write_atomic(os.path.join(flash_dir, "game.okg"), prefix)
-                    board.close()
-                    vb.power_cycle()
-                    board.reopen(30)
-                board.wait_ready(30)
-                st = board.status()
-                panels = _panels(vb)
-                out.write("[%d/%d] %s  (screen=%s phase=%s stock=%s vs=%s)\n"
-                          % (n + 1, len(steps), label(match), st.get("screen"),
-                             st.get("phase"), st.get("stock"), st.get("vs")))
-                if show:
-                    reader = _show_terminal(panels, out, reader)
-                if shots:
-                    path = os.path.join(shots, "%03d.png" % (n + 1))
-                    _save_shot(panels, path)
-                    written.append(path)
-                out.flush()
-                if pause:
-                    time.sleep(pause)
-        finally:
-            board.close()
+        t = open_table("chip" if chip else "vboard", work, "replay", speed=speed,
+                       settings={"hold_computer": True}, put={"game.okg": steps[0][0]})
+        t.on()
+        for n, (prefix, match) in enumerate(steps):
+            if n:
+                # the power off, the position saved, the power on: READY
+                t.session(put={"game.okg": prefix})
+            st = t.status()
+            panels = _panels(t.vb)
+            out.write("[%d/%d] %s  (screen=%s phase=%s stock=%s vs=%s)\n"
+                      % (n + 1, len(steps), label(match), st.get("screen"),
+                         st.get("phase"), st.get("stock"), st.get("vs")))
+            if show:
+                reader = _show_terminal(panels, out, reader)
+            if shots:
+                path = os.path.join(shots, "%03d.png" % (n + 1))
+                _save_shot(panels, path)
+                written.append(path)
+            out.flush()
+            if pause:
+                time.sleep(pause)
     finally:
-        if vb is not None:
+        if t is not None:
             try:
-                vb.stop()
+                t.stop()
             except Exception:
-                vb.kill()
-        shutil.rmtree(flash_dir, ignore_errors=True)
+                t.cut()
+        shutil.rmtree(work, ignore_errors=True)
     return steps, written
 
 
@@ -217,16 +206,20 @@ def configure(parser):
     parser.add_argument("--shots", metavar="DIR", help="save a PNG of both panels per position")
     parser.add_argument("--speed", type=_nonneg, default=0.0,
                         help="e-ink refresh speed of the virtual board: 0 instant (default), 1 real time")
+    parser.add_argument("--chip", action="store_true",
+                        help="on the emulated Pico (stock MicroPython rp2, flashed by okgin flash; "
+                             "each position goes onto its flash through its REPL: slower)")
     parser.add_argument("--pause", type=_nonneg, default=0.0,
                         help="seconds to stay on each position")
     parser.add_argument("--quiet", action="store_true", help="no panel drawings in the terminal")
     parser.epilog = ("examples:\n  okgin replay game.okg --shots out/\n"
-                     "  okgin replay game.okg --pause 1 --speed 1\n")
+                     "  okgin replay game.okg --pause 1 --speed 1\n"
+                     "  okgin replay game.okg --chip --quiet\n")
 
 
 def run(args):
     steps, written = replay(args.record, args.shots, args.speed, args.pause,
-                            show=not args.quiet)
+                            show=not args.quiet, chip=args.chip)
     if args.shots:
         print("%d positions, %d shots in %s" % (len(steps), len(written), args.shots))
     return 0

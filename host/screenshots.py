@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 SEED = 305          # a deal whose first turns show a take, a draw and a last move
 NAMES = ("sim", "web", "text")
@@ -93,7 +93,7 @@ def scene(seed=SEED):
 def play_on_board(flash, board=None, seed=SEED):
     """The virtual board (speed 0) with the scene played on it: a started
     Session, its panels settled. The caller closes it."""
-    from okgin.lib.session import Session, load_timing, make_board, new_game_on_flash
+    from okgin.table.session import Session, load_timing, make_board, new_game_on_flash
     from okgin.lib.paths import BOARD, resolve_board
     path = resolve_board(board) if board else BOARD
     if not os.path.isfile(path):

@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 from okgin.engine.levels import LEVELS
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 EPILOG = """examples:
   okgin sim                          a window; resume the saved game or open the menu
@@ -95,7 +95,7 @@ def _lang(text):
 
 
 def configure(parser):
-    from okgin.lib.session import default_flash_dir
+    from okgin.table.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
@@ -131,7 +131,7 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.lib import session as sess
+    from okgin.table import session as sess
     if args.bench_startup:
         from okgin.simui import bench
         return bench.run(args)
@@ -236,7 +236,7 @@ def _run_chip(args, steps, speed):
 
 
 def _run_headless(args, steps, flash_dir, speed):
-    from okgin.lib.session import open_session
+    from okgin.table.session import open_session
     from okgin.simui import script
     s = open_session(args, flash_dir, speed)
     try:

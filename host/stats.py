@@ -12,7 +12,7 @@ import os
 import sys
 
 from okgin.engine.levels import LEVELS
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 # (key in the board's statistics, label, the two seats' names)
 KINDS = (("human", "2 players", ("P1", "P2")),) + tuple(
@@ -96,20 +96,21 @@ def run(args):
             b.wait_ready(5.0, probe_after=0.5)
             d = read_stats(b)
     else:
-        from okgin.lib.session import default_flash_dir, make_board
+        from okgin.table.session import default_flash_dir
+        from okgin.table.table import open_table
         flash = args.flash_dir or default_flash_dir()
         if args.flash_dir and not os.path.isdir(flash):
             raise CommandError("flash directory %s does not exist" % flash)
         print("starting the virtual board (flash: %s)" % flash,
               file=sys.stderr, flush=True)
-        vb = make_board(flash, speed=0.0)
-        vb.start()
+        # the table on that flash (its firmware brought up to date, the
+        # player's files kept), as okgin sim opens it
+        t = open_table("vboard", os.path.dirname(os.path.abspath(flash)), os.path.basename(os.path.abspath(flash)))
         try:
-            with Board(vb.port, timeout=20.0).open() as b:
-                b.wait_ready(30.0)
-                d = read_stats(b)
+            t.on(30.0)
+            d = read_stats(t.b)
         finally:
-            vb.stop()
+            t.stop()
     if args.json:
         print(json.dumps(d, indent=1, sort_keys=True))
     else:

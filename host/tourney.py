@@ -28,7 +28,7 @@ import zlib
 
 from okgin import intervals
 from okgin.engine import bots
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.yardsticks import YARDSTICKS
 
 LEVELS = bots.LEVELS + ("expert",)

@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib.uf2image import BLOCK_COUNT, write
 
 WARNING = ("dragging this file onto a Pico replaces its whole filesystem: a table's saved game, "

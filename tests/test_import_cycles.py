@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # flat modules outside firmware/: they run with the firmware's on the path
 FLAT = ("host/vboard/mp", "host/web/mp", "hardware")
 # what no one imports but okgin.cli, until its library part moves out:
-# module -> why (okgin flash's is in okgin.lib.flashing now)
+# module -> why (okgin flash's is in okgin.table.flashing now)
 NOT_YET: "dict[str, str]" = {}
 
 
@@ -82,7 +82,7 @@ def imports_of(source, known, module=""):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = module.split(".")[:-node.level]
-                name = ".".join(base + ([node.module] if node.module else []))
+                name = _absolute(".".join(base + ([node.module] if node.module else [])))
             else:
                 name = _absolute(node.module)
             for alias in node.names:       # from engine import options: a module
@@ -225,3 +225,80 @@ def test_a_circle_through_a_function_level_or_type_only_import_is_found():
     # three modules in a loop are one circle, found whole
     g = {"app": ["menu"], "menu": ["screens"], "screens": ["app"]}
     assert circles(g) == [["app", "menu", "screens"]]
+
+
+# -- the host's floors (docs/architecture.md, "Layers") -------------------------
+# What a part of the host may not import, by module name prefix. lib/ is the
+# ground floor (leaves: nothing of the host above it); the boards stand on
+# it; the table under test (table/) on the boards; commands, front ends,
+# benches and the fault campaign on the table.
+FRONT_ENDS = ("okgin.simui.", "okgin.web.")
+CAMPAIGN_AND_BENCHES = ("okgin.faults.", "okgin.benches.", "okgin.bench", "okgin.yardsticks.")
+
+
+def _host_modules():
+    return {m: deps for m, deps in _project().items() if m.startswith("okgin.")}
+
+
+def _upward(allowed):
+    """{module: [its imports of the host that ``allowed(module, dep)`` refuses]}."""
+    bad = {}
+    for mod, deps in sorted(_host_modules().items()):
+        wrong = [d for d in deps if d.startswith("okgin.") and not allowed(mod, d)]
+        if wrong:
+            bad[mod] = wrong
+    return bad
+
+
+def test_lib_imports_nothing_of_the_host_above_it():
+    # lib/ may import lib/ and the engine (below the host), nothing else of okgin
+    bad = _upward(lambda mod, dep: not mod.startswith("okgin.lib.") or dep.startswith("okgin.lib."))
+    assert not bad, "lib/ is the ground floor, but: %s" % bad
+
+
+def test_the_boards_import_nothing_of_the_table():
+    bad = _upward(lambda mod, dep: not mod.startswith(("okgin.vboard.", "okgin.chip."))
+                  or not dep.startswith("okgin.table."))
+    assert not bad, "the boards stand below the table under test, but: %s" % bad
+
+
+def test_the_table_imports_no_command_front_end_campaign_or_bench():
+    commands = _commands()
+    bad = _upward(lambda mod, dep: not mod.startswith("okgin.table.")
+                  or not (dep in commands or dep.startswith(FRONT_ENDS + CAMPAIGN_AND_BENCHES)))
+    assert not bad, "the table under test imports what stands on it: %s" % bad
+
+
+def _folder(mod):
+    """The folder a module's file is in (the host's top-level files: host)."""
+    return os.path.relpath(os.path.dirname(_modules()[mod]), ROOT)
+
+
+def folder_graph(g, folder=_folder):
+    """{folder: [the folders its modules import]} from a module graph."""
+    out: "dict[str, set[str]]" = {}
+    for mod, deps in g.items():
+        here = folder(mod)
+        out.setdefault(here, set())
+        out[here].update(folder(d) for d in deps if folder(d) != here)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def test_no_folder_imports_another_in_a_circle():
+    # each folder a room: the house has floors only if no two folders
+    # import each other, however far round (faults/ finds kinds/ by name,
+    # okgin.faults.registry: the kinds stand on the campaign's helpers)
+    rings = circles(folder_graph(_project()))
+    assert not rings, "folder circles:\n" + "\n".join(" <-> ".join(r) for r in rings)
+
+
+def test_a_folder_circle_is_found():
+    # the check has teeth: lib/ importing a board, which imports lib/ (the
+    # circle this rule was written against) is reported
+    g = {"okgin.lib.maker": ["okgin.chip.chipboard"], "okgin.chip.chipboard": ["okgin.lib.paths"],
+         "okgin.lib.paths": []}
+    folder = {"okgin.lib.maker": "host/lib", "okgin.lib.paths": "host/lib",
+              "okgin.chip.chipboard": "host/chip"}.get
+    assert circles(folder_graph(g, folder)) == [["host/chip", "host/lib"]]
+    assert imports_of("from ..engine import Match\n", {"engine.__init__": ""},
+                      "okgin.lib.x") == {"engine.__init__"}

@@ -308,14 +308,14 @@ def test_micropython_code_in_host_type_checks_against_micropython_stubs(typeshed
 
 
 def test_a_board_that_breaks_the_board_contract_is_reported(tmp_path):
-    # okgin.lib.boards.EmulatedBoard is checked against the virtual board and
+    # okgin.table.boards.EmulatedBoard is checked against the virtual board and
     # the emulated Pico where make_board builds them (the test above); a
     # board without a method of the contract, or with another signature for
     # one, is reported.
-    from okgin.lib.boards import EmulatedBoard
+    from okgin.table.boards import EmulatedBoard
     members = sorted(n for n in vars(EmulatedBoard) if not n.startswith("_") or n in ("__enter__", "__exit__"))
     assert {"press", "power_cycle", "panel_image", "kill", "port"} <= set(members)
-    lines = ["from typing import Any", "from okgin.lib.boards import EmulatedBoard",
+    lines = ["from typing import Any", "from okgin.table.boards import EmulatedBoard",
              "class HalfBoard:", "    on_event: Any = None", "    port: Any = None",
              "    board: Any = {}", "    alive: Any = False"]
     for name in members:

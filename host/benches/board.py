@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import transport
 
 from okgin.lib.paths import BOARD
@@ -86,12 +86,12 @@ class Firmware:
         self.client.close()
 
 
-class Session(Firmware):
+class VboardFirmware(Firmware):
     """The firmware on its own virtual board (speed 0: e-ink time costs no
     wall time; its nominal time is read from the panels' counters)."""
 
     def __init__(self, flash, heap, speed=0.0, timeout=30.0, crash_restarts=3):
-        from okgin.lib.boards import make_board
+        from okgin.table.boards import make_board
         self.vb = make_board("vboard", flash=flash, board=BOARD,
                              eink=speed, heapsize=heap, crash_restarts=crash_restarts)
         self.events = []
@@ -206,7 +206,7 @@ def _boots_and_plays(heap):
     try:
         populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
         try:
-            s = Session(os.path.join(work, "flash"), heap)
+            s = VboardFirmware(os.path.join(work, "flash"), heap)
         except Exception:
             return False
         try:
@@ -237,7 +237,7 @@ def run(args):
     work = tempfile.mkdtemp(prefix="okgin-bench-")
     try:
         flash = populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
-        s = Session(flash, heap)
+        s = VboardFirmware(flash, heap)
         try:
             boot_counts = [dict(s.vb.refresh_counts(p)) for p in (0, 1)]
             boot_ink = max(s.vb.stats(p)["ink_seconds"] for p in (0, 1))

@@ -16,7 +16,7 @@ import time
 
 from okgin.benches import smallest
 from okgin.engine.bots import LEVELS
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 from okgin.lib.paths import ROOT
 
@@ -170,8 +170,8 @@ def run_chip(quick, games=None):
     import statistics
     from okgin.benches.chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
     from okgin.chip.chipboard import ChipError
-    from okgin.lib.flashing import flash_board
-    from okgin.lib.boards import make_board
+    from okgin.table.flashing import flash_board
+    from okgin.table.boards import make_board
     games = games or (1 if quick else 10)
     if games < 1:
         raise CommandError("--games must be at least 1")

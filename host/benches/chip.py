@@ -45,7 +45,7 @@ import tempfile
 import threading
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 from okgin.lib.paths import copy_source
 MS = 1_000_000
@@ -84,7 +84,7 @@ def _source_copy():
 
 
 def bench_flash(chip, one_module=True, board=None):
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300, board_json=board)
     full_emu = (chip.emulated_ns() - t0) / 1e9
@@ -199,22 +199,19 @@ def _okbench(games, seed0, cap):
 
 
 def _repl(chip):
-    """mpremote's transport in raw REPL on a soft-reset chip (main.py does
-    not run after a soft reset in raw REPL)."""
-    from mpremote.transport_serial import SerialTransport
-    import io
-    import contextlib
-    with contextlib.redirect_stdout(io.StringIO()):
-        t = SerialTransport(chip.port, baudrate=115200, timeout=5)
-        t.enter_raw_repl(soft_reset=True, timeout_overall=600)
-    return t
+    """The chip's raw REPL (okgin.table.repl) after a soft reset (main.py
+    does not run after a soft reset in raw REPL)."""
+    from okgin.table.repl import Repl
+    repl = Repl(chip.port, timeout=5)
+    try:
+        return repl.enter(tries=1, timeout=600, soft_reset=True, diagnose=False)
+    except BaseException:
+        repl.close()
+        raise
 
 
-def _run(t, code, timeout=3600):
-    out, err = t.exec_raw(code, timeout=timeout)
-    if err:
-        raise CommandError("on the chip: %s" % err.decode("utf-8", "replace").strip().splitlines()[-1])
-    return out.decode("utf-8", "replace")
+def _run(repl, code, timeout=3600):
+    return repl.run(code, timeout, what="the chip").decode("utf-8", "replace")
 
 
 def bench_decisions(chip, games, cap):
@@ -235,7 +232,7 @@ def bench_decisions(chip, games, cap):
         assert "argv" not in script
         eng = _run(t, script)
         figures = dict(line.split() for line in eng.strip().splitlines() if line.count(" ") == 1)
-        t.exit_raw_repl()
+        t.leave(reset=False)
     finally:
         t.close()
     return times, low, games_done, figures
@@ -341,7 +338,7 @@ def bench_coach(chip, seed=51, hands=4):
     try:
         _run(t, COACH)
         out = _run(t, "_okcoach(%d, %d)" % (seed, hands))
-        t.exit_raw_repl()
+        t.leave(reset=False)
     finally:
         t.close()
 
@@ -442,7 +439,7 @@ def configure(parser):
 
 def run(args):
     from okgin.chip.chipboard import ChipError
-    from okgin.lib.boards import make_board
+    from okgin.table.boards import make_board
     quick = getattr(args, "quick", False)
     parts = PARTS
     if getattr(args, "only", None):

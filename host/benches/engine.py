@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from okgin.benches import smallest
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS, source_name
 
 from okgin.lib.paths import ENGINE, PROBES, ROOT

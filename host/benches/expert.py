@@ -15,7 +15,7 @@ import tempfile
 import time
 
 from okgin.benches.bots import collect, micropython_binary, stats
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 # Runs under MicroPython (unix port and WebAssembly): argv or globals give
 # the JSON-lines file; one JSON line per decision: its action and its time.

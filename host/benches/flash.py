@@ -26,8 +26,8 @@ def _touch_module(src, n):
 
 
 def measure(runs=3, out=sys.stdout):
-    from okgin.lib.flashing import flash_board
-    from okgin.lib.boards import start_board
+    from okgin.table.flashing import flash_board
+    from okgin.table.boards import start_board
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}
     try:

@@ -30,8 +30,8 @@ import shutil
 import tempfile
 import time
 
-from okgin.benches.board import BenchFailed, Session
-from okgin.errors import CommandError
+from okgin.benches.board import BenchFailed, VboardFirmware
+from okgin.lib.errors import CommandError
 
 BUDGET_K = 168     # the early warning, tests/firmware/test_memory.py's BUDGET (host/vboard/vboard.py
 #                   HEAPSIZE is the chip's goal, 176K; docs/memory.md "The warning at 168K")
@@ -46,13 +46,13 @@ SEEDS = (21, 22, 23)  # a heap size counts as enough only if every one of these 
 HandFailed = BenchFailed
 
 
-class Board(Session):
+class HeapTrial(VboardFirmware):
     """The firmware on a virtual board with a given heap (okgin bench
-    board's Session: okgin.lib.transport over its pty, as the host tool
+    board's VboardFirmware: okgin.lib.transport over its pty, as the host tool
     does), off for good after a failed boot."""
 
     def __init__(self, flash, heap, timeout=20.0):
-        Session.__init__(self, flash, heap, timeout=timeout, crash_restarts=1)
+        VboardFirmware.__init__(self, flash, heap, timeout=timeout, crash_restarts=1)
 
 
 def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach=False):
@@ -156,7 +156,7 @@ def try_heap(flash, heap_k, seed=SEED, vs=None, hands=1):
     """(True, mem) if the firmware boots and plays `hands` hands (None: a
     whole game) in heap_k KB, else (False, why)."""
     try:
-        b = Board(flash, "%dK" % heap_k)
+        b = HeapTrial(flash, "%dK" % heap_k)
     except HandFailed as e:
         return False, str(e)
     try:

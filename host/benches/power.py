@@ -27,7 +27,7 @@ figures). ``--quick``: one hand, 10 idle minutes.
 """
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 SEC = 1_000_000_000
 VSYS_BATTERY = 4.2          # what the firmware's gauge reads: fresh cells less the diode
@@ -37,7 +37,7 @@ def _say(text):
     print(text, flush=True)
 
 
-class Table:
+class ChipFirmware:
     """The firmware on the emulated Pico, spoken to over its USB serial."""
 
     def __init__(self, chip, fw):
@@ -176,17 +176,17 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.chip import ChipBoard
+    from okgin.table.boards import make_board
     from okgin.chip.chipboard import ChipError
     from okgin.benches.chip import _firmware
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     quick = getattr(args, "quick", False)
     hands = getattr(args, "hands", None) or 1
     idle_s = getattr(args, "idle_s", None) or (600 if quick else 3600)
     volts = getattr(args, "volts", None) or 3.6
     mah = getattr(args, "mah", None) or 2000
     pace = getattr(args, "pace", None) or 5.0
-    chip = ChipBoard(realtime=False)
+    chip = make_board("chip", realtime=False)
     t_start = time.monotonic()
     figures = {}
     try:
@@ -196,7 +196,7 @@ def run(args):
              % (banner.strip(), VSYS_BATTERY))
         flash_board(chip.port, quiet=True, ready_timeout=300)
         fw = _firmware(chip)
-        table = Table(chip, fw)
+        table = ChipFirmware(chip, fw)
         try:
             for name, vs in (("two players, a move every %g s" % pace, None),
                              ("against the computer (hard), a move every %g s" % pace, "hard")):

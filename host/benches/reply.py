@@ -36,7 +36,7 @@ import statistics
 import threading
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 MS = 1_000_000
 WINDOW_NS = 8000 * MS       # left alone after a press, before the host asks anything
@@ -227,8 +227,8 @@ def configure(parser):
 def run(args):
     from okgin.benches.chip import _firmware, _langs, _reboot
     from okgin.chip.chipboard import ChipError
-    from okgin.lib.boards import make_board
-    from okgin.lib.flashing import flash_board
+    from okgin.table.boards import make_board
+    from okgin.table.flashing import flash_board
     quick = getattr(args, "quick", False)
     games = getattr(args, "games", None) or 1
     hands = 1 if quick else None

@@ -18,7 +18,7 @@ panel's BUSY falling, a button to release) the sleeping chip jumps there
 at once. So a 2.5 s full refresh costs no wall time in a test, and an
 idle board costs almost no CPU either way.
 
-The same contract as okgin.vboard.VirtualBoard (okgin.lib.boards.EmulatedBoard:
+The same contract as okgin.vboard.VirtualBoard (okgin.table.boards.EmulatedBoard:
 start, port, press/hold/release, panel_image, refresh_counts, led, stats,
 on_event, kill, power_cycle, stop), so the simulator, ``okgin hil`` and
 the benches take either.
@@ -42,7 +42,7 @@ import tty
 import weakref
 from typing import Any, Optional
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
 from okgin.vboard.vboard import load_board
 
@@ -705,8 +705,6 @@ class ChipBoard:
     def timing_ms(self, key, default):
         """A timing value of the board definition (debounce_ms, long_press_ms...)."""
         return self.board.get("timing", {}).get(key, default)
-
-    _timing_ms = timing_ms      # the fault campaign's name for it
 
     def _check_player(self, player):
         if player not in range(len(self.board["players"])):

@@ -26,7 +26,7 @@ import urllib.error
 import urllib.request
 from typing import Optional
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 FIRMWARE_VERSION = "1.28.0"
 FIRMWARE_FILE = "RPI_PICO-v%s.uf2" % FIRMWARE_VERSION

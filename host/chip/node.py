@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GLUE = "glue.mjs"

@@ -7,12 +7,13 @@ saved game that is gone), wrong (anything else: a different game, a state
 that does not match the record, a card shown outside test mode's own game)
 or stuck (a table that stopped answering or stays on an error screen).
 
-- tables.py: the tables under test, the virtual board (Table) and the
-  emulated Pico (ChipTable); a row is given the table class to run on;
+- tables.py: the tables under test (okgin.table's Table and ChipTable)
+  with the campaign's own knobs: CampaignTable (the virtual board) and
+  CampaignChipTable (the emulated Pico); a row is given the class to run on;
 - judge.py: the oracle (the engine reads the saved record back, the
   board's public ``status`` must match it) and what each fault may leave;
 - play.py: playing the real game with the buttons;
 - kinds/: one module per fault kind (its name, goal, sizes, run), found by
-  kinds.registry();
+  registry.registry() (registry.py, with ``Kind``);
 - campaign.py: runs the rows and prints the table; tally.py counts.
 """

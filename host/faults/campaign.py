@@ -6,14 +6,14 @@ import tempfile
 import time
 import traceback
 
-from okgin.faults.kinds import registry
-from okgin.faults.tables import ChipTable, Table
+from okgin.faults.registry import registry
+from okgin.faults.tables import CampaignChipTable, CampaignTable
 from okgin.faults.tally import Row
 
 
-def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=Table, kinds=None):
+def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=CampaignTable, kinds=None):
     """Run ``rows`` (names) with ``sizes[name]`` cases each on ``table``
-    (Table: the virtual board; ChipTable: the emulated Pico; ``kinds``:
+    (CampaignTable: the virtual board; CampaignChipTable: the emulated Pico; ``kinds``:
     {name: Kind}, default the registry's); returns the
     rows' tallies. A row whose size is 0 does not apply to that table."""
     kinds = kinds or registry()
@@ -62,4 +62,4 @@ def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=Table, 
     return results
 
 
-__all__ = ["run_campaign", "Table", "ChipTable"]
+__all__ = ["run_campaign", "CampaignTable", "CampaignChipTable"]

@@ -1,6 +1,7 @@
 """The oracle: the engine reads a saved record back (Match.from_record) and
 the board's public ``status`` must match it; what a power cut or damage
 may leave, and what is lost or wrong."""
+import time
 
 
 def public(m):
@@ -31,10 +32,10 @@ def parse(rec):
 def agrees(t, m):
     """'' if the board's status matches match ``m`` (its game, its seats),
     else what differs."""
-    return _agrees(t.status(), m)
+    return status_agrees(t.status(), m)
 
 
-def _agrees(st, m):
+def status_agrees(st, m):
     if m is None:
         return "" if st["screen"] == "menu" else "status %s, no saved game" % st["screen"]
     if st["screen"] == "error":
@@ -47,7 +48,20 @@ def _agrees(st, m):
     return ", ".join(diff)
 
 
-def _judge_power(before, after, expect):
+def ladder(r, what, *steps):
+    """One case's verdict on row ``r``: the first of ``steps`` that holds,
+    each (verdict, why) with a ``why`` that is empty or false when it does
+    not hold (the order is the row's: what matters most first, e.g. lost,
+    then stuck, then wrong); none holds: survived. Returns the verdict."""
+    for verdict, why in steps:
+        if why:
+            r.bad(verdict, "%s: %s" % (what, why))
+            return verdict
+    r.ok()
+    return "ok"
+
+
+def judge_power(before, after, expect):
     """("ok"|"lost"|"wrong", why) for a power cut."""
     if after is None:
         return "lost", "no saved game after the boot"
@@ -83,7 +97,7 @@ def _judge_power(before, after, expect):
     return "wrong", "the saved game is another one"
 
 
-def _good_prefix(orig, damaged):
+def good_prefix(orig, damaged):
     """The lines of ``orig`` before the first line ``damaged`` changed:
     what must survive. A last line that lost only its newline is whole
     (its check says so): the board keeps it and adds the newline."""
@@ -98,7 +112,7 @@ def _good_prefix(orig, damaged):
     return b"".join(x + b"\n" for x in keep)
 
 
-def _judge_damage(st, saved, bad, base, data, good):
+def judge_damage(st, saved, bad, base, data, good):
     """``st``: the board's status after the boot; ``saved``: game.okg then;
     ``bad``: game.bad's (SHA-256 hex, size) or None."""
     import hashlib
@@ -110,7 +124,7 @@ def _judge_damage(st, saved, bad, base, data, good):
             return "wrong", "a game was resumed from a damaged header (%d lines)" % saved.count(b"\n")
         if data and not kept:
             return "lost", "the damaged file was not kept as game.bad"
-        why = _agrees(st, None)
+        why = status_agrees(st, None)
         return ("ok", "") if not why else ("wrong", why)
     if saved is None:
         return "lost", "no saved game (the good part has %d lines)" % good.count(b"\n")
@@ -127,11 +141,39 @@ def _judge_damage(st, saved, bad, base, data, good):
             return "wrong", "resumed %r past the good part" % ln
     if data != good and data != good[:-1] and not kept:
         return "lost", "the damaged file was not kept as game.bad"
-    why = _agrees(st, m)
+    why = status_agrees(st, m)
     return ("ok", "") if not why else ("wrong", why)
 
 
-def _actions_since(m, m2):
+def actions_since(m, m2):
     """The actions m2 has after m's (as '<player> <action>')."""
     from okgin.engine.hand import action_str
     return ["%d %s" % (a >> 7, action_str(a & 127)) for a in m2._actions[len(m._actions):]]
+
+
+def expected_answers(data, max_line=200):
+    """How many answer lines the protocol owes for ``data`` (docs/protocol.md:
+    one per line that is not empty or blank)."""
+    n = 0
+    for seg in data.split(b"\n")[:-1]:
+        if seg.endswith(b"\r"):
+            seg = seg[:-1]
+        if len(seg) > max_line:
+            n += 1
+        elif seg and any(c > 126 or (c < 32 and c != 9) for c in seg):
+            n += 1
+        elif seg.strip(b" \t"):
+            n += 1
+    return n
+
+
+def answers(t, count, timeout=60):
+    """Up to ``count`` answer lines (OK/ERR...), skipping nothing else."""
+    out: "list[str]" = []
+    deadline = time.monotonic() + timeout
+    while len(out) < count and time.monotonic() < deadline:
+        line = t.b.read_line(max(0.05, deadline - time.monotonic()))
+        if line is None:
+            break
+        out.append(line)
+    return out

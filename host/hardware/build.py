@@ -14,7 +14,7 @@ import shutil
 import sys
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.hardware import checks as C
 from okgin.hardware import icons
 from okgin.hardware import layout as L

@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import paths as _paths
 
 EXAMPLES = """examples:

@@ -1,5 +1,5 @@
 """What is on a board's flash: the firmware's files, laid out and compiled
-as `okgin flash` (host/lib/flashing.py) and the virtual board (host/vboard/flash.py)
+as `okgin flash` (host/table/flashing.py) and the virtual board (host/vboard/flash.py)
 both put them there, so the board in CI runs exactly what a Pico gets; and
 the player's files, which the firmware writes and no okgin tool may lose.
 """

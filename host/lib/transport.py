@@ -8,14 +8,14 @@ session (with ``listen()``: a reader of its own for the console), okgin hil,
 stats and replay, the benches, the fault campaign, and the flasher once
 the firmware is up.
 
-Every failure is a subclass of ``okgin.errors.CommandError`` so a command that
+Every failure is a subclass of ``okgin.lib.errors.CommandError`` so a command that
 lets one escape prints a single ``okgin: ...`` line.
 """
 import queue
 import threading
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 # USB IDs a MicroPython board enumerates with. The Pico's stock MicroPython
 # uses the Raspberry Pi VID with PID 0x0005; boards built with MicroPython's

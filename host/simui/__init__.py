@@ -1,5 +1,5 @@
 """Front ends of ``okgin sim``: a Tk window, a terminal UI and a headless
-script runner, all driving one board through okgin.lib.session's
+script runner, all driving one board through okgin.table.session's
 :class:`Session` (opened by its ``open_session``), with workers.py's
 threads beside them so that no UI waits on the board.
 

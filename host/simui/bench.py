@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 
-from okgin.lib import session as sess
+from okgin.table import session as sess
 from okgin.simui import render
 
 

@@ -19,7 +19,7 @@ import os
 import re
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.simui import render
 from okgin.simui.keymaps import BUTTONS
 

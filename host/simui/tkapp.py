@@ -480,7 +480,7 @@ def open_root():
 
 def main(args, flash_dir, speed):
     """`okgin sim` in a window. Returns the exit status."""
-    from okgin.lib.session import open_session
+    from okgin.table.session import open_session
     root = open_root()
     size = panel_size(getattr(args, "board", None))
     scale = args.scale or fit_scale(root.winfo_screenwidth(), root.winfo_screenheight(), size)

@@ -351,9 +351,9 @@ def _cells_to_runs(cells):
 
 
 def main(args, flash_dir, speed):
-    from okgin.lib.session import open_session
+    from okgin.table.session import open_session
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        from okgin.errors import CommandError
+        from okgin.lib.errors import CommandError
         raise CommandError("no display and no terminal: use --headless --script FILE")
     locale.setlocale(locale.LC_ALL, "")
     os.environ.setdefault("ESCDELAY", "25")
@@ -419,11 +419,11 @@ def main(args, flash_dir, speed):
     if session is not None:
         session.close()
     if curses_error is not None:
-        from okgin.errors import CommandError
+        from okgin.lib.errors import CommandError
         raise CommandError("this terminal cannot run the terminal UI (%s, TERM=%s); use a window or --headless"
                            % (curses_error, os.environ.get("TERM", "")))
     if ui is not None and ui.failed is not None:
-        from okgin.errors import CommandError
+        from okgin.lib.errors import CommandError
         if isinstance(ui.failed, CommandError):
             raise ui.failed
         raise CommandError(str(ui.failed))

@@ -1,7 +1,7 @@
 """What a front end of okgin sim runs beside its board, off its own thread:
 a Worker for the board calls (a press holds a pin for milliseconds, a power
 cycle restarts a process), a Watcher that reads the panels, counts and LEDs,
-and the status line's notes. The session itself is okgin.lib.session."""
+and the status line's notes. The session itself is okgin.table.session."""
 import queue
 import threading
 

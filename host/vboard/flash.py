@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib.firmware_files import MPY_FLAGS, firmware_files, source_name
 
 from okgin.lib.paths import ROOT, board_json, cache_dir

@@ -194,11 +194,15 @@ class LinkServer:
         if conn is not None:
             self._send(conn, ord("T"))
 
-    def wait_seen(self, timeout):
+    def wait_seen(self, timeout, again=False):
         """Wait until the firmware has read a pin since the last push. After
         one timeout (the firmware stopped polling, e.g. it sits at the REPL)
-        do not wait again until it reads a pin again."""
+        do not wait again until it reads a pin again, unless ``again`` (a
+        caller that knows the firmware polls: a timeout before must not
+        skip this wait)."""
         with self.seen_cond:
+            if again:
+                self.polling = True
             if not self.polling:
                 return False
             target = self.seq

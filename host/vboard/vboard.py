@@ -13,7 +13,7 @@ import threading
 import time
 import weakref
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib.paths import FIRMWARE, resolve_board
 from okgin.vboard.flash import populate
 from okgin.vboard.pins import BoardPins, IN
@@ -463,6 +463,12 @@ class VirtualBoard:
         g = pins.button_gpio(player, button)
         if self.alive and pins.mode[g] == IN:
             self.link.wait_seen(1.0)
+
+    def wait_seen(self, timeout=10.0):
+        """Wait up to ``timeout`` s until the firmware has read a pin since
+        the last change (a button's level, a BUSY check: any read), even
+        after an earlier wait timed out. False if it did not."""
+        return self.link.wait_seen(timeout, again=True)
 
     def hold(self, player, button):
         """Press and keep holding (until release()); returns at once."""

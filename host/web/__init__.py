@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "page")

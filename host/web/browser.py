@@ -11,7 +11,7 @@ import tempfile
 import time
 
 from okgin.engine import deadwood
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 DEBOUNCE_S = 3 * 0.020   # board.json timing.debounce_ms, three times over
 
@@ -84,7 +84,7 @@ def wait_ready(driver, timeout=30):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got = driver.execute_script(
-            "return window.okgin ? [okgin.ready, okgin.errors] : [false, []]")
+            "return window.okgin ? [okgin.ready, okgin.lib.errors] : [false, []]")
         if got[1]:
             raise CommandError("the page failed: %s" % got[1])
         if got[0]:

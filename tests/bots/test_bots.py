@@ -13,7 +13,7 @@ from okgin.engine import Hand, Match, Rules, bot
 # live in engine/bots.py, a different name, so importing that module never
 # shadows the function.
 LEVELS = ("random", "easy", "normal", "hard", "greedy")
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.tourney import tourney
 
 HERE = os.path.dirname(os.path.abspath(__file__))

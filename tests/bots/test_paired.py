@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from okgin.cli import main
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.tourney import compare, player_name
 from okgin.yardsticks import revision
 

@@ -3,7 +3,7 @@ on rp2040js, the board around it, its USB serial on a pty."""
 
 import pytest
 
-from tests.support.chip import Repl, need_chip
+from tests.support.chip import Prompt, need_chip
 
 
 @pytest.fixture(scope="session")
@@ -34,5 +34,5 @@ def repl(make_chip):
     chip = make_chip()
     chip.console_line("MicroPython v", 60)
     ser = serial.Serial(chip.port, timeout=10)
-    yield chip, Repl(ser)
+    yield chip, Prompt(ser)
     ser.close()

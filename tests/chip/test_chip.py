@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from tests.support.chip import ROOT, Repl
+from tests.support.chip import ROOT, Prompt
 
 
 def test_stock_micropython_answers_on_the_pty_as_a_pico(repl):
@@ -22,14 +22,14 @@ def test_littlefs_writes_survive_a_power_cut(make_chip, tmp_path):
     chip = make_chip()
     chip.console_line("MicroPython v", 60)
     ser = serial.Serial(chip.port, timeout=10)
-    r = Repl(ser)
+    r = Prompt(ser)
     r("f = open('saved.txt', 'w'); f.write('kept'); f.close()")
     ops = sum(chip.flash_ops.values())
     assert ops > 0                              # the chip erased and programmed its flash
     chip.kill()                                 # power cut right after the write
     chip.start()
     chip.console_line("MicroPython v", 60)
-    r = Repl(ser)
+    r = Prompt(ser)
     assert r("print(open('saved.txt').read())") == "kept"
     ser.close()
 
@@ -118,7 +118,7 @@ def test_the_firmwares_short_rest_returns_with_the_interrupts_masked(repl):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     with serial.Serial(chip.port, timeout=10) as ser:
-        r = Repl(ser)
+        r = Prompt(ser)
         r("import hal, time")
         took = r("t = time.ticks_ms(); _ = [hal.Hardware.rest(None, ms) for ms in (1, 2, 1, 3) * 25]; "
                  "print(time.ticks_diff(time.ticks_ms(), t))", timeout=30)

@@ -20,7 +20,7 @@ BOARD = os.path.join(ROOT, "hardware", "board.json")
 def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     chip = ChipBoard(flash=str(tmp_path / "flash.bin"), realtime=False, board=BOARD)
     chip.start()
     try:

@@ -20,7 +20,7 @@ SEC = 1_000_000_000
 def table(rp2_images, tmp_path_factory):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     from tests.support import BOARD_2IN9    # the 2.9" table: the crops below are its 296x128's
     chip = ChipBoard(flash=str(tmp_path_factory.mktemp("pico") / "flash.bin"), realtime=False, board=BOARD_2IN9)
     chip.start()

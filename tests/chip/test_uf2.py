@@ -99,11 +99,11 @@ def test_dropped_over_another_filesystem_it_replaces_it(make_chip, repl, uf2file
         board.request("testmode off")
     finally:
         board.close()
-    from tests.support.chip import Repl
+    from tests.support.chip import Prompt
     import serial
     ser = serial.Serial(chip2.port, timeout=30)
     try:
-        again = Repl(ser)
+        again = Prompt(ser)
         again("import os")
         names = again("print(sorted(os.listdir()))")
         assert "'old'" not in names and "main.py" in names
@@ -181,7 +181,7 @@ def test_okgin_sim_chip_on_a_dropped_pico_flashes_nothing_and_names_the_firmware
     import io
 
     from okgin.chip import images
-    from okgin.lib.session import open_session
+    from okgin.table.session import open_session
     from okgin.simui.workers import ready_note
     flash = tmp_path / "flash.bin"
     images.new_flash(str(flash))
@@ -275,7 +275,7 @@ def test_okgin_sim_chip_with_a_new_game_keeps_the_saved_one(rp2_images, tmp_path
     import io
 
     from okgin.engine import Match
-    from okgin.lib.session import flashed_chip
+    from okgin.table.session import flashed_chip
     flash = tmp_path / "flash.bin"
     quiet = io.StringIO()
     flashed_chip(flash=str(flash), realtime=False, seed=9, vs="easy", out=quiet).stop()

@@ -2,7 +2,7 @@
 import pytest
 
 
-from tests.support.harness import Board, make_flash
+from tests.support.harness import RunningFirmware, make_flash
 
 
 @pytest.fixture
@@ -12,7 +12,7 @@ def flash(tmp_path):
 
 @pytest.fixture
 def board(flash):
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     try:
         yield b
@@ -31,7 +31,7 @@ def tboard(board):
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory):
     """One board for a module's many small cases (booting costs ~1 s)."""
-    b = Board(make_flash(str(tmp_path_factory.mktemp("flash"))))
+    b = RunningFirmware(make_flash(str(tmp_path_factory.mktemp("flash"))))
     b.start()
     try:
         yield b

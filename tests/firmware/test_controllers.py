@@ -7,7 +7,7 @@ panel is mounted the other way round (rotation 270) on the second board."""
 import json
 import os
 
-from tests.support.harness import BOARD_2IN9, Board, make_flash
+from tests.support.harness import BOARD_2IN9, RunningFirmware, make_flash
 
 
 def _play(tmp_path, name, controller, rotations=(90, 90)):
@@ -20,7 +20,7 @@ def _play(tmp_path, name, controller, rotations=(90, 90)):
     path = os.path.join(flash, "board.json")
     with open(path, "w") as f:
         json.dump(board, f)
-    b = Board(flash, board_json=path)
+    b = RunningFirmware(flash, board_json=path)
     b.start()
     try:
         shots = []

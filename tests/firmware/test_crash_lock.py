@@ -16,7 +16,7 @@ import time
 import pytest
 
 from okgin.engine import Match
-from tests.support.harness import Board
+from tests.support.harness import RunningFirmware
 
 INJECT = "class InjectedCrash(BaseException):\n    pass\n\n\nraise InjectedCrash('injected crash')\n"
 ASK = b"print(open('game.okg').read())\r"
@@ -66,7 +66,7 @@ def test_a_crash_under_the_owners_lock_never_opens_the_repl(flash, when):
         settings["auto_off_s"] = 1
     put(flash, "settings.json", json.dumps(settings))
     put(flash, {"boot": "recover.py", "play": "coachview.py", "sleep": "asleep.py"}[when], INJECT)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     try:
         start_crashed(b)
         if when == "play":
@@ -96,7 +96,7 @@ def test_without_the_lock_a_crash_at_boot_still_reaches_the_repl(flash):
     no locked game: the REPL, as before."""
     put(flash, "game.okg", Match(seed=5).to_record())
     put(flash, "recover.py", INJECT)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     try:
         with pytest.raises(AssertionError):
             b.start(timeout=10)              # no READY: the REPL instead

@@ -6,7 +6,7 @@ real firmware: the engine applies a discard, then the call raises before
 the app can save it."""
 import os
 
-from tests.support.harness import Board, ProtocolError, make_flash
+from tests.support.harness import RunningFirmware, ProtocolError, make_flash
 from tests.support.play import Player
 
 # Once per flash (a marker file): a game resumed from the record, at the
@@ -37,7 +37,7 @@ def test_an_error_in_the_middle_of_an_action_loses_nothing(tmp_path):
     os.replace(os.path.join(flash, "main.py"), os.path.join(flash, "firmware_main.py"))
     with open(os.path.join(flash, "main.py"), "w") as f:
         f.write(INJECT)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     try:
         b.ok("testmode on")

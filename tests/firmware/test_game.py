@@ -154,7 +154,7 @@ def test_against_the_computer_the_human_sees_its_public_moves_only(tboard):
 def test_gin_is_offered_and_confirmed(flash):
     """A saved game at the moment a player can go gin (R8): the screen says
     so for that card, the first knock asks GIN?, the second ends the hand."""
-    from tests.support.harness import Board
+    from tests.support.harness import RunningFirmware
     from okgin.engine import deadwood
     from okgin.engine.arrange import order
     pl = Player(None, 1, dealer=0, rng_seed=3)
@@ -170,7 +170,7 @@ def test_gin_is_offered_and_confirmed(flash):
     # test mode's own game (test.okg), which `testmode on` resumes
     with open(os.path.join(flash, "test.okg"), "w") as f:
         f.write(pl.m.to_record())
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     try:
         b.ok("testmode on")

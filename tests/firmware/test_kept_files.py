@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.support.harness import Board
+from tests.support.harness import RunningFirmware
 from tests.support.play import Player
 from tests.support.real_game import put, saved
 
@@ -52,7 +52,7 @@ def test_damaged_statistics_are_kept_aside_and_the_game_goes_on(flash, old, new)
     assert damaged != _stats_text()
     put(flash, "game.okg", m.to_record())
     put(flash, "stats.json", damaged)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     try:
         b.start()
         b.ok("sync")
@@ -80,7 +80,7 @@ def test_damaged_statistics_are_kept_aside_and_the_game_goes_on(flash, old, new)
 def test_settings_of_the_wrong_type_are_kept_aside_and_the_good_ones_stay(flash, settings, kept):
     text = json.dumps(settings)
     put(flash, "settings.json", text)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     try:
         b.start()
         b.ok("sync")
@@ -98,7 +98,7 @@ def test_a_record_with_seats_this_firmware_does_not_know_is_kept_as_game_bad(fla
     m = Match(seed=77, dealer=0, players=players)
     rec = m.to_record()
     put(flash, "game.okg", rec)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     try:
         b.start()
         b.ok("sync")

@@ -6,11 +6,11 @@ error that changes nothing."""
 import json
 import os
 
-from tests.support.harness import Board, make_flash
+from tests.support.harness import RunningFirmware, make_flash
 
 
 def _boot(tmp_path):
-    b = Board(make_flash(str(tmp_path / "flash")))
+    b = RunningFirmware(make_flash(str(tmp_path / "flash")))
     b.start()
     return b
 
@@ -84,7 +84,7 @@ def test_a_language_missing_from_the_flash_falls_back_to_english(tmp_path):
     flash = make_flash(str(tmp_path / "flash"))
     with open(os.path.join(flash, "settings.json"), "w") as f:
         json.dump({"lang": "fr"}, f)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     try:
         assert b.ok("lang").startswith("OK lang=en ")
@@ -100,7 +100,7 @@ def test_a_flash_without_its_languages_still_boots(tmp_path):
     import shutil
     flash = make_flash(str(tmp_path / "flash"))
     shutil.rmtree(os.path.join(flash, "lang"))
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     try:
         assert b.ok("status").startswith("OK screen=menu")

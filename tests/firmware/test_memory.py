@@ -13,7 +13,7 @@ figures (the smallest heap that works, the live heap)."""
 import pytest
 
 from tests.support import harness
-from tests.support.harness import Board, make_flash
+from tests.support.harness import RunningFirmware, make_flash
 from tests.support.play import Player
 from okgin.engine import bot
 from okgin.engine.bots import move_seed
@@ -29,7 +29,7 @@ SEED = 7
 
 def _board(tmp_path, monkeypatch):
     monkeypatch.setattr(harness, "HEAP", BUDGET)
-    b = Board(make_flash(str(tmp_path / "flash")))
+    b = RunningFirmware(make_flash(str(tmp_path / "flash")))
     b.start()
     return b
 
@@ -138,7 +138,7 @@ def test_a_whole_korean_game_with_the_coach_runs_in_the_budget(tmp_path):
     memory's player, which checks every status against the engine."""
     from okgin.benches import memory as bm
     from okgin.vboard import populate
-    b = bm.Board(populate(str(tmp_path / "flash")), BUDGET)
+    b = bm.HeapTrial(populate(str(tmp_path / "flash")), BUDGET)
     try:
         b.cmd("testmode on")
         for _ in range(2):            # the menu's "Coach after a hand": Language, then it

@@ -12,7 +12,7 @@ import shutil
 from PIL import Image
 
 from okgin.lib.transport import decode_screen
-from tests.support.harness import ROOT, Board, make_flash
+from tests.support.harness import ROOT, RunningFirmware, make_flash
 
 STEPS = ("newgame seed=4 dealer=0", "press 1 draw", "press 0 right", "press 0 draw")
 
@@ -21,7 +21,7 @@ def _board(tmp_path, name, board_file):
     flash = make_flash(str(tmp_path / name))
     path = os.path.join(flash, "board.json")
     shutil.copy(os.path.join(ROOT, "hardware", board_file), path)
-    b = Board(flash, board_json=path)
+    b = RunningFirmware(flash, board_json=path)
     b.start()
     return b
 

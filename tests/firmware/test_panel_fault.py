@@ -8,7 +8,7 @@ import time
 
 
 
-from tests.support.harness import BOARD_2IN9, Board
+from tests.support.harness import BOARD_2IN9, RunningFirmware
 
 
 
@@ -28,7 +28,7 @@ def _title_bar_black(img):
 
 
 def test_stuck_busy_is_shown_on_the_other_panel_and_reset_recovers(flash):
-    b = Board(flash, board_json=_fast_timeout_board(flash))
+    b = RunningFirmware(flash, board_json=_fast_timeout_board(flash))
     b.start()
     try:
         b.ok("testmode on")
@@ -63,7 +63,7 @@ def test_stuck_busy_is_shown_on_the_other_panel_and_reset_recovers(flash):
 
 
 def test_a_panel_that_stays_dead_stops_the_resets(flash):
-    b = Board(flash, board_json=_fast_timeout_board(flash))
+    b = RunningFirmware(flash, board_json=_fast_timeout_board(flash))
     b.start()
     try:
         b.ok("testmode on")

@@ -22,10 +22,10 @@ def _with_slow_saves(flash, ms):
 
 
 def test_power_cuts_at_random_moments_resume_at_the_last_action(flash):
-    from tests.support.harness import Board
+    from tests.support.harness import RunningFirmware
     # each 256-byte chunk of a save waits 15 ms: a kill often lands mid-write
     _with_slow_saves(flash, 15)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     mid_save = []
     # test mode's game is test.okg (saved like the real one, store.py)
     b.after_kill = lambda: mid_save.append(os.path.exists(os.path.join(flash, "test.tmp")))
@@ -90,10 +90,10 @@ def _boot_with_record(flash, text):
     """The table powered on with ``text`` as its saved game (the real one:
     test mode never shows it, so what it resumed is read from the panels,
     ``status`` and the flash)."""
-    from tests.support.harness import Board
+    from tests.support.harness import RunningFirmware
     with open(os.path.join(flash, "game.okg"), "w") as f:
         f.write(text)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     b.ok("sync")
     return b
@@ -167,11 +167,11 @@ def test_unreadable_record_goes_to_the_menu_and_keeps_the_file(flash):
 
 
 def test_damaged_settings_fall_back_to_defaults(flash):
-    from tests.support.harness import Board
+    from tests.support.harness import RunningFirmware
     for text in ("{not json", '{"slow_save_ms": "abc", "rules": 5, "game": []}', "\xff\xfe"):
         with open(os.path.join(flash, "settings.json"), "w") as f:
             f.write(text)
-        b = Board(flash)
+        b = RunningFirmware(flash)
         b.start()
         try:
             b.ok("testmode on")
@@ -206,10 +206,10 @@ def _play_vs_computer(b, cut):
 
 
 def test_the_computer_plays_on_identically_after_a_power_cut(tmp_path):
-    from tests.support.harness import Board, make_flash
+    from tests.support.harness import RunningFirmware, make_flash
     recs = []
     for cut in (False, True):
-        b = Board(make_flash(str(tmp_path / ("flash%d" % cut))))
+        b = RunningFirmware(make_flash(str(tmp_path / ("flash%d" % cut))))
         b.start()
         try:
             recs.append(_play_vs_computer(b, cut))

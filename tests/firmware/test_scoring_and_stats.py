@@ -10,7 +10,7 @@ import random
 import time
 
 
-from tests.support.harness import Board, golden_check
+from tests.support.harness import RunningFirmware, golden_check
 from tests.support.play import Player
 from tests.support.scorepad import pad_from_hands
 
@@ -198,7 +198,7 @@ def test_statistics_survive_power_cuts_at_random_points_of_their_update(flash):
                     for k in ("human", "easy", "normal", "hard")}}
     rng = random.Random(7)
     outcomes = {"counted": 0, "before": 0}
-    b = Board(flash)
+    b = RunningFirmware(flash)
     try:
         for cut in range(6):
             for name, text in (("game.okg", before), ("settings.json", json.dumps(opts)),

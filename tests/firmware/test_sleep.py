@@ -14,14 +14,14 @@ import json
 import os
 import time
 
-from tests.support.harness import Board
+from tests.support.harness import RunningFirmware
 from tests.support.real_game import new_real_game, play, put, saved
 
 
 def _board(flash, auto_off_s, speed=0.0):
     # settings.json "auto_off_s": the host hook for a short idle time
     put(flash, "settings.json", json.dumps({"auto_off_s": auto_off_s}))
-    b = Board(flash, speed=speed)
+    b = RunningFirmware(flash, speed=speed)
     b.start()
     b.ok("sync")
     return b

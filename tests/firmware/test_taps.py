@@ -28,7 +28,7 @@ import os
 import threading
 import time
 
-from tests.support.harness import BOARD_2IN9, Board
+from tests.support.harness import BOARD_2IN9, RunningFirmware
 
 TURNS = 6
 DEBOUNCE = 0.020     # hardware/board.json timing.debounce_ms
@@ -36,10 +36,7 @@ DEBOUNCE = 0.020     # hardware/board.json timing.debounce_ms
 
 def _seen(vb):
     """Wait until the firmware has read its pins since the last change."""
-    link = vb.link
-    with link.seen_cond:
-        link.polling = True
-    assert link.wait_seen(10.0), "the firmware did not read its pins within 10 s"
+    assert vb.wait_seen(10.0), "the firmware did not read its pins within 10 s"
 
 
 def _both_pass_the_upcard(b):
@@ -64,7 +61,7 @@ def test_a_tap_made_while_the_screens_are_drawn_is_taken(flash):
     # begin and presses within it, on a loaded machine too
     with open(os.path.join(flash, "settings.json"), "w") as f:
         json.dump({"slow_save_ms": 100}, f)
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     try:
         _both_pass_the_upcard(b)
@@ -125,7 +122,7 @@ def test_sync_waits_for_a_tap_released_inside_the_debounce_time(flash):
     path = os.path.join(flash, "board.json")    # the firmware reads it there
     with open(path, "w") as f:
         json.dump(board, f)
-    b = Board(flash, board_json=path)
+    b = RunningFirmware(flash, board_json=path)
     b.start()
     try:
         _both_pass_the_upcard(b)

@@ -1,12 +1,12 @@
-"""One factory for the tables under test (okgin.lib.boards): either board
+"""One factory for the tables under test (okgin.table.boards): either board
 from the same call, with the same contract, and a clear error for an option
 of the other kind. (mypy checks both classes against the contract:
 tests/test_typecheck.py.)"""
 import pytest
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import transport
-from okgin.lib.boards import KINDS, make_board, start_board
+from okgin.table.boards import KINDS, make_board, start_board
 
 
 @pytest.mark.parametrize("kind, option, belongs", [

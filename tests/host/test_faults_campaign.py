@@ -4,7 +4,7 @@ and the rows after it still run (a long chip run is hours of rows)."""
 import io
 
 from okgin.faults.campaign import run_campaign
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row, table
 
 

@@ -7,7 +7,7 @@ import subprocess
 
 from tests.support.host import ROOT, okgin_cmd
 from okgin.lib import transport
-from okgin.lib.flashing import flash_board, JOURNAL, STAGING
+from okgin.table.flashing import flash_board, JOURNAL, STAGING
 
 
 def _tree_hashes(flash_dir):
@@ -29,7 +29,7 @@ def _edit(src, module, n=1):
 def _power_on_again(vb, first=None):
     """Power cycle (or ``first()``) and wait for READY; once more if the
     virtual board's own boot fails (its pin link sometimes refuses the new
-    process, see host/lib/flashing.py _boot_in_process_board)."""
+    process, see host/table/flashing.py _boot_in_process_board)."""
     for attempt in (1, 2):
         (first if first and attempt == 1 else vb.power_cycle)()
         try:
@@ -138,7 +138,7 @@ def test_power_lost_mid_switch_boot_py_finishes_the_update(vboard, source_tree):
         raise serial.SerialException("device reports readiness to read but returned no data")
 
     import pytest
-    from okgin.errors import CommandError
+    from okgin.lib.errors import CommandError
     with pytest.raises(CommandError) as e:
         flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                     after_stage=lose_power_mid_switch)

@@ -64,8 +64,8 @@ def test_a_port_that_is_not_micropython_is_refused():
 
 def test_unsupported_versions_name_the_fix():
     import pytest
-    from okgin.errors import CommandError
-    from okgin.lib.flashing import check_supported, choose_mpy_cross
+    from okgin.lib.errors import CommandError
+    from okgin.table.flashing import check_supported, choose_mpy_cross
     with pytest.raises(CommandError) as e:
         check_supported((1, 19, 1), 1542)     # MicroPython 1.19: too old
     assert "1.19.1" in str(e.value) and "1.22 or newer" in str(e.value)
@@ -92,16 +92,16 @@ def test_filesystem_full_is_detected_before_copying(tmp_path):
     import pytest
     from tests.support import micropython
     from tests.support.ptyboard import BareBoard
-    from okgin.lib import flashing as flash
-    from okgin.errors import CommandError
+    from okgin.table import flashing as flash
+    from okgin.lib.errors import CommandError
     # A board whose flash is a 24 KB littlefs: the firmware does not fit.
     (tmp_path / "d").mkdir()
     b = BareBoard(tmp_path / "d", micropython(), ramfs_kb=24).start()
     try:
         with pytest.raises(CommandError) as e:
             flash.flash_board(b.port, reset=False, quiet=True)
-        from okgin.lib.flashing import Device
-        d = Device(b.port)
+        from okgin.table.repl import Repl
+        d = Repl(b.port)
         d.enter()
         left = d.exec("import os\nprint(os.listdir())").strip()
         d.close()
@@ -136,7 +136,7 @@ def test_an_older_tree_is_flashed_with_the_boot_py_its_own_flasher_wrote(tmp_pat
     # 29): its board got its flasher's SWITCH_CODE as boot.py, without the
     # owner's lock at boot; flashing it with this checkout's boot.py would
     # hide the defects the campaign is there to show
-    from okgin.lib import flashing
+    from okgin.table import flashing
     old = tmp_path / "old"
     (old / "firmware").mkdir(parents=True)
     (old / "host").mkdir()

@@ -8,7 +8,7 @@ import subprocess
 
 from tests.support.host import ROOT, okgin_cmd
 from okgin.lib import transport
-from okgin.lib.flashing import flash_board
+from okgin.table.flashing import flash_board
 
 
 def _saved(flash, name):

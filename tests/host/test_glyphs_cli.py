@@ -36,7 +36,7 @@ def test_check_passes_on_the_committed_files():
 @pytest.mark.skipif(not os.path.isfile(HEX), reason="GNU Unifont is not installed (apt-get install unifont)")
 def test_a_character_the_font_lacks_names_the_catalogue(tmp_path):
     from okgin import glyphs
-    from okgin.errors import CommandError
+    from okgin.lib.errors import CommandError
     d = tmp_path / "lang"
     shutil.copytree(os.path.join(ROOT, "firmware", "lang"), d)
     with open(d / "sw.txt", "a", encoding="utf-8") as f:

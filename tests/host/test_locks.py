@@ -133,7 +133,7 @@ def test_a_flasher_stopped_by_sigterm_resets_the_table_into_its_game(vboard, sou
     """Before: a killed flasher left the board at its raw REPL until the
     next flash or power cycle. SIGKILL at random instants, with a power
     cycle after: okgin faults, row "flash" (its short run is in make test)."""
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                 power_cycle=vboard.power_cycle)
     m = _game_on(vboard)

@@ -1,12 +1,11 @@
 """One list of the player's files on a board (okgin.lib.firmware_files):
 the names the firmware writes, which okgin flash never deletes and a
 fresh start forgets only in part (the statistics stay)."""
-import ast
 import importlib.util
 import os
 
 from okgin.lib import firmware_files as ff
-from okgin.lib.session import clear_saved_state
+from okgin.table.session import clear_saved_state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -48,9 +47,11 @@ def test_a_fresh_start_forgets_the_game_and_settings_and_keeps_the_statistics(tm
 
 
 def test_okgin_flash_and_the_chip_keep_to_the_same_lists():
-    from okgin.lib import flashing as flash
-    from okgin.lib.session import FORGET
+    from okgin.table import flashing as flash
     assert flash.KEEP == ff.PLAYER_FILES
-    # the chip's REPL forgets what clear_saved_state does on a directory
-    names = ast.literal_eval(FORGET.split("for _f in ", 1)[1].split(":\n", 1)[0])
-    assert names == ff.FRESH_START
+    # the chip's --fresh and the virtual board's are one function over the
+    # flash's files (okgin.table.files), whichever kind they are
+    import inspect
+    from okgin.table import session
+    assert "forget_saved_state(ReplFiles(" in inspect.getsource(session._on_the_chip)
+    assert "forget_saved_state(DirFiles(" in inspect.getsource(session.clear_saved_state)

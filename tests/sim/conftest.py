@@ -18,7 +18,7 @@ def make_board(tmp_path):
 
 @pytest.fixture
 def session(make_board):
-    from okgin.lib.session import Session, load_timing
+    from okgin.table.session import Session, load_timing
     s = Session(make_board(), timing=load_timing(os.path.join(ROOT, "hardware", "board.json")))
     s.start()
     yield s

@@ -20,7 +20,7 @@ BOARD = os.path.join(ROOT, "hardware", "board.json")
 
 @pytest.fixture
 def session_4in2(tmp_path):
-    from okgin.lib.session import Session, load_timing, make_board
+    from okgin.table.session import Session, load_timing, make_board
     s = Session(make_board(str(tmp_path / "flash"), speed=0.0, board_path=BOARD),
                 timing=load_timing(BOARD))
     s.start()

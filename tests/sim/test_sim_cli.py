@@ -3,7 +3,7 @@ game that survives closing the simulator, --fresh, and no display."""
 import os
 import subprocess
 
-from okgin.lib.session import clear_saved_state
+from okgin.table.session import clear_saved_state
 from tests.support.sim import ROOT, env_with, okgin_cmd
 
 

@@ -60,7 +60,7 @@ def test_sync_waits_for_the_ink_to_settle(make_board):
     """At a real e-ink speed a shot after `sync` is taken with both panels
     idle (BUSY low), not in the middle of a refresh."""
     import time
-    from okgin.lib.session import Session
+    from okgin.table.session import Session
     s = Session(make_board(speed=0.2))   # full refresh 0.5 s, partial 0.08 s
     try:
         s.start()

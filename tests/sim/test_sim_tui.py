@@ -12,7 +12,7 @@ import time
 import pytest
 
 from okgin.simui import render
-from okgin.lib.session import Session
+from okgin.table.session import Session
 from tests.support.sim import ROOT, env_with, new_board, okgin_cmd
 
 COLS, ROWS = 310, 45  # room for both panels side by side at full size (either table)

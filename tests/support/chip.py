@@ -15,7 +15,7 @@ def need_chip():
     `make test` on a fresh laptop does not download 700 KB behind your back.
     """
     import pytest
-    from okgin.errors import CommandError
+    from okgin.lib.errors import CommandError
     from okgin.chip import images
     from okgin.chip.node import ensure_emulator
     strict = bool(os.environ.get("OKGIN_RP2_DIR"))
@@ -31,7 +31,7 @@ def need_chip():
     return fw, rom
 
 
-class Repl:
+class Prompt:
     """Just enough of a friendly-REPL client: a line in, its output back."""
 
     def __init__(self, ser):

@@ -21,7 +21,7 @@ from PIL import Image
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
 
-from okgin.vboard import VirtualBoard
+from okgin.table.boards import make_board
 from tests.support import BOARD, BOARD_2IN9  # noqa: F401  (BOARD: for the tests of the default table)
 
 # The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
@@ -44,7 +44,7 @@ class ProtocolError(AssertionError):
     pass
 
 
-class Board:
+class RunningFirmware:
     """The firmware on the virtual board, over its pty."""
 
     def __init__(self, flash, speed=0.0, board_json=None):
@@ -59,8 +59,8 @@ class Board:
     def start(self, timeout=20):
         import serial
         t0 = time.monotonic()
-        self.vb = VirtualBoard(flash_dir=self.flash, board=self.board_json,
-                               speed=self.speed, heapsize=HEAP)
+        self.vb = make_board("vboard", flash=self.flash, board=self.board_json,
+                             eink=self.speed, heapsize=HEAP)
         self.vb.start()
         self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout, exclusive=True)
         line = self.readline(timeout)

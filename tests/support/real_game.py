@@ -3,7 +3,7 @@ holding the virtual board's flash see it: started and played with the
 buttons, read back from the flash directory."""
 import os
 
-from tests.support.harness import Board
+from tests.support.harness import RunningFirmware
 from tests.support.play import Player
 
 from okgin.engine import Match
@@ -20,7 +20,7 @@ def put(flash, name, data):
 
 
 def boot(flash):
-    b = Board(flash)
+    b = RunningFirmware(flash)
     b.start()
     b.ok("sync")
     return b

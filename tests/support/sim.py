@@ -21,7 +21,7 @@ def okgin_cmd():
 
 def new_board(flash_dir, speed=0.0):
     """A virtual board on flash_dir, prepared as `okgin sim` prepares it."""
-    from okgin.lib.session import make_board
+    from okgin.table.session import make_board
     os.makedirs(flash_dir, exist_ok=True)
     return make_board(flash_dir=flash_dir, speed=speed)
 

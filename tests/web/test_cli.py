@@ -56,7 +56,7 @@ def test_a_failed_build_leaves_the_folder_as_it_was(site, tmp_path, monkeypatch)
     import pytest
 
     from okgin import web
-    from okgin.errors import CommandError
+    from okgin.lib.errors import CommandError
     old = tmp_path / "old"
     shutil.copytree(site, old)
     before = sorted(p.name for p in old.iterdir())

@@ -62,7 +62,7 @@ def test_the_page_offers_the_uf2_that_boots_on_a_pico(page, server, tmp_path):
 def test_without_micropython_for_the_pico_the_page_offers_nothing_and_says_why(tmp_path, monkeypatch,
                                                                                 capsys):
     from okgin.web import build, wasm_dir
-    from okgin.errors import CommandError
+    from okgin.lib.errors import CommandError
     try:
         wasm_dir()
     except CommandError as e:

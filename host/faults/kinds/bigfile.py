@@ -4,9 +4,9 @@ lines after 16 good actions lost the game there: its repair copied the
 whole file and littlefs ran out of room). Survived: the good part resumes
 exactly, the whole damaged file is kept as game.bad, the table is never
 stuck on an error screen (issue 29, item 1)."""
-from okgin.faults.judge import _judge_damage
-from okgin.faults.kinds import Kind
-from okgin.faults.kinds.damage import _engine_bases
+from okgin.faults.judge import judge_damage
+from okgin.faults.registry import Kind
+from okgin.faults.play import engine_bases
 from okgin.faults.tally import Row
 
 UNITS = (b"12 0 discard 7h ;00000000\n", b"\x00" * 26, b"junk junk junk junk junk\n",
@@ -25,7 +25,7 @@ def run(table, n, rng, work, log):
     t.on()
     sizes = []
     try:
-        bases = [b for b, _ in _engine_bases(rng)]
+        bases = [b for b, _ in engine_bases(rng)]
         for i in range(n):
             base = bases[i % len(bases)]
             # the good part: the header and some of the actions
@@ -53,7 +53,7 @@ def run(table, n, rng, work, log):
             else:
                 if okg is not None:
                     look.update(t.session(read=("game.okg",)))
-                verdict, why = _judge_damage(st, look["game.okg"], look["game.bad"], base,
+                verdict, why = judge_damage(st, look["game.okg"], look["game.bad"], base,
                                              damaged, good)
                 if verdict == "ok":
                     r.ok()

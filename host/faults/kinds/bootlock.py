@@ -7,9 +7,9 @@ REPL prompt ever reach the port, the game is unchanged."""
 import threading
 import time
 
-from okgin.faults.judge import _agrees, parse
-from okgin.faults.kinds import Kind
-from okgin.faults.kinds.damage import _engine_bases
+from okgin.faults.judge import status_agrees, parse
+from okgin.faults.registry import Kind
+from okgin.faults.play import engine_bases
 from okgin.faults.tally import Row
 
 REPL_SIGNS = (b"KeyboardInterrupt", b">>> ", b"raw REPL", b"Traceback")
@@ -70,7 +70,7 @@ def run(table, n, rng, work, log):
     t = table(work, "bootlock")
     t.on()
     try:
-        bases = [b for b, _ in _engine_bases(rng)]
+        bases = [b for b, _ in engine_bases(rng)]
         import json
         for i in range(n):
             base = bases[i % len(bases)]
@@ -90,7 +90,7 @@ def run(table, n, rng, work, log):
             else:
                 t.resync()
                 t.sync()
-                why = _agrees(t.status(), parse(base))
+                why = status_agrees(t.status(), parse(base))
                 if why:
                     r.bad("wrong", "cut %d: %s" % (i, why))
                 else:

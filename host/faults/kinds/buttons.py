@@ -1,9 +1,9 @@
 """Row "buttons" of the fault campaign: both players, bounce on every press, presses during refreshes, long holds: no lost or doubled press"""
 import time
 
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
-from okgin.faults.judge import _actions_since
+from okgin.faults.judge import actions_since
 
 
 def row_buttons(table, n, rng, work, log):
@@ -101,7 +101,7 @@ def row_buttons(table, n, rng, work, log):
                 fresh()
                 continue
             done += 1
-            got = _actions_since(m, m2)
+            got = actions_since(m, m2)
             if got != ["%d %s" % (p, act)]:
                 r.bad("lost" if not got else "wrong",
                       "the presses meant %d %s, the board played %s" % (p, act, got))

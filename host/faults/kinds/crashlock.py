@@ -15,9 +15,9 @@ for the next case, as an owner would."""
 import json
 import time
 
-from okgin.faults.judge import _agrees, parse
-from okgin.faults.kinds import Kind
-from okgin.faults.kinds.damage import _engine_bases
+from okgin.faults.judge import ladder, parse, status_agrees
+from okgin.faults.registry import Kind
+from okgin.faults.play import engine_bases
 from okgin.faults.tally import Row
 
 # a BaseException of its own: App.step's ``except Exception`` does not take
@@ -88,7 +88,7 @@ def run(table, n, rng, work, log):
     t = table(work, "crashlock")
     t.on()
     try:
-        real = _engine_bases(rng)[1][0]      # two players, in the first hand
+        real = engine_bases(rng)[1][0]      # two players, in the first hand
         m_real = parse(real)
         for i in range(n):
             when, mod = WHEN[i % len(WHEN)]
@@ -127,7 +127,7 @@ def run(table, n, rng, work, log):
                         t.press(0, "ok")
                         t.sync()
                         st = _status(t)
-                        why = _agrees(st, m_real)
+                        why = status_agrees(st, m_real)
                         if why:
                             stuck.append("OK on the error screen: " + why)
                         lines, answered = _try_repl(t)
@@ -141,16 +141,11 @@ def run(table, n, rng, work, log):
                 else:
                     stuck.append("no answer (%s: %s)" % (type(e).__name__, e))
             look = _way_back_in(t, [mod])
-            if leaked:
-                r.bad("wrong", "%s: the REPL reached: %s" % (what, " | ".join(leaked)[:160]))
-            elif look["game.okg"] != real:
-                r.bad("lost", "%s: the saved game changed" % what)
-            elif stuck:
-                r.bad("stuck", "%s: %s" % (what, "; ".join(stuck)))
-            elif notes:
-                r.bad("wrong", "%s: %s" % (what, "; ".join(notes)))
-            else:
-                r.ok()
+            ladder(r, what,
+                   ("wrong", leaked and "the REPL reached: %s" % " | ".join(leaked)[:160]),
+                   ("lost", look["game.okg"] != real and "the saved game changed"),
+                   ("stuck", "; ".join(stuck)),
+                   ("wrong", "; ".join(notes)))
             log("crashlock", r)
     finally:
         t.stop()

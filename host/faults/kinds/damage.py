@@ -1,55 +1,9 @@
 """Row "damage" of the fault campaign: damaged game.okg / settings.json (truncation, garbage, bit flips, bad bytes, huge files): never a different game, loss at most the damaged part"""
 
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
-from okgin.faults.judge import parse, _good_prefix, _judge_damage
-from okgin.faults.play import Player, _menu_new_game_fresh
-
-
-def _damage(rng, data, kind, huge=(100 * 1024, 300 * 1024, 1024 * 1024)):
-    """(damaged bytes, description); ``huge``: the sizes of huge files."""
-    n = len(data)
-    if kind == "truncate":
-        k = rng.randrange(0, n)
-        return data[:k], "cut at byte %d of %d" % (k, n)
-    if kind == "flip":
-        out = bytearray(data)
-        bits = rng.randint(1, 3)
-        where = []
-        for _ in range(bits):
-            i = rng.randrange(n)
-            b = rng.randrange(8)
-            out[i] ^= 1 << b
-            where.append(i)
-        return bytes(out), "%d bit(s) flipped at %s" % (bits, where)
-    if kind == "garbage":
-        i = rng.randrange(n)
-        junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 40)))
-        return data[:i] + junk + data[i:], "%d random bytes inserted at %d" % (len(junk), i)
-    if kind == "badbyte":
-        i = rng.randrange(n)
-        return data[:i] + bytes([rng.choice((0x80, 0xc3, 0xfe, 0xff))]) + data[i + 1:], \
-            "byte %d is not UTF-8" % i
-    if kind == "overwrite":
-        i = rng.randrange(n)
-        k = rng.randint(1, 64)
-        return data[:i] + bytes(rng.randrange(32, 127) for _ in range(k)) + data[i + k:], \
-            "%d printable bytes overwritten at %d" % (k, i)
-    if kind == "huge":
-        size = rng.choice(huge)
-        fill = rng.choice(("random", "zeros", "lines"))
-        if fill == "random":
-            junk = rng.randbytes(size)
-        elif fill == "zeros":
-            junk = bytes(size)
-        else:
-            junk = b"12 0 discard 7h ;00000000\n" * (size // 26)
-        where = rng.choice(("after", "instead"))
-        return (data + junk if where == "after" else junk), \
-            "%d KB of %s %s the record" % (size // 1024, fill, where)
-    if kind == "empty":
-        return b"", "empty file"
-    raise ValueError(kind)
+from okgin.faults.judge import parse, good_prefix, judge_damage
+from okgin.faults.play import Player, damage, engine_bases, menu_new_game_fresh
 
 
 DAMAGE_KINDS = ("truncate", "flip", "garbage", "badbyte", "overwrite", "huge", "empty")
@@ -63,29 +17,6 @@ SETTINGS_DAMAGE = (
 )
 
 
-def _engine_bases(rng):
-    """Base games made with the engine (the record the firmware would have
-    saved: the same Match.record_lines), for a board whose flash is slow to
-    read back after every move (the emulated Pico): one against the
-    computer (hard) of 24 actions, one of two players of 16."""
-    from okgin.engine import Match
-    bases = []
-    for players, moves in ((("human", "hard"), 24), (("human", "human"), 16)):
-        while True:
-            m = Match(seed=rng.randrange(1 << 30), dealer=rng.randrange(2), players=players)
-            for _ in range(moves):
-                p = m.hand.to_move
-                assert p is not None     # (within the first hand)
-                legal = m.observation(p)["legal"]
-                m.play(rng.choice([a for a in legal if not a.startswith("knock")] or legal), p)
-                if m.hand_no > 1 or m.winner is not None:
-                    break
-            if m.hand_no == 1 and m.winner is None and m.hand.to_move == 0:
-                break    # a human to move, so the board waits at the game
-        bases.append(("".join(ln + "\n" for ln in m.record_lines()).encode(), None))
-    return bases
-
-
 def row_damage(table, n, rng, work, log):
     """Damage game.okg and settings.json while the power is off, boot,
     and compare with the record's lines before the first damaged one."""
@@ -94,7 +25,7 @@ def row_damage(table, n, rng, work, log):
     t.on()
     try:
         if not t.cheap_files:
-            bases = _engine_bases(rng)
+            bases = engine_bases(rng)
             r.info.append("emulated Pico: base games made by the engine, put on the flash "
                           "through the REPL; huge files up to %d KB" % (max(t.huge_sizes) // 1024))
         else:
@@ -102,7 +33,7 @@ def row_damage(table, n, rng, work, log):
             # both played by the board itself
             bases = []
             for row, moves in ((3, 10), (0, 14)):
-                _menu_new_game_fresh(t, row)
+                menu_new_game_fresh(t, row)
                 m = parse(t.saved())
                 pl = Player(t, rng)
                 for _ in range(moves):
@@ -127,7 +58,7 @@ def row_damage(table, n, rng, work, log):
 
         def judge(case, look):
             base, data, good, st, what = case
-            verdict, why = _judge_damage(st, look["game.okg"], look["game.bad"], base, data, good)
+            verdict, why = judge_damage(st, look["game.okg"], look["game.bad"], base, data, good)
             if verdict == "ok":
                 r.ok()
             else:
@@ -148,8 +79,8 @@ def row_damage(table, n, rng, work, log):
                 data, what, good = base, "settings.json: %r" % (sd[:30] if sd else sd), base
             else:
                 kind = DAMAGE_KINDS[(i - i // 5) % len(DAMAGE_KINDS)]
-                data, what = _damage(rng, base, kind, t.huge_sizes)
-                good = _good_prefix(base, data)
+                data, what = damage(rng, base, kind, t.huge_sizes)
+                good = good_prefix(base, data)
                 put["game.okg"] = data
                 if settings is not None:
                     put["settings.json"] = settings

@@ -7,12 +7,12 @@ import sys
 import time
 
 from okgin.lib import transport
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
-from okgin.faults.tables import ROOT
+from okgin.lib.paths import ROOT
 from okgin.lib.paths import copy_source
 from okgin.faults.judge import parse, agrees
-from okgin.faults.play import _menu_new_game_fresh
+from okgin.faults.play import menu_new_game_fresh
 
 
 def row_flash(table, n, rng, work, log):
@@ -33,7 +33,7 @@ def row_flash(table, n, rng, work, log):
     t = table(work, "flash")
     t.on()
     try:
-        _menu_new_game_fresh(t, 0)
+        menu_new_game_fresh(t, 0)
         t.press(parse(t.saved()).hand.to_move, "draw")
         t.sync()
         game = t.saved()
@@ -110,7 +110,7 @@ def row_flash(table, n, rng, work, log):
 
 
 def _flash(t, src, wait=True):
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     t.b.close()
     import io
     flash_board(t.vb.port, src_root=src, out=io.StringIO(), quiet=True,

@@ -4,8 +4,8 @@ collection, and the largest seen). Made-up option names, arguments and
 commands must not grow the heap (MicroPython never frees an interned
 name: issue 29, item 4); survived: one answer per line, and after the
 first round the heap in use stays within 2 KB of where it was."""
-from okgin.faults.kinds import Kind
-from okgin.faults.kinds.serial import _answers, _expected_answers
+from okgin.faults.registry import Kind
+from okgin.faults.judge import answers, expected_answers
 from okgin.faults.tally import Row
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz_0123456789"
@@ -59,9 +59,9 @@ def run(table, n, rng, work, log):
         for rnd in range(n):
             lines = [_junk(rng, i) for i in range(50)]
             data = "".join(x + "\n" for x in lines).encode()
-            owed = _expected_answers(data)
+            owed = expected_answers(data)
             t.b.send_raw(data)
-            got = _answers(t, owed, timeout=60 * t.answer_slowness)
+            got = answers(t, owed, timeout=60 * t.answer_slowness)
             bad = [a for a in got if not a.startswith(("ERR", "OK"))]
             if len(got) != owed or bad:
                 r.bad_many("lost" if len(got) < owed else "wrong", len(lines),

@@ -1,10 +1,10 @@
 """Row "hidden" of the fault campaign: hidden-information attempts over the port: zero cards revealed outside test mode's own game"""
 import time
 
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
 from okgin.faults.judge import parse
-from okgin.faults.play import _menu_new_game_fresh
+from okgin.faults.play import menu_new_game_fresh
 
 
 def _banner(img):
@@ -47,7 +47,7 @@ def row_hidden(table, n, rng, work, log):
             assert pins is not None
             shown.append((time.monotonic(), ev[1], _banner(pins.panels[ev[1]].image())))
     try:
-        _menu_new_game_fresh(t, 0)
+        menu_new_game_fresh(t, 0)
         real = t.saved()
         m = parse(real)
         secret = set(real.decode().splitlines()[2:])     # the deal line and the actions

@@ -11,9 +11,9 @@ import hashlib
 import json
 
 from okgin.engine.levels import LEVELS
-from okgin.faults.judge import _agrees, _good_prefix, parse
-from okgin.faults.kinds import Kind
-from okgin.faults.kinds.damage import _damage, _engine_bases
+from okgin.faults.judge import good_prefix, ladder, parse, status_agrees
+from okgin.faults.registry import Kind
+from okgin.faults.play import damage, engine_bases
 from okgin.faults.tally import Row
 
 # the menu's Statistics item, from its top in a game: Resume, New game (2
@@ -67,7 +67,7 @@ def _damaged(rng, name, data, i):
             new = k[:j] + bytes([k[j] ^ 2]) + k[j + 1:]
             return data.replace(k, new, 1), "key %s -> %s" % (k.decode(), new.decode())
         kind = "flip"
-    return _damage(rng, data, kind)
+    return damage(rng, data, kind)
 
 
 def run(table, n, rng, work, log):
@@ -75,7 +75,7 @@ def run(table, n, rng, work, log):
     t = table(work, "kept")
     t.on()
     try:
-        (real, _), (test, _) = _engine_bases(rng)
+        (real, _), (test, _) = engine_bases(rng)
         m_real = parse(real)
         settings = json.dumps({"rules": {"target": 150}, "owner_lock": False}).encode()
         files = ("stats.json", "settings.json", "test.okg")
@@ -97,7 +97,7 @@ def run(table, n, rng, work, log):
             if st["screen"] == "error":
                 stuck.append("the error screen at boot")
             else:
-                why = _agrees(st, m_real)
+                why = status_agrees(st, m_real)
                 if why:
                     notes.append("the real game: " + why)
             head = t.req("stats")
@@ -115,7 +115,7 @@ def run(table, n, rng, work, log):
                 stuck.append("testmode on: %r" % on)
             else:
                 rec = ("\n".join(t.b.request_block("record", timeout=300)) + "\n").encode()
-                want = _good_prefix(test, data) if name == "test.okg" else test
+                want = good_prefix(test, data) if name == "test.okg" else test
                 if want.count(b"\n") < 3:
                     want = b"\n"            # a damaged header: no test game
                 if rec != want:
@@ -144,18 +144,14 @@ def run(table, n, rng, work, log):
                     notes.append("the statistics page: screen=%s" % page)
             bad_name = "test.bad" if name == "test.okg" else name + ".bad"
             look = t.session(read=("game.okg", name), digest=(bad_name,))
-            if look["game.okg"] != real:
-                r.bad("lost", "%s: the real game's record changed" % what)
-            elif look[name] != data and look[bad_name] != (hashlib.sha256(data).hexdigest(),
-                                                             len(data)) \
-                    and not (name == "test.okg" and data + b"\n" == look[name]):
-                r.bad("lost", "%s: replaced without a copy kept as %s" % (what, bad_name))
-            elif stuck:
-                r.bad("stuck", "%s: %s" % (what, "; ".join(stuck)))
-            elif notes:
-                r.bad("wrong", "%s: %s" % (what, "; ".join(notes)))
-            else:
-                r.ok()
+            replaced = (look[name] != data
+                        and look[bad_name] != (hashlib.sha256(data).hexdigest(), len(data))
+                        and not (name == "test.okg" and data + b"\n" == look[name]))
+            if ladder(r, what,
+                      ("lost", look["game.okg"] != real and "the real game's record changed"),
+                      ("lost", replaced and "replaced without a copy kept as %s" % bad_name),
+                      ("stuck", "; ".join(stuck)),
+                      ("wrong", "; ".join(notes))) == "ok":
                 seen[name] += 1
             log("kept", r)
         r.info.append("cases per file: %s" % ", ".join("%s %d" % kv for kv in seen.items()))

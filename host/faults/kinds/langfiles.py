@@ -17,9 +17,9 @@ answer; wrong: the game or the language in use is not what it should be.
 import json
 import time
 
-from okgin.faults.judge import _agrees, parse
-from okgin.faults.kinds import Kind
-from okgin.faults.kinds.damage import _engine_bases
+from okgin.faults.judge import ladder, parse, status_agrees
+from okgin.faults.registry import Kind
+from okgin.faults.play import engine_bases
 from okgin.faults.tally import Row
 
 
@@ -124,7 +124,7 @@ def run(table, n, rng, work, log):
     t = table(work, "langfiles")
     t.on()
     try:
-        real = _engine_bases(rng)[1][0]      # two players: every press is a player's
+        real = engine_bases(rng)[1][0]      # two players: every press is a player's
         m_real = parse(real)
         todo = cases()
         for i in range(n):
@@ -152,7 +152,7 @@ def run(table, n, rng, work, log):
                 if st["screen"] == "error":
                     stuck.append("the error screen at boot")
                 else:
-                    why = _agrees(st, m_real)
+                    why = status_agrees(st, m_real)
                     if why:
                         notes.append("the game at boot: " + why)
                 got = t.req("lang")
@@ -177,8 +177,8 @@ def run(table, n, rng, work, log):
                     t.press(1, "right")      # wakes it; that press does nothing else
                     t.sync()
                     st = t.status()
-                    if st["screen"] != "game" or _agrees(st, m_real):
-                        stuck.append("after waking: screen=%s %s" % (st["screen"], _agrees(st, m_real)))
+                    if st["screen"] != "game" or status_agrees(st, m_real):
+                        stuck.append("after waking: screen=%s %s" % (st["screen"], status_agrees(st, m_real)))
             except Exception as e:     # no answer: the table is stuck
                 stuck.append("no answer (%s: %s)" % (type(e).__name__, e))
                 try:
@@ -188,14 +188,10 @@ def run(table, n, rng, work, log):
             # the record as the power went, and the file whole again (an old
             # firmware that stopped at boot would stop at the next one too)
             look = t.session(read=("game.okg",), put={name: _original(name)})
-            if look["game.okg"] != real:
-                r.bad("lost", "%s: the saved game changed" % what)
-            elif stuck:
-                r.bad("stuck", "%s: %s" % (what, "; ".join(stuck)))
-            elif notes:
-                r.bad("wrong", "%s: %s" % (what, "; ".join(notes)))
-            else:
-                r.ok()
+            ladder(r, what,
+                   ("lost", look["game.okg"] != real and "the saved game changed"),
+                   ("stuck", "; ".join(stuck)),
+                   ("wrong", "; ".join(notes)))
             log("langfiles", r)
         r.info.append("cases: %d kinds of damage x %d (chosen, damaged) pairs; %d run"
                       % (len(DAMAGES), len(WHOSE), n))

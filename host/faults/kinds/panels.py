@@ -2,10 +2,10 @@
 import time
 
 from okgin.lib import transport
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
-from okgin.faults.judge import parse, _agrees
-from okgin.faults.play import _menu_new_game_fresh
+from okgin.faults.judge import parse, status_agrees
+from okgin.faults.play import menu_new_game_fresh
 
 
 def _notice(img):
@@ -24,7 +24,7 @@ def row_panels(table, n, rng, work, log):
         t = table(work, "panels%d" % i, timing={"busy_timeout_ms": 600})
         try:
             t.on()
-            _menu_new_game_fresh(t, 0)
+            menu_new_game_fresh(t, 0)
             before = t.saved()
             m = parse(before)
             bad_p = i % 2
@@ -72,7 +72,7 @@ def row_panels(table, n, rng, work, log):
                 notes.append("%d actions saved for one press"
                              % (saved.count(b"\n") - before.count(b"\n")))
             elif settled:
-                why = _agrees(st, parse(saved))   # it plays on with the saved game
+                why = status_agrees(st, parse(saved))   # it plays on with the saved game
                 if why:
                     notes.append(why)
             r.info.append("panel %d stuck %s: settled in %.1f s%s" % (

@@ -1,11 +1,11 @@
 """Row "power" of the fault campaign: power cuts at random instants (mid-save, mid-refresh, during a new game, during the computer's move): zero lost, zero wrong"""
 import time
 
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
-from okgin.faults.tables import ChipTable
-from okgin.faults.judge import parse, agrees, _judge_power
-from okgin.faults.play import Player, _menu_new_game_fresh
+from okgin.faults.tables import CampaignChipTable
+from okgin.faults.judge import parse, agrees, judge_power
+from okgin.faults.play import Player, menu_new_game_fresh
 
 
 def row_power(table, n, rng, work, log):
@@ -27,14 +27,14 @@ def row_power(table, n, rng, work, log):
     midsave = [0]
     misses: "list[str]" = []
     try:
-        _menu_new_game_fresh(t, 0)
+        menu_new_game_fresh(t, 0)
         for i in range(n):
             kind = kinds[i % len(kinds)]
             t.sync()
             before = t.saved()
             m = parse(before)
             if m is None or m.winner is not None:
-                _menu_new_game_fresh(t, 0)
+                menu_new_game_fresh(t, 0)
                 continue
             vs = m.players[1] != "human"
             if kind == "computer" and not vs:
@@ -73,7 +73,7 @@ def row_power(table, n, rng, work, log):
             t.sync()
             after = t.saved()
             outcomes[kind, after == before] = outcomes.get((kind, after == before), 0) + 1
-            verdict = _judge_power(before, after, expect)
+            verdict = judge_power(before, after, expect)
             if verdict[0] == "ok" and verdict[1]:
                 misses.append(verdict[1])
                 verdict = ("ok", "")
@@ -112,7 +112,7 @@ def row_power_chip(table, n, rng, work, log):
     plus the action (and the computer's answers)."""
     from okgin.engine import Match
     r = Row("power")
-    t = ChipTable(work, "power")
+    t = CampaignChipTable(work, "power")
     t.on()
     ops: "dict[tuple[str, bool], int]" = {}
     try:
@@ -178,7 +178,7 @@ def row_power_chip(table, n, rng, work, log):
             t.sync()
             after = record()
             ops[kind, after == before] = ops.get((kind, after == before), 0) + 1
-            verdict = _judge_power(before, after, ("action", act, p))
+            verdict = judge_power(before, after, ("action", act, p))
             if verdict[0] == "ok" and not verdict[1]:
                 why = agrees(t, parse(after))
                 verdict = ("ok", "") if not why else ("wrong", why)

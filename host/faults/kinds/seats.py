@@ -5,7 +5,8 @@ to its menu, the record is kept whole as game.bad, and the menu's first
 new game does not write over it (issue 29, item 6)."""
 import hashlib
 
-from okgin.faults.kinds import Kind
+from okgin.faults.judge import ladder
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
 
 # valid record names (lower-case letters, at most 12: engine/match.py)
@@ -40,14 +41,11 @@ def _record(rng, i):
 
 def _judge(r, look, rec, what, notes):
     want = (hashlib.sha256(rec).hexdigest(), len(rec))
-    if look["game.bad"] != want:
-        r.bad("lost", "%s: not kept as game.bad (%r)" % (what, look["game.bad"]))
-    elif look["game.okg"] is None or look["game.okg"] == rec:
-        r.bad("wrong", "%s: no new game after the menu's OK" % what)
-    elif notes:
-        r.bad("wrong", "%s: %s" % (what, "; ".join(notes)))
-    else:
-        r.ok()
+    ladder(r, what,
+           ("lost", look["game.bad"] != want and "not kept as game.bad (%r)" % (look["game.bad"],)),
+           ("wrong", (look["game.okg"] is None or look["game.okg"] == rec)
+            and "no new game after the menu's OK"),
+           ("wrong", "; ".join(notes)))
 
 
 def run(table, n, rng, work, log):

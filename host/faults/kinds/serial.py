@@ -2,25 +2,10 @@
 import time
 
 from okgin.lib import transport
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
-from okgin.faults.play import _menu_new_game_fresh
-
-
-def _expected_answers(data, max_line=200):
-    """How many answer lines the protocol owes for ``data`` (docs/protocol.md:
-    one per line that is not empty or blank)."""
-    n = 0
-    for seg in data.split(b"\n")[:-1]:
-        if seg.endswith(b"\r"):
-            seg = seg[:-1]
-        if len(seg) > max_line:
-            n += 1
-        elif seg and any(c > 126 or (c < 32 and c != 9) for c in seg):
-            n += 1
-        elif seg.strip(b" \t"):
-            n += 1
-    return n
+from okgin.faults.judge import answers, expected_answers
+from okgin.faults.play import menu_new_game_fresh
 
 
 def _fuzz_line(rng):
@@ -62,7 +47,7 @@ def row_serial(table, n, rng, work, log):
     t = table(work, "serial")
     t.on()
     try:
-        _menu_new_game_fresh(t, 0)
+        menu_new_game_fresh(t, 0)
         t.press(int(t.status()["to_move"]), "draw")
         t.sync()
 
@@ -95,9 +80,9 @@ def row_serial(table, n, rng, work, log):
                 data += b"y" * t.long_line + b"\n"    # a megabyte line (64 KB on the chip)
                 lines += 1
                 big += 1
-            owed = _expected_answers(data)
+            owed = expected_answers(data)
             t.b.send_raw(data)
-            got = _answers(t, owed, timeout=60 * t.answer_slowness)
+            got = answers(t, owed, timeout=60 * t.answer_slowness)
             sent += lines
             batch += 1
             bad = [a for a in got if not a.startswith(("ERR", "OK"))]
@@ -183,18 +168,6 @@ def _flood(t, data, count, idle):
 def _alloc(t):
     text = t.req("mem")
     return int(dict(kv.split("=") for kv in text.split())["alloc"])
-
-
-def _answers(t, count, timeout=60):
-    """Up to ``count`` answer lines (OK/ERR...), skipping nothing else."""
-    out: "list[str]" = []
-    deadline = time.monotonic() + timeout
-    while len(out) < count and time.monotonic() < deadline:
-        line = t.b.read_line(max(0.05, deadline - time.monotonic()))
-        if line is None:
-            break
-        out.append(line)
-    return out
 
 
 run = row_serial

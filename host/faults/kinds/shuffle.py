@@ -3,7 +3,7 @@
 on every card position"""
 import math
 
-from okgin.faults.kinds import Kind
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
 
 

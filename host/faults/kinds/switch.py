@@ -14,9 +14,9 @@ import io
 import os
 import shutil
 
-from okgin.errors import CommandError
-from okgin.faults.judge import _agrees, parse
-from okgin.faults.kinds import Kind
+from okgin.lib.errors import CommandError
+from okgin.faults.judge import status_agrees, parse
+from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
 
 # the modules each update changes (in the firmware of this checkout and of
@@ -36,9 +36,10 @@ def _switch_once(t, plan, cut):
     after ``cut`` flash operations (None: no cut); returns the operations
     done. The power is off afterwards either way (after a whole switch the
     chip sits at its REPL, where no READY ever comes)."""
-    from okgin.lib import flashing
+    from okgin.table import flashing
+    from okgin.table.repl import Repl
     t.b.close()
-    dev = flashing.Device(str(t.chip.port))
+    dev = Repl(str(t.chip.port))
     ops0 = sum(t.chip.flash_ops.values())
     try:
         dev.enter()
@@ -58,7 +59,9 @@ def _switch_once(t, plan, cut):
 
 
 def run(table, n, rng, work, log):
-    from okgin.lib import flashing, transport
+    from okgin.lib import transport
+    from okgin.table import flashing
+    from okgin.table.repl import Repl
     r = Row("switch")
     if table.cheap_files:
         return r          # (sizes say 0 for the virtual board: a host directory)
@@ -76,8 +79,8 @@ def run(table, n, rng, work, log):
     tried = []
     short: "list[str]" = []
     try:
-        from okgin.faults.kinds.damage import _engine_bases
-        game = _engine_bases(rng)[1][0]
+        from okgin.faults.play import engine_bases
+        game = engine_bases(rng)[1][0]
         m_game = parse(game)
         t.session(put={"game.okg": game})
         image = t.chip.flash_path
@@ -91,7 +94,7 @@ def run(table, n, rng, work, log):
                     f.write("\n_FAULTS_SWITCH = %d\n" % u)
             # stage the update, verified, then the power goes: the snapshot
             t.b.close()
-            dev = flashing.Device(str(t.chip.port))
+            dev = Repl(str(t.chip.port))
             try:
                 dev.enter()
                 fl = flashing.Flash(dev, str(t.chip.port), io.StringIO(), True, flashing.FlashReport())
@@ -134,7 +137,7 @@ def run(table, n, rng, work, log):
                 got = [x for x in changed if now.get(x) == plan.want[x]]
                 torn = [x for x in plan.paths
                         if now.get(x) not in (plan.want[x], plan.have[x])]
-                why = _agrees(st, m_game)
+                why = status_agrees(st, m_game)
                 if torn:
                     r.bad("wrong", "%s: files neither old nor new: %s" % (what, torn))
                 elif got and got != changed:

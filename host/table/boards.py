@@ -16,7 +16,7 @@ hil) asks ``Target.board`` for the rest.
 """
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, overload
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 
 if TYPE_CHECKING:
     from PIL.Image import Image

