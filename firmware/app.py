@@ -538,7 +538,8 @@ class App:
             v = None
             note = self.notice[p]
             if note is not None:
-                screens.error(fb, note[0], note[1], t("hint.any"), self.testmode)
+                screens.error(fb, note[0], note[1], (t("hint.any"), t("hint.any_short")),
+                              self.testmode)
             elif self.mode == "menu":
                 import menu
                 menu.show(fb, self)

@@ -3,6 +3,13 @@ edit the art there). MONO_HLSB rows, MSB first, 1 = black ink.
 
 Big rank glyphs are 12x16 px so a rank reads at arm's length on the 2.9"
 panel; suits are 12x12 px. "T" is drawn as a narrow "10".
+
+ICONS: the six buttons' icons, 12x16 px each (ICON_W x ICON_H), by the
+button's name (buttons.NAMES: left right ok draw take knock). The footers
+draw them in place of the engraved English words, and the case build
+engraves the same bitmaps beside the buttons (read them here: a row is
+(ICON_W + 7) // 8 bytes, MSB = leftmost pixel). docs/glossary.md says why
+each looks as it does.
 """
 RANK_W = 12
 RANK_H = 16
@@ -38,3 +45,13 @@ MINI_SUITS = (
     b'f\xff\xff\xff~<\x18\x00',  # h
     b'\x18<~\xff\xffZ\x18<',  # s
 )
+ICON_W = 12
+ICON_H = 16
+ICONS = {
+    'left': b'\x00\x00\x00\x00\x00 \x00\xe0\x03\xe0\x07\xe0\x1f\xe0\x7f\xe0\x7f\xe0\x1f\xe0\x07\xe0\x03\xe0\x00\xe0\x00 \x00\x00\x00\x00',
+    'right': b'\x00\x00\x00\x00@\x00p\x00|\x00~\x00\x7f\x80\x7f\xe0\x7f\xe0\x7f\x80~\x00|\x00p\x00@\x00\x00\x00\x00\x00',
+    'ok': b'\x00\x00\x00\x00\x00\x00\x0f\x00?\xc0?\xc0\x7f\xe0\x7f\xe0\x7f\xe0\x7f\xe0?\xc0?\xc0\x0f\x00\x00\x00\x00\x00\x00\x00',
+    'draw': b'\x00\x00\x07\xe0\x04 \x1f\xa0\x10\xa0~\xa0V\xa0j\xa0V\xa0j\xa0V\xa0j\xe0V\x80j\x80~\x00\x00\x00',
+    'take': b'\x00\x00\x7f\xc0@@P@@@D@N@_@_@N@D@@@A@@@\x7f\xc0\x00\x00',
+    'knock': b'\x00\x00\x0f\x00\x0f\x00\x1f\x80\x7f\xe0I \x7f\xe0I \x7f\xe0?\xc0\x00\x00F &@\x00\x00\x7f\xe0\x00\x00',
+}

@@ -28,13 +28,39 @@ H = text.FB_H
 LINE = text.H        # 16 px
 FOOT_Y = H - LINE    # the footer's top
 TOP = LINE           # the first line under the header (its rule is its last row)
-CARD_W = 23          # a card box: 11 of them plus meld gaps fit in 296 px
 CARD_H = 36
-CARD_STEP = 24
-GROUP_GAP = 5        # space between melds / deadwood (hand grouped, R3)
-HAND_Y = 70          # raised by 4 under the cursor: 66, just under 3 lines
-LINES_X = 30         # the turn screen's lines, right of the pile
-LINES_W = W - LINES_X - 2
+# A narrow screen (the 4.2" at scale 2: 200x150, every pixel shown 2x2):
+# the discard pile beside the hand, at its left, so that four lines over
+# the whole width (24 characters) hold the prompt, the stock, the card
+# under the cursor and the opponent's last move, each on its own line;
+# the hand's faces overlap by their border (each 16 px card box shows its
+# rank and suit whole, a pixel of paper either side): 11 cards and three
+# meld gaps take 175 px, right of the pile (0..15).
+NARROW = W < 296
+if NARROW:
+    CARD_W = 16
+    CARD_STEP = 15   # the next card's left border is this one's right
+    GROUP_GAP = 3
+    LINES_X = 0      # Unifont's cells keep a column of paper at the left
+    LINES_W = W
+    ROWS = 4         # the prompt, the stock, the card's line, the last move
+    HAND_Y = 89      # raised by 4: 85, under the four lines (16..79)
+    PILE_X = 0
+    PILE_Y = HAND_Y
+    HAND_X = 24      # the hand is centred right of this: the pile, a gap
+else:
+    CARD_W = 23      # a card box: 11 of them plus meld gaps fit in 296 px
+    CARD_STEP = 24
+    GROUP_GAP = 5    # space between melds / deadwood (hand grouped, R3)
+    LINES_X = 30     # the turn screen's lines, right of the pile
+    LINES_W = W - LINES_X - 2
+    ROWS = 3         # the prompt, the stock, the card's line or the last move
+    HAND_Y = 70      # raised by 4 under the cursor: 66, just under 3 lines
+    PILE_X = 2
+    PILE_Y = TOP + 1
+    HAND_X = 0
+ICON_GAP = 3         # an icon and the word after it in a footer
+ITEM_GAP = 12        # one button's item and the next (the catalogue's "  ")
 
 _HLSB = framebuf.MONO_HLSB
 
@@ -59,6 +85,11 @@ def _rank(i):
 def _suit(i):
     _SBUF[:] = font.SUITS[i]
     return _SFB
+
+
+# the buttons' icons (font.ICONS), one buffer for them all
+_IBUF = bytearray(len(font.ICONS["ok"]))
+_IFB = framebuf.FrameBuffer(_IBUF, font.ICON_W, font.ICON_H, _HLSB)
 
 # Palette for drawing a picture white on black (selected card): ink 1->0.
 _INV = framebuf.FrameBuffer(bytearray(1), 2, 1, _HLSB)
@@ -105,7 +136,8 @@ def card_back(fb, x, y):
 def empty_pile(fb, x, y):
     text.rect(x, y, CARD_W, CARD_H)
     fb.rect(x, y, CARD_W, CARD_H, 1)
-    fb.hline(x + 8, y + CARD_H // 2, CARD_W - 16, 1)
+    m = CARD_W // 4 if NARROW else 8
+    fb.hline(x + m, y + CARD_H // 2, CARD_W - 2 * m, 1)
 
 
 def banner_w(testmode):
@@ -125,9 +157,103 @@ def banner(fb, testmode):
         text.draw(fb, s, W - w + 3, 0, w - 6, 0)
 
 
+# The buttons' words as the catalogues write them in footers (the words
+# engraved on the case), drawn as the buttons' icons (font.ICONS, issue 37
+# What 5): a footer names each button by its icon and what it does in the
+# player's language. UTF-8 bytes, longest first; "<>" is the built-in
+# texts' (basetext.py) ASCII for the arrows.
+_BUTTON_WORDS = (
+    (b"KNOCK/OK", ("knock", "ok")),
+    (b"\xe2\x97\x80\xe2\x96\xb6", ("left", "right")),   # the arrows pair
+    (b"KNOCK", ("knock",)),
+    (b"DRAW", ("draw",)),
+    (b"TAKE", ("take",)),
+    (b"<>", ("left", "right")),
+    (b"\xe2\x97\x80", ("left",)),
+    (b"\xe2\x96\xb6", ("right",)),
+    (b"OK", ("ok",)),
+)
+
+
+def hint_parts(hint):
+    """A footer's text as its parts: a button's name (str) for an icon,
+    bytes for words, None for the gap between two buttons' items (two
+    spaces or more in the catalogue). A button's word counts only at the
+    start of a word and before a space, ':', ',' or the end."""
+    b = hint.encode()
+    out = []
+    n = len(b)
+    i = 0
+    start = 0
+    while i < n:
+        if b[i] == 32 and i + 1 < n and b[i + 1] == 32:
+            if i > start:
+                out.append(b[start:i])
+            while i < n and b[i] == 32:
+                i += 1
+            out.append(None)
+            start = i
+            continue
+        if i == 0 or b[i - 1] == 32:
+            hit = None
+            for word, names in _BUTTON_WORDS:
+                j = i + len(word)
+                if b[i:j] == word and (j == n or b[j] in (32, 58, 44)):   # " :,"
+                    hit = names
+                    break
+            if hit:
+                if i > start:
+                    out.append(b[start:i])
+                out.extend(hit)
+                i = j
+                if i < n and b[i] == 32 and not (i + 1 < n and b[i + 1] == 32):
+                    i += 1          # the icon's own gap takes the space
+                    out.append(ICON_GAP)
+                start = i
+                continue
+        i += 1
+    if start < n:
+        out.append(b[start:])
+    return out
+
+
+def _footer(fb, parts, draw):
+    """Draw (or only measure) a footer's parts; returns the width."""
+    x = 3
+    iw = font.ICON_W
+    for p in parts:
+        if p is None:
+            x += ITEM_GAP
+        elif isinstance(p, int):
+            x += p
+        elif isinstance(p, str):
+            if draw:
+                _IBUF[:] = font.ICONS[p]
+                fb.blit(_IFB, x, FOOT_Y, 1, _INV)
+                text.rect(x, FOOT_Y, iw, LINE)
+            x += iw
+        else:
+            s = p.decode()
+            n = text.width(s)
+            if draw:   # its own box: what does not fit shows in the fit test
+                text.draw(fb, s, x, FOOT_Y, min(n, W - 3 - x), 0)
+            x += n
+    return x - 3
+
+
 def footer(fb, hint):
+    """The inverted bottom line: what each button does now, each button
+    named by its icon. ``hint``: a text, or long and short forms (the
+    first that fits is drawn)."""
     fb.fill_rect(0, FOOT_Y, W, LINE, 1)
-    text.draw(fb, hint, 3, FOOT_Y, W - 6, 0)
+    if isinstance(hint, tuple):
+        for h in hint:
+            parts = hint_parts(h)
+            if _footer(fb, parts, False) <= W - 6:
+                break
+    else:
+        parts = hint_parts(hint)
+    _footer(fb, parts, True)
 
 
 def header(fb, left, testmode=False, rule=True, w=None):
@@ -212,8 +338,8 @@ def hand_positions(groups):
         if g[0]:
             n += len(g[0])
             gaps += 1
-    width = n * CARD_STEP + max(gaps, 0) * GROUP_GAP - 1
-    x = (W - width) // 2
+    width = (n - 1) * CARD_STEP + CARD_W + max(gaps, 0) * GROUP_GAP
+    x = HAND_X + (W - HAND_X - width) // 2
     xs = []
     for g, _m in groups:
         if not g:
@@ -236,20 +362,22 @@ def game(fb, v):
     banner(fb, v["testmode"])
     # top of the discard pile (R7); the stock's count is a line
     if v["pile"]:
-        card(fb, 2, TOP + 1, v["pile"])
+        card(fb, PILE_X, PILE_Y, v["pile"])
     else:
-        empty_pile(fb, 2, TOP + 1)
+        empty_pile(fb, PILE_X, PILE_Y)
     rows = _rows(v)
-    for i in range(3):
+    for i in range(ROWS):
         _row(fb, i, rows[i])
     nb = v.get("backs", 0)
     if nb:
         # the computer's seat: its cards face down (public side only)
-        x = (W - nb * 12 - 11) // 2
+        more = CARD_W - 12
+        x0 = HAND_X + (W - HAND_X - nb * 12 - more) // 2
+        x = x0
         for _i in range(nb):
             card_back(fb, x, HAND_Y)
             x += 12
-        text.rect((W - nb * 12 - 11) // 2, HAND_Y, nb * 12 + 11, CARD_H)
+        text.rect(x0, HAND_Y, nb * 12 + more, CARD_H)
     groups = v["groups"]
     xs = hand_positions(groups)
     k = 0
@@ -279,13 +407,13 @@ def game_update(fb, v, was):
     cursor move ~3 ms this way (docs/emulated-pico.md)."""
     rows = _rows(v)
     old = _rows(was)
-    for i in range(3):
+    for i in range(ROWS):
         new = rows[i]
         if new == old[i]:
             continue
-        y = TOP + LINE * i
+        x0, y, lw = _place(i)
         s = new[0]
-        x = LINES_X
+        x = x0
         if not new[1] and not old[i][1]:
             # the same words up to the card under the cursor: only what
             # follows them is drawn again (text is monospaced per glyph).
@@ -306,18 +434,27 @@ def game_update(fb, v, was):
                 s = sb[k:].decode()
         fb.fill_rect(x, y, W - x, LINE, 0)
         if s:
-            text.draw(fb, s, x, y, LINES_W - (x - LINES_X), 1, new[1])
+            text.draw(fb, s, x, y, lw - (x - x0), 1, new[1])
     cur = v["cursor"]
     was_cur = was["cursor"]
     if cur != was_cur:
         groups = v["groups"]
         xs = hand_positions(groups)
+        # the two cards (and, where faces overlap, their neighbours, whose
+        # shared border a box's clearing takes): boxes cleared, then drawn
+        # left to right as game() draws them
+        near = 1 if CARD_STEP < CARD_W else 0
+        redo = []
+        for k in (cur, was_cur):
+            for j in range(k - near, k + near + 1):
+                if 0 <= j < len(xs) and j not in redo:
+                    redo.append(j)
+        for j in redo:
+            fb.fill_rect(xs[j], HAND_Y - 4, CARD_W, CARD_H + 4, 0)
         k = 0
         for g, _m in groups:
             for c in g:
-                if k == cur or k == was_cur:
-                    # the card's box, raised or not
-                    fb.fill_rect(xs[k], HAND_Y - 4, CARD_W, CARD_H + 4, 0)
+                if k in redo:
                     _hand_card(fb, xs[k], c, k == cur)
                 k += 1
     if v["hint"] != was["hint"]:
@@ -325,28 +462,37 @@ def game_update(fb, v, was):
 
 
 def _rows(v):
-    """The three lines right of the pile as (text, bold): the prompt in
-    bold, then the view's lines; a message (a press that is not allowed,
-    the engine's reason) takes the last line, or the last two when it
-    needs them, in bold."""
+    """The lines of the turn screen as (text, bold): the three right of
+    the pile (and on a narrow screen the last move's, under them): the
+    prompt in bold, then the view's lines; a message (a press that is not
+    allowed, the engine's reason) takes the last line, or the last two
+    when it needs them, in bold."""
     lines = v["lines"]
     rows = []
-    for i in range(3):
+    for i in range(ROWS):
         rows.append((lines[i] if i < len(lines) else "", i == 0))
     msg = v["msg"]
     if msg:
+        # up to two lines; on a narrow screen three (the prompt stays)
+        most = ROWS - 1 if NARROW else 2
         parts = text.wrap(msg, LINES_W - 1)   # bold: one pixel wider
-        if len(parts) > 2:
-            text.no_room(" ".join(parts[2:]), LINES_X, TOP + 3 * LINE)
-        parts = parts[:2]
+        if len(parts) > most:
+            text.no_room(" ".join(parts[most:]), LINES_X, TOP + ROWS * LINE)
+        parts = parts[:most]
         for k in range(len(parts)):
-            rows[3 - len(parts) + k] = (parts[k], True)
+            rows[ROWS - len(parts) + k] = (parts[k], True)
     return rows
+
+
+def _place(i):
+    """(x, y, width) of the turn screen's line i."""
+    return LINES_X, TOP + LINE * i, LINES_W
 
 
 def _row(fb, i, row):
     if row[0]:
-        text.draw(fb, row[0], LINES_X, TOP + LINE * i, LINES_W, 1, row[1])
+        x, y, w = _place(i)
+        text.draw(fb, row[0], x, y, w, 1, row[1])
 
 
 def _hand_card(fb, x, c, sel):
@@ -358,14 +504,18 @@ def error(fb, title, lines, hint, testmode=False):
     """A notice or an error: a title bar, the lines wrapped to the width
     (as many as fit above the footer), the footer."""
     fb.fill(0)
-    y = LINE + 8
+    # a narrow screen: seven lines of 25 characters (the turn screen's
+    # LINES_X, LINES_W), not six of 24
+    y = LINE + (2 if NARROW else 8)
+    x = LINES_X if NARROW else 3
+    w = W - 2 * x
     if not title_bar(fb, title, testmode):
         lines = [title] + list(lines)   # the title first, in the text
     for ln in lines:
-        for part in text.wrap(ln, W - 6):
+        for part in text.wrap(ln, w):
             if y + LINE > FOOT_Y:
-                text.no_room(part, 3, y)
+                text.no_room(part, x, y)
                 return footer(fb, hint)
-            text.draw(fb, part, 3, y, W - 6)
+            text.draw(fb, part, x, y, w)
             y += LINE
     footer(fb, hint)

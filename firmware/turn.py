@@ -133,7 +133,14 @@ def base(app, p):
     status = t("turn.status_gin", obs["stock_count"]) if limit == 0 else \
         t("turn.status", obs["stock_count"], limit)
     if obs["multiplier"] > 1:
-        status += " \u00b7 \u2660\u00d72"   # a spade upcard: this hand counts twice (R15)
+        # a spade upcard: this hand counts twice (R15); the short form
+        # where the mark leaves the line no room
+        mark = " \u00b7 \u2660\u00d72"
+        from screens import LINES_W
+        status = first_fit(LINES_W, (
+            status + mark,
+            (t("turn.status_gin_short", obs["stock_count"]) if limit == 0 else
+             t("turn.status_short", obs["stock_count"], limit)) + mark))
     b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
          _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}, status]
     for k in ("history", "discard", "opponent_known"):
@@ -155,10 +162,12 @@ def _head(app, p, obs):
             out.append("%d-%d" % (sc[p], sc[1 - p]))
         out = " ".join(out)
         return (t("turn.head_hollywood", n, out, obs["target"]),
-                t("turn.head_hollywood_short", n, out, obs["target"]))
+                t("turn.head_hollywood_short", n, out, obs["target"]),
+                t("turn.head_hollywood_tiny", n, out, obs["target"]))
     sc = obs["scores"]
     args = (n, app.name(p, p), sc[p], app.name(p, 1 - p), sc[1 - p], obs["target"])
-    return (t("turn.head", *args), t("turn.head_short", *args))
+    return (t("turn.head", *args), t("turn.head_short", *args), t("turn.head_tiny", *args),
+            t("turn.head_mini", *args))
 
 
 def _last_move(app, p, obs):
@@ -173,12 +182,14 @@ def _last_move(app, p, obs):
     while j and hist[j - 1].split()[0] != me:
         j -= 1            # the opponent's moves of that turn
     words = []
+    took = ""
     for h in hist[max(j, i - 2):i]:
         w = h.split()
         act = w[1]
         card = w[2] if len(w) > 2 else ""
         if act == "take":
             words.append(t("turn.took", show_card(card)))
+            took = card
         elif act == "draw":
             words.append(t("turn.drew"))
         elif act == "pass":
@@ -190,11 +201,20 @@ def _last_move(app, p, obs):
     if not words:
         return ""
     # without the name when both halves and a long one ("Kompyuta") would
-    # not fit: the opponent is the only other player
+    # not fit: the opponent is the only other player; then with the
+    # shorter verb for "took" a catalogue may give (a narrow screen)
+    short = ""
+    if took and len(words) > 1:
+        short = ", ".join([t("turn.took_short", show_card(took))] + words[1:])
     words = ", ".join(words)
-    from screens import LINES_W   # the panel's: screens is sized at run time
-    return first_fit(LINES_W, (t("turn.last", app.name(p, 1 - p), words),
-                               t("turn.last_short", app.name(p, 1 - p), words)))
+    # the panel's line (screens is sized at run time): on a narrow one the
+    # last move has a line of its own, the screen's width
+    from screens import LINES_W
+    forms = (t("turn.last", app.name(p, 1 - p), words),
+             t("turn.last_short", app.name(p, 1 - p), words))
+    if short:
+        forms += (t("turn.last_short", app.name(p, 1 - p), short),)
+    return first_fit(LINES_W, forms)
 
 
 def follow_draw(app, p, before):
@@ -233,7 +253,7 @@ def view(app, p):
         hint = t("hint.computer")
     elif not my_turn:
         lines.append(t("turn.waiting", opp))
-        hint = t("hint.waiting")
+        hint = (t("hint.waiting"), t("hint.waiting_short"))
     elif phase == "upcard":
         lines.append(t("turn.upcard"))
         hint = t("hint.upcard")
@@ -241,7 +261,9 @@ def view(app, p):
         lines.append(t("turn.both_passed"))    # R6: not the upcard
         hint = t("hint.draw_only")
     elif phase == "draw":
-        lines.append(t("turn.draw_or_take", show_card(pile)))
+        from screens import LINES_W
+        lines.append(first_fit(LINES_W - 1, (t("turn.draw_or_take", show_card(pile)),   # bold
+                                             t("turn.draw_or_take_short", show_card(pile)))))
         hint = t("hint.draw")
     else:
         cursor = app.cursor[p] % len(order)
@@ -251,18 +273,22 @@ def view(app, p):
             dw = b[_B_DW][c] = deadwood([x for x in hand if x != c])
         if app.confirm[p]:
             lines.append(t("turn.confirm_gin" if dw == 0 else "turn.confirm_knock", show_card(c)))
-            hint = t("hint.confirm")
+            hint = (t("hint.confirm"), t("hint.confirm_short"))
         else:
             lines.append(t("turn.discard"))
-            hint = t("hint.discard")
+            hint = (t("hint.discard"), t("hint.discard_short"))
     doubled = obs["multiplier"] > 1
     lines.append(b[_B_STATUS])
     last = b[_B_LAST]
+    from screens import ROWS
+    own = ROWS > 3 and not computer_seat   # the last move has its own line
     if computer_seat:
         lines.append(t("turn.holds", len(hand)))
     elif cursor >= 0 and ("discard " + c) not in obs["legal"] \
             and ("knock " + c) not in obs["legal"]:
-        lines.append(t("turn.keep_taken", show_card(c)))
+        from screens import LINES_W
+        lines.append(first_fit(LINES_W, (t("turn.keep_taken", show_card(c)),
+                                         t("turn.keep_taken_short", show_card(c)))))
     elif cursor >= 0:
         if dw == 0:
             lines.append(t("turn.after_gin", show_card(c)))
@@ -271,15 +297,19 @@ def view(app, p):
             # fit: never a card or a number cut (tests/app/test_fit.py)
             from screens import LINES_W
             lines.append(first_fit(LINES_W, (t("turn.after_knock", show_card(c), dw),
-                                             t("turn.after_knock_short", show_card(c), dw))))
+                                             t("turn.after_knock_short", show_card(c), dw),
+                                             t("turn.after_knock_tiny", show_card(c), dw))))
         else:
             lines.append(t("turn.after", show_card(c), dw))
-    elif last:
+    elif last and not own:
         lines.append(last)
     elif doubled:
-        lines.append(t("turn.doubled"))   # R15, at the deal
+        from screens import LINES_W       # R15, at the deal
+        lines.append(first_fit(LINES_W, (t("turn.doubled"), t("turn.doubled_short"))))
     else:
         lines.append(t("turn.deadwood", obs["deadwood"]))
+    if own:
+        lines.append(last)
     v = {
         "base": b,
         "head": b[_B_HEAD],

@@ -135,13 +135,22 @@ def classes(root):
         "suit in the showdown": {"goal": "text", "glyphs": cards["mini_suits"], "find": cards["mini_suits"],
                                  "screens": ["en/end-knock-0.png", "en/end-gin-0.png"],
                                  "what": "firmware/font.py MINI_SUITS"},
+        # "band": where the class's line is on the 2.9" (296x128) screens;
+        # "bands": on other panels' goldens, by image size (the 4.2" at
+        # scale 2: the 200x150 turn screen's lines at twice their place,
+        # firmware/screens.py: the prompt on its first line, the last move
+        # on its fourth, the footer at the bottom)
         "prompt (capitals)": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "Drwtk"], "bold": True,
-                              "band": (14, 32),
+                              "band": (14, 32), "bands": {(400, 300): (28, 64)},
                               "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, bold"},
         "opponent's last move": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "P2:"],
-                                 "band": (45, 64), "screens": ["en/turn-2-0.png"], "what": "Unifont capitals"},
-        "footer": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "DRAWTKE"], "inverted": True,
-                   "band": (110, 128), "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, white on black"},
+                                 "band": (45, 64), "bands": {(400, 300): (124, 160)},
+                                 "screens": ["en/turn-2-0.png"], "what": "Unifont capitals"},
+        # the footer names each button by its icon (issue 37 What 5): its
+        # words are what the buttons do, in lower case
+        "footer": {"goal": "text", "glyphs": caps, "find": [en[c] for c in "stockpile"], "inverted": True,
+                   "band": (110, 128), "bands": {(400, 300): (264, 300)},
+                   "screens": ["en/turn-2-0.png"], "what": "Unifont capitals, white on black"},
         "scores": {"goal": "text", "glyphs": digits, "find": digits,
                    "screens": ["en/whole-pad-0.png", "en/turn-2-0.png"], "what": "Unifont digits"},
         "Hangul": {"goal": "text", "glyphs": hangul, "find": hangul,
@@ -192,7 +201,8 @@ def drawn_scale(spec, golden_dir):
             if pat is None:
                 continue
             for name, rows in images:
-                at = _found(rows, pat, spec.get("band"))
+                size = (len(rows[0]), len(rows))
+                at = _found(rows, pat, spec.get("bands", {}).get(size, spec.get("band")))
                 if at:
                     return k, g, name, at
     return None

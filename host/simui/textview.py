@@ -41,11 +41,13 @@ import unicodedata
 
 from okgin.lib import lang as langfiles
 from okgin.lib.paths import FIRMWARE
-from okgin.lib.screen import screen_of
 
-W, H = 296, 128          # the 2.9" panel (each read takes its image's size)
+# The grid a panel is read on: the 2.9" panel's 296x128, and rows enough
+# for the 4.2" panel's screens, which the firmware draws at 200x150 and
+# its driver shows at scale 2 (each pixel a 2x2 block: read at 200x150).
+W, H = 296, 150
 GH = 16                  # a line of text, px (firmware/text.py H)
-COLS = W // 8            # 37 columns there, a column per 8 pixels
+COLS = W // 8            # 37 columns, a column per 8 pixels
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 ASCII_SUITS = {"c": "c", "d": "d", "h": "h", "s": "s"}
 SELECTED = "^"           # the mark under the card the cursor is on
@@ -54,20 +56,8 @@ SELECTED = "^"           # the mark under the card the cursor is on
 FULL = 0xFFFF
 LAST = 0x0001
 BODY = FULL & ~LAST
-
-
-class _Geom:
-    """A screen's size and the bit masks the reader uses on it: ``w`` x
-    ``h`` pixels (the panel's logical screen: its image at scale 1, or the
-    image halved when the panel shows each pixel as a 2x2 block)."""
-
-    def __init__(self, w, h):
-        self.W, self.H = w, h
-        self.COLS = w // 8                      # a column per 8 pixels
-        self.EVEN = int("10" * ((w + 1) // 2), 2) >> ((w + 1) // 2 * 2 - w)   # even x (MSB = x 0): the dotted rule
-        self.ODD = self.EVEN >> 1
-        self.ALL = (1 << h) - 1
-        self.ROW = (1 << w) - 1
+EVEN = int("10" * (W // 2), 2)   # a row's pixels at even x (MSB = x 0): the dotted rule
+ODD = EVEN >> 1
 
 
 def terminal_width(ch):
@@ -199,23 +189,57 @@ class PanelReader:
             self.suits[tuple(~r & 0xFFF for r in rows)] = suits[i]
         self.minis = {_rows(data, 8): suits[i] for i, data in enumerate(art["MINI_SUITS"])}
         self.rank_tops = {rows[0] for rows in self.ranks}
+        # the buttons' icons (font.ICONS), drawn white on black in the
+        # footers: read as the button's word the catalogues write there
+        self.icon_w = art.get("ICON_W", 0)
+        self.icon_h = art.get("ICON_H", 0)
+        self.icons = {_rows(data, self.icon_w): BUTTON_WORDS[name]
+                      for name, data in art.get("ICONS", {}).items()}
+        self.icon_mids = {rows[self.icon_h // 2] for rows in self.icons}
 
     # -- reading -------------------------------------------------------------
     def read(self, img):
         """The panel as rows of cells, a cell a terminal column:
         [[(text, inverse), ...] * COLS, ...] top to bottom, empty rows
-        dropped; the column after a wide character's is ("", inverse).
-        A panel that shows each pixel of its screen as a 2x2 block (board.json
-        ``scale`` 2: the 4.2" table's 200x150 screens on 400x300 pixels) is
-        read at its screen's size, 25 columns there."""
-        img = screen_of(img.convert("1"))
-        self._g = g = _Geom(img.width, img.height)
-        ink = _ink_rows(img, g)
+        dropped; the column after a wide character's is ("", inverse)."""
+        img, pw = _logical(img)
+        self._span = _ROW ^ ((1 << (W - pw)) - 1)     # the panel's columns
+        ink = _ink_rows(img)
         cards, boxes = self._cards(ink)
-        boxes += _card_boxes(ink, g)
-        cols = _ink_columns(img, g)
-        items = cards + self._text(ink, cols, boxes)
-        return _layout(items, g.COLS)
+        boxes += _card_boxes(ink)
+        icons, taken = self._icons(ink)
+        boxes += taken
+        cols = _ink_columns(img)
+        items = cards + icons + self._text(ink, cols, boxes)
+        return _layout(items)
+
+    def _icons(self, ink):
+        """The buttons' icons, white on black (firmware/screens.py footer):
+        side by side ones (the arrows' pair, KNOCK/OK) read as one word."""
+        found = []
+        if not self.icons:
+            return [], []
+        iw, ih = self.icon_w, self.icon_h
+        mask = (1 << iw) - 1
+        inv = [~r & _ROW for r in ink]
+        for y in range(H - ih + 1):
+            row = inv[y + ih // 2]
+            for x in range(W - iw + 1):
+                if ((row >> (W - x - iw)) & mask) not in self.icon_mids:
+                    continue
+                word = self.icons.get(self._window(inv, x, y, iw, ih))
+                if word is not None:
+                    found.append((y, x, word))
+        items, boxes = [], []
+        for y, x, word in sorted(found):
+            boxes.append((x, y, x + iw, y + ih))
+            if items and items[-1][0] == y and items[-1][5] == x:
+                prev = items[-1]
+                sep = "" if word in ("\u25c0", "\u25b6") else "/"
+                items[-1] = (y, prev[1], prev[2] + list(sep + word), True, "text", x + iw)
+            else:
+                items.append((y, x, list(word), True, "text", x + iw))
+        return [i[:5] for i in items], boxes
 
     def lines(self, img):
         """The panel as plain text lines (what a test or a screen reader
@@ -223,7 +247,7 @@ class PanelReader:
         return ["".join(t for t, _inv in row).rstrip() for row in self.read(img)]
 
     def _window(self, ink, x, y, w, h):
-        shift = self._g.W - x - w
+        shift = W - x - w
         mask = (1 << w) - 1
         return tuple((ink[y + k] >> shift) & mask for k in range(h))
 
@@ -235,7 +259,6 @@ class PanelReader:
         boxes = []
         rw, rh = self.rank_w, self.rank_h
         mask = (1 << rw) - 1
-        W, H = self._g.W, self._g.H
         for y in range(H - rh + 1):
             row = ink[y]
             if not row:
@@ -268,9 +291,8 @@ class PanelReader:
         """Runs of text glyphs, black on white and white on black."""
         items = []
         taken = list(boxes)
-        g = self._g
-        runs = self._runs(cols, ink, False) + self._runs([~c & g.ALL for c in cols],
-                                                         [~r & g.ROW for r in ink], True)
+        runs = self._runs(cols, ink, False) + self._runs([~c & _ALL for c in cols],
+                                                         [~r & _ROW for r in ink], True)
         # the most ink first; a run overlapping one already taken (or a
         # card) is a part of their pixels seen from elsewhere
         for y, x0, run, inverse, _ink in sorted(runs, key=lambda r: (-r[4], r[0], r[1])):
@@ -297,8 +319,9 @@ class PanelReader:
         ``rows``: a row each, MSB the left pixel)."""
         # rows that are a dotted rule (every even pixel inked, not all the
         # odd ones: glyphs' descenders may cross it)
-        W, H, EVEN, ODD = self._g.W, self._g.H, self._g.EVEN, self._g.ODD
-        rules = {y for y, r in enumerate(rows) if r & EVEN == EVEN and r & ODD != ODD}
+        # (over the panel's own width: the 4.2"'s screens are 200 wide)
+        even, odd = EVEN & self._span, ODD & self._span
+        rules = {y for y, r in enumerate(rows) if r & even == even and r & odd != odd}
         out = []
         for y in range(H - GH + 1):
             sh = H - GH - y
@@ -335,7 +358,6 @@ class PanelReader:
         """The run of glyphs that starts with ``g`` at ``x``: each next one
         in the same style, its first column its own plus the spill of the
         one before; a blank cell a space; two blank cells end it."""
-        W = self._g.W
         run = [(x, g)]
         nx, spill, blanks = x + g.w, g.spill, 0
         while nx + 8 <= W and blanks < 2:
@@ -362,12 +384,14 @@ class PanelReader:
 
 
 CARD_W, CARD_H = 23, 36      # a card's box (firmware/screens.py)
+# each button's icon read as the word the catalogues' footers name it by
+BUTTON_WORDS = {"left": "\u25c0", "right": "\u25b6", "ok": "OK", "draw": "DRAW",
+                "take": "TAKE", "knock": "KNOCK"}
 
 
-def _card_boxes(ink, g):
+def _card_boxes(ink):
     """The boxes of cards (faces, backs, the empty pile): no text is read
     inside them (the empty pile's dash is exactly Unifont's "_")."""
-    W, H = g.W, g.H
     edge = CARD_W - 2            # the top and bottom edges but for rounded corners
     out = []
     for y in range(H - CARD_H + 1):
@@ -410,25 +434,49 @@ def _last_row_ok(win, x, g, rule):
     return True
 
 
-def _ink_rows(img, g):
+def _logical(img):
+    """The panel's image as the firmware drew it, on the reading grid: a
+    panel bigger than the grid whose every 2x2 block is one colour (scale 2,
+    firmware/display.py) halved; white below and right of it. Returns it
+    and the panel's width on the grid."""
+    from PIL import Image
+    img = img.convert("1")
+    w, h = img.size
+    if (w > W or h > H) and not w % 2 and not h % 2:
+        half = img.resize((w // 2, h // 2), Image.NEAREST)
+        if half.resize((w, h), Image.NEAREST).tobytes() == img.tobytes():
+            img = half
+    pw = min(img.width, W)
+    if img.size == (W, H):
+        return img, pw
+    grid = Image.new("1", (W, H), 1)
+    grid.paste(img.crop((0, 0, pw, min(img.height, H))), (0, 0))
+    return grid, pw
+
+
+_ALL = (1 << H) - 1
+_ROW = (1 << W) - 1
+
+
+def _ink_rows(img):
     """Panel image (PIL "1", 0 = ink) -> one int per row, 1 = ink."""
     data = img.convert("1").tobytes()
     per = (img.width + 7) // 8
-    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - g.W) & g.ROW
+    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - W) & _ROW
             for i in range(img.height)]
 
 
-def _ink_columns(img, g):
+def _ink_columns(img):
     """Panel image -> one int per column, ``H`` bits, MSB the top row, 1 = ink."""
     from PIL import Image
     t = img.convert("1").transpose(Image.Transpose.TRANSPOSE)
     data = t.tobytes()
     per = (t.width + 7) // 8
-    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - g.H) & g.ALL
+    return [~int.from_bytes(data[i * per:(i + 1) * per], "big") >> (per * 8 - H) & _ALL
             for i in range(t.height)]
 
 
-def _layout(items, COLS=COLS):
+def _layout(items):
     """Items (y, x, cells, inverse, kind) -> rows of COLS cells. A row per
     line of the panel: items whose tops are within 5 pixels share one (a
     raised card, the pile beside the prompt); a column per 8 pixels."""

@@ -87,3 +87,51 @@ print("image pass without viper (fallback):  %5d us" % bench_plain())
 print("buttons poll(), 12 buttons:           %5d us (median)" % bench_poll())
 print("SPI bytes per full or partial update: %d (2 x 4736 + commands);"
       " at 4 MHz that is %.1f ms on the wire" % (2 * 4736 + 30, (2 * 4736 + 30) * 8 / 4000.0))
+
+
+# The 4.2" SSD1683 (firmware/ssd1683.py): one RAM write of a whole 400x300
+# image is the band transposer over every band, at scale 1 (a 400x300 frame
+# buffer) and at scale 2 (200x150, each pixel sent as a 2x2 block), with
+# the viper passes and with the plain-Python fallbacks; and a show() (two
+# RAM writes for a full update, one for a partial) on a null SPI.
+import ssd1683  # noqa: E402
+
+
+def bench_ram_write(scale, fast, n=9):
+    d = ssd1683.SSD1683(NullSPI(), Out(), Out(), Out(), Out(), scale=scale)
+    for i in range(0, d.width, 3):
+        d.fb.pixel(i, (i * 7) % d.height, 1)
+    keep = ssd1683._band, ssd1683._band2
+    if not fast:
+        ssd1683._band, ssd1683._band2 = ssd1683._band_py, ssd1683._band2_py
+    times = []
+    try:
+        for _ in range(n):
+            t = time.ticks_us()
+            d._write_ram(0x24)
+            times.append(time.ticks_diff(time.ticks_us(), t))
+    finally:
+        ssd1683._band, ssd1683._band2 = keep
+    return median(times)
+
+
+def bench_show_4in2(scale, full, n=9):
+    d = ssd1683.SSD1683(NullSPI(), Out(), Out(), Out(), Out(), scale=scale)
+    d.show(full=True)
+    times = []
+    for i in range(n):
+        d.fb.pixel(i, i, 1)
+        t = time.ticks_us()
+        d.show(full=full)
+        times.append(time.ticks_diff(time.ticks_us(), t))
+    return median(times)
+
+
+fast = ssd1683._band is not ssd1683._band_py
+print("ssd1683 band pass: %s" % ("viper" if fast else "bytecode"))
+for sc in (1, 2):
+    print("ssd1683 one 400x300 RAM write, scale %d: %6d us %s, %7d us plain Python (median)"
+          % (sc, bench_ram_write(sc, True), "viper" if fast else "bytecode", bench_ram_write(sc, False)))
+for sc in (1, 2):
+    print("ssd1683 show() scale %d: full %6d us, partial %6d us (null SPI)"
+          % (sc, bench_show_4in2(sc, True), bench_show_4in2(sc, False)))

@@ -25,8 +25,24 @@ def test_todays_glyphs_are_measured_in_the_firmwares_own_screens():
         assert m[name]["scale"] == 1 and m[name]["px"] == px, (name, m[name])
     # each found where that class is drawn: the prompt on the second line,
     # the last move on the fourth, the footer in the bottom band
-    assert "en/turn-2-0.png" in m["footer"]["found"] and m["footer"]["found"].endswith(", 115)")
+    # (the footer's words are lower case: the buttons are icons, issue 37)
+    assert "en/turn-2-0.png" in m["footer"]["found"] and m["footer"]["found"].endswith(", 117)")
     assert m["opponent's last move"]["found"].endswith(", 51)")
+
+
+def test_the_4in2_screens_show_every_class_twice_as_big_where_it_is_drawn():
+    # hardware/board.json (the 4.2" table): scale 2, the firmware's 200x150 screens on
+    # the 400x300 panel (tests/app/golden/400x300): every class at 2x, each
+    # in its line (the prompt on the first under the header, the last move
+    # on the fourth, the footer at the bottom)
+    m = G.measure(ROOT, os.path.join(GOLDEN, "400x300"))
+    want = {"card rank": 32, "suit on a card": 24, "prompt (capitals)": 20, "opponent's last move": 20,
+            "footer": 20, "scores": 20, "Hangul": 28, "accented Latin": 24}
+    for name, px in want.items():
+        assert m[name]["scale"] == 2 and m[name]["px"] == px, (name, m[name])
+    assert m["prompt (capitals)"]["found"].endswith(", 38)")
+    assert m["opponent's last move"]["found"].endswith(", 134)")
+    assert m["footer"]["found"].endswith(", 278)")
 
 
 def test_a_screen_drawn_twice_as_big_is_measured_twice_as_big(tmp_path):

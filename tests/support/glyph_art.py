@@ -1,10 +1,21 @@
-"""Source art for firmware/font.py (the big rank glyphs and suit symbols).
+"""Source art for firmware/font.py (the big rank glyphs and suit symbols,
+and the six buttons' icons).
 
 Run ``python -m tests.support.glyph_art > firmware/font.py`` after editing;
 tests/firmware/test_font.py checks the two agree. '#' = black ink.
 """
 RANK_W, RANK_H = 12, 16
 SUIT_W, SUIT_H = 12, 12
+ICON_W, ICON_H = 12, 16
+# The buttons' icons (issue 37 What 5, docs/glossary.md "Buttons in the
+# player's own language"): the footers draw them in place of the engraved
+# English words, and the case build engraves the same bitmaps beside the
+# buttons. A text line's height and a rank's width, each drawn in columns
+# 1..10 (0 and 11 blank: two icons side by side stay apart, a word after
+# one needs no space). Read without words: arrows move, a dot presses, a
+# face-down stack is the stock, a face-up card the pile, a fist on the
+# table knocks.
+ICON_NAMES = ("left", "right", "ok", "draw", "take", "knock")
 
 RANKS = {
 "A": """
@@ -347,6 +358,118 @@ MINI = {
 }
 
 
+ICONS = {
+"left": """
+............
+............
+..........#.
+........###.
+......#####.
+.....######.
+...########.
+.##########.
+.##########.
+...########.
+.....######.
+......#####.
+........###.
+..........#.
+............
+............
+""",
+"right": """
+............
+............
+.#..........
+.###........
+.#####......
+.######.....
+.########...
+.##########.
+.##########.
+.########...
+.######.....
+.#####......
+.###........
+.#..........
+............
+............
+""",
+"ok": """
+............
+............
+............
+....####....
+..########..
+..########..
+.##########.
+.##########.
+.##########.
+.##########.
+..########..
+..########..
+....####....
+............
+............
+............
+""",
+"draw": """
+............
+.....######.
+.....#....#.
+...######.#.
+...#....#.#.
+.######.#.#.
+.#.#.##.#.#.
+.##.#.#.#.#.
+.#.#.##.#.#.
+.##.#.#.#.#.
+.#.#.##.#.#.
+.##.#.#.###.
+.#.#.##.#...
+.##.#.#.#...
+.######.....
+............
+""",
+"take": """
+............
+.#########..
+.#.......#..
+.#.#.....#..
+.#.......#..
+.#...#...#..
+.#..###..#..
+.#.#####.#..
+.#.#####.#..
+.#..###..#..
+.#...#...#..
+.#.......#..
+.#.....#.#..
+.#.......#..
+.#########..
+............
+""",
+"knock": """
+............
+....####....
+....####....
+...######...
+.##########.
+.#..#..#..#.
+.##########.
+.#..#..#..#.
+.##########.
+..########..
+............
+.#...##...#.
+..#..##..#..
+............
+.##########.
+............
+""",
+}
+
+
 def pack(art, w, h):
     rows = art.strip("\n").split("\n")
     assert len(rows) == h, (len(rows), art)
@@ -368,6 +491,13 @@ def render():
         '',
         'Big rank glyphs are %dx%d px so a rank reads at arm\'s length on the 2.9"' % (RANK_W, RANK_H),
         'panel; suits are %dx%d px. "T" is drawn as a narrow "10".' % (SUIT_W, SUIT_H),
+        '',
+        'ICONS: the six buttons\' icons, %dx%d px each (ICON_W x ICON_H), by the' % (ICON_W, ICON_H),
+        'button\'s name (buttons.NAMES: left right ok draw take knock). The footers',
+        'draw them in place of the engraved English words, and the case build',
+        'engraves the same bitmaps beside the buttons (read them here: a row is',
+        '(ICON_W + 7) // 8 bytes, MSB = leftmost pixel). docs/glossary.md says why',
+        'each looks as it does.',
         '"""',
         "RANK_W = %d" % RANK_W,
         "RANK_H = %d" % RANK_H,
@@ -389,6 +519,12 @@ def render():
     for k in "cdhs":
         lines.append("    %r,  # %s" % (pack(MINI[k], 8, 8), k))
     lines.append(")")
+    lines.append("ICON_W = %d" % ICON_W)
+    lines.append("ICON_H = %d" % ICON_H)
+    lines.append("ICONS = {")
+    for k in ICON_NAMES:
+        lines.append("    %r: %r," % (k, pack(ICONS[k], ICON_W, ICON_H)))
+    lines.append("}")
     return "\n".join(lines) + "\n"
 
 
