@@ -230,7 +230,8 @@ class PanelReader:
                 word = self.icons.get(self._window(inv, x, y, iw, ih))
                 if word is not None:
                     found.append((y, x, word))
-        items, boxes = [], []
+        items: "list[tuple]" = []
+        boxes = []
         for y, x, word in sorted(found):
             boxes.append((x, y, x + iw, y + ih))
             if items and items[-1][0] == y and items[-1][5] == x:
@@ -443,8 +444,8 @@ def _logical(img):
     img = img.convert("1")
     w, h = img.size
     if (w > W or h > H) and not w % 2 and not h % 2:
-        half = img.resize((w // 2, h // 2), Image.NEAREST)
-        if half.resize((w, h), Image.NEAREST).tobytes() == img.tobytes():
+        half = img.resize((w // 2, h // 2), Image.Resampling.NEAREST)
+        if half.resize((w, h), Image.Resampling.NEAREST).tobytes() == img.tobytes():
             img = half
     pw = min(img.width, W)
     if img.size == (W, H):
