@@ -71,10 +71,12 @@ def scene(seed=SEED):
     from okgin.web.browser import choose
     m = Match(Rules(), seed=seed)
     keys = Presses(shortest=True)
-    presses = []
+    presses: "list[tuple[int, str]]" = []
     opponent_discarded = False
     for _ in range(200):
         p = m.hand.to_move
+        if p is None:           # the hand is over: the scene was never reached
+            break
         obs = m.observation(p)
         act = choose(obs)
         buttons = keys.for_action(p, act, obs["hand"])

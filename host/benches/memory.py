@@ -147,9 +147,12 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
 def _notice_up(b, p):
     """A notice (a black title bar across the top rows) on p's screen: the
     ``screen`` command's rows, 1 = ink."""
-    data = bytes.fromhex(b.cmd("screen %d" % p).split()[-1])   # "296x128 <hex>"
-    row = data[2 * 37:2 * 37 + 25]     # the third row, x 0..199 (37 bytes a row)
-    return sum(bin(x).count("1") for x in row) > 150
+    from okgin.lib.screen import screen_of
+    from okgin.lib.transport import decode_screen
+    # "<w>x<h> <hex>": the panel's pixels (its screen's in 2x2 blocks on the 4.2")
+    img = screen_of(decode_screen(b.cmd("screen %d" % p).split(" ", 1)[1]))
+    row = img.crop((0, 2, min(200, img.width), 3))      # the third row, x 0..199
+    return row.histogram()[0] > 150
 
 
 def try_heap(flash, heap_k, seed=SEED, vs=None, hands=1):

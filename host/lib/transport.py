@@ -491,8 +491,12 @@ class Board:
         return self.request("sync", timeout=timeout)
 
     def screen(self, player):
-        """The panel's framebuffer as a PIL image (mode "1", black ink = 0)."""
-        return decode_screen(self.request("screen %d" % player, timeout=10.0))
+        """The panel's framebuffer as a PIL image (mode "1", black ink = 0).
+        At least 10 s, or the board's own timeout where that is longer: the
+        4.2" panel's answer (its 200x150 screen doubled into 400x300 rows by
+        the firmware, 30,000 hex digits) takes the emulated Pico, at a tenth
+        of a Pico's speed or less, longer than 10 s."""
+        return decode_screen(self.request("screen %d" % player, timeout=max(10.0, self.timeout or 0.0)))
 
     def reset(self, ready_timeout=30.0):
         """``reset`` (machine.reset()), then re-open the port and wait for READY."""

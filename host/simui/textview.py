@@ -41,6 +41,7 @@ import unicodedata
 
 from okgin.lib import lang as langfiles
 from okgin.lib.paths import FIRMWARE
+from okgin.lib.screen import screen_of
 
 W, H = 296, 128          # the 2.9" panel (each read takes its image's size)
 GH = 16                  # a line of text, px (firmware/text.py H)
@@ -403,20 +404,6 @@ CARD_W, CARD_H = 23, 36      # a card's box (firmware/screens.py)
 # each button's icon read as the word the catalogues' footers name it by
 BUTTON_WORDS = {"left": "\u25c0", "right": "\u25b6", "ok": "OK", "draw": "DRAW",
                 "take": "TAKE", "knock": "KNOCK"}
-
-
-def screen_of(img):
-    """The screen a panel's image shows: the image itself, or halved when
-    every 2x2 block of it is one colour (a panel at scale 2 draws its
-    screen's pixels so; a screen drawn at scale 1 has glyphs one pixel
-    wide, so it is never mistaken for one) and it is not blank."""
-    from PIL import Image
-    if img.width % 2 or img.height % 2 or img.getextrema()[0] == img.getextrema()[1]:
-        return img
-    half = img.resize((img.width // 2, img.height // 2), Image.Resampling.NEAREST)
-    if half.resize(img.size, Image.Resampling.NEAREST).tobytes() == img.tobytes():
-        return half
-    return img
 
 
 def _card_boxes(ink, g):

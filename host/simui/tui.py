@@ -200,7 +200,7 @@ class TermUI:
                 rows = self._reader().read(img)
                 cached = self._text[p] = (key, [_cells_to_runs(r) for r in rows[:h]])
             return cached[1]
-        from okgin.simui.textview import screen_of
+        from okgin.lib.screen import screen_of
         lines = render.braille_lines(screen_of(img.convert("1")))
         if not self.utf8:  # no braille: one '#' per cell with ink
             lines = ["".join("#" if c != "\u2800" else " " for c in ln) for ln in lines]

@@ -31,7 +31,7 @@ def test_todays_glyphs_are_measured_in_the_firmwares_own_screens():
 
 
 def test_the_4in2_screens_show_every_class_twice_as_big_where_it_is_drawn():
-    # hardware/board-4in2.json: scale 2, the firmware's 200x150 screens on
+    # hardware/board.json (the 4.2" table): scale 2, the firmware's 200x150 screens on
     # the 400x300 panel (tests/app/golden/400x300): every class at 2x, each
     # in its line (the prompt on the first under the header, the last move
     # on the fourth, the footer at the bottom)

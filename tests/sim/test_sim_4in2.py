@@ -66,7 +66,8 @@ def test_the_text_view_reads_the_4in2_panel(session_4in2):
     """The 4.2" panel shows its 200x150 screen as 2x2 blocks: the text view
     reads that screen (25 columns), glyph for glyph what the firmware drew."""
     from PIL import Image
-    from okgin.simui.textview import PanelReader, screen_of
+    from okgin.lib.screen import screen_of
+    from okgin.simui.textview import PanelReader
     img = session_4in2.panel(0)
     assert img.size == (400, 300)
     screen = screen_of(img)

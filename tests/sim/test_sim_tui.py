@@ -114,7 +114,7 @@ def test_terminal_ui_shows_the_panels_and_takes_keys(tmux, tmp_path):
     # What the terminal showed at boot is exactly what the board draws at
     # boot (the default table's screen: its panel's 2x2 blocks halved):
     # boot another fresh board and compare pixel for pixel.
-    from okgin.simui.textview import screen_of
+    from okgin.lib.screen import screen_of
     s = Session(new_board(str(tmp_path / "flash2")))
     try:
         s.start()

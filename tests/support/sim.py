@@ -31,7 +31,7 @@ def find_panel(shot, panel):
     each pixel of the screen a whole number of the shot's pixels: (x, y,
     pixels a screen pixel), or None."""
     from okgin.simui import render
-    from okgin.simui.textview import screen_of
+    from okgin.lib.screen import screen_of
     shot = shot.convert("RGB")
     screen = screen_of(panel.convert("1"))
     data, stride = shot.tobytes(), shot.width * 3

@@ -1,28 +1,41 @@
 """Row "hidden" of the fault campaign: hidden-information attempts over the port: zero cards revealed outside test mode's own game"""
+import re
 import time
 
 from okgin.faults.registry import Kind
 from okgin.faults.tally import Row
 from okgin.faults.judge import parse
 from okgin.faults.play import menu_new_game_fresh
+from okgin.lib.screen import screen_of
+
+# the protocol's `screen` answer: the panel's size, then its rows in hex
+SCREEN = re.compile(r"OK (\d+)x(\d+) ([0-9a-f]+)$")
 
 
 def _banner(img):
-    box = img.crop((296 - 76, 0, 296, 10))
+    """The TEST MODE banner in the screen's top right corner (76x10 pixels
+    of the screen: 2x2 blocks on the 4.2" panel)."""
+    s = screen_of(img.convert("1"))
+    box = s.crop((s.width - 76, 0, s.width, 10))
     return sum(1 for v in box.tobytes() for b in range(8) if not (v >> b) & 1) > 500
 
 
 def _screen_image(line):
     from PIL import Image
-    data = bytes.fromhex(line.split(" ")[2])
-    return Image.frombytes("1", (296, 128), bytes(x ^ 0xFF for x in data))
+    m = SCREEN.match(line)
+    assert m is not None
+    w, h = int(m.group(1)), int(m.group(2))
+    return Image.frombytes("1", (w, h), bytes(x ^ 0xFF for x in bytes.fromhex(m.group(3))))
 
 
 def _same_below_banner(a, b):
     """Two panel images alike but for the top rows (header, TEST MODE
     banner): the same screen of the same game."""
-    a = a.crop((0, 12, 296, 128)).tobytes()
-    b = b.crop((0, 12, 296, 128)).tobytes()
+    a, b = screen_of(a.convert("1")), screen_of(b.convert("1"))
+    if a.size != b.size:
+        return False
+    a = a.crop((0, 12, a.width, a.height)).tobytes()
+    b = b.crop((0, 12, b.width, b.height)).tobytes()
     return sum(bin(x ^ y).count("1") for x, y in zip(a, b, strict=True)) < 150
 
 
@@ -91,7 +104,7 @@ def row_hidden(table, n, rng, work, log):
                     block = [t.b.read_line(30) for _ in range(int(line[9:]))]
                     if secret & set(block):
                         leak.append("a line of the real game's record")
-                elif line.startswith("OK 296x128 "):
+                elif SCREEN.match(line):
                     img = _screen_image(line)
                     if any(_same_below_banner(img, x) for x in ink):
                         leak.append("a panel of the real game")
