@@ -23,8 +23,9 @@ import engine.record  # noqa: F401
 from engine.levels import LEVELS
 # engine/arrange.py, screens.py (and font.py through it) are imported where
 # they are used, not held here: a knock and the coach drop them to make room
-# (_make_room), the next redraw loads them again. The computer's move keeps
-# them: the player waits for its redraw (bot_step).
+# (heap.make_room), the next redraw loads them again. The computer's move
+# keeps them: the player waits for its redraw (bot_step).
+from heap import make_room, unload
 import power
 import store
 # the players' language: its catalogue and glyphs, read from flash as drawn
@@ -32,30 +33,6 @@ import i18n
 from i18n import t
 import turn
 from panel import Panel
-
-
-def _unload(*names):
-    """Forget engine modules loaded on demand (the computer player, the
-    showdown, the record parser) so their code leaves the heap; the engine
-    imports them again when it needs them (docs/memory.md)."""
-    for n in names:
-        sys.modules.pop("engine." + n, None)
-        try:
-            delattr(engine, n)
-        except (AttributeError, KeyError):   # KeyError: MicroPython
-            pass
-
-
-def _make_room():
-    """Before the heaviest moments of a game, a knock (the showdown's
-    code and search) and the coach (its code and search): the
-    drawing code (screens, font, the hand's arrangement: ~7 KB on the heap)
-    goes, the next redraw imports it again (~3 KB of .mpy), and the heap is
-    cleared of the last move's garbage (docs/memory.md)."""
-    for n in ("screens", "font"):
-        sys.modules.pop(n, None)
-    _unload("arrange")
-    gc.collect()
 
 
 # bottimes keeps this many decisions, the newest (a hand has ~30 of the
@@ -184,7 +161,7 @@ class App:
         self.match = m
         self.vs = vs
         self.save(True)
-        _unload("rulestext", "options")   # the header's rules line is written
+        unload("rulestext", "options")   # the header's rules line is written
         self.mode = "game"
         self.showdown = False
         self.cursor = [0, 0]
@@ -204,7 +181,7 @@ class App:
         if action[0] == "k":
             # the showdown's code and search come in now (engine/hand.py)
             self.touch()
-            _make_room()
+            make_room()
         try:
             m.play(action)
         except (IllegalAction, ValueError) as e:
@@ -225,7 +202,7 @@ class App:
             # The engine has already dealt the next hand (or the game is
             # won): show the showdown of the hand just ended until OK. Its
             # result is computed: the engine's showdown code can go (~4 KB).
-            _unload("showdown", "scoring")
+            unload("showdown", "scoring")
             self.showdown = True
             self.cursor = [0, 0]
             if self.settings.get("coach_review") is True and m.last_hand is not None:
@@ -257,7 +234,7 @@ class App:
         except OSError:
             pass
         sys.modules.pop("stats", None)
-        _unload("scoring")
+        unload("scoring")
 
     def next_hand(self):
         """OK on the showdown: on to the hand the engine has dealt, or, when
@@ -278,13 +255,13 @@ class App:
             # the computer's code stays loaded for a whole game (each move
             # would import it again), not in the menu: the menu's code and
             # the options' table take its room
-            _unload("bots", "bots_core")
+            unload("bots", "bots_core")
             self.mode = "menu"
             self.menu_sel = 0
             self.menu_page = ""
         sys.modules.pop("endview", None)   # until the next showdown
         sys.modules.pop("padview", None)
-        _unload("scoring")
+        unload("scoring")
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self.hand_boundary()
@@ -431,7 +408,7 @@ class App:
         hand to its fourth at 160K."""
         self.bases = [None, None]
         self.onfb = [None, None]
-        _make_room()
+        make_room()
         import coachview
         try:
             coachview.advise(self, p)
@@ -445,7 +422,7 @@ class App:
         endview too), as before the computer's move."""
         sys.modules.pop("endview", None)
         sys.modules.pop("padview", None)
-        _make_room()
+        make_room()
         import coachview
         # main.py's gc.threshold stays: unlike the computer's move, nobody
         # waits on a review step, and its garbage (up to ~24 KB a decision
@@ -461,9 +438,9 @@ class App:
 
     def drop_coach(self):
         sys.modules.pop("coachview", None)
-        _unload("coach", "review")
+        unload("coach", "review")
         if self.vs == "human":
-            _unload("bots", "bots_core")   # no computer: its code goes too
+            unload("bots", "bots_core")   # no computer: its code goes too
         gc.collect()
 
     # ----- drawing -----
@@ -582,7 +559,7 @@ class App:
         """The menu's code and the rules options' table it reads leave the
         heap (both are imported again when the menu is next shown)."""
         sys.modules.pop("menu", None)
-        _unload("options", "rulestext")
+        unload("options", "rulestext")
 
     def set_testmode(self, on):
         """Test mode plays its own game (store.sandbox: test.okg): the game
@@ -771,7 +748,7 @@ class App:
         recover.boot(self)
         # the record parser is needed only to resume (heap)
         sys.modules.pop("recover", None)
-        _unload("record_read", "showdown", "scoring", "rulestext", "options")
+        unload("record_read", "showdown", "scoring", "rulestext", "options")
 
     def fail(self, e):
         """An unexpected error (a bug, MemoryError): show it on both screens
