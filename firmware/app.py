@@ -13,7 +13,6 @@ buttons and the serial port while the ink settles.
 """
 import gc
 import sys
-import time
 
 import engine
 from engine import IllegalAction, Match
@@ -24,7 +23,7 @@ from engine.levels import LEVELS
 # engine/arrange.py, screens.py (and font.py through it) are imported where
 # they are used, not held here: a knock and the coach drop them to make room
 # (heap.make_room), the next redraw loads them again. The computer's move
-# keeps them: the player waits for its redraw (bot_step).
+# keeps them: the player waits for its redraw (botturn.py).
 from heap import make_room, unload
 import power
 import store
@@ -33,11 +32,6 @@ import i18n
 from i18n import t
 import turn
 from panel import Panel
-
-
-# bottimes keeps this many decisions, the newest (a hand has ~30 of the
-# computer's; a host reads them after each hand)
-BOT_TIMES = 128
 
 
 class App:
@@ -99,11 +93,7 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
-        # test mode's ``bottimes``: the computer's decision times (us) in
-        # test mode's game, once it has been asked for (None: not
-        # recording); the newest BOT_TIMES only, and forgotten whenever
-        # test mode is switched (nothing of the real game is recorded)
-        self.bot_us = None
+        self.bot_us = None   # test mode's bottimes (botturn.py)
         self.showdown = False
         self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
@@ -122,7 +112,7 @@ class App:
     def save(self, whole=False, lines=None):
         """After every action: the record on flash gains the action's line
         (store.append_action copies and renames, atomically); ``lines``:
-        the computer's turn, its actions' lines in one write (bot_step)."""
+        the computer's turn, its actions' lines in one write (botturn.py)."""
         m = self.match
         if m is None:
             return
@@ -191,10 +181,12 @@ class App:
             self.msg[p] = i18n.why(r, self._namer(p)) if r else t("msg.not_allowed")
             return False
         self.save()   # after every action, atomically
-        self._after_action(p, before, hand_no)
+        self.after_action(p, before, hand_no)
         return True
 
-    def _after_action(self, p, before, hand_no=None):
+    def after_action(self, p, before, hand_no=None):
+        """After an action (``p``'s; None: the computer's turn, botturn.py):
+        the showdown when the hand ended, else the screens redrawn."""
         m = self.match
         self.confirm = [False, False]
         self.msg = ["", ""]
@@ -256,6 +248,7 @@ class App:
             # would import it again), not in the menu: the menu's code and
             # the options' table take its room
             unload("bots", "bots_core")
+            sys.modules.pop("botturn", None)
             self.mode = "menu"
             self.menu_sel = 0
             self.menu_page = ""
@@ -271,67 +264,6 @@ class App:
         m = self.match
         return self.vs != "human" and self.mode == "game" and m is not None \
             and not self.hold and not self.showdown and m.hand.to_move == 1
-
-    def bot_step(self):
-        """The computer (seat 1) plays its whole turn (the upcard, or its
-        draw and discard) in one go, while the player's own move is on its
-        way to the ink: the turn is saved in one write (both lines, before
-        anything shows either) and shown in one update (issue 41)."""
-        if not self.bot_due():
-            return False
-        m = self.match
-        # the turn screens' views go (the search needs the room; they are
-        # rebuilt for the reply). The drawing code stays loaded: dropping
-        # it here and importing it again for the reply cost ~100 ms of the
-        # player's wait (docs/bots.md "The player's wait")
-        self.touch()
-        hand_no = m.hand_no
-        lines = []
-        # a fresh bot seeded from the game and the move number: a resumed
-        # game replays the same decisions
-        from engine.bots import bot, move_seed
-        while True:
-            t0 = time.ticks_us()   # the decision as the player waits for it
-            obs = m.observation(1)
-            b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
-            # main.py's gc.threshold counts every byte allocated, and
-            # MicroPython puts most call frames on the heap (freed as the
-            # call returns): the search's thousands of calls set off a
-            # collection every few dozen of them, 555 ms a decision on the
-            # chip instead of 121 (issue 26). Lifted while the computer
-            # thinks; what the decision leaves behind (a few KB) is
-            # collected at once, before the move's lasting allocations, so
-            # nothing lasting is laid out among it.
-            th = gc.threshold()
-            gc.threshold(-1)
-            try:
-                act = b.choose(obs)
-            finally:
-                gc.threshold(th)
-            b = obs = None
-            gc.collect()
-            m.play(act)
-            lines.append(m.record_line())
-            bt = self.bot_us   # test mode's own game only, the newest BOT_TIMES
-            if bt is not None and self.testmode:
-                if len(bt) >= BOT_TIMES:
-                    bt.pop(0)
-                bt.append(time.ticks_diff(time.ticks_us(), t0))
-            if m.hand_no != hand_no or m.winner is not None or m.hand.to_move != 1:
-                break
-        # the computer's code stays loaded (7.5 KB on the chip): dropping it
-        # after each move cost 72 ms per move there (docs/memory.md)
-        self.save(False, "\n".join(lines))
-        lines = None
-        self.replied = True   # its update: no full refresh in its way
-        self._after_action(None, None, hand_no)
-        if self.showdown:
-            # its knock: the showdown on the player's panel by a partial
-            # refresh (0.4 s, not 2.5: the reply), read until OK; the next
-            # screen, a deal or the menu, is a full one and clears the
-            # ghosting (hand_boundary)
-            self.panels[0].need_full = False
-        return True
 
     # ----- buttons -----
     def drain(self):
@@ -807,7 +739,7 @@ class App:
             # first allocation) to its panel's first bytes (service_panels);
             # what it leaves is collected at the calm point below, while
             # the ink settles and nobody waits (as for the computer's
-            # move, bot_step). Any other button's work (the engine, a
+            # move, botturn.py). Any other button's work (the engine, a
             # save, the coach) and the host's requests collect as usual:
             # the coach asked over the port with the threshold lifted
             # left a Korean game at 160K without 32 bytes.
@@ -827,7 +759,9 @@ class App:
                 self.proto.poll()
             if lifted:
                 gc.threshold(-1)
-            if not busy and self.bot_step():
+            if not busy and self.bot_due():
+                import botturn   # kept for the game (next_hand drops it)
+                botturn.play(self)
                 busy = True
             if not busy and self.reviews:
                 self.review_step()
