@@ -326,54 +326,10 @@ class App:
                 self.next_hand()
             return
         if button == "draw" and kind == "long":
-            self.coach(p)   # hold DRAW: the coach, on p's panel only
+            import coachstep   # hold DRAW: the coach, on p's panel only
+            coachstep.advise(self, p)
             return
         turn.press(self, p, button)
-
-    # ----- the coach (firmware/coachview.py, engine/coach.py) -----
-    def coach(self, p):
-        """The hard level's suggestion for p's decision, as p's notice.
-        The turn screens' views of the position (turn.base: observation,
-        arrangement, texts) go first and are rebuilt when the notice
-        closes: on the 64-bit virtual board that let a Korean game in
-        which the coach is asked before every decision go from its second
-        hand to its fourth at 160K."""
-        self.bases = [None, None]
-        self.onfb = [None, None]
-        make_room()
-        import coachview
-        try:
-            coachview.advise(self, p)
-        finally:
-            self.drop_coach()
-
-    def review_step(self):
-        """One decision of the reviews under way judged; when none is
-        left, the coach's code leaves the heap. The screen under way is
-        drawn already: its code goes while the coach thinks (a showdown's
-        endview too), as before the computer's move."""
-        sys.modules.pop("endview", None)
-        sys.modules.pop("padview", None)
-        make_room()
-        import coachview
-        # main.py's gc.threshold stays: unlike the computer's move, nobody
-        # waits on a review step, and its garbage (up to ~24 KB a decision
-        # on the unix port) would not fit beside the showdown
-        try:
-            more = coachview.review(self)
-        except Exception:
-            self.reviews = []
-            self.drop_coach()
-            raise
-        if not more:
-            self.drop_coach()
-
-    def drop_coach(self):
-        sys.modules.pop("coachview", None)
-        unload("coach", "review")
-        if self.vs == "human":
-            unload("bots", "bots_core")   # no computer: its code goes too
-        gc.collect()
 
     # ----- drawing -----
     def touch(self):
@@ -764,7 +720,8 @@ class App:
                 botturn.play(self)
                 busy = True
             if not busy and self.reviews:
-                self.review_step()
+                import coachstep   # dropped with the coach's code
+                coachstep.review(self)
                 busy = True
             if True in self.dirty and self.redraw():
                 busy = True
