@@ -449,42 +449,6 @@ class App:
         sys.modules.pop("menu", None)
         unload("options", "rulestext")
 
-    def set_testmode(self, on):
-        """Test mode plays its own game (store.sandbox: test.okg): the game
-        in progress leaves RAM (it is on flash, saved after every action)
-        and comes back from flash when test mode ends, so nothing a test
-        command shows (screens, record) is ever of the real game."""
-        if on == self.testmode:
-            return
-        self.testmode = on
-        self.bot_us = None   # bottimes: test mode's own decisions, from its next ask
-        # where each player's cursor was in the real game, for its return
-        # (after resume(): its saved cursors may be a moment older)
-        real = self._real_cursor
-        self._real_cursor = self.cursor if on else None
-        self.cursor = [0, 0]
-        self.match = None
-        self.mode = "menu"
-        self.showdown = False
-        self.error_text = None
-        self.reload = False
-        self.notice = [None, None]
-        self.reviews = []   # a review of the real game's hand goes with it
-        self.msg = ["", ""]
-        self.confirm = [False, False]
-        self.menu_sel = 0
-        gc.collect()
-        store.sandbox(on)
-        try:
-            self.resume()
-        except Exception as e:   # as at boot: never stuck
-            self.fail(e)
-        if real is not None:
-            self.cursor = real
-        self.hand_boundary()
-        if not self.power.sleeping:   # asleep: drawn when a button wakes it
-            self.redraw()
-
     def locked(self):
         """The owner's lock holds: a game is in progress (on its screens or
         behind the menu; not test mode's)."""
@@ -514,23 +478,6 @@ class App:
             if self.dirty[p] or pn.started is not None or pn.changed():
                 return False
         return True
-
-    def status(self):
-        m = self.match
-        if m is None:
-            return ("screen=%s hand_no=0 dealer=- to_move=- phase=- stock=0 "
-                    "discard=- knock_limit=0 scores=0,0 vs=%s testmode=%d"
-                    % (self.kind(), self.vs, 1 if self.testmode else 0))
-        # the hand's public attributes, not an observation (whose history
-        # and legal moves would be built as text only to be thrown away)
-        h = m.hand
-        tm = h.to_move
-        return ("screen=%s hand_no=%d dealer=%d to_move=%s phase=%s stock=%d "
-                "discard=%s knock_limit=%d scores=%d,%d vs=%s testmode=%d" % (
-                    self.kind(), m.hand_no, h.dealer,
-                    "-" if tm is None else str(tm), h.phase, h.stock_count,
-                    h.discard_top or "-", h.knock_limit, m.scores[0],
-                    m.scores[1], self.vs, 1 if self.testmode else 0))
 
     def idle(self):
         self.buttons.poll()
@@ -623,7 +570,7 @@ class App:
     # reset, game loaded or not (issue 40: a game that failed to load is
     # still on the flash, and still locked)
     lock_held = False
-    _real_cursor = None   # the real game's cursors while test mode is on
+    real_cursor = None   # the real game's cursors while test mode is on (testmode.py)
 
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
