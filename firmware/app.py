@@ -21,10 +21,11 @@ from engine import IllegalAction, Match
 import engine.record  # noqa: F401
 from engine.levels import LEVELS
 # engine/arrange.py, screens.py (and font.py through it) are imported where
-# they are used, not held here: a knock and the coach drop them to make room
-# (heap.make_room), the next redraw loads them again. The computer's move
-# keeps them: the player waits for its redraw (botturn.py).
+# they are used (panels.py), not held here: a knock and the coach drop them
+# to make room (heap.make_room), the next redraw loads them again. The
+# computer's move keeps them: the player waits for its redraw (botturn.py).
 from heap import make_room, unload
+import panels
 import power
 import store
 # the players' language: its catalogue and glyphs, read from flash as drawn
@@ -369,79 +370,6 @@ class App:
             return "over" if self.match.winner is not None else "showdown"
         return "game"
 
-    def redraw(self):
-        """Draw the screens that changed; True if one was drawn. A panel
-        still refreshing keeps its frame buffer (the driver gives it to the
-        controller as the next partial refresh's base when the refresh
-        ends, firmware/ssd1680.py): its screen is drawn on a later turn."""
-        drawn = False
-        bot = self.bot_due()
-        for p in range(self.nplayers):
-            if not self.dirty[p]:
-                continue
-            pn = self.panels[p]
-            if bot and (p == 1 or pn.need_full):
-                # the computer's panel, and a new deal's full refresh
-                # (2.5 s the reply would wait behind): drawn once it has
-                # moved, which is then in the same update
-                continue
-            try:
-                if pn.refreshing():
-                    continue
-            except OSError as e:   # the driver's EPDTimeout
-                self.panel_failed(p, e)
-                continue
-            self.dirty[p] = False
-            drawn = True
-            pn.drawn = True
-            fb = pn.fb
-            import screens
-            v = None
-            note = self.notice[p]
-            if note is not None:
-                screens.error(fb, note[0], note[1], t("hint.any"), self.testmode)
-            elif self.mode == "menu":
-                import menu
-                menu.show(fb, self)
-            elif self.mode == "error":
-                # "saved" only when a game is loaded: OK brings it back; the
-                # error's own words (an exception's type and message) stay
-                # as they are: they are for a bug report
-                screens.error(fb, t("err.title"), [
-                    t("err.saved") if self.reload else t("err.no_game"),
-                    self.error_text or ""],
-                    t("hint.err_back") if self.reload else t("hint.err_menu"),
-                    self.testmode)
-            elif self.pad:
-                import padview
-                padview.scorepad(fb, padview.view_pad(self, p))
-            elif self.showdown:
-                import endview
-                endview.showdown(fb, endview.view_showdown(self, p))
-            else:
-                v = turn.view(self, p)
-                was = self.onfb[p]
-                if was is not None and was["base"] is v["base"] \
-                        and was["testmode"] == v["testmode"]:
-                    # the frame buffer holds this position's screen: only
-                    # what a cursor move changed is drawn (same pixels)
-                    screens.game_update(fb, v, was)
-                else:
-                    screens.game(fb, v)
-            self.power.overlay(fb, self.testmode)   # the battery, on batteries
-            self.onfb[p] = v   # a turn screen's view, or None: another screen
-            # drawing a screen is the longest stretch without a look at the
-            # buttons: a quick tap made meanwhile is seen now, before its
-            # update starts (a tap released as the ink starts to change would
-            # otherwise be pressed and released between two looks: missed)
-            self.buttons.poll()
-            # on its way to the ink at once, not after the other panel's
-            # drawing (~100 ms of a reply's wait, issue 41)
-            self._push(p)
-            self.buttons.poll()
-        self.leds()
-        return drawn
-
     # ----- parts loaded on demand (menu.py, endview.py...) -----
     def drop_menu(self):
         """The menu's code and the rules options' table it reads leave the
@@ -467,101 +395,28 @@ class App:
             if f is not None:
                 f(lk)
 
-    def shown(self):
-        """Every working panel shows what was last drawn for it (the ink
-        has settled): `testmode on` answers only then, so its banner is
-        on both panels before any test command can be sent."""
-        for p in range(self.nplayers):
-            pn = self.panels[p]
-            if self.dead[p]:
-                continue
-            if self.dirty[p] or pn.started is not None or pn.changed():
-                return False
-        return True
-
     def idle(self):
+        """Nothing left to do (the port's sync, auto-off): the buttons
+        handled, every panel's screen on the ink, the computer's move
+        made, the coach's reviews done."""
         self.buttons.poll()
         self.drain()
         if self.buttons.settling:
             # a button changed within its debounce time (a quick tap's
             # release): its event is still to come
             return False
-        for p in range(self.nplayers):
-            pn = self.panels[p]
-            if self.dead[p]:
-                continue
-            if self.dirty[p]:
-                return False   # its screen waits for the refresh to end
-            # in progress (the main loop's push() polls it and handles a
-            # timeout), or drawn but not yet shown
-            if pn.started is not None or pn.changed():
-                return False
-        if self.bot_due():
-            return False   # the computer still has a move to make
-        if self.reviews:
-            return False   # the coach is still reviewing a hand
-        return True
+        return panels.shown(self) and not self.bot_due() and not self.reviews
 
-    # ----- the main loop -----
-    def full_ok(self):
-        """May the full refresh due after ``partials_before_full`` partials
-        go now? Not while the computer's reply waits behind the update (its
-        turn: the player's own move) or is the update (``replied``): it goes
-        once the reply is on the ink (clean_panels), while the player reads
-        it."""
-        return not (self.replied or self.bot_due())
-
-    def _push(self, p):
-        if self.dead[p]:
-            return
-        try:
-            if self.panels[p].push(self.full_ok()) and p == 0:
-                self.replied = False   # the reply is on its way to the ink
-        except OSError as e:
-            self.panel_failed(p, e)
-
-    def clean_panels(self):
-        """A calm point: a panel past ``partials_before_full`` whose full
-        refresh was put off (full_ok) gets it now, the same picture (a
-        game against the computer: between two players nothing is put
-        off; a showdown waits for the next screen's full refresh)."""
-        if self.vs == "human" or self.mode != "game" or self.showdown or not self.full_ok():
-            return False
-        done = False
-        for p in range(self.nplayers):
-            if self.dead[p] or self.dirty[p]:
-                continue
-            try:
-                done = self.panels[p].clean() or done
-            except OSError as e:
-                self.panel_failed(p, e)
-        return done
-
-    def service_panels(self):
-        for p in range(self.nplayers):
-            self._push(p)
-        if self.failures and True not in self.dead and \
-                self.panels[0].good and self.panels[1].good:
-            # the panels work again after a reset: forget the failures
-            self.failures = 0
-            store.set_panel_failures(0)
+    # ----- the panels (panels.py) -----
+    def redraw(self):
+        """Draw the screens that changed, each on its way to the ink at
+        once; True if one was drawn."""
+        return panels.redraw(self)
 
     def panel_failed(self, p, e):
         import recover   # rare: loaded only when a panel times out
         recover.panel_failed(self, p, e)
         sys.modules.pop("recover", None)
-
-    def leds(self):
-        # the turn LED of the player who must act
-        m = self.match
-        tm = None
-        if m is not None and self.mode == "game" and not self.showdown:
-            tm = m.hand.to_move   # public; no observation per redraw
-        for p in range(self.nplayers):
-            try:
-                self.hw.leds[p].value(1 if tm == p and self.power.lit() else 0)
-            except (AttributeError, IndexError, TypeError):
-                pass
 
     proto = None
     replied = False   # the computer has moved: its update is not yet under way
@@ -618,7 +473,7 @@ class App:
             self.redraw()
         except Exception as e:   # a screen that cannot be drawn: the error screen, next turn
             self.fail(e)
-        self.service_panels()
+        panels.service(self)
         if proto is not None:
             proto.ready()
 
@@ -670,10 +525,10 @@ class App:
                 import coachstep   # dropped with the coach's code
                 coachstep.review(self)
                 busy = True
-            if True in self.dirty and self.redraw():
+            if True in self.dirty and panels.redraw(self):
                 busy = True
-            self.service_panels()
-            if not busy and self.clean_panels():
+            panels.service(self)
+            if not busy and panels.clean(self):
                 busy = True
             gc.threshold(th)
             self.power.tick(self)

@@ -8,6 +8,8 @@ MicroPython (kbd_intr stays on), so it still drops into the REPL.
 import sys
 import select
 
+import panels
+
 MAX_LINE = 200
 VERSION = "0.1.0"
 PROTO = 1
@@ -71,7 +73,7 @@ class Protocol:
             if w == "sync" and (self.asleep() or self.app.idle()):
                 self.waiting = None
                 self.send("OK")
-            elif w == "testmode" and (self.asleep() or self.app.shown()):
+            elif w == "testmode" and (self.asleep() or panels.shown(self.app)):
                 self.waiting = None
                 self.send("OK testmode=1")
         # One byte per read: on the rp2 port a read of more waits until
