@@ -1,11 +1,15 @@
-"""The table application: its state, the game's control and persistence,
-the screens' dispatch and the main loop.
+"""The table application: its state and its main loop, which takes the
+buttons' events to actions, saves each action and redraws what changed.
 
 One App object owns the match, both players' screens and the main loop; its
 parts are modules of their own that get the app as their context: the turn
-screen (turn.py: a turn's buttons and view), each panel's refresh policy
-(panel.py), and, loaded only while needed, the menu, the showdown, the score
-pad, statistics, recovery and test commands.
+screen (turn.py: a turn's buttons and view), the panels (panels.py: which
+screen each shows, its way to the ink; panel.py: one panel's refresh
+policy), the owner's lock (ownerlock.py), the turn lights (power.py), and,
+loaded only while needed, the computer's turn (botturn.py), the coach's
+steps (coachstep.py), the menu, the showdown, the score pad, statistics,
+recovery, test mode and its commands (docs/architecture.md "How a button
+press travels to the ink").
 Each player's screen is drawn only from ``match.observation(player)`` (the
 other player's hidden cards never reach the drawing code). Panels refresh
 without blocking: ``show()`` starts an update and the loop keeps polling the
@@ -25,6 +29,7 @@ from engine.levels import LEVELS
 # to make room (heap.make_room), the next redraw loads them again. The
 # computer's move keeps them: the player waits for its redraw (botturn.py).
 from heap import make_room, unload
+import ownerlock
 import panels
 import power
 import store
@@ -36,9 +41,10 @@ from panel import Panel
 
 
 class App:
-    """The table. The parts loaded on demand (menu, recover, stats, endview,
-    padview, testcmds) are peers it calls with itself as the context: they
-    read and set its state and never import this module."""
+    """The table. Its parts (panels, ownerlock, turn; loaded on demand:
+    botturn, coachstep, menu, recover, stats, endview, padview, testmode,
+    testcmds) are peers it calls with itself as the context: they read and
+    set its state and never import this module."""
 
     # Computer levels (engine/levels.py): offered only when the engine has a
     # bot (docs/bots.md).
@@ -99,15 +105,7 @@ class App:
         self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
-        # The owner's lock (docs/reliability.md): during a game, no test
-        # mode and no Ctrl-C on the USB port. Player 1 holding OK while the
-        # table powers on lifts it (the way back in, in plain sight).
-        self.kbd_locked = False
-        if self.settings.get("owner_lock") is True and hw.buttons.held(0, "ok"):
-            self.settings["owner_lock"] = False
-            store.save_settings(self.settings)
-            note = (t("lock.title"), [t("lock.text")])
-            self.notice = [note, note]
+        ownerlock.start(self)
 
     # ----- persistence (boot and resume: recover.py) -----
     def save(self, whole=False, lines=None):
@@ -179,7 +177,7 @@ class App:
             # the engine's reason in the players' words (its English text
             # is for records and the serial port)
             r = getattr(e, "reason", None)
-            self.msg[p] = i18n.why(r, self._namer(p)) if r else t("msg.not_allowed")
+            self.msg[p] = i18n.why(r, lambda q: self.name(p, q)) if r else t("msg.not_allowed")
             return False
         self.save()   # after every action, atomically
         self.after_action(p, before, hand_no)
@@ -348,9 +346,6 @@ class App:
             return t("name.you") if viewer == 0 else t("name.human")
         return t("name.you") if p == viewer else t("name.player", p + 1)
 
-    def _namer(self, viewer):
-        return lambda p: self.name(viewer, p)
-
     def set_lang(self, code):
         """The table's language from now on (the menu's Language, the
         serial lang command, the web page's switch): kept in settings.json
@@ -377,24 +372,6 @@ class App:
         sys.modules.pop("menu", None)
         unload("options", "rulestext")
 
-    def locked(self):
-        """The owner's lock holds: a game is in progress (on its screens or
-        behind the menu; not test mode's)."""
-        if self.lock_held:
-            return True
-        m = self.match
-        return m is not None and m.winner is None and not self.testmode and \
-            self.settings.get("owner_lock") is True
-
-    def _lock_repl(self):
-        # Ctrl-C off while the lock holds, on again at the menu (hal)
-        lk = self.locked()
-        if lk != self.kbd_locked:
-            self.kbd_locked = lk
-            f = getattr(self.hw, "lock_repl", None)
-            if f is not None:
-                f(lk)
-
     def idle(self):
         """Nothing left to do (the port's sync, auto-off): the buttons
         handled, every panel's screen on the ink, the computer's move
@@ -407,7 +384,7 @@ class App:
             return False
         return panels.shown(self) and not self.bot_due() and not self.reviews
 
-    # ----- the panels (panels.py) -----
+    # ----- the panels (panels.py), the owner's lock (ownerlock.py) -----
     def redraw(self):
         """Draw the screens that changed, each on its way to the ink at
         once; True if one was drawn."""
@@ -418,13 +395,15 @@ class App:
         recover.panel_failed(self, p, e)
         sys.modules.pop("recover", None)
 
+    def locked(self):
+        """The owner's lock holds (crash.py, the port's test mode)."""
+        return ownerlock.locked(self)
+
     proto = None
     replied = False   # the computer has moved: its update is not yet under way
     reload = False   # after an error: OK reloads the saved game
-    # an error under the owner's lock keeps Ctrl-C off until the next
-    # reset, game loaded or not (issue 40: a game that failed to load is
-    # still on the flash, and still locked)
-    lock_held = False
+    kbd_locked = False   # Ctrl-C off now (main.py, ownerlock.py)
+    lock_held = False   # an error under the owner's lock (ownerlock.py)
     real_cursor = None   # the real game's cursors while test mode is on (testmode.py)
 
     def resume(self):
@@ -468,7 +447,7 @@ class App:
             self.resume()   # the saved game, or the menu
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
-        self._lock_repl()
+        ownerlock.follow(self)
         try:
             self.redraw()
         except Exception as e:   # a screen that cannot be drawn: the error screen, next turn
@@ -487,7 +466,7 @@ class App:
         busy = False
         th = gc.threshold()
         try:
-            self._lock_repl()
+            ownerlock.follow(self)
             b = self.buttons
             # A cursor move is answered without a collection: main.py's
             # gc.threshold counts every byte since the last one, the idle
