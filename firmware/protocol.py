@@ -8,8 +8,6 @@ MicroPython (kbd_intr stays on), so it still drops into the REPL.
 import sys
 import select
 
-import panels
-
 MAX_LINE = 200
 VERSION = "0.1.0"
 PROTO = 1
@@ -73,9 +71,13 @@ class Protocol:
             if w == "sync" and (self.asleep() or self.app.idle()):
                 self.waiting = None
                 self.send("OK")
-            elif w == "testmode" and (self.asleep() or panels.shown(self.app)):
-                self.waiting = None
-                self.send("OK testmode=1")
+            elif w == "testmode":
+                # loaded with the app (the host reads this module's
+                # VERSION on CPython, where the drawing cannot load)
+                import panels
+                if self.asleep() or panels.shown(self.app):
+                    self.waiting = None
+                    self.send("OK testmode=1")
         # One byte per read: on the rp2 port a read of more waits until
         # that many have come (it cannot say how many are waiting), and a
         # line may be cut anywhere. Nothing is allocated per byte.
