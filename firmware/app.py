@@ -1,11 +1,15 @@
-"""The table application: its state, the game's control and persistence,
-the screens' dispatch and the main loop.
+"""The table application: its state and its main loop, which takes the
+buttons' events to actions, saves each action and redraws what changed.
 
 One App object owns the match, both players' screens and the main loop; its
 parts are modules of their own that get the app as their context: the turn
-screen (turn.py: a turn's buttons and view), each panel's refresh policy
-(panel.py), and, loaded only while needed, the menu, the showdown, the score
-pad, statistics, recovery and test commands.
+screen (turn.py: a turn's buttons and view), the panels (panels.py: which
+screen each shows, its way to the ink; panel.py: one panel's refresh
+policy), the owner's lock (ownerlock.py), the turn lights (power.py), and,
+loaded only while needed, the computer's turn (botturn.py), the coach's
+steps (coachstep.py), the menu, the showdown, the score pad, statistics,
+recovery, test mode and its commands (docs/architecture.md "How a button
+press travels to the ink").
 Each player's screen is drawn only from ``match.observation(player)`` (the
 other player's hidden cards never reach the drawing code). Panels refresh
 without blocking: ``show()`` starts an update and the loop keeps polling the
@@ -13,7 +17,6 @@ buttons and the serial port while the ink settles.
 """
 import gc
 import sys
-import time
 
 import engine
 from engine import IllegalAction, Match
@@ -22,9 +25,12 @@ from engine import IllegalAction, Match
 import engine.record  # noqa: F401
 from engine.levels import LEVELS
 # engine/arrange.py, screens.py (and font.py through it) are imported where
-# they are used, not held here: a knock and the coach drop them to make room
-# (_make_room), the next redraw loads them again. The computer's move keeps
-# them: the player waits for its redraw (bot_step).
+# they are used (panels.py), not held here: a knock and the coach drop them
+# to make room (heap.make_room), the next redraw loads them again. The
+# computer's move keeps them: the player waits for its redraw (botturn.py).
+from heap import make_room, unload
+import ownerlock
+import panels
 import power
 import store
 # the players' language: its catalogue and glyphs, read from flash as drawn
@@ -34,39 +40,11 @@ import turn
 from panel import Panel
 
 
-def _unload(*names):
-    """Forget engine modules loaded on demand (the computer player, the
-    showdown, the record parser) so their code leaves the heap; the engine
-    imports them again when it needs them (docs/memory.md)."""
-    for n in names:
-        sys.modules.pop("engine." + n, None)
-        try:
-            delattr(engine, n)
-        except (AttributeError, KeyError):   # KeyError: MicroPython
-            pass
-
-
-def _make_room():
-    """Before the heaviest moments of a game, a knock (the showdown's
-    code and search) and the coach (its code and search): the
-    drawing code (screens, font, the hand's arrangement: ~7 KB on the heap)
-    goes, the next redraw imports it again (~3 KB of .mpy), and the heap is
-    cleared of the last move's garbage (docs/memory.md)."""
-    for n in ("screens", "font"):
-        sys.modules.pop(n, None)
-    _unload("arrange")
-    gc.collect()
-
-
-# bottimes keeps this many decisions, the newest (a hand has ~30 of the
-# computer's; a host reads them after each hand)
-BOT_TIMES = 128
-
-
 class App:
-    """The table. The parts loaded on demand (menu, recover, stats, endview,
-    padview, testcmds) are peers it calls with itself as the context: they
-    read and set its state and never import this module."""
+    """The table. Its parts (panels, ownerlock, turn; loaded on demand:
+    botturn, coachstep, menu, recover, stats, endview, padview, testmode,
+    testcmds) are peers it calls with itself as the context: they read and
+    set its state and never import this module."""
 
     # Computer levels (engine/levels.py): offered only when the engine has a
     # bot (docs/bots.md).
@@ -125,30 +103,18 @@ class App:
         self.testmode = False
         self.error_text = None
         self.peak = 0
-        # test mode's ``bottimes``: the computer's decision times (us) in
-        # test mode's game, once it has been asked for (None: not
-        # recording); the newest BOT_TIMES only, and forgotten whenever
-        # test mode is switched (nothing of the real game is recorded)
-        self.bot_us = None
+        self.bot_us = None   # test mode's bottimes (botturn.py)
         self.showdown = False
         self.pad = False                 # the score pad after a won game
         self.dead = [False, False]       # a panel that reset did not revive
         self.failures = store.panel_failures()
-        # The owner's lock (docs/reliability.md): during a game, no test
-        # mode and no Ctrl-C on the USB port. Player 1 holding OK while the
-        # table powers on lifts it (the way back in, in plain sight).
-        self.kbd_locked = False
-        if self.settings.get("owner_lock") is True and hw.buttons.held(0, "ok"):
-            self.settings["owner_lock"] = False
-            store.save_settings(self.settings)
-            note = (t("lock.title"), [t("lock.text")])
-            self.notice = [note, note]
+        ownerlock.start(self)
 
     # ----- persistence (boot and resume: recover.py) -----
     def save(self, whole=False, lines=None):
         """After every action: the record on flash gains the action's line
         (store.append_action copies and renames, atomically); ``lines``:
-        the computer's turn, its actions' lines in one write (bot_step)."""
+        the computer's turn, its actions' lines in one write (botturn.py)."""
         m = self.match
         if m is None:
             return
@@ -187,7 +153,7 @@ class App:
         self.match = m
         self.vs = vs
         self.save(True)
-        _unload("rulestext", "options")   # the header's rules line is written
+        unload("rulestext", "options")   # the header's rules line is written
         self.mode = "game"
         self.showdown = False
         self.cursor = [0, 0]
@@ -207,20 +173,22 @@ class App:
         if action[0] == "k":
             # the showdown's code and search come in now (engine/hand.py)
             self.touch()
-            _make_room()
+            make_room()
         try:
             m.play(action)
         except (IllegalAction, ValueError) as e:
             # the engine's reason in the players' words (its English text
             # is for records and the serial port)
             r = getattr(e, "reason", None)
-            self.msg[p] = i18n.why(r, self._namer(p)) if r else t("msg.not_allowed")
+            self.msg[p] = i18n.why(r, lambda q: self.name(p, q)) if r else t("msg.not_allowed")
             return False
         self.save()   # after every action, atomically
-        self._after_action(p, before, hand_no)
+        self.after_action(p, before, hand_no)
         return True
 
-    def _after_action(self, p, before, hand_no=None):
+    def after_action(self, p, before, hand_no=None):
+        """After an action (``p``'s; None: the computer's turn, botturn.py):
+        the showdown when the hand ended, else the screens redrawn."""
         m = self.match
         self.confirm = [False, False]
         self.msg = ["", ""]
@@ -228,7 +196,7 @@ class App:
             # The engine has already dealt the next hand (or the game is
             # won): show the showdown of the hand just ended until OK. Its
             # result is computed: the engine's showdown code can go (~4 KB).
-            _unload("showdown", "scoring")
+            unload("showdown", "scoring")
             self.showdown = True
             self.cursor = [0, 0]
             if self.settings.get("coach_review") is True and m.last_hand is not None:
@@ -260,7 +228,7 @@ class App:
         except OSError:
             pass
         sys.modules.pop("stats", None)
-        _unload("scoring")
+        unload("scoring")
 
     def next_hand(self):
         """OK on the showdown: on to the hand the engine has dealt, or, when
@@ -281,13 +249,14 @@ class App:
             # the computer's code stays loaded for a whole game (each move
             # would import it again), not in the menu: the menu's code and
             # the options' table take its room
-            _unload("bots", "bots_core")
+            unload("bots", "bots_core")
+            sys.modules.pop("botturn", None)
             self.mode = "menu"
             self.menu_sel = 0
             self.menu_page = ""
         sys.modules.pop("endview", None)   # until the next showdown
         sys.modules.pop("padview", None)
-        _unload("scoring")
+        unload("scoring")
         self.cursor = [0, 0]
         self.msg = ["", ""]
         self.hand_boundary()
@@ -297,67 +266,6 @@ class App:
         m = self.match
         return self.vs != "human" and self.mode == "game" and m is not None \
             and not self.hold and not self.showdown and m.hand.to_move == 1
-
-    def bot_step(self):
-        """The computer (seat 1) plays its whole turn (the upcard, or its
-        draw and discard) in one go, while the player's own move is on its
-        way to the ink: the turn is saved in one write (both lines, before
-        anything shows either) and shown in one update (issue 41)."""
-        if not self.bot_due():
-            return False
-        m = self.match
-        # the turn screens' views go (the search needs the room; they are
-        # rebuilt for the reply). The drawing code stays loaded: dropping
-        # it here and importing it again for the reply cost ~100 ms of the
-        # player's wait (docs/bots.md "The player's wait")
-        self.touch()
-        hand_no = m.hand_no
-        lines = []
-        # a fresh bot seeded from the game and the move number: a resumed
-        # game replays the same decisions
-        from engine.bots import bot, move_seed
-        while True:
-            t0 = time.ticks_us()   # the decision as the player waits for it
-            obs = m.observation(1)
-            b = bot(self.vs, move_seed(m.seed, len(obs["history"])))
-            # main.py's gc.threshold counts every byte allocated, and
-            # MicroPython puts most call frames on the heap (freed as the
-            # call returns): the search's thousands of calls set off a
-            # collection every few dozen of them, 555 ms a decision on the
-            # chip instead of 121 (issue 26). Lifted while the computer
-            # thinks; what the decision leaves behind (a few KB) is
-            # collected at once, before the move's lasting allocations, so
-            # nothing lasting is laid out among it.
-            th = gc.threshold()
-            gc.threshold(-1)
-            try:
-                act = b.choose(obs)
-            finally:
-                gc.threshold(th)
-            b = obs = None
-            gc.collect()
-            m.play(act)
-            lines.append(m.record_line())
-            bt = self.bot_us   # test mode's own game only, the newest BOT_TIMES
-            if bt is not None and self.testmode:
-                if len(bt) >= BOT_TIMES:
-                    bt.pop(0)
-                bt.append(time.ticks_diff(time.ticks_us(), t0))
-            if m.hand_no != hand_no or m.winner is not None or m.hand.to_move != 1:
-                break
-        # the computer's code stays loaded (7.5 KB on the chip): dropping it
-        # after each move cost 72 ms per move there (docs/memory.md)
-        self.save(False, "\n".join(lines))
-        lines = None
-        self.replied = True   # its update: no full refresh in its way
-        self._after_action(None, None, hand_no)
-        if self.showdown:
-            # its knock: the showdown on the player's panel by a partial
-            # refresh (0.4 s, not 2.5: the reply), read until OK; the next
-            # screen, a deal or the menu, is a full one and clears the
-            # ghosting (hand_boundary)
-            self.panels[0].need_full = False
-        return True
 
     # ----- buttons -----
     def drain(self):
@@ -420,54 +328,10 @@ class App:
                 self.next_hand()
             return
         if button == "draw" and kind == "long":
-            self.coach(p)   # hold DRAW: the coach, on p's panel only
+            import coachstep   # hold DRAW: the coach, on p's panel only
+            coachstep.advise(self, p)
             return
         turn.press(self, p, button)
-
-    # ----- the coach (firmware/coachview.py, engine/coach.py) -----
-    def coach(self, p):
-        """The hard level's suggestion for p's decision, as p's notice.
-        The turn screens' views of the position (turn.base: observation,
-        arrangement, texts) go first and are rebuilt when the notice
-        closes: on the 64-bit virtual board that let a Korean game in
-        which the coach is asked before every decision go from its second
-        hand to its fourth at 160K."""
-        self.bases = [None, None]
-        self.onfb = [None, None]
-        _make_room()
-        import coachview
-        try:
-            coachview.advise(self, p)
-        finally:
-            self.drop_coach()
-
-    def review_step(self):
-        """One decision of the reviews under way judged; when none is
-        left, the coach's code leaves the heap. The screen under way is
-        drawn already: its code goes while the coach thinks (a showdown's
-        endview too), as before the computer's move."""
-        sys.modules.pop("endview", None)
-        sys.modules.pop("padview", None)
-        _make_room()
-        import coachview
-        # main.py's gc.threshold stays: unlike the computer's move, nobody
-        # waits on a review step, and its garbage (up to ~24 KB a decision
-        # on the unix port) would not fit beside the showdown
-        try:
-            more = coachview.review(self)
-        except Exception:
-            self.reviews = []
-            self.drop_coach()
-            raise
-        if not more:
-            self.drop_coach()
-
-    def drop_coach(self):
-        sys.modules.pop("coachview", None)
-        _unload("coach", "review")
-        if self.vs == "human":
-            _unload("bots", "bots_core")   # no computer: its code goes too
-        gc.collect()
 
     # ----- drawing -----
     def touch(self):
@@ -484,9 +348,6 @@ class App:
                 return t("name.cpu")
             return t("name.you") if viewer == 0 else t("name.human")
         return t("name.you") if p == viewer else t("name.player", p + 1)
-
-    def _namer(self, viewer):
-        return lambda p: self.name(viewer, p)
 
     def set_lang(self, code):
         """The table's language from now on (the menu's Language, the
@@ -507,262 +368,46 @@ class App:
             return "over" if self.match.winner is not None else "showdown"
         return "game"
 
-    def redraw(self):
-        """Draw the screens that changed; True if one was drawn. A panel
-        still refreshing keeps its frame buffer (the driver gives it to the
-        controller as the next partial refresh's base when the refresh
-        ends, firmware/ssd1680.py): its screen is drawn on a later turn."""
-        drawn = False
-        bot = self.bot_due()
-        for p in range(self.nplayers):
-            if not self.dirty[p]:
-                continue
-            pn = self.panels[p]
-            if bot and (p == 1 or pn.need_full):
-                # the computer's panel, and a new deal's full refresh
-                # (2.5 s the reply would wait behind): drawn once it has
-                # moved, which is then in the same update
-                continue
-            try:
-                if pn.refreshing():
-                    continue
-            except OSError as e:   # the driver's EPDTimeout
-                self.panel_failed(p, e)
-                continue
-            self.dirty[p] = False
-            drawn = True
-            pn.drawn = True
-            fb = pn.fb
-            import screens
-            v = None
-            note = self.notice[p]
-            if note is not None:
-                screens.error(fb, note[0], note[1], (t("hint.any"), t("hint.any_short")),
-                              self.testmode)
-            elif self.mode == "menu":
-                import menu
-                menu.show(fb, self)
-            elif self.mode == "error":
-                # "saved" only when a game is loaded: OK brings it back; the
-                # error's own words (an exception's type and message) stay
-                # as they are: they are for a bug report
-                screens.error(fb, t("err.title"), [
-                    t("err.saved") if self.reload else t("err.no_game"),
-                    self.error_text or ""],
-                    t("hint.err_back") if self.reload else t("hint.err_menu"),
-                    self.testmode)
-            elif self.pad:
-                import padview
-                padview.scorepad(fb, padview.view_pad(self, p))
-            elif self.showdown:
-                import endview
-                endview.showdown(fb, endview.view_showdown(self, p))
-            else:
-                v = turn.view(self, p)
-                was = self.onfb[p]
-                if was is not None and was["base"] is v["base"] \
-                        and was["testmode"] == v["testmode"]:
-                    # the frame buffer holds this position's screen: only
-                    # what a cursor move changed is drawn (same pixels)
-                    screens.game_update(fb, v, was)
-                else:
-                    screens.game(fb, v)
-            self.power.overlay(fb, self.testmode)   # the battery, on batteries
-            self.onfb[p] = v   # a turn screen's view, or None: another screen
-            # drawing a screen is the longest stretch without a look at the
-            # buttons: a quick tap made meanwhile is seen now, before its
-            # update starts (a tap released as the ink starts to change would
-            # otherwise be pressed and released between two looks: missed)
-            self.buttons.poll()
-            # on its way to the ink at once, not after the other panel's
-            # drawing (~100 ms of a reply's wait, issue 41)
-            self._push(p)
-            self.buttons.poll()
-        self.leds()
-        return drawn
-
     # ----- parts loaded on demand (menu.py, endview.py...) -----
     def drop_menu(self):
         """The menu's code and the rules options' table it reads leave the
         heap (both are imported again when the menu is next shown)."""
         sys.modules.pop("menu", None)
-        _unload("options", "rulestext")
-
-    def set_testmode(self, on):
-        """Test mode plays its own game (store.sandbox: test.okg): the game
-        in progress leaves RAM (it is on flash, saved after every action)
-        and comes back from flash when test mode ends, so nothing a test
-        command shows (screens, record) is ever of the real game."""
-        if on == self.testmode:
-            return
-        self.testmode = on
-        self.bot_us = None   # bottimes: test mode's own decisions, from its next ask
-        # where each player's cursor was in the real game, for its return
-        # (after resume(): its saved cursors may be a moment older)
-        real = self._real_cursor
-        self._real_cursor = self.cursor if on else None
-        self.cursor = [0, 0]
-        self.match = None
-        self.mode = "menu"
-        self.showdown = False
-        self.error_text = None
-        self.reload = False
-        self.notice = [None, None]
-        self.reviews = []   # a review of the real game's hand goes with it
-        self.msg = ["", ""]
-        self.confirm = [False, False]
-        self.menu_sel = 0
-        gc.collect()
-        store.sandbox(on)
-        try:
-            self.resume()
-        except Exception as e:   # as at boot: never stuck
-            self.fail(e)
-        if real is not None:
-            self.cursor = real
-        self.hand_boundary()
-        if not self.power.sleeping:   # asleep: drawn when a button wakes it
-            self.redraw()
-
-    def locked(self):
-        """The owner's lock holds: a game is in progress (on its screens or
-        behind the menu; not test mode's)."""
-        if self.lock_held:
-            return True
-        m = self.match
-        return m is not None and m.winner is None and not self.testmode and \
-            self.settings.get("owner_lock") is True
-
-    def _lock_repl(self):
-        # Ctrl-C off while the lock holds, on again at the menu (hal)
-        lk = self.locked()
-        if lk != self.kbd_locked:
-            self.kbd_locked = lk
-            f = getattr(self.hw, "lock_repl", None)
-            if f is not None:
-                f(lk)
-
-    def shown(self):
-        """Every working panel shows what was last drawn for it (the ink
-        has settled): `testmode on` answers only then, so its banner is
-        on both panels before any test command can be sent."""
-        for p in range(self.nplayers):
-            pn = self.panels[p]
-            if self.dead[p]:
-                continue
-            if self.dirty[p] or pn.started is not None or pn.changed():
-                return False
-        return True
-
-    def status(self):
-        m = self.match
-        if m is None:
-            return ("screen=%s hand_no=0 dealer=- to_move=- phase=- stock=0 "
-                    "discard=- knock_limit=0 scores=0,0 vs=%s testmode=%d"
-                    % (self.kind(), self.vs, 1 if self.testmode else 0))
-        # the hand's public attributes, not an observation (whose history
-        # and legal moves would be built as text only to be thrown away)
-        h = m.hand
-        tm = h.to_move
-        return ("screen=%s hand_no=%d dealer=%d to_move=%s phase=%s stock=%d "
-                "discard=%s knock_limit=%d scores=%d,%d vs=%s testmode=%d" % (
-                    self.kind(), m.hand_no, h.dealer,
-                    "-" if tm is None else str(tm), h.phase, h.stock_count,
-                    h.discard_top or "-", h.knock_limit, m.scores[0],
-                    m.scores[1], self.vs, 1 if self.testmode else 0))
+        unload("options", "rulestext")
 
     def idle(self):
+        """Nothing left to do (the port's sync, auto-off): the buttons
+        handled, every panel's screen on the ink, the computer's move
+        made, the coach's reviews done."""
         self.buttons.poll()
         self.drain()
         if self.buttons.settling:
             # a button changed within its debounce time (a quick tap's
             # release): its event is still to come
             return False
-        for p in range(self.nplayers):
-            pn = self.panels[p]
-            if self.dead[p]:
-                continue
-            if self.dirty[p]:
-                return False   # its screen waits for the refresh to end
-            # in progress (the main loop's push() polls it and handles a
-            # timeout), or drawn but not yet shown
-            if pn.started is not None or pn.changed():
-                return False
-        if self.bot_due():
-            return False   # the computer still has a move to make
-        if self.reviews:
-            return False   # the coach is still reviewing a hand
-        return True
+        return panels.shown(self) and not self.bot_due() and not self.reviews
 
-    # ----- the main loop -----
-    def full_ok(self):
-        """May the full refresh due after ``partials_before_full`` partials
-        go now? Not while the computer's reply waits behind the update (its
-        turn: the player's own move) or is the update (``replied``): it goes
-        once the reply is on the ink (clean_panels), while the player reads
-        it."""
-        return not (self.replied or self.bot_due())
-
-    def _push(self, p):
-        if self.dead[p]:
-            return
-        try:
-            if self.panels[p].push(self.full_ok()) and p == 0:
-                self.replied = False   # the reply is on its way to the ink
-        except OSError as e:
-            self.panel_failed(p, e)
-
-    def clean_panels(self):
-        """A calm point: a panel past ``partials_before_full`` whose full
-        refresh was put off (full_ok) gets it now, the same picture (a
-        game against the computer: between two players nothing is put
-        off; a showdown waits for the next screen's full refresh)."""
-        if self.vs == "human" or self.mode != "game" or self.showdown or not self.full_ok():
-            return False
-        done = False
-        for p in range(self.nplayers):
-            if self.dead[p] or self.dirty[p]:
-                continue
-            try:
-                done = self.panels[p].clean() or done
-            except OSError as e:
-                self.panel_failed(p, e)
-        return done
-
-    def service_panels(self):
-        for p in range(self.nplayers):
-            self._push(p)
-        if self.failures and True not in self.dead and \
-                self.panels[0].good and self.panels[1].good:
-            # the panels work again after a reset: forget the failures
-            self.failures = 0
-            store.set_panel_failures(0)
+    # ----- the panels (panels.py), the owner's lock (ownerlock.py) -----
+    def redraw(self):
+        """Draw the screens that changed, each on its way to the ink at
+        once; True if one was drawn."""
+        return panels.redraw(self)
 
     def panel_failed(self, p, e):
         import recover   # rare: loaded only when a panel times out
         recover.panel_failed(self, p, e)
         sys.modules.pop("recover", None)
 
-    def leds(self):
-        # the turn LED of the player who must act
-        m = self.match
-        tm = None
-        if m is not None and self.mode == "game" and not self.showdown:
-            tm = m.hand.to_move   # public; no observation per redraw
-        for p in range(self.nplayers):
-            try:
-                self.hw.leds[p].value(1 if tm == p and self.power.lit() else 0)
-            except (AttributeError, IndexError, TypeError):
-                pass
+    def locked(self):
+        """The owner's lock holds (crash.py, the port's test mode)."""
+        return ownerlock.locked(self)
 
     proto = None
     replied = False   # the computer has moved: its update is not yet under way
     reload = False   # after an error: OK reloads the saved game
-    # an error under the owner's lock keeps Ctrl-C off until the next
-    # reset, game loaded or not (issue 40: a game that failed to load is
-    # still on the flash, and still locked)
-    lock_held = False
-    _real_cursor = None   # the real game's cursors while test mode is on
+    kbd_locked = False   # Ctrl-C off now (main.py, ownerlock.py)
+    lock_held = False   # an error under the owner's lock (ownerlock.py)
+    real_cursor = None   # the real game's cursors while test mode is on (testmode.py)
 
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
@@ -775,7 +420,7 @@ class App:
         recover.boot(self)
         # the record parser is needed only to resume (heap)
         sys.modules.pop("recover", None)
-        _unload("record_read", "showdown", "scoring", "rulestext", "options")
+        unload("record_read", "showdown", "scoring", "rulestext", "options")
 
     def fail(self, e):
         """An unexpected error (a bug, MemoryError): show it on both screens
@@ -805,12 +450,12 @@ class App:
             self.resume()   # the saved game, or the menu
         except Exception as e:   # never crash-loop at boot
             self.fail(e)
-        self._lock_repl()
+        ownerlock.follow(self)
         try:
             self.redraw()
         except Exception as e:   # a screen that cannot be drawn: the error screen, next turn
             self.fail(e)
-        self.service_panels()
+        panels.service(self)
         if proto is not None:
             proto.ready()
 
@@ -824,7 +469,7 @@ class App:
         busy = False
         th = gc.threshold()
         try:
-            self._lock_repl()
+            ownerlock.follow(self)
             b = self.buttons
             # A cursor move is answered without a collection: main.py's
             # gc.threshold counts every byte since the last one, the idle
@@ -834,7 +479,7 @@ class App:
             # first allocation) to its panel's first bytes (service_panels);
             # what it leaves is collected at the calm point below, while
             # the ink settles and nobody waits (as for the computer's
-            # move, bot_step). Any other button's work (the engine, a
+            # move, botturn.py). Any other button's work (the engine, a
             # save, the coach) and the host's requests collect as usual:
             # the coach asked over the port with the threshold lifted
             # left a Korean game at 160K without 32 bytes.
@@ -854,15 +499,18 @@ class App:
                 self.proto.poll()
             if lifted:
                 gc.threshold(-1)
-            if not busy and self.bot_step():
+            if not busy and self.bot_due():
+                import botturn   # kept for the game (next_hand drops it)
+                botturn.play(self)
                 busy = True
             if not busy and self.reviews:
-                self.review_step()
+                import coachstep   # dropped with the coach's code
+                coachstep.review(self)
                 busy = True
-            if True in self.dirty and self.redraw():
+            if True in self.dirty and panels.redraw(self):
                 busy = True
-            self.service_panels()
-            if not busy and self.clean_panels():
+            panels.service(self)
+            if not busy and panels.clean(self):
                 busy = True
             gc.threshold(th)
             self.power.tick(self)

@@ -98,11 +98,23 @@ class Power:
             store.save_cursor(app.match, app.cursor)   # written only when changed
         if self.lit() != self._lit:
             self._lit = not self._lit
-            app.leds()
+            self.leds(app)
         off = self._off_ms()
         if off and self._rest is not None and ticks_diff(now, self.touched) >= off \
                 and app.idle() and not self.failed:
             self.sleep(app, "asleep")
+
+    def leds(self, app):
+        """The turn light of the player who must act, as lit() allows."""
+        m = app.match
+        tm = None
+        if m is not None and app.mode == "game" and not app.showdown:
+            tm = m.hand.to_move   # public; no observation per redraw
+        for p in range(app.nplayers):
+            try:
+                self.hw.leds[p].value(1 if tm == p and self.lit() else 0)
+            except (AttributeError, IndexError, TypeError):
+                pass
 
     def lit(self):
         """May the turn light be on now? Not while the panels say

@@ -71,9 +71,13 @@ class Protocol:
             if w == "sync" and (self.asleep() or self.app.idle()):
                 self.waiting = None
                 self.send("OK")
-            elif w == "testmode" and (self.asleep() or self.app.shown()):
-                self.waiting = None
-                self.send("OK testmode=1")
+            elif w == "testmode":
+                # loaded with the app (the host reads this module's
+                # VERSION on CPython, where the drawing cannot load)
+                import panels
+                if self.asleep() or panels.shown(self.app):
+                    self.waiting = None
+                    self.send("OK testmode=1")
         # One byte per read: on the rp2 port a read of more waits until
         # that many have come (it cannot say how many are waiting), and a
         # line may be cut anywhere. Nothing is allocated per byte.
@@ -141,7 +145,7 @@ class Protocol:
         if cmd == "status":
             if len(w) != 1:
                 return self.send("ERR status takes no arguments")
-            return self.send("OK " + app.status())
+            return self.send("OK " + status(app))
         if cmd == "sync":
             # public: it tells when the table is idle, nothing of a game
             if len(w) != 1:
@@ -156,7 +160,13 @@ class Protocol:
             if w[1] == "on" and app.locked():
                 return self.send("ERR the owner's lock is on: no test mode during a game "
                                  "(docs/reliability.md)")
-            app.set_testmode(w[1] == "on")
+            # test mode's switch, loaded for it and dropped (as testcmds)
+            import testmode
+            try:
+                testmode.switch(app, w[1] == "on")
+            finally:
+                sys.modules.pop("testmode", None)
+            testmode = None
             if not app.testmode:
                 self.band = self.band_buf = None   # testcmds itself goes after each command
                 return self.send("OK testmode=0")
@@ -208,3 +218,22 @@ class Protocol:
             # (~2 KB on the unix port), as a real press is
             app.drain()
             self.send("OK")
+
+
+def status(app):
+    """The ``status`` line: where the game is, from the hand's public
+    attributes (not an observation, whose history and legal moves would
+    be built as text only to be thrown away)."""
+    m = app.match
+    if m is None:
+        return ("screen=%s hand_no=0 dealer=- to_move=- phase=- stock=0 "
+                "discard=- knock_limit=0 scores=0,0 vs=%s testmode=%d"
+                % (app.kind(), app.vs, 1 if app.testmode else 0))
+    h = m.hand
+    tm = h.to_move
+    return ("screen=%s hand_no=%d dealer=%d to_move=%s phase=%s stock=%d "
+            "discard=%s knock_limit=%d scores=%d,%d vs=%s testmode=%d" % (
+                app.kind(), m.hand_no, h.dealer,
+                "-" if tm is None else str(tm), h.phase, h.stock_count,
+                h.discard_top or "-", h.knock_limit, m.scores[0],
+                m.scores[1], app.vs, 1 if app.testmode else 0))

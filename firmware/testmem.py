@@ -20,7 +20,7 @@ def dispatch(proto, cmd, w):
     if cmd == "bottimes":
         if len(w) != 1:
             return proto.send("ERR bottimes takes no arguments")
-        # the computer's decisions since the last bottimes (app.bot_step:
+        # the computer's decisions since the last bottimes (botturn.py:
         # from asking it to move to the move applied; the newest 128),
         # then starts afresh; the first one since test mode was switched
         # on starts the recording

@@ -329,7 +329,7 @@ def _okcoach(seed, hands):
 
 def bench_coach(chip, seed=51, hands=4):
     """The coach (engine/coach.py) on the chip's REPL, with no gc.threshold
-    (the firmware's UI should lift it around the coach as bot_step does
+    (the firmware's UI should lift it around the coach as botturn.py does
     around the computer): a seeded game of hard against hard, player 0's
     every decision advised, each hand reviewed step by step. Returns (advice ms, review step ms, whole
     review ms per hand, heap to import engine.bots and engine.coach, lowest

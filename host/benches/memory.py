@@ -65,7 +65,7 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
     test command builds the whole record text, which the game itself never
     does). vs="easy"/"normal"/"hard": seat 1 is the computer; after ``sync``
     the oracle makes the computer's moves with the same bot and seed as the
-    firmware (app.py ``bot_step``; the bots decide identically on both
+    firmware (botturn.py ``play``; the bots decide identically on both
     runtimes), and ``status`` must agree after each of the human's moves.
     ``on_hand(board)`` is called as each hand ends (its showdown on the
     screens). coach=True: player 0 asks the coach (hold DRAW) before each
@@ -100,7 +100,7 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
                 b.cmd("sync")               # the computer has made its moves
                 check("the computer's move")
                 while m.hand._to_move == 1 and m.hand_no == hand_no and m.winner is None:
-                    o = m.observation(1)    # as app.py bot_step chooses
+                    o = m.observation(1)    # as botturn.py chooses
                     m.play(bot(vs, move_seed(seed, len(o["history"]))).choose(o))
             if m.hand_no != hand_no or m.winner is not None:
                 break

@@ -133,7 +133,7 @@ def play_game(chip, fw, trace, seed, lang, hands=None, report=None):
 
     def computer():
         while m.winner is None and m.hand._to_move == 1:
-            o = m.observation(1)        # as app.py bot_step decides
+            o = m.observation(1)        # as botturn.py decides
             m.play(bot("hard", move_seed(seed, len(o["history"]))).choose(o))
 
     def check(what):

@@ -95,7 +95,7 @@ def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypa
             hand_no = m.hand_no
             b.ok("sync")                 # the computer has moved
             _no_error(b, "the computer's move (action %d)" % n)
-            # the oracle makes the same moves (firmware/app.py bot_step: a
+            # the oracle makes the same moves (firmware/botturn.py: a
             # bot seeded by engine.bots.move_seed)
             while m.hand._to_move == 1 and m.hand_no == hand_no and m.winner is None:
                 o = m.observation(1)
