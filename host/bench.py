@@ -8,7 +8,7 @@ breaks another. Adding a suite: docs/architecture.md "Adding a bench suite".
 import argparse
 import importlib
 
-from okgin.lib.errors import CommandError
+from .lib.errors import CommandError
 
 # name -> (module, one-line help)
 SUITES = {

@@ -12,7 +12,7 @@ import signal
 import sys
 import time
 
-from okgin.lib.errors import CommandError
+from .lib.errors import CommandError
 
 
 def _stop_on_ctrl_c_and_term():
@@ -74,8 +74,8 @@ def run(args):
     for opt in ("flash", "firmware", "erase", "drop"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
-    from okgin.table.boards import make_board
-    from okgin.vboard import lock_flash, populate
+    from .table.boards import make_board
+    from .vboard import lock_flash, populate
     if args.speed < 0:
         raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
     lock = None
@@ -84,7 +84,7 @@ def run(args):
             # before populating it: one program per flash directory
             lock = lock_flash(args.flash_dir)
         if args.populate:
-            from okgin.lib.paths import resolve_board
+            from .lib.paths import resolve_board
             board = resolve_board(args.board)
             if not os.path.exists(board):
                 raise CommandError("board definition %s not found" % args.board)
@@ -145,7 +145,7 @@ def _cut_file(path):
     """Say so when the file to drop is cut (a copy or download that stopped
     part way): what a Pico does with it, and how to recover. Returns
     (blocks whole, blocks announced), or None for a whole file."""
-    from okgin.chip import images
+    from .chip import images
     with open(path, "rb") as f:
         cut = images.uf2_cut(f.read())
     if cut:
@@ -158,8 +158,8 @@ def _cut_file(path):
 
 
 def run_chip(args):
-    from okgin.chip.chipboard import default_flash
-    from okgin.table.boards import make_board
+    from .chip.chipboard import default_flash
+    from .table.boards import make_board
     for opt in ("flash_dir", "populate", "source", "heapsize"):
         if getattr(args, opt):
             raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "

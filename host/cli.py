@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 
-from okgin.lib.errors import CommandError, stdout_guarded
+from .lib.errors import CommandError, stdout_guarded
 
 # name -> (module, one-line help)
 COMMANDS = {
@@ -69,8 +69,8 @@ def version():
     import re
     from importlib import metadata
 
-    from okgin.chip.images import FIRMWARE_VERSION
-    from okgin.lib.paths import FIRMWARE
+    from .chip.images import FIRMWARE_VERSION
+    from .lib.paths import FIRMWARE
     try:
         tool = metadata.version("okgin")
     except metadata.PackageNotFoundError:

@@ -61,7 +61,7 @@ def _run(cmd):
 
 
 def _micropython():
-    from okgin.vboard.vboard import VBoardError, find_micropython
+    from .vboard.vboard import VBoardError, find_micropython
     try:
         exe = find_micropython()
     except VBoardError:
@@ -79,7 +79,7 @@ def _tk():
 
 
 def _node():
-    from okgin.chip.node import NODE_MIN
+    from .chip.node import NODE_MIN
     node = os.environ.get("OKGIN_NODE") or shutil.which("node") or shutil.which("nodejs")
     if not node:
         return None
@@ -111,7 +111,7 @@ def _unifont():
 
 
 def _images(which):
-    from okgin.chip import images
+    from .chip import images
     folders = [f for f in (os.environ.get("OKGIN_RP2_DIR"), images.cache_dir()) if f and os.path.isdir(f)]
     for folder in folders:
         fw, rom = images._in_dir(folder)
@@ -122,8 +122,8 @@ def _images(which):
 
 
 def _chromium():
-    from okgin.web.browser import find
-    from okgin.lib.errors import CommandError
+    from .web.browser import find
+    from .lib.errors import CommandError
     try:
         chromium, driver = find()
     except CommandError:
@@ -147,7 +147,7 @@ OSES = ("Debian/Ubuntu/Raspberry Pi OS", "macOS", "Windows")
 
 
 def run(args):
-    from okgin.cli import version
+    from .cli import version
     print("%s\nPython %s on %s %s" % (version(), platform.python_version(), platform.system(),
                                       platform.machine()))
     missing = []

@@ -1,8 +1,8 @@
 """``okgin flash``: compile the engine and firmware to .mpy and copy them onto
 a MicroPython board, crash-safely (docs/flashing.md). The command: its
 arguments and signals; the flashing itself is host/table/flashing.py."""
-from okgin.lib import transport
-from okgin.table.flashing import ROOT, check_inputs, flash_board
+from .lib import transport
+from .table.flashing import ROOT, check_inputs, flash_board
 
 
 def configure(parser):
@@ -31,7 +31,7 @@ def run(args):
         if sig is not None:
             signal.signal(sig, _stop_on_signal)
     if args.board:
-        from okgin.lib.paths import resolve_board   # a name under hardware/ from any folder
+        from .lib.paths import resolve_board   # a name under hardware/ from any folder
         args.board = resolve_board(args.board)
     check_inputs(args.source, args.board)
     port = transport.find_board(args.port)

@@ -11,8 +11,8 @@ they are the cut of the present catalogues.
 """
 import os
 
-from okgin.lib.errors import CommandError
-from okgin.lib import lang
+from .lib.errors import CommandError
+from .lib import lang
 
 HEX = "/usr/share/unifont/unifont.hex"
 

@@ -18,10 +18,10 @@ import tempfile
 import threading
 import time
 
-from okgin.lib.errors import CommandError
-from okgin.lib import transport
+from .lib.errors import CommandError
+from .lib import transport
 
-from okgin.lib.paths import HIL_SUITE as SUITE, ROOT
+from .lib.paths import HIL_SUITE as SUITE, ROOT
 
 
 class Target:
@@ -62,7 +62,7 @@ def open_hil_table(chip=False, flash=True, heapsize=None, firmware=None, out=Non
     flash). Returns (table, cleanup), the firmware up and the port free
     for the suite. ``out``: where to say what it is doing (a few seconds;
     a minute or more on the chip)."""
-    from okgin.table.table import open_table
+    from .table.table import open_table
     work = tempfile.mkdtemp(prefix="okgin-hil-")
     if out is not None:
         out.write("starting %s (flash: %s)\n" % ("an emulated Pico" if chip else "a virtual board", work))
@@ -97,7 +97,7 @@ def _save_cutter(vb):
     hook slows each 64-byte chunk of a save (settings.json "slow_save_ms",
     read at boot) and the board is killed while its .tmp exists. The
     settings are put back once the cut has happened."""
-    from okgin.table.files import DirFiles
+    from .table.files import DirFiles
     files = DirFiles(vb.flash_dir)
 
     def arm():

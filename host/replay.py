@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from okgin.lib.errors import CommandError
+from .lib.errors import CommandError
 
 
 
@@ -102,12 +102,12 @@ def _show_terminal(panels, out, reader=None):
     import shutil
     cols = shutil.get_terminal_size((BRAILLE_MIN, 24)).columns
     if cols >= BRAILLE_MIN:
-        from okgin.simui.render import braille_lines, shrink_half
+        from .simui.render import braille_lines, shrink_half
         rows = [braille_lines(shrink_half(p)) for p in panels]
         for a, b in zip(*rows, strict=True):
             out.write(a + "   " + b + "\n")
         return reader
-    from okgin.simui import textview
+    from .simui import textview
     reader = reader or textview.PanelReader(utf8=(getattr(out, "encoding", None) or "").lower()
                                             .replace("-", "") == "utf8")
     texts = []
@@ -132,7 +132,7 @@ def _show_terminal(panels, out, reader=None):
 
 def _save_shot(panels, path):
     # host.simui.render needs only PIL, which the panel images already are
-    from okgin.simui.render import side_by_side
+    from .simui.render import side_by_side
     side_by_side(panels, scale=2).save(path)
 
 
@@ -143,7 +143,7 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     steps = positions(text)
     if not steps:
         raise CommandError("%s: the record holds no position to show" % record_path)
-    from okgin.table.table import open_table
+    from .table.table import open_table
     if shots:
         os.makedirs(shots, exist_ok=True)
     seat = _final.players[1]

@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 import time
 
-from okgin.lib.errors import CommandError
+from .lib.errors import CommandError
 
 SEED = 305          # a deal whose first turns show a take, a draw and a last move
 NAMES = ("sim", "web", "text")
@@ -67,8 +67,8 @@ def scene(seed=SEED):
     cursor goes to the card they will throw (the discard's presses but its
     last, the OK)."""
     from okgin.engine import Match, Rules
-    from okgin.lib.presses import Presses
-    from okgin.web.browser import choose
+    from .lib.presses import Presses
+    from .web.browser import choose
     m = Match(Rules(), seed=seed)
     keys = Presses(shortest=True)
     presses: "list[tuple[int, str]]" = []
@@ -95,8 +95,8 @@ def scene(seed=SEED):
 def play_on_board(flash, board=None, seed=SEED):
     """The virtual board (speed 0) with the scene played on it: a started
     Session, its panels settled. The caller closes it."""
-    from okgin.table.session import Session, load_timing, make_board, new_game_on_flash
-    from okgin.lib.paths import BOARD, resolve_board
+    from .table.session import Session, load_timing, make_board, new_game_on_flash
+    from .lib.paths import BOARD, resolve_board
     path = resolve_board(board) if board else BOARD
     if not os.path.isfile(path):
         raise CommandError("board definition %s not found" % path)
@@ -121,7 +121,7 @@ def play_on_board(flash, board=None, seed=SEED):
 def text_view(panels):
     """Both panels as the terminal's text view shows them in a small
     terminal: a box per player, side by side."""
-    from okgin.simui.textview import PanelReader, clip, columns
+    from .simui.textview import PanelReader, clip, columns
     reader = PanelReader()
     rows = [[("".join(t for t, _inv in r)).rstrip() for r in reader.read(img)] for img in panels]
     w = max(max((columns(r) for r in rs), default=0) for rs in rows)
@@ -161,9 +161,9 @@ def window_shot(session, board=None):
     """The simulator's window showing the session's board, as an RGB image
     of the whole window. Its panels are checked to be the board's."""
     from PIL import ImageGrab
-    from okgin.simui import render
+    from .simui import render
     try:
-        from okgin.simui import tkapp
+        from .simui import tkapp
     except ImportError as e:
         raise CommandError("sim.png needs Tk (apt-get install python3-tk): %s" % e) from None
     if tkapp.tk is None:
@@ -217,9 +217,9 @@ def page_shot(panels, board=None, seed=SEED):
     """The web page (okgin web) after the same scene, as an RGB image of
     its table; its canvases are checked to be the board's ``panels``."""
     from PIL import Image
-    from okgin.simui import render
-    from okgin.web import build, serve_in_thread
-    from okgin.web import browser as w
+    from .simui import render
+    from .web import build, serve_in_thread
+    from .web import browser as w
     with tempfile.TemporaryDirectory(prefix="okgin-shots-web-") as tmp:
         site = build(os.path.join(tmp, "site"), uf2=None, board=board)
         server = serve_in_thread(site)
@@ -283,7 +283,7 @@ def make(out, board=None, only=NAMES, seed=SEED, say=print):
 
 
 def run(args):
-    from okgin.lib.paths import CHECKOUT
+    from .lib.paths import CHECKOUT
     only = tuple(x.strip() for x in args.only.split(",") if x.strip())
     bad = [x for x in only if x not in NAMES]
     if bad or not only:

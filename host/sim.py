@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 from okgin.engine.levels import LEVELS
-from okgin.lib.errors import CommandError
+from .lib.errors import CommandError
 
 EPILOG = """examples:
   okgin sim                          a window; resume the saved game or open the menu
@@ -83,7 +83,7 @@ def _speed(text):
 
 
 def _langs():
-    from okgin.lib import lang
+    from .lib import lang
     return lang.codes()
 
 
@@ -95,7 +95,7 @@ def _lang(text):
 
 
 def configure(parser):
-    from okgin.table.session import default_flash_dir
+    from .table.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
@@ -131,9 +131,9 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.table import session as sess
+    from .table import session as sess
     if args.bench_startup:
-        from okgin.simui import bench
+        from .simui import bench
         return bench.run(args)
     if args.script and not args.headless:
         raise CommandError("--script needs --headless (the window and terminal are played by hand)")
@@ -141,7 +141,7 @@ def run(args):
         raise CommandError("--headless needs --script FILE (okgin sim --help shows the format)")
     steps = None
     if args.headless:
-        from okgin.simui import script
+        from .simui import script
         steps = script.load(args.script)  # check the whole script before booting anything
     speed = args.speed if args.speed is not None else (0.0 if args.headless else 1.0)
     if args.chip:
@@ -168,7 +168,7 @@ def run(args):
     if args.fresh:
         sess.clear_saved_state(flash_dir)
     if args.board:
-        from okgin.lib.paths import resolve_board   # a name under hardware/ from any folder
+        from .lib.paths import resolve_board   # a name under hardware/ from any folder
         args.board = resolve_board(args.board)
     if args.board and not os.path.isfile(args.board):
         raise CommandError("board definition %s not found" % args.board)
@@ -178,12 +178,12 @@ def run(args):
             return _run_headless(args, steps, flash_dir, speed)
         ui = "tui" if args.tui else _pick_ui()
         if ui == "tk":
-            from okgin.simui import tkapp
+            from .simui import tkapp
             try:
                 return tkapp.main(args, flash_dir, speed)
             except tkapp.NoDisplay as e:
                 print("okgin: no window (%s); using the terminal" % e, file=sys.stderr)
-        from okgin.simui import tui
+        from .simui import tui
         return tui.main(args, flash_dir, speed)
     finally:
         lock.close()
@@ -195,7 +195,7 @@ def _lock_flash(flash_dir):
     """One program per flash directory (host/lib/locks.py): two boards saving
     one game file would overwrite each other's moves. Taken before --fresh
     and populate touch it; the virtual board is handed the same lock."""
-    from okgin.vboard import lock_flash
+    from .vboard import lock_flash
     return lock_flash(flash_dir)
 
 
@@ -207,12 +207,12 @@ def _pick_ui():
 
 def _run_chip(args, steps, speed):
     """okgin sim --chip: the same front ends on the emulated Pico."""
-    from okgin.chip.chipboard import default_flash
+    from .chip.chipboard import default_flash
     if args.flash_dir or args.heapsize:
         raise CommandError("--flash-dir and --heapsize are for the virtual board; the emulated "
                            "Pico keeps its flash in %s and has the rp2 port's heap" % default_flash())
     if args.board:
-        from okgin.lib.paths import resolve_board   # a name under hardware/ from any folder
+        from .lib.paths import resolve_board   # a name under hardware/ from any folder
         args.board = resolve_board(args.board)
     if args.board and not os.path.isfile(args.board):
         raise CommandError("board definition %s not found" % args.board)
@@ -226,18 +226,18 @@ def _run_chip(args, steps, speed):
     args.chip_flash = default_flash()
     ui = "tui" if args.tui else _pick_ui()
     if ui == "tk":
-        from okgin.simui import tkapp
+        from .simui import tkapp
         try:
             return tkapp.main(args, args.chip_flash, speed)
         except tkapp.NoDisplay as e:
             print("okgin: no window (%s); using the terminal" % e, file=sys.stderr)
-    from okgin.simui import tui
+    from .simui import tui
     return tui.main(args, args.chip_flash, speed)
 
 
 def _run_headless(args, steps, flash_dir, speed):
-    from okgin.table.session import open_session
-    from okgin.simui import script
+    from .table.session import open_session
+    from .simui import script
     s = open_session(args, flash_dir, speed)
     try:
         script.run(s, steps, args.shots, filename=args.script, scale=args.scale or 2)

@@ -12,7 +12,7 @@ import os
 import sys
 
 from okgin.engine.levels import LEVELS
-from okgin.lib.errors import CommandError
+from .lib.errors import CommandError
 
 # (key in the board's statistics, label, the two seats' names)
 KINDS = (("human", "2 players", ("P1", "P2")),) + tuple(
@@ -37,7 +37,7 @@ def configure(parser):
 
 def read_stats(board):
     """The board's statistics as a dict (firmware/stats.py's)."""
-    from okgin.lib.transport import TransportError
+    from .lib.transport import TransportError
     lines = board.request_block("stats")
     try:
         d = json.loads(lines[0]) if len(lines) == 1 else None
@@ -88,7 +88,7 @@ def table(d):
 
 
 def run(args):
-    from okgin.lib.transport import Board
+    from .lib.transport import Board
     if args.port and args.flash_dir:
         raise CommandError("--flash-dir is the virtual board's; leave it out with --port")
     if args.port:
@@ -96,8 +96,8 @@ def run(args):
             b.wait_ready(5.0, probe_after=0.5)
             d = read_stats(b)
     else:
-        from okgin.table.session import default_flash_dir
-        from okgin.table.table import open_table
+        from .table.session import default_flash_dir
+        from .table.table import open_table
         flash = args.flash_dir or default_flash_dir()
         if args.flash_dir and not os.path.isdir(flash):
             raise CommandError("flash directory %s does not exist" % flash)

@@ -26,10 +26,10 @@ import sys
 import time
 import zlib
 
-from okgin import intervals
+from . import intervals
 from okgin.engine import bots
-from okgin.lib.errors import CommandError
-from okgin.yardsticks import YARDSTICKS
+from .lib.errors import CommandError
+from .yardsticks import YARDSTICKS
 
 LEVELS = bots.LEVELS + ("expert",)
 PLAYERS = LEVELS + YARDSTICKS
@@ -138,13 +138,13 @@ def make_player(name, seed, rules):
     """An engine level, a yardstick or ``LEVEL@COMMIT`` (a full commit id,
     from ``player_name``), seeded."""
     if "@" in name:
-        from okgin.yardsticks import revision
+        from .yardsticks import revision
         level, commit = name.split("@", 1)
         return revision.player(level, commit, seed)
     if name in LEVELS:
         from okgin.engine import bot
         return bot(name, seed)
-    from okgin.yardsticks import player
+    from .yardsticks import player
     return player(name, seed, rules)
 
 
@@ -155,7 +155,7 @@ def player_name(name):
     that revision's players once, so a bad revision fails here, before any
     game."""
     if "@" not in name:
-        from okgin.yardsticks.peek import share_of
+        from .yardsticks.peek import share_of
         if name not in PLAYERS and share_of(name) is None:
             raise CommandError("unknown player %r (choose from %s, LEVEL@REV, or peekN "
                                "with N from 0 to 100)" % (name, ", ".join(PLAYERS)))
@@ -164,7 +164,7 @@ def player_name(name):
     if level not in LEVELS:
         raise CommandError("only the engine's levels (%s) can be taken from a git revision, "
                            "not %r" % (", ".join(LEVELS), level))
-    from okgin.yardsticks import revision
+    from .yardsticks import revision
     try:
         commit = revision.resolve(rev)
         revision.player(level, commit, 0)

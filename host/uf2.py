@@ -15,8 +15,8 @@ import os
 import sys
 import tempfile
 
-from okgin.lib.errors import CommandError
-from okgin.lib.uf2image import BLOCK_COUNT, write
+from .lib.errors import CommandError
+from .lib.uf2image import BLOCK_COUNT, write
 
 WARNING = ("dragging this file onto a Pico replaces its whole filesystem: a table's saved game, "
            "settings and statistics are erased. To update a table in use, run `okgin flash` "
@@ -48,12 +48,12 @@ def configure(parser):
 
 
 def _version():
-    from okgin.chip.images import FIRMWARE_VERSION
+    from .chip.images import FIRMWARE_VERSION
     return "v" + FIRMWARE_VERSION
 
 
 def run(args):
-    from okgin.lib.paths import resolve_board
+    from .lib.paths import resolve_board
     out = os.path.abspath(os.path.expanduser(args.output))
     if os.path.isdir(out):
         raise CommandError("-o %s is a folder: give a file name, e.g. %s"
@@ -92,7 +92,7 @@ def find_firmware(firmware=None, out=None):
     """The MicroPython image: --firmware, else where the emulated Pico finds
     its own (OKGIN_RP2_DIR, the cache), else downloaded once (a .uf2 needs
     neither the RP2040 bootrom nor the emulator: host/chip/images.py)."""
-    from okgin.chip import images
+    from .chip import images
     if firmware is not None:
         if not os.path.isfile(firmware):
             raise CommandError("--firmware %s: no such file" % firmware)

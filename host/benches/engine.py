@@ -19,11 +19,11 @@ import sys
 import tempfile
 import time
 
-from okgin.benches import smallest
-from okgin.lib.errors import CommandError
-from okgin.lib.firmware_files import MPY_FLAGS, source_name
+from . import smallest
+from ..lib.errors import CommandError
+from ..lib.firmware_files import MPY_FLAGS, source_name
 
-from okgin.lib.paths import ENGINE, PROBES, ROOT
+from ..lib.paths import ENGINE, PROBES, ROOT
 
 # Runs unchanged on CPython and MicroPython: prints "name value" lines.
 BENCH_SCRIPT = r'''

@@ -14,8 +14,8 @@ import subprocess
 import tempfile
 import time
 
-from okgin.benches.bots import collect, micropython_binary, stats
-from okgin.lib.errors import CommandError
+from .bots import collect, micropython_binary, stats
+from ..lib.errors import CommandError
 
 # Runs under MicroPython (unix port and WebAssembly): argv or globals give
 # the JSON-lines file; one JSON line per decision: its action and its time.
@@ -99,7 +99,7 @@ def time_micropython(mp, flash, obs_path, script):
 
 
 def time_wasm(flash, obs_path, script):
-    from okgin.web import wasm_dir
+    from ..web import wasm_dir
     node = shutil.which("node")
     if node is None:
         return None, "node not found"
@@ -148,7 +148,7 @@ def run(args):
     runs = {"cpython": cp}
     work = tempfile.mkdtemp(prefix="okgin-expert-")
     try:
-        from okgin.benches.engine import compile_engine
+        from .engine import compile_engine
         flash = os.path.join(work, "flash")
         compile_engine(flash, probes=(), bots=True)     # .mpy, as the page and a board get them
         obs_path = os.path.join(work, "obs.jsonl")

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from okgin.lib.paths import copy_source
+from ..lib.paths import copy_source
 
 
 def _copy_source(dst):
@@ -26,8 +26,8 @@ def _touch_module(src, n):
 
 
 def measure(runs=3, out=sys.stdout):
-    from okgin.table.flashing import flash_board
-    from okgin.table.boards import start_board
+    from ..table.flashing import flash_board
+    from ..table.boards import start_board
     work = tempfile.mkdtemp(prefix="okgin-bench-flash-")
     results: "dict[str, list]" = {"full": [], "incremental": []}
     try:

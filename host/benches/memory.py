@@ -30,8 +30,8 @@ import shutil
 import tempfile
 import time
 
-from okgin.benches.board import BenchFailed, VboardFirmware
-from okgin.lib.errors import CommandError
+from .board import BenchFailed, VboardFirmware
+from ..lib.errors import CommandError
 
 BUDGET_K = 168     # the early warning, tests/firmware/test_memory.py's BUDGET (host/vboard/vboard.py
 #                   HEAPSIZE is the chip's goal, 176K; docs/memory.md "The warning at 168K")
@@ -73,8 +73,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
     "Coach after a hand" on (the caller's), closes each hand's review."""
     from okgin.engine import Match, Rules, bot, deadwood
     from okgin.engine.bots import move_seed
-    from okgin.benches.board import _choose
-    from okgin.lib.presses import Presses
+    from .board import _choose
+    from ..lib.presses import Presses
     b = board
     b.cmd("testmode on")
     b.cmd("newgame seed=%d dealer=0%s%s" % (seed, " vs=" + vs if vs else "",
@@ -147,8 +147,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
 def _notice_up(b, p):
     """A notice (a black title bar across the top rows) on p's screen: the
     ``screen`` command's rows, 1 = ink."""
-    from okgin.lib.screen import screen_of
-    from okgin.lib.transport import decode_screen
+    from ..lib.screen import screen_of
+    from ..lib.transport import decode_screen
     # "<w>x<h> <hex>": the panel's pixels (its screen's in 2x2 blocks on the 4.2")
     img = screen_of(decode_screen(b.cmd("screen %d" % p).split(" ", 1)[1]))
     row = img.crop((0, 2, min(200, img.width), 3))      # the third row, x 0..199
@@ -234,7 +234,7 @@ def configure(parser):
 
 def run(args):
     try:
-        from okgin.vboard import populate   # is the virtual board there?
+        from ..vboard import populate   # is the virtual board there?
     except ImportError as e:
         raise CommandError("the virtual board is not available: %s" % e) from e
     quick = getattr(args, "quick", False)

@@ -27,7 +27,7 @@ figures). ``--quick``: one hand, 10 idle minutes.
 """
 import time
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 SEC = 1_000_000_000
 VSYS_BATTERY = 4.2          # what the firmware's gauge reads: fresh cells less the diode
@@ -70,7 +70,7 @@ def _auto_off_default():
     has it (firmware/power.py DEFAULT_AUTO_OFF); None if it cannot be read."""
     import os
     import re
-    from okgin.lib.paths import FIRMWARE
+    from ..lib.paths import FIRMWARE
     try:
         with open(os.path.join(FIRMWARE, "power.py")) as f:
             m = re.search(r"^DEFAULT_AUTO_OFF = (\d+)", f.read(), re.M)
@@ -85,8 +85,8 @@ def play(table, seed, vs=None, hands=1, pace_s=5.0, on_hand=None):
     played. The oracle checks ``status`` after every human action."""
     from okgin.engine import Match, Rules, bot, deadwood
     from okgin.engine.bots import move_seed
-    from okgin.benches.board import _choose
-    from okgin.lib.presses import Presses
+    from .board import _choose
+    from ..lib.presses import Presses
     chip = table.chip
     table.cmd("testmode on")
     table.cmd("newgame seed=%d dealer=0%s" % (seed, " vs=" + vs if vs else ""))
@@ -137,7 +137,7 @@ def play(table, seed, vs=None, hands=1, pace_s=5.0, on_hand=None):
 
 
 def measure(chip, volts):
-    from okgin.chip.power import breakdown
+    from ..chip.power import breakdown
     states = chip.power_states()
     panels = [p.states() for p in chip.pins.panels]
     parts = breakdown(states, panels, chip.pins.led_seconds(), volts=volts)
@@ -176,10 +176,10 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.table.boards import make_board
-    from okgin.chip.chipboard import ChipError
-    from okgin.benches.chip import _firmware
-    from okgin.table.flashing import flash_board
+    from ..table.boards import make_board
+    from ..chip.chipboard import ChipError
+    from .chip import _firmware
+    from ..table.flashing import flash_board
     quick = getattr(args, "quick", False)
     hands = getattr(args, "hands", None) or 1
     idle_s = getattr(args, "idle_s", None) or (600 if quick else 3600)
@@ -218,7 +218,7 @@ def run(args):
             states = chip.power_states()
             dormant = states.get("dormant", 0.0)
             if dormant > 0:
-                from okgin.chip.power import breakdown
+                from ..chip.power import breakdown
                 asleep = breakdown({"dormant": dormant}, [{"sleep": dormant}, {"sleep": dormant}],
                                    volts=volts)
                 ma = sum(asleep.values())

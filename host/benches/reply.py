@@ -36,7 +36,7 @@ import statistics
 import threading
 import time
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 MS = 1_000_000
 WINDOW_NS = 8000 * MS       # left alone after a press, before the host asks anything
@@ -118,11 +118,11 @@ def play_game(chip, fw, trace, seed, lang, hands=None, report=None):
     """A game against hard through player 0's GPIO buttons; returns
     ([(first ms, ink ms, kinds) per computer turn after a game action],
     [the same after leaving a showdown], hands played)."""
-    from okgin.benches.board import _choose
-    from okgin.benches.memory import HandFailed
+    from .board import _choose
+    from .memory import HandFailed
     from okgin.engine import Match, Rules, bot, deadwood
     from okgin.engine.bots import move_seed
-    from okgin.lib.presses import Presses
+    from ..lib.presses import Presses
     fw.cmd("newgame seed=%d dealer=0 vs=hard lang=%s" % (seed, lang))
     fw.cmd("sync")
     m = Match(Rules(), seed=seed, dealer=0)
@@ -225,10 +225,10 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.benches.chip import _firmware, _langs, _reboot
-    from okgin.chip.chipboard import ChipError
-    from okgin.table.boards import make_board
-    from okgin.table.flashing import flash_board
+    from .chip import _firmware, _langs, _reboot
+    from ..chip.chipboard import ChipError
+    from ..table.boards import make_board
+    from ..table.flashing import flash_board
     quick = getattr(args, "quick", False)
     games = getattr(args, "games", None) or 1
     hands = 1 if quick else None

@@ -21,7 +21,7 @@ import re
 import tempfile
 import time
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 
 def _median(xs):
@@ -52,10 +52,10 @@ def _game(d, vs, seed, limit_s):
     """A whole game by key events at e-ink speed 0: the engine's greedy
     chooser for the people (tests/web's), the page's computer for seat 1
     when vs is a level. Returns (hands, presses)."""
-    from okgin.web import browser as w
+    from ..web import browser as w
     from okgin.engine import Match, Rules, bot
     from okgin.engine.bots import move_seed
-    from okgin.lib.presses import Presses
+    from ..lib.presses import Presses
     w.open_page(d, "%s?speed=0&seed=%d" % (d.current_url.split("?")[0], seed))
     d.execute_script("localStorage.clear()")   # a fresh table: the menu at boot
     w.open_page(d, d.current_url)
@@ -93,7 +93,7 @@ def _game(d, vs, seed, limit_s):
 
 
 def _engine_in_page(d, reps, n_dw, n_hands):
-    from okgin.benches.engine import BENCH_SCRIPT
+    from .engine import BENCH_SCRIPT
     code = ("import sys\nsys.argv[:] = ['bench', '/flash', '%d', '%d', '%d']\n"
             % (reps, n_dw, n_hands)) + BENCH_SCRIPT
     d.execute_script("okgin.stdout.length = 0; okgin.python(arguments[0])", code)
@@ -111,9 +111,9 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.benches.engine import _run_script, _tool, BENCH_SCRIPT
-    from okgin.web import build, serve_in_thread, site_size
-    from okgin.web.browser import Browser, press
+    from .engine import _run_script, _tool, BENCH_SCRIPT
+    from ..web import build, serve_in_thread, site_size
+    from ..web.browser import Browser, press
     quick = getattr(args, "quick", False)
     runs = 3 if quick else 5
     t0 = time.monotonic()

@@ -42,9 +42,9 @@ import tty
 import weakref
 from typing import Any, Optional
 
-from okgin.lib.errors import CommandError
-from okgin.vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
-from okgin.vboard.vboard import load_board
+from ..lib.errors import CommandError
+from ..vboard.pins import BUTTONS, IN, OUT, PULL_DOWN, PULL_UP, BoardPins
+from ..vboard.vboard import load_board
 
 OUT_LIMIT = 65536       # chip -> host bytes waiting for a client that does not read
 IN_WINDOW = 4096        # host -> chip bytes the chip may have queued, unread
@@ -170,8 +170,8 @@ class ChipBoard:
         return self
 
     def _setup(self):
-        from okgin.chip import images
-        from okgin.chip.node import ensure_emulator
+        from . import images
+        from .node import ensure_emulator
         self._node, self._glue = ensure_emulator(self._out)
         if self._bootrom is None:
             fw, self._bootrom = images.find_images(self._firmware, download=self._download, out=self._out,

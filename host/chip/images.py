@@ -26,7 +26,7 @@ import urllib.error
 import urllib.request
 from typing import Optional
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 FIRMWARE_VERSION = "1.28.0"
 FIRMWARE_FILE = "RPI_PICO-v%s.uf2" % FIRMWARE_VERSION
@@ -60,7 +60,7 @@ def url(official):
 
 
 def cache_dir():
-    from okgin.lib.paths import cache_dir as okgin_cache
+    from ..lib.paths import cache_dir as okgin_cache
     return okgin_cache("rp2")
 
 

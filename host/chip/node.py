@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GLUE = "glue.mjs"
@@ -53,7 +53,7 @@ def _installed(folder):
 
 
 def _install_dir():
-    from okgin.lib.paths import CHECKOUT, cache_dir
+    from ..lib.paths import CHECKOUT, cache_dir
     if CHECKOUT and os.access(HERE, os.W_OK):
         return HERE
     # beside the images' per-user cache (okgin.chip.images.cache_dir)

@@ -6,9 +6,9 @@ import tempfile
 import time
 import traceback
 
-from okgin.faults.registry import registry
-from okgin.faults.tables import CampaignChipTable, CampaignTable
-from okgin.faults.tally import Row
+from .registry import registry
+from .tables import CampaignChipTable, CampaignTable
+from .tally import Row
 
 
 def run_campaign(rows, sizes, seed, out=sys.stdout, progress=True, table=CampaignTable, kinds=None):

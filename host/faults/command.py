@@ -7,11 +7,11 @@ import os
 import random
 import time
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 
 def configure(parser):
-    from okgin.faults.registry import registry
+    from .registry import registry
     rows = ",".join(registry())
     parser.add_argument("--quick", action="store_true",
                         help="the short run (make test does it): a few cases per row")
@@ -37,10 +37,10 @@ def configure(parser):
 
 
 def run(args):
-    from okgin.faults.campaign import run_campaign
-    from okgin.faults.registry import registry
-    from okgin.faults.tables import CampaignChipTable, CampaignTable
-    from okgin.faults.tally import table as markdown
+    from .campaign import run_campaign
+    from .registry import registry
+    from .tables import CampaignChipTable, CampaignTable
+    from .tally import table as markdown
     kinds = registry()
     rows = [x.strip() for x in (args.rows or ",".join(kinds)).split(",") if x.strip()]
     for x in rows:
@@ -50,7 +50,7 @@ def run(args):
         raise CommandError("--scale must be > 0")
     chip = args.chip
     table: "type[CampaignTable | CampaignChipTable]" = CampaignChipTable if chip else CampaignTable
-    from okgin.lib.paths import board_json, resolve_board
+    from ..lib.paths import board_json, resolve_board
     board = resolve_board(args.board) if args.board else None
     if args.source:
         if not os.path.isdir(os.path.join(args.source, "firmware")):
@@ -59,7 +59,7 @@ def run(args):
     if board is not None:
         if not os.path.isfile(board):
             raise CommandError("board definition %s not found" % board)
-        from okgin.table.flashing import validate_board
+        from ..table.flashing import validate_board
         validate_board(board)
 
     if args.source or board is not None:

@@ -9,7 +9,7 @@ class Player:
     firmware's own card order (host/lib/presses.py)."""
 
     def __init__(self, t, rng):
-        from okgin.lib.presses import Presses
+        from ..lib.presses import Presses
         self.t = t
         self.rng = rng
         self.keys = Presses(shortest=True)

@@ -5,8 +5,8 @@ lines, a flash filled to the brim. A row gets the table class and makes
 its own tables with it."""
 import os
 
-from okgin.lib.errors import CommandError
-from okgin.table.table import ChipTable, Table
+from ..lib.errors import CommandError
+from ..table.table import ChipTable, Table
 
 
 class CampaignTable(Table):

@@ -4,8 +4,8 @@
 (build.py). The command is command.py, imported only when it runs (as
 faults/ and web/ have theirs), so importing a part of this package never
 runs the command's module."""
-from okgin.hardware import layout as _layout
-from okgin.lib import paths as _paths
+from . import layout as _layout
+from ..lib import paths as _paths
 
 # layout.py finds the hardware folder from its own path, right in a checkout
 # only (installed, that is site-packages: "No module named 'boarddef'");

@@ -14,14 +14,14 @@ import shutil
 import sys
 import time
 
-from okgin.lib.errors import CommandError
-from okgin.hardware import checks as C
-from okgin.hardware import icons
-from okgin.hardware import layout as L
-from okgin.hardware import legibility as G
-from okgin.hardware import mesh as M
-from okgin.hardware import scad
-from okgin.hardware import seats
+from ..lib.errors import CommandError
+from . import checks as C
+from . import icons
+from . import layout as L
+from . import legibility as G
+from . import mesh as M
+from . import scad
+from . import seats
 
 CASE_DIR = os.path.join(L.HARDWARE, "case")
 CASE_SCAD = os.path.join(CASE_DIR, "case.scad")
@@ -184,7 +184,7 @@ def variants(layout=None):
     """The 2.9in panel in the central hood (the case before issue 36), kept
     as a variant: its legibility figures from the seats of that case
     (routes.py), reported beside the station build's; not a check."""
-    from okgin.hardware import routes
+    from . import routes
     try:
         rows = routes.table(layout)
     except (OSError, ValueError) as e:

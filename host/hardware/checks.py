@@ -21,7 +21,7 @@ the numbers that went in:
 """
 import math
 
-from okgin.hardware import mesh as M
+from . import mesh as M
 
 WINDOW_SLACK = 1.5     # mm of panel border a window may show beyond the active area
 HOLE_TOLERANCE = 0.15  # mm a hole centre may be off its layout position
@@ -507,7 +507,7 @@ def privacy(opaque, ink_list, eyes, table_depth=None):
     """From every eye point of each player, the share of the OTHER panel's
     ink they can see (sight lines blocked by the case and the opaque bought
     parts). Goal 0."""
-    from okgin.hardware import seats as S
+    from . import seats as S
     details, worst_all = [], 0.0
     for ink in ink_list:
         occ = ink.occluders(_opaque(opaque, ink))
@@ -535,7 +535,7 @@ def readability(opaque, ink_list, eyes, max_angle=MAX_VIEW_ANGLE, table_depth=No
     """From every eye point of its own player, all of a panel's ink (footer
     included) is in sight, and no sight line is more than ``max_angle``
     degrees off the panel's normal."""
-    from okgin.hardware import seats as S
+    from . import seats as S
     details, ok = [], True
     for ink in ink_list:
         occ = ink.occluders(_opaque(opaque, ink))

@@ -14,8 +14,8 @@ import argparse
 import os
 import sys
 
-from okgin.lib.errors import CommandError
-from okgin.lib import paths as _paths
+from ..lib.errors import CommandError
+from ..lib import paths as _paths
 
 EXAMPLES = """examples:
   okgin hardware build                        default case into hardware/case
@@ -49,12 +49,12 @@ def configure(parser):
 
 def run(args):
     if getattr(args, "action", None) == "routes":
-        from okgin.hardware import routes
+        from . import routes
         print(routes.markdown(routes.table()))
         return 0
     if getattr(args, "action", None) != "build":
         raise CommandError("say what to do: okgin hardware build (see okgin hardware --help)")
-    from okgin.hardware import build
+    from . import build
     if not args.out and _paths.INSTALLED:
         raise CommandError("say where to write the case: okgin hardware build --out DIR "
                            "(hardware/case is the repository's copy; this okgin is installed)")

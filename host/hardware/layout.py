@@ -231,7 +231,7 @@ SEAT_BOUNDS = {"table_depth": (300, 3000), "table_height": (400, 1200), "seat_he
 
 
 def _check_seats(c, seats):
-    from okgin.hardware import seats as S
+    from . import seats as S
     c.obj("seats", seats, S.FIELDS + S.OPTIONAL, ("about", "sources") + S.OPTIONAL)
     for f in S.RANGES:
         lo, hi = SEAT_BOUNDS[f]

@@ -96,7 +96,7 @@ def card_glyphs(root):
 def text_glyphs(root, code):
     """{character: Glyph} of the language's glyph file, the one the
     firmware draws its text from."""
-    from okgin.lib import lang
+    from ..lib import lang
     glyphs, _ = lang.read_fnt(os.path.join(root, "firmware", "lang", "%s.fnt" % code))
     out = {}
     for ch, (w, data) in glyphs.items():
@@ -105,7 +105,7 @@ def text_glyphs(root, code):
 
 
 def _catalogue_chars(root, code):
-    from okgin.lib import lang
+    from ..lib import lang
     return set("".join(lang.read(code, root=os.path.join(root, "firmware", "lang")).values()))
 
 
@@ -271,7 +271,7 @@ def figures(h_mm, places):
 
 def check(measured, mm_per_px, places):
     """Result of the legibility check (checks.Result) and its rows."""
-    from okgin.hardware.checks import Result
+    from .checks import Result
     rows, details, ok, missing = [], [], True, []
     for name, m in measured.items():
         if m["px"] is None:

@@ -19,9 +19,9 @@ it has the Lithuanian letters and the four suits but no Hangul).
 """
 import math
 
-from okgin.hardware import layout as L
-from okgin.hardware import legibility as G
-from okgin.hardware import seats as S
+from . import layout as L
+from . import legibility as G
+from . import seats as S
 
 HOOD_PANEL = (0.0, -16.5, 50.5)   # the 2.9in hood's panel centre (box frame), before issue 36
 HOOD_TILT = 45
@@ -118,7 +118,7 @@ RECOMMENDED = "4.2\" stations at each player's edge, Unifont 2x text, 32 px rank
 def table(layout=None):
     """One row per route: its figures per class (median, 90th percentile),
     whether every goal is met, the room it leaves and its memory."""
-    import okgin.hardware.legibility as legibility
+    from . import legibility as legibility
     today = legibility.measure(L.ROOT)
     cache = {}
     rows = []

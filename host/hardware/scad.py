@@ -5,7 +5,7 @@ import shutil
 import subprocess
 import time
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 INSTALL_HINT = "openscad is not installed (apt install openscad)"
 

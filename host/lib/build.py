@@ -12,9 +12,9 @@ import re
 import subprocess
 import sys
 
-from okgin.lib.errors import CommandError
-from okgin.lib.firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files, source_name
-from okgin.lib.paths import FIRMWARE, ROOT, board_json as _tree_board
+from .errors import CommandError
+from .firmware_files import MPY_FLAGS, PLAYER_FILES, firmware_files, source_name
+from .paths import FIRMWARE, ROOT, board_json as _tree_board
 
 STAGING = ".staging"
 JOURNAL = STAGING + "/switch"

@@ -19,7 +19,7 @@ import re
 import struct
 import unicodedata
 
-from okgin.lib.paths import FIRMWARE, ROOT
+from .paths import FIRMWARE, ROOT
 
 LANG_DIR = os.path.join(FIRMWARE, "lang")
 # the firmware's own order (firmware/i18n.py CODES); every catalogue in
@@ -42,7 +42,7 @@ class CatalogueError(ValueError):
 
 def codes():
     """The languages with a catalogue, in the firmware's order."""
-    from okgin.lib.firmware_files import lang_codes
+    from .firmware_files import lang_codes
     return lang_codes(ROOT)
 
 

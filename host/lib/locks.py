@@ -8,7 +8,7 @@ stopped: docs/reliability.md.
 """
 import os
 
-from okgin.lib.errors import CommandError
+from .errors import CommandError
 
 DIR_LOCK = ".okgin-lock"     # in a virtual board's flash directory
 

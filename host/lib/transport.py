@@ -15,7 +15,7 @@ import queue
 import threading
 import time
 
-from okgin.lib.errors import CommandError
+from .errors import CommandError
 
 # USB IDs a MicroPython board enumerates with. The Pico's stock MicroPython
 # uses the Raspberry Pi VID with PID 0x0005; boards built with MicroPython's
@@ -111,7 +111,7 @@ def open_failure(url, e):
     """``BoardNotFound("cannot open URL: why")`` for what pyserial raised,
     with the fix when the cause is a common one."""
     import errno
-    from okgin.lib.locks import port_busy
+    from .locks import port_busy
     busy = port_busy(url, e)
     if busy is not None:
         return PortBusy(str(busy))   # another program has it: named

@@ -40,7 +40,7 @@ import struct
 import tempfile
 from typing import Any
 
-from okgin.lib.errors import CommandError
+from .errors import CommandError
 
 # MicroPython v1.28.0 for RPI_PICO (the image host/chip/images.py pins): its
 # .mpy ABI (sys.implementation._mpy: v6.3, arch armv6m) and where its rp2
@@ -69,8 +69,8 @@ RP2040_FAMILY = 0xE48BFF56
 def device_files(src_root=None, board_json=None):
     """[(device path, bytes)] exactly as `okgin flash` writes them to a Pico
     with this MicroPython, plus the list it keeps of what it wrote."""
-    from okgin.lib.build import MANIFEST, build, choose_mpy_cross
-    from okgin.lib.paths import ROOT
+    from .build import MANIFEST, build, choose_mpy_cross
+    from .paths import ROOT
     cross = choose_mpy_cross(*MPY_ABI)
     work = tempfile.mkdtemp(prefix="okgin-uf2-")
     try:

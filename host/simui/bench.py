@@ -16,8 +16,8 @@ import tempfile
 import threading
 import time
 
-from okgin.table import session as sess
-from okgin.simui import render
+from ..table import session as sess
+from . import render
 
 
 def _one(args, speed, window):
@@ -47,7 +47,7 @@ def _one(args, speed, window):
                 img = s.panel(0)
             marks["first frame"] = time.monotonic() - t0
         else:
-            from okgin.simui import tkapp
+            from . import tkapp
             root = window
             win = tkapp.SimWindow(root, args.scale or 2, size=tkapp.panel_size(args.board))
             root.update()
@@ -86,7 +86,7 @@ def _one(args, speed, window):
 
 
 def _board_json():
-    from okgin.lib.paths import BOARD
+    from ..lib.paths import BOARD
     return BOARD
 
 
@@ -101,7 +101,7 @@ def measure(runs=5, speed=1.0, window=False, board=None, heapsize=None, scale=2,
     args = argparse.Namespace(board=board, heapsize=heapsize, scale=scale)
     root = None
     if window:
-        from okgin.simui import tkapp
+        from . import tkapp
         root = tkapp.open_root()
     results: "dict[str, list]" = {}
     try:
@@ -123,7 +123,7 @@ def run(args):
     window = False
     if not args.tui and not args.headless:
         try:
-            from okgin.simui import tkapp
+            from . import tkapp
             tkapp.open_root().destroy()
             window = True
         except Exception:

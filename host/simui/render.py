@@ -127,7 +127,7 @@ def board_panel(board=None):
     unreadable file gives the default table's (the board's own check
     reports it)."""
     import json
-    from okgin.lib.paths import BOARD, resolve_board
+    from ..lib.paths import BOARD, resolve_board
     try:
         with open(resolve_board(board) if board else BOARD) as f:
             panel = json.load(f)["players"][0]["panel"]

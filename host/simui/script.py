@@ -19,9 +19,9 @@ import os
 import re
 import time
 
-from okgin.lib.errors import CommandError
-from okgin.simui import render
-from okgin.simui.keymaps import BUTTONS
+from ..lib.errors import CommandError
+from . import render
+from .keymaps import BUTTONS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 COMMANDS = ("press", "hold", "release", "wait", "sync", "shot", "serial", "powercycle")

@@ -39,9 +39,9 @@ pile's dash is exactly Unifont's "_", so nothing is read inside a box.
 import os
 import unicodedata
 
-from okgin.lib import lang as langfiles
-from okgin.lib.paths import FIRMWARE
-from okgin.lib.screen import screen_of
+from ..lib import lang as langfiles
+from ..lib.paths import FIRMWARE
+from ..lib.screen import screen_of
 
 W, H = 296, 128          # the 2.9" panel (each read takes its image's size)
 GH = 16                  # a line of text, px (firmware/text.py H)

@@ -15,9 +15,9 @@ import sys
 import threading
 import time
 
-from okgin.simui import keymaps, render
-from okgin.simui.keymaps import BUTTONS
-from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
+from . import keymaps, render
+from .keymaps import BUTTONS
+from .workers import Watcher, Worker, ready_note, speed_note
 
 try:
     import tkinter as tk
@@ -480,7 +480,7 @@ def open_root():
 
 def main(args, flash_dir, speed):
     """`okgin sim` in a window. Returns the exit status."""
-    from okgin.table.session import open_session
+    from ..table.session import open_session
     root = open_root()
     size = panel_size(getattr(args, "board", None))
     scale = args.scale or fit_scale(root.winfo_screenwidth(), root.winfo_screenheight(), size)

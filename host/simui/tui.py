@@ -23,10 +23,10 @@ import os
 import sys
 import threading
 
-from okgin.simui import keymaps, render
-from okgin.simui.keymaps import BUTTONS
-from okgin.simui.textview import clip, columns
-from okgin.simui.workers import Watcher, Worker, ready_note, speed_note
+from . import keymaps, render
+from .keymaps import BUTTONS
+from .textview import clip, columns
+from .workers import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size 2.9" panel (its 296x128 screen)
 TEXT_W, TEXT_H = 37, 12     # that panel as text: 37 columns (8 pixels each), its lines
@@ -200,7 +200,7 @@ class TermUI:
                 rows = self._reader().read(img)
                 cached = self._text[p] = (key, [_cells_to_runs(r) for r in rows[:h]])
             return cached[1]
-        from okgin.lib.screen import screen_of
+        from ..lib.screen import screen_of
         lines = render.braille_lines(screen_of(img.convert("1")))
         if not self.utf8:  # no braille: one '#' per cell with ink
             lines = ["".join("#" if c != "\u2800" else " " for c in ln) for ln in lines]
@@ -208,7 +208,7 @@ class TermUI:
 
     def _reader(self):
         if self.reader is None:
-            from okgin.simui.textview import PanelReader
+            from .textview import PanelReader
             self.reader = PanelReader(utf8=self.utf8)
         return self.reader
 
@@ -351,9 +351,9 @@ def _cells_to_runs(cells):
 
 
 def main(args, flash_dir, speed):
-    from okgin.table.session import open_session
+    from ..table.session import open_session
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        from okgin.lib.errors import CommandError
+        from ..lib.errors import CommandError
         raise CommandError("no display and no terminal: use --headless --script FILE")
     locale.setlocale(locale.LC_ALL, "")
     os.environ.setdefault("ESCDELAY", "25")
@@ -419,11 +419,11 @@ def main(args, flash_dir, speed):
     if session is not None:
         session.close()
     if curses_error is not None:
-        from okgin.lib.errors import CommandError
+        from ..lib.errors import CommandError
         raise CommandError("this terminal cannot run the terminal UI (%s, TERM=%s); use a window or --headless"
                            % (curses_error, os.environ.get("TERM", "")))
     if ui is not None and ui.failed is not None:
-        from okgin.lib.errors import CommandError
+        from ..lib.errors import CommandError
         if isinstance(ui.failed, CommandError):
             raise ui.failed
         raise CommandError(str(ui.failed))

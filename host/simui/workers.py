@@ -5,7 +5,7 @@ and the status line's notes. The session itself is okgin.table.session."""
 import queue
 import threading
 
-from okgin.lib.transport import parse_fields
+from ..lib.transport import parse_fields
 
 
 def speed_note(session):

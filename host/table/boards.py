@@ -16,13 +16,13 @@ hil) asks ``Target.board`` for the rest.
 """
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Protocol, overload
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-    from okgin.chip.chipboard import ChipBoard
-    from okgin.vboard.vboard import VirtualBoard
+    from ..chip.chipboard import ChipBoard
+    from ..vboard.vboard import VirtualBoard
 
 # kind -> what it is (okgin board/sim/hil --chip choose the emulated Pico)
 KINDS = {
@@ -166,14 +166,14 @@ def make_board(kind: str = "vboard", *, board: "str | dict | None" = None, eink:
     _check_options(kind, options)
     common = {"board": board} if board is not None else {}
     if kind == "chip":
-        from okgin.chip.chipboard import ChipBoard
+        from ..chip.chipboard import ChipBoard
         chip: EmulatedBoard = ChipBoard(flash=flash, eink=eink, **common, **options)
         return chip
-    from okgin.vboard.vboard import VirtualBoard
+    from ..vboard.vboard import VirtualBoard
     if options.pop("populate", False):
         if flash is None:
             raise CommandError("populate needs a flash directory (a temporary one is always up to date)")
-        from okgin.vboard.flash import populate
+        from ..vboard.flash import populate
         defn = board if isinstance(board, str) else None
         populate(flash, board=defn, compiled=options.get("compiled", True))
     vb: EmulatedBoard = VirtualBoard(flash_dir=flash, speed=eink, **common, **options)

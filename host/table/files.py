@@ -13,7 +13,7 @@ import hashlib
 import os
 from typing import Any, Optional, Protocol
 
-from okgin.lib.firmware_files import FRESH_START
+from ..lib.firmware_files import FRESH_START
 
 
 class Files(Protocol):

@@ -19,14 +19,14 @@ import sys
 import tempfile
 import time
 
-from okgin.lib.errors import CommandError
-from okgin.lib import transport
-from okgin.table.repl import Repl
-from okgin.lib.build import (  # noqa: F401 - okgin flash's names for what it builds
+from ..lib.errors import CommandError
+from ..lib import transport
+from .repl import Repl
+from ..lib.build import (  # noqa: F401 - okgin flash's names for what it builds
     ARCHS, BOOT_MARK, JOURNAL, KEEP, MANIFEST, MIN_VERSION, STAGING, boot_py, build, check_supported,
     choose_mpy_cross, mpy_abi, source_files, switch_code, validate_board)
 
-from okgin.lib.paths import ROOT, board_json as _tree_board
+from ..lib.paths import ROOT, board_json as _tree_board
 
 SLACK = 8192                     # free-space margin for directory entries
 

@@ -25,8 +25,8 @@ import sys
 import time
 from typing import Any
 
-from okgin.lib import transport
-from okgin.lib.errors import CommandError
+from ..lib import transport
+from ..lib.errors import CommandError
 
 CHUNK = 1536                     # bytes per write exec (base64 on the wire)
 PUT_PIECE = 4096                 # bytes per piece of a visit's writes (hex)

@@ -18,11 +18,11 @@ import sys
 import threading
 import time
 
-from okgin.lib.errors import CommandError
-from okgin.lib import transport
-from okgin.table import boards
-from okgin.table.files import DirFiles, ReplFiles, forget_saved_state
-from okgin.lib.transport import parse_fields
+from ..lib.errors import CommandError
+from ..lib import transport
+from . import boards
+from .files import DirFiles, ReplFiles, forget_saved_state
+from ..lib.transport import parse_fields
 
 READY_TIMEOUT = 30.0   # s; a cold boot compiles the engine on a loaded machine
 REPLY_TIMEOUT = 20.0   # s; a hard computer move can take a while under MicroPython
@@ -153,8 +153,8 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     printed. ``fresh``: forget the saved game and settings first; ``seed``
     or ``vs``: a new game on its flash (as okgin sim puts one on the
     virtual board's), which it resumes when it boots."""
-    from okgin.chip.chipboard import default_flash
-    from okgin.table.flashing import flash_board
+    from ..chip.chipboard import default_flash
+    from .flashing import flash_board
     out = sys.stderr if out is None else out
     chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
                       realtime=realtime, out=out)
@@ -178,7 +178,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
 def _on_the_chip(chip, fresh, seed, vs):
     """Through the chip's REPL (before okgin flash resets it): forget the
     saved game and settings, and/or write a new game's record."""
-    from okgin.table.repl import Repl
+    from .repl import Repl
     with Repl(chip.port, timeout=5) as repl:
         repl.enter(tries=1, timeout=30, diagnose=False)
         if fresh:
@@ -225,7 +225,7 @@ def open_session(args, flash_dir, speed):
 
 
 def _default_board():
-    from okgin.lib.paths import BOARD
+    from ..lib.paths import BOARD
     return BOARD
 
 

@@ -15,10 +15,10 @@ import shutil
 import time
 from typing import Any
 
-from okgin.lib import transport
-from okgin.lib.paths import BOARD, ROOT
-from okgin.table.files import DirFiles, Files, FilesBase, ReplFiles
-from okgin.table.repl import Repl, say_missed
+from ..lib import transport
+from ..lib.paths import BOARD, ROOT
+from .files import DirFiles, Files, FilesBase, ReplFiles
+from .repl import Repl, say_missed
 
 
 def board_with(timing, board=BOARD):
@@ -58,8 +58,8 @@ class Table:
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None,
                  flashed=False, heapsize=None, out=None):
-        from okgin.table.boards import make_board
-        from okgin.vboard.flash import populate
+        from .boards import make_board
+        from ..vboard.flash import populate
         self.flash = os.path.join(work, name)
         if flashed:
             os.makedirs(self.flash, exist_ok=True)
@@ -87,7 +87,7 @@ class Table:
         self._fresh = True
 
     def _flash_over_serial(self, out):
-        from okgin.table.flashing import flash_board
+        from .flashing import flash_board
         try:
             _say(out, "flashing it on %s, as okgin flash does a Pico" % self.vb.port)
             # Powered on again by the host rather than machine.reset(): see
@@ -247,12 +247,12 @@ class ChipTable(Table):
         USB serial port (once a run: each table starts from a copy of the
         flashed image), from ``firmware`` (a MicroPython .uf2; default the
         one docs/emulated-pico.md names)."""
-        from okgin.table.boards import make_board
+        from .boards import make_board
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each table
         template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash((self.source, self.board))))
         if not os.path.exists(template):
-            from okgin.table.flashing import flash_board
+            from .flashing import flash_board
             # a half-made one (a flash that failed, e.g. its READY late on a
             # loaded machine) is never taken for a bare chip: it holds the
             # firmware, so the next table would wait for a banner in vain
@@ -404,7 +404,7 @@ def open_table(kind, work, name, **options):
     the virtual board's ``flashed`` and ``heapsize``, the chip's
     ``firmware``); ``on()``
     waits for the firmware's READY."""
-    from okgin.lib.errors import CommandError
+    from ..lib.errors import CommandError
     if kind not in KINDS:
         raise CommandError("no table kind %r (choose %s)" % (kind, " or ".join(KINDS)))
     return KINDS[kind](work, name, **options)

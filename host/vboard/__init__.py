@@ -1,8 +1,8 @@
 """The virtual board: the firmware under the real micropython unix port with
 emulated pins, buttons and SSD1680 panels behind a pty (docs/virtual-board.md).
 """
-from okgin.vboard.flash import populate
-from okgin.vboard.ssd1680 import SSD1680
-from okgin.vboard.vboard import VBoardError, VirtualBoard, find_micropython, lock_flash
+from .flash import populate
+from .ssd1680 import SSD1680
+from .vboard import VBoardError, VirtualBoard, find_micropython, lock_flash
 
 __all__ = ["VirtualBoard", "VBoardError", "populate", "SSD1680", "find_micropython", "lock_flash"]

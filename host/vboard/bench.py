@@ -11,9 +11,9 @@ import time
 
 import serial
 
-from okgin.lib.paths import FIRMWARE
-from okgin.vboard.flash import populate
-from okgin.vboard.vboard import VirtualBoard
+from ..lib.paths import FIRMWARE
+from .flash import populate
+from .vboard import VirtualBoard
 
 _MAIN = r'''
 import sys, time, select

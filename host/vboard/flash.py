@@ -6,10 +6,10 @@ import shutil
 import subprocess
 import sys
 
-from okgin.lib.errors import CommandError
-from okgin.lib.firmware_files import MPY_FLAGS, firmware_files, source_name
+from ..lib.errors import CommandError
+from ..lib.firmware_files import MPY_FLAGS, firmware_files, source_name
 
-from okgin.lib.paths import ROOT, board_json, cache_dir
+from ..lib.paths import ROOT, board_json, cache_dir
 
 
 def _sync_file(src, dst, mpy_cross=None, rel=None):

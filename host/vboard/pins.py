@@ -10,9 +10,9 @@ button pressed").
 import threading
 import time
 
-from okgin.vboard.ssd1680 import SSD1680
-from okgin.vboard.ssd1683 import SSD1683
-from okgin.vboard.uc8151 import UC8151
+from .ssd1680 import SSD1680
+from .ssd1683 import SSD1683
+from .uc8151 import UC8151
 
 # board.json's panel.controller -> the emulation of that controller: one for
 # every driver the firmware has (firmware/display.py DRIVERS; a test keeps

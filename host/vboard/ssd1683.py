@@ -27,7 +27,7 @@ to this RAM; the driver does not use them.
 """
 import time
 
-from okgin.vboard.ssd1680 import SSD1680
+from .ssd1680 import SSD1680
 
 RAM_XBYTES = 50          # 400 sources
 RAM_GATES = 300

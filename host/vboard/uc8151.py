@@ -23,7 +23,7 @@ BUSY_N is low while the controller works (``BUSY_ACTIVE = 0``); bytes sent
 meanwhile or in reset are ignored, and in deep sleep refused, as on the
 SSD1680.
 """
-from okgin.vboard.ssd1680 import SSD1680, T_FULL, T_RESET
+from .ssd1680 import SSD1680, T_FULL, T_RESET
 
 T_POWER = 0.040          # PON / POF: the booster ramps (nominal, speed 1)
 

@@ -13,10 +13,10 @@ import threading
 import time
 import weakref
 
-from okgin.lib.errors import CommandError
-from okgin.lib.paths import FIRMWARE, resolve_board
-from okgin.vboard.flash import populate
-from okgin.vboard.pins import BoardPins, IN
+from ..lib.errors import CommandError
+from ..lib.paths import FIRMWARE, resolve_board
+from .flash import populate
+from .pins import BoardPins, IN
 
 SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mp")
 
@@ -80,7 +80,7 @@ def lock_flash(flash_dir):
     """One program at a time on a flash directory (two boards saving one
     game interleave their writes): a held lock, or VBoardError naming the
     program that has it."""
-    from okgin.lib.locks import DirLock
+    from ..lib.locks import DirLock
     try:
         return DirLock(flash_dir, "the flash directory %s",
                        "close it, or use another flash directory")
@@ -216,8 +216,8 @@ class VirtualBoard:
         return self
 
     def _setup(self):
-        from okgin.vboard.console import Console
-        from okgin.vboard.link import LinkServer
+        from .console import Console
+        from .link import LinkServer
         if self.flash_dir is not None and not os.path.isdir(self.flash_dir):
             raise VBoardError("flash directory %s does not exist (okgin board --flash-dir "
                               "wants a directory laid out like the Pico's flash)" % self.flash_dir)

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "page")
@@ -41,12 +41,12 @@ def _npm_dir():
     (node_modules, git-ignored); installed from a wheel, a folder of the
     per-user cache named by the lock file's contents (never site-packages,
     where uninstalling would leave it behind)."""
-    from okgin.lib.paths import CHECKOUT
+    from ..lib.paths import CHECKOUT
     if CHECKOUT and os.access(HERE, os.W_OK):
         return HERE
     with open(os.path.join(HERE, "package-lock.json"), "rb") as f:
         key = hashlib.sha256(f.read()).hexdigest()[:12]
-    from okgin.lib.paths import cache_dir
+    from ..lib.paths import cache_dir
     folder = cache_dir("web-%s" % key)
     os.makedirs(folder, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
@@ -83,7 +83,7 @@ def _firmware(dst, board=None):
     as board.json), less what
     only the device needs, plus the page's board and main (webhal,
     webmain), compiled the same way."""
-    from okgin.vboard.flash import install, populate
+    from ..vboard.flash import install, populate
     populate(dst, board=board, compiled=True)
     for name in DEVICE_ONLY:
         path = os.path.join(dst, name)
@@ -97,8 +97,8 @@ def load_board(path=None):
     """The board definition the page is built for (None: the default,
     hardware/board.json), validated as the firmware validates it; a clear
     one-line error otherwise."""
-    from okgin.lib.paths import BOARD, resolve_board
-    from okgin.vboard.vboard import VBoardError, load_board as _load
+    from ..lib.paths import BOARD, resolve_board
+    from ..vboard.vboard import VBoardError, load_board as _load
     path = resolve_board(path) if path else BOARD
     if not os.path.isfile(path):
         raise CommandError("board definition %s not found" % path)
@@ -109,9 +109,9 @@ def load_board(path=None):
 
 
 def _timing(board):
-    from okgin.simui import render
-    from okgin.simui.keymaps import BUTTONS, KEYMAP, key_label
-    from okgin.vboard.pins import EMULATIONS
+    from ..simui import render
+    from ..simui.keymaps import BUTTONS, KEYMAP, key_label
+    from ..vboard.pins import EMULATIONS
     panel = EMULATIONS[board["players"][0]["panel"]["controller"]]
     return {
         # the virtual board's times for this panel (host/vboard/ssd1680.py,
@@ -170,8 +170,8 @@ def build(out, uf2="if-here", board=None):
 def _uf2(out, how, board_path=None):
     """okgin.uf2 into the site: {"file", "bytes", "micropython"}, or None
     (said in one line) when MicroPython for the Pico cannot be had."""
-    from okgin.chip import images
-    from okgin.lib import uf2image
+    from ..chip import images
+    from ..lib import uf2image
     try:
         firmware = images.find_firmware(download=how == "download", out=sys.stderr)
     except images.ImageError as e:

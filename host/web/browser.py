@@ -11,7 +11,7 @@ import tempfile
 import time
 
 from okgin.engine import deadwood
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 DEBOUNCE_S = 3 * 0.020   # board.json timing.debounce_ms, three times over
 
@@ -112,7 +112,7 @@ def press(driver, p, button, how, wait=True):
     release is contact bounce to the firmware, on the device too; the
     virtual board's press() waits the same 3 x 20 ms)."""
     if how == "key":
-        from okgin.simui.keymaps import KEYMAP
+        from ..simui.keymaps import KEYMAP
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(driver).send_keys(KEYMAP[p][button][0]).perform()
     else:

@@ -7,7 +7,7 @@ import signal
 import sys
 import tempfile
 
-from okgin.web import build, make_server, size_note
+from . import build, make_server, size_note
 
 EPILOG = """examples:
   okgin web                     build the site and serve it on http://127.0.0.1:8000/

@@ -29,22 +29,22 @@ def player(name, seed=None, rules=None):
     """A yardstick player by name; ``rules`` are the game's Rules (the
     sampling player replays its deals under them)."""
     if name == "neller":
-        from okgin.yardsticks.neller import NellerPlayer
+        from .neller import NellerPlayer
         return NellerPlayer(seed)
     if name == "simple":
-        from okgin.yardsticks.simple import SimplePlayer
+        from .simple import SimplePlayer
         return SimplePlayer(seed)
     if name == "pimc":
-        from okgin.yardsticks.pimc import PimcPlayer
+        from .pimc import PimcPlayer
         return PimcPlayer(seed, rules)
     if name == "hard0":
-        from okgin.yardsticks.hard0 import bot
+        from .hard0 import bot
         return bot("hard", seed)
     if name == "openspiel":
-        from okgin.yardsticks.openspiel import OpenSpielSimple
+        from .openspiel import OpenSpielSimple
         return OpenSpielSimple(seed)
     if name.startswith("peek"):
-        from okgin.yardsticks.peek import PeekHard, share_of
+        from .peek import PeekHard, share_of
         share = share_of(name)
         if share is not None:
             return PeekHard(seed, share)

@@ -30,7 +30,7 @@ asks every player at every turn). It decides from the observation alone.
 import random
 
 from okgin.engine import deadwood, parse_card
-from okgin.yardsticks.legal import forced
+from .legal import forced
 
 
 def in_a_meld(hand, card):

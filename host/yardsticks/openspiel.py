@@ -23,7 +23,7 @@ from typing import Any
 
 from okgin.engine import Hand, deadwood
 from okgin.engine.cards import RANK_VALUE, RANKS, parse_card
-from okgin.lib.errors import CommandError
+from ..lib.errors import CommandError
 
 try:
     import pyspiel

@@ -38,7 +38,7 @@ import random
 
 from okgin.engine import Hand, Rules, parse_action, parse_card
 from okgin.engine.melds import discard_deadwoods
-from okgin.yardsticks.legal import forced
+from .legal import forced
 
 _DRAW = parse_action("draw")
 _TAKE = parse_action("take")

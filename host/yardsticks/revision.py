@@ -18,7 +18,7 @@ import subprocess
 import sys
 import types
 
-from okgin.lib.paths import CHECKOUT, PACKAGE
+from ..lib.paths import CHECKOUT, PACKAGE
 
 ROOT = CHECKOUT or PACKAGE
 

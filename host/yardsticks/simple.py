@@ -25,7 +25,7 @@ Only the observation and the engine's public rules math (``engine.deadwood``,
 import random
 
 from okgin.engine import best_melds, deadwood, parse_card
-from okgin.yardsticks.legal import forced
+from .legal import forced
 
 # R2 values by rank index (ace 1, faces 10)
 _VALUE = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)

@@ -4,10 +4,10 @@ lines after 16 good actions lost the game there: its repair copied the
 whole file and littlefs ran out of room). Survived: the good part resumes
 exactly, the whole damaged file is kept as game.bad, the table is never
 stuck on an error screen (issue 29, item 1)."""
-from okgin.faults.judge import judge_damage
-from okgin.faults.registry import Kind
-from okgin.faults.play import engine_bases
-from okgin.faults.tally import Row
+from ..judge import judge_damage
+from ..registry import Kind
+from ..play import engine_bases
+from ..tally import Row
 
 UNITS = (b"12 0 discard 7h ;00000000\n", b"\x00" * 26, b"junk junk junk junk junk\n",
          bytes(range(256)))

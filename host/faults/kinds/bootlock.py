@@ -7,10 +7,10 @@ REPL prompt ever reach the port, the game is unchanged."""
 import threading
 import time
 
-from okgin.faults.judge import status_agrees, parse
-from okgin.faults.registry import Kind
-from okgin.faults.play import engine_bases
-from okgin.faults.tally import Row
+from ..judge import status_agrees, parse
+from ..registry import Kind
+from ..play import engine_bases
+from ..tally import Row
 
 REPL_SIGNS = (b"KeyboardInterrupt", b">>> ", b"raw REPL", b"Traceback")
 

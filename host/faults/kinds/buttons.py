@@ -1,9 +1,9 @@
 """Row "buttons" of the fault campaign: both players, bounce on every press, presses during refreshes, long holds: no lost or doubled press"""
 import time
 
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.faults.judge import actions_since
+from ..registry import Kind
+from ..tally import Row
+from ..judge import actions_since
 
 
 def row_buttons(table, n, rng, work, log):
@@ -14,7 +14,7 @@ def row_buttons(table, n, rng, work, log):
     action must be the one the presses mean (the cursor model), exactly
     once. One lost or doubled cursor press discards another card."""
     from okgin.engine.arrange import order as arranged
-    from okgin.lib.presses import Presses
+    from ...lib.presses import Presses
     from okgin.engine import Match
     r = Row("buttons")
     t = table(work, "buttons", speed=0.2)

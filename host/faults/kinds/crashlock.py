@@ -15,10 +15,10 @@ for the next case, as an owner would."""
 import json
 import time
 
-from okgin.faults.judge import ladder, parse, status_agrees
-from okgin.faults.registry import Kind
-from okgin.faults.play import engine_bases
-from okgin.faults.tally import Row
+from ..judge import ladder, parse, status_agrees
+from ..registry import Kind
+from ..play import engine_bases
+from ..tally import Row
 
 # a BaseException of its own: App.step's ``except Exception`` does not take
 # it, and neither SystemExit (the rp2 port soft-resets on it) nor
@@ -52,7 +52,7 @@ def _try_repl(t):
 def _status(t):
     """status, once more after a resync if a late answer to the junk
     before it took its place (seen on the emulated Pico)."""
-    from okgin.lib.transport import ProtocolError
+    from ...lib.transport import ProtocolError
     try:
         return t.status()
     except ProtocolError as e:

@@ -1,9 +1,9 @@
 """Row "damage" of the fault campaign: damaged game.okg / settings.json (truncation, garbage, bit flips, bad bytes, huge files): never a different game, loss at most the damaged part"""
 
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.faults.judge import parse, good_prefix, judge_damage
-from okgin.faults.play import Player, damage, engine_bases, menu_new_game_fresh
+from ..registry import Kind
+from ..tally import Row
+from ..judge import parse, good_prefix, judge_damage
+from ..play import Player, damage, engine_bases, menu_new_game_fresh
 
 
 DAMAGE_KINDS = ("truncate", "flip", "garbage", "badbyte", "overwrite", "huge", "empty")

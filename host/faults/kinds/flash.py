@@ -6,13 +6,13 @@ import subprocess
 import sys
 import time
 
-from okgin.lib import transport
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.lib.paths import ROOT
-from okgin.lib.paths import copy_source
-from okgin.faults.judge import parse, agrees
-from okgin.faults.play import menu_new_game_fresh
+from ...lib import transport
+from ..registry import Kind
+from ..tally import Row
+from ...lib.paths import ROOT
+from ...lib.paths import copy_source
+from ..judge import parse, agrees
+from ..play import menu_new_game_fresh
 
 
 def row_flash(table, n, rng, work, log):
@@ -110,7 +110,7 @@ def row_flash(table, n, rng, work, log):
 
 
 def _flash(t, src, wait=True):
-    from okgin.table.flashing import flash_board
+    from ...table.flashing import flash_board
     t.b.close()
     import io
     flash_board(t.vb.port, src_root=src, out=io.StringIO(), quiet=True,

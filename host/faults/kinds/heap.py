@@ -4,9 +4,9 @@ collection, and the largest seen). Made-up option names, arguments and
 commands must not grow the heap (MicroPython never frees an interned
 name: issue 29, item 4); survived: one answer per line, and after the
 first round the heap in use stays within 2 KB of where it was."""
-from okgin.faults.registry import Kind
-from okgin.faults.judge import answers, expected_answers
-from okgin.faults.tally import Row
+from ..registry import Kind
+from ..judge import answers, expected_answers
+from ..tally import Row
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz_0123456789"
 FLAT = 2048     # bytes

@@ -2,11 +2,11 @@
 import re
 import time
 
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.faults.judge import parse
-from okgin.faults.play import menu_new_game_fresh
-from okgin.lib.screen import screen_of
+from ..registry import Kind
+from ..tally import Row
+from ..judge import parse
+from ..play import menu_new_game_fresh
+from ...lib.screen import screen_of
 
 # the protocol's `screen` answer: the panel's size, then its rows in hex
 SCREEN = re.compile(r"OK (\d+)x(\d+) ([0-9a-f]+)$")

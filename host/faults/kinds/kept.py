@@ -11,10 +11,10 @@ import hashlib
 import json
 
 from okgin.engine.levels import LEVELS
-from okgin.faults.judge import good_prefix, ladder, parse, status_agrees
-from okgin.faults.registry import Kind
-from okgin.faults.play import damage, engine_bases
-from okgin.faults.tally import Row
+from ..judge import good_prefix, ladder, parse, status_agrees
+from ..registry import Kind
+from ..play import damage, engine_bases
+from ..tally import Row
 
 # the menu's Statistics item, from its top in a game: Resume, New game (2
 # players), three computer levels, Rules, Rule switches, Statistics

@@ -17,10 +17,10 @@ answer; wrong: the game or the language in use is not what it should be.
 import json
 import time
 
-from okgin.faults.judge import ladder, parse, status_agrees
-from okgin.faults.registry import Kind
-from okgin.faults.play import engine_bases
-from okgin.faults.tally import Row
+from ..judge import ladder, parse, status_agrees
+from ..registry import Kind
+from ..play import engine_bases
+from ..tally import Row
 
 
 def _set_line(data, key, fn):
@@ -100,7 +100,7 @@ def cases():
 
 def _original(name):
     import os
-    from okgin.lib.lang import LANG_DIR
+    from ...lib.lang import LANG_DIR
     with open(os.path.join(LANG_DIR, os.path.basename(name)), "rb") as f:
         return f.read()
 

@@ -1,11 +1,11 @@
 """Row "panels" of the fault campaign: BUSY stuck, a panel that never answers: bounded waits, a message on the other panel, the game kept"""
 import time
 
-from okgin.lib import transport
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.faults.judge import parse, status_agrees
-from okgin.faults.play import menu_new_game_fresh
+from ...lib import transport
+from ..registry import Kind
+from ..tally import Row
+from ..judge import parse, status_agrees
+from ..play import menu_new_game_fresh
 
 
 def _notice(img):

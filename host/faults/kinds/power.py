@@ -1,11 +1,11 @@
 """Row "power" of the fault campaign: power cuts at random instants (mid-save, mid-refresh, during a new game, during the computer's move): zero lost, zero wrong"""
 import time
 
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.faults.tables import CampaignChipTable
-from okgin.faults.judge import parse, agrees, judge_power
-from okgin.faults.play import Player, menu_new_game_fresh
+from ..registry import Kind
+from ..tally import Row
+from ..tables import CampaignChipTable
+from ..judge import parse, agrees, judge_power
+from ..play import Player, menu_new_game_fresh
 
 
 def row_power(table, n, rng, work, log):
@@ -148,7 +148,7 @@ def row_power_chip(table, n, rng, work, log):
             # the action through the protocol's press (test mode), the last
             # button without waiting for its answer
             # every iteration starts after a boot: both cursors at the left
-            from okgin.lib.presses import Presses
+            from ...lib.presses import Presses
             buttons = Presses().for_action(p, act, m.observation(p)["hand"])
             for bt in buttons[:-1]:
                 t.req("press %d %s" % (p, bt), timeout=300)

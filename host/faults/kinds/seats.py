@@ -5,9 +5,9 @@ to its menu, the record is kept whole as game.bad, and the menu's first
 new game does not write over it (issue 29, item 6)."""
 import hashlib
 
-from okgin.faults.judge import ladder
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
+from ..judge import ladder
+from ..registry import Kind
+from ..tally import Row
 
 # valid record names (lower-case letters, at most 12: engine/match.py)
 # that this firmware has no player for; "wizard" and "master" are no level

@@ -1,11 +1,11 @@
 """Row "serial" of the fault campaign: random bytes, bad UTF-8, control bytes, MB lines, floods, commands out of order: no crash, state unchanged, heap flat"""
 import time
 
-from okgin.lib import transport
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
-from okgin.faults.judge import answers, expected_answers
-from okgin.faults.play import menu_new_game_fresh
+from ...lib import transport
+from ..registry import Kind
+from ..tally import Row
+from ..judge import answers, expected_answers
+from ..play import menu_new_game_fresh
 
 
 def _fuzz_line(rng):

@@ -3,8 +3,8 @@
 on every card position"""
 import math
 
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
+from ..registry import Kind
+from ..tally import Row
 
 
 def _chi2_p(x, k):

@@ -14,10 +14,10 @@ import io
 import os
 import shutil
 
-from okgin.lib.errors import CommandError
-from okgin.faults.judge import status_agrees, parse
-from okgin.faults.registry import Kind
-from okgin.faults.tally import Row
+from ...lib.errors import CommandError
+from ..judge import status_agrees, parse
+from ..registry import Kind
+from ..tally import Row
 
 # the modules each update changes (in the firmware of this checkout and of
 # the commit before issue 29's fixes, for --source): 3-6 modules, main.py
@@ -36,8 +36,8 @@ def _switch_once(t, plan, cut):
     after ``cut`` flash operations (None: no cut); returns the operations
     done. The power is off afterwards either way (after a whole switch the
     chip sits at its REPL, where no READY ever comes)."""
-    from okgin.table import flashing
-    from okgin.table.repl import Repl
+    from ...table import flashing
+    from ...table.repl import Repl
     t.b.close()
     dev = Repl(str(t.chip.port))
     ops0 = sum(t.chip.flash_ops.values())
@@ -59,9 +59,9 @@ def _switch_once(t, plan, cut):
 
 
 def run(table, n, rng, work, log):
-    from okgin.lib import transport
-    from okgin.table import flashing
-    from okgin.table.repl import Repl
+    from ...lib import transport
+    from ...table import flashing
+    from ...table.repl import Repl
     r = Row("switch")
     if table.cheap_files:
         return r          # (sizes say 0 for the virtual board: a host directory)
@@ -79,7 +79,7 @@ def run(table, n, rng, work, log):
     tried = []
     short: "list[str]" = []
     try:
-        from okgin.faults.play import engine_bases
+        from ..play import engine_bases
         game = engine_bases(rng)[1][0]
         m_game = parse(game)
         t.session(put={"game.okg": game})
