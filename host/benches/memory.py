@@ -149,8 +149,9 @@ def _notice_up(b, p):
     ``screen`` command's rows, 1 = ink."""
     from ..lib.screen import screen_of
     from ..lib.transport import decode_screen
-    # "<w>x<h> <hex>": the panel's pixels (its screen's in 2x2 blocks on the 4.2")
-    img = screen_of(decode_screen(b.cmd("screen %d" % p).split(" ", 1)[1]))
+    # "<w>x<h> <hex>" (the text after OK): the panel's pixels (its screen's
+    # in 2x2 blocks on the 4.2")
+    img = screen_of(decode_screen(b.cmd("screen %d" % p)))
     row = img.crop((0, 2, min(200, img.width), 3))      # the third row, x 0..199
     return row.histogram()[0] > 150
 
