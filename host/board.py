@@ -36,8 +36,8 @@ def configure(parser):
     parser.add_argument("--speed", type=float, default=1.0,
                         help="e-ink timing: 1 = like a real panel, 0 = instant (default 1)")
     parser.add_argument("--heapsize",
-                        help="MicroPython GC heap (default 176K, the chip's budget on this port "
-                             "(docs/memory.md); 192K with --source, as the board then "
+                        help="MicroPython GC heap (default 192K, the chip's budget on this port "
+                             "(docs/memory.md); 208K with --source, as the board then "
                              "compiles the sources itself)")
     parser.add_argument("--board", default="hardware/board.json",
                         help="board definition (default hardware/board.json, the 4.2in table; "

@@ -114,7 +114,7 @@ def configure(parser):
     g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json, "
                    "the 4.2in table; board-2in9.json: the 2.9in one)")
     g.add_argument("--heapsize", metavar="SIZE",
-                   help="MicroPython heap of the virtual board (default 176K: the chip's budget on this port, docs/memory.md)")
+                   help="MicroPython heap of the virtual board (default 192K: the chip's budget on this port, docs/memory.md)")
     g.add_argument("--chip", action="store_true",
                    help="on the emulated Pico (stock MicroPython rp2; docs/emulated-pico.md)")
     u = parser.add_argument_group("front end")

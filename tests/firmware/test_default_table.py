@@ -3,11 +3,11 @@
 compares a board of its size with (tests/hil/test_game.py reads
 tests/firmware/golden/<name>-400x300.png for a 400x300 panel): the deal of
 test_game.py's golden images (seed 2, dealer 0), on the 4.2" panels."""
-from tests.support.harness import BOARD, Board, golden_check, make_flash
+from tests.support.harness import BOARD, RunningFirmware, golden_check, make_flash
 
 
 def test_the_default_tables_upcard_screens_are_its_goldens(tmp_path):
-    b = Board(make_flash(str(tmp_path / "flash"), board=BOARD), board_json=BOARD)
+    b = RunningFirmware(make_flash(str(tmp_path / "flash"), board=BOARD), board_json=BOARD)
     b.start()
     try:
         b.ok("testmode on")
