@@ -99,7 +99,7 @@ def configure(parser):
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
     g = parser.add_argument_group("game")
-    g.add_argument("--vs", choices=LEVELS, help="start a new game against the computer (it plays seat 1)")
+    g.add_argument("--vs", choices=LEVELS, help="a new game against the computer (it plays seat 1)")
     g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
     g.add_argument("--lang", type=_lang, metavar="CODE",
                    help="the table's language (kept): %s" % ", ".join(_langs()))

@@ -39,7 +39,7 @@ def _first_screen(browser, url):
     d.get(url)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        got = d.execute_script("return window.okgin ? [okgin.firstScreen, okgin.lib.errors] : [null, []]")
+        got = d.execute_script("return window.okgin ? [okgin.firstScreen, okgin.errors] : [null, []]")
         if got[1]:
             raise CommandError("the page failed: %s" % got[1])
         if got[0] is not None:

@@ -84,7 +84,7 @@ def wait_ready(driver, timeout=30):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got = driver.execute_script(
-            "return window.okgin ? [okgin.ready, okgin.lib.errors] : [false, []]")
+            "return window.okgin ? [okgin.ready, okgin.errors] : [false, []]")
         if got[1]:
             raise CommandError("the page failed: %s" % got[1])
         if got[0]:

@@ -65,7 +65,7 @@ def page(browser, server):
     the test, the page must have logged no JavaScript error."""
     browser.console_errors()   # what earlier tests left
     yield browser.driver
-    errors = browser.driver.execute_script("return window.okgin ? okgin.lib.errors : []")
+    errors = browser.driver.execute_script("return window.okgin ? okgin.errors : []")
     errors += [e for e in browser.console_errors() if not getattr(server, "offline_ok", None)
                or not server.offline_ok(e)]
     browser.driver.get("about:blank")

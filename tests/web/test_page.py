@@ -326,7 +326,7 @@ def test_a_javascript_error_is_caught(browser, server):
                      "s.textContent = \"setTimeout(() => { throw new Error('deliberate') })\";"
                      "document.body.append(s)")
     time.sleep(0.2)
-    assert any("deliberate" in e for e in d.execute_script("return okgin.lib.errors"))
+    assert any("deliberate" in e for e in d.execute_script("return okgin.errors"))
     assert any("deliberate" in e for e in browser.console_errors())
     assert "deliberate" in d.find_element("id", "status").text
     d.get("about:blank")
@@ -347,7 +347,7 @@ def test_the_site_works_from_a_sub_folder(browser, site, tmp_path):
                   % (httpd.server_address[1], SEED))
         press(d, 0, "ok", "key")
         assert stored(d, "game.okg") == Match(Rules(), seed=SEED).to_record()
-        assert not browser.console_errors() and not d.execute_script("return okgin.lib.errors")
+        assert not browser.console_errors() and not d.execute_script("return okgin.errors")
     finally:
         d.get("about:blank")
         httpd.shutdown()
