@@ -21,9 +21,16 @@ def icon_pixels(img, testmode=False):
 
 def on_batteries(b, vsys):
     """The table on batteries at vsys volts: powered up again, so the first
-    reading (at boot) sees them."""
+    reading sees them. That reading waits for panels that are not busy
+    (firmware/power.py tick: never while a panel refreshes), so it comes on
+    a main-loop turn after the boot's refresh, which a ``sync`` answered
+    first does not wait for: on a loaded machine (CI's two workers) the
+    screen was read before it (no gauge). The loop is given time to turn
+    before the caller's sync (not a sync here: below the cut-off the table
+    goes to sleep at that reading)."""
     b.vb.set_supply(vbus=False, vsys=vsys)
     b.power_cut_and_boot()
+    time.sleep(1.5)
 
 
 def test_the_gauge_shows_on_batteries_only_and_counts_down(flash):
