@@ -27,6 +27,7 @@ from typing import Any
 
 from ..lib import transport
 from ..lib.errors import CommandError
+from .files import FilesBase
 
 CHUNK = 1536                     # bytes per write exec (base64 on the wire)
 PUT_PIECE = 4096                 # bytes per piece of a visit's writes (hex)
@@ -74,7 +75,7 @@ class _CountingSerial:
         return getattr(self._ser, name)
 
 
-class Repl:
+class Repl(FilesBase):
     """A board's port at its raw REPL (mpremote's SerialTransport). Opened
     here; ``enter()`` reaches the REPL; ``close()`` frees the port."""
 
@@ -251,21 +252,6 @@ class Repl:
         if tree:
             out[None] = found
         return out
-
-    def read(self, name):
-        return self.visit(read=[name])[name]
-
-    def digest(self, name):
-        return self.visit(digest=[name])[name]
-
-    def put(self, name, data):
-        self.visit(put={name: data})
-
-    def remove(self, name):
-        self.visit(remove=[name])
-
-    def tree(self):
-        return self.visit(tree=True)[None]
 
 
 def say_missed(repl, out=None):
