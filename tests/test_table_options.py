@@ -19,6 +19,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+@pytest.fixture(autouse=True)
+def nothing_starts(monkeypatch, tmp_path):
+    """A check that is missing lets the command go on: then no board may
+    start in this process (no MicroPython, no Node for the emulated Pico),
+    so the test fails at once instead of serving a board for ever; and the
+    signal handlers a command sets are put back."""
+    import signal
+    monkeypatch.setenv("OKGIN_MICROPYTHON", str(tmp_path / "no-micropython"))
+    monkeypatch.setenv("OKGIN_NODE", str(tmp_path / "no-node"))
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for s, h in handlers.items():
+        signal.signal(s, h)
+
+
 @pytest.fixture
 def place(tmp_path):
     """What the commands need besides the option under test: a script, a
