@@ -31,8 +31,7 @@ SPEED_MAX = 100.0
 NAMES = ("chip", "board", "speed", "heapsize", "flash_dir")
 
 HELP = {
-    "chip": "on the emulated Pico (stock MicroPython rp2, flashed by okgin flash; "
-            "docs/emulated-pico.md) instead of the virtual board",
+    "chip": "on the emulated Pico (stock MicroPython rp2; docs/emulated-pico.md)",
     "board": "board definition (default hardware/board.json, the 4.2in table; "
              "board-2in9.json: the 2.9in one)",
     "speed": "e-ink speed: 1 = a real panel's refresh times, 0 = instant (up to 100)",
