@@ -41,7 +41,10 @@ class Table:
     the serial port, by okgin flash, as onto a real Pico (else it is laid
     out in the directory, compiled as okgin flash would); ``heapsize``: the
     MicroPython heap (default: the firmware's budget); ``out``: where to
-    say what takes time (None: nowhere)."""
+    say what takes time (None: nowhere); ``on_event``: the board's events
+    from its power-on (okgin.table.boards); ``crash_restarts``: boots that
+    may fail in a row before the board stays off (default 3; the memory
+    bench's trials: 1)."""
 
     kind = "vboard"
     label = "the virtual board"
@@ -57,7 +60,8 @@ class Table:
     answer_slowness = 1     # multiplies the waits for a batch's answers
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None,
-                 flashed=False, heapsize=None, out=None, board=None):
+                 flashed=False, heapsize=None, out=None, board=None, on_event=None,
+                 crash_restarts=3):
         from .boards import make_board
         if board is not None:
             self.board = board
@@ -78,7 +82,10 @@ class Table:
         if settings is not None:
             self.put("settings.json", json.dumps(settings))
         self.files.visit(put=put)
-        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board, heapsize=heapsize)
+        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board, heapsize=heapsize,
+                             crash_restarts=crash_restarts)
+        if on_event is not None:
+            self.vb.on_event = on_event
         # powered on here, and the port opened before the firmware prints
         # READY; on() waits for it
         self.vb.start()
