@@ -13,6 +13,7 @@ import sys
 import time
 
 from .lib.errors import CommandError
+from .lib.paths import BOARD
 
 
 def _stop_on_ctrl_c_and_term():
@@ -25,28 +26,26 @@ def _stop_on_ctrl_c_and_term():
 
 
 def configure(parser):
-    parser.add_argument("--flash-dir", metavar="DIR",
-                        help="the board's flash: a directory kept between runs "
-                             "(default: a temporary one filled from the sources)")
+    from .table import options as table_options
+    table_options.add(parser, "flash_dir", help={
+        "flash_dir": "the board's flash: a directory kept between runs (default: a temporary "
+                     "one filled from the sources)"})
     parser.add_argument("--populate", action="store_true",
                         help="sync the firmware into --flash-dir first, compiled to .mpy "
                              "as okgin flash does (saved games are kept)")
     parser.add_argument("--source", action="store_true",
                         help="put .py sources on the board instead of .mpy (needs more heap)")
-    parser.add_argument("--speed", type=float, default=1.0,
-                        help="e-ink timing: 1 = like a real panel, 0 = instant (default 1)")
-    parser.add_argument("--heapsize",
-                        help="MicroPython GC heap (default 192K, the chip's budget on this port "
-                             "(docs/memory.md); 208K with --source, as the board then "
-                             "compiles the sources itself)")
-    parser.add_argument("--board", default="hardware/board.json",
-                        help="board definition (default hardware/board.json, the 4.2in table; "
-                             "board-2in9.json: the 2.9in one)")
+    table_options.add(parser, "speed", "heapsize", "board", defaults={"speed": 1.0}, help={
+        "speed": "e-ink timing: 1 = like a real panel, 0 = instant (default 1; with --chip "
+                 "1 or 0)",
+        "heapsize": "MicroPython GC heap (default 192K, the chip's budget on this port "
+                    "(docs/memory.md); 208K with --source, as the board then "
+                    "compiles the sources itself)"})
     parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
     chip = parser.add_argument_group("emulated Pico (--chip)")
-    chip.add_argument("--chip", action="store_true",
-                      help="an emulated Raspberry Pi Pico running stock MicroPython (rp2 port) "
-                           "instead of the unix-port virtual board; flash it with okgin flash --port")
+    table_options.add(chip, "chip", help={
+        "chip": "an emulated Raspberry Pi Pico running stock MicroPython (rp2 port) "
+                "instead of the unix-port virtual board; flash it with okgin flash --port"})
     chip.add_argument("--flash", metavar="FILE",
                       help="with --chip: the Pico's 2 MB flash, kept between runs (default "
                            "~/.local/share/okgin/pico-flash.bin)")
@@ -69,30 +68,24 @@ def configure(parser):
 
 
 def run(args):
+    from .table import options as table_options
+    opts = table_options.resolve(args, flash_dir_missing=None if args.populate else (
+        "add --populate to create it from the sources"))
     if args.chip:
-        return run_chip(args)
+        return run_chip(args, opts)
     for opt in ("flash", "firmware", "erase", "drop"):
         if getattr(args, opt):
             raise CommandError("--%s is for the emulated Pico: add --chip" % opt)
     from .table.boards import make_board
     from .vboard import lock_flash, populate
-    if args.speed < 0:
-        raise CommandError("--speed must be >= 0 (0 = instant e-ink, 1 = real time)")
     lock = None
-    if args.flash_dir:
-        if os.path.isdir(args.flash_dir):
+    if opts.flash_dir:
+        if os.path.isdir(opts.flash_dir):
             # before populating it: one program per flash directory
-            lock = lock_flash(args.flash_dir)
+            lock = lock_flash(opts.flash_dir)
         if args.populate:
-            from .lib.paths import resolve_board
-            board = resolve_board(args.board)
-            if not os.path.exists(board):
-                raise CommandError("board definition %s not found" % args.board)
-            populate(args.flash_dir, board=board, compiled=not args.source)
-        elif not os.path.isdir(args.flash_dir):
-            raise CommandError("flash directory %s does not exist (add --populate to create it "
-                               "from the sources)" % args.flash_dir)
-    vb = make_board("vboard", flash=args.flash_dir, board=args.board, eink=args.speed,
+            populate(opts.flash_dir, board=opts.board, compiled=not args.source)
+    vb = make_board("vboard", flash=opts.flash_dir, board=opts.board or BOARD, eink=args.speed,
                     heapsize=args.heapsize, compiled=not args.source, lock=lock)
 
     def on_event(ev):
@@ -157,10 +150,10 @@ def _cut_file(path):
     return cut
 
 
-def run_chip(args):
+def run_chip(args, opts):
     from .chip.chipboard import default_flash
     from .table.boards import make_board
-    for opt in ("flash_dir", "populate", "source", "heapsize"):
+    for opt in ("populate", "source"):
         if getattr(args, opt):
             raise CommandError("--%s is for the virtual board, not --chip (the emulated Pico "
                                "is flashed with okgin flash --port)" % opt.replace("_", "-"))
@@ -177,7 +170,7 @@ def run_chip(args):
               "settings and statistics in %s are erased (okgin flash keeps them)"
               % (args.drop, flash), file=sys.stderr, flush=True)
     cut = _cut_file(args.drop) if args.drop else None
-    chip = make_board("chip", flash=flash, board=args.board, firmware=args.firmware,
+    chip = make_board("chip", flash=flash, board=opts.board or BOARD, firmware=args.firmware,
                       realtime=args.speed == 1, drop=args.drop)
 
     def on_event(ev):

@@ -6,13 +6,15 @@ from .table.flashing import ROOT, check_inputs, flash_board
 
 
 def configure(parser):
+    from .table import options as table_options
     parser.add_argument("--port", help="serial port or pyserial URL of the board "
                         "(default: the one plugged-in Pico, found by its USB IDs)")
     parser.add_argument("--source", default=ROOT, help="firmware tree to flash "
                         "(with engine/, firmware/, hardware/board.json; default: the firmware of this "
                         "okgin, its checkout or its installed package)")
-    parser.add_argument("--board", help="board definition to write (default: SOURCE/hardware/board.json, the 4.2in "
-                             "table; board-2in9.json: the 2.9in one)")
+    table_options.add(parser, "board", help={
+        "board": "board definition to write (default: SOURCE/hardware/board.json, the 4.2in "
+                 "table; board-2in9.json: the 2.9in one)"})
     parser.add_argument("--no-reset", action="store_true", help="leave the board at the REPL")
     parser.epilog = ("examples:\n  okgin flash\n  okgin flash --port /dev/ttyACM1\n"
                      "  okgin board &  okgin flash --port /dev/pts/5   (the virtual board)\n")
@@ -30,9 +32,8 @@ def run(args):
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, _stop_on_signal)
-    if args.board:
-        from .lib.paths import resolve_board   # a name under hardware/ from any folder
-        args.board = resolve_board(args.board)
+    from .table import options as table_options
+    args.board = table_options.resolve(args).board
     check_inputs(args.source, args.board)
     port = transport.find_board(args.port)
     flash_board(port, src_root=args.source, reset=not args.no_reset, board_json=args.board)

@@ -168,14 +168,15 @@ def _named(obj):
 
 
 def configure(parser):
+    from .table import options as table_options
     g = parser.add_mutually_exclusive_group()
     g.add_argument("--port", help="serial port or pyserial URL of the board "
                    "(default: the one plugged-in Pico)")
     g.add_argument("--sim", action="store_true",
                    help="start a virtual board, flash it, and test that")
-    g.add_argument("--chip", action="store_true",
-                   help="start an emulated Pico (stock MicroPython rp2), flash it with okgin "
-                        "flash over its USB serial port, and test that")
+    table_options.add(g, "chip", help={
+        "chip": "start an emulated Pico (stock MicroPython rp2), flash it with okgin "
+                "flash over its USB serial port, and test that"})
     parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     parser.add_argument("-k", dest="keyword", metavar="EXPR",
                         help="only tests matching this pytest -k expression")
@@ -184,9 +185,9 @@ def configure(parser):
     parser.add_argument("--no-flash", action="store_true",
                         help="with --sim: put the compiled firmware straight into the board's "
                              "flash directory instead of flashing it over the serial port")
-    parser.add_argument("--heapsize",
-                        help="with --sim: the virtual board's MicroPython heap (default 192K, "
-                             "the firmware's budget)")
+    table_options.add(parser, "heapsize", help={
+        "heapsize": "with --sim: the virtual board's MicroPython heap (default 192K, "
+                    "the firmware's budget)"})
     parser.add_argument("--firmware", metavar="UF2",
                         help="with --chip: the MicroPython .uf2 to start from (default: v1.28.0 "
                              "for RPI_PICO, see docs/emulated-pico.md)")
@@ -196,12 +197,16 @@ def configure(parser):
 
 
 def run(args):
+    from .table import options as table_options
+    table_options.resolve(args)
     if args.firmware and not args.chip:
         raise CommandError("--firmware is for the emulated Pico: add --chip")
+    if args.heapsize and not args.sim:
+        raise CommandError("--heapsize is for the virtual board: add --sim")
     if args.chip:
-        if args.no_flash or args.heapsize:
-            raise CommandError("--no-flash and --heapsize are for --sim; the emulated Pico is "
-                               "always flashed by okgin flash and has the rp2 port's heap")
+        if args.no_flash:
+            raise CommandError("--no-flash is for --sim; the emulated Pico is always flashed "
+                               "by okgin flash")
         t, cleanup = open_hil_table(chip=True, firmware=args.firmware, out=sys.stdout)
         try:
             chip = t.chip

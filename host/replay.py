@@ -136,7 +136,8 @@ def _save_shot(panels, path):
     side_by_side(panels, scale=2).save(path)
 
 
-def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True, chip=False):
+def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=True, chip=False,
+           board=None):
     text, _final, note = load_record(record_path)
     if note:
         print("okgin replay: %s: %s" % (record_path, note), file=sys.stderr, flush=True)
@@ -159,8 +160,9 @@ def replay(record_path, shots=None, speed=0.0, pause=0.0, out=sys.stdout, show=T
     try:
         # the firmware's host hook: the computer (if the record has one)
         # does not move, so each position is shown as saved
+        more = {"board": board} if board else {}
         t = open_table("chip" if chip else "vboard", work, "replay", speed=speed,
-                       settings={"hold_computer": True}, put={"game.okg": steps[0][0]})
+                       settings={"hold_computer": True}, put={"game.okg": steps[0][0]}, **more)
         t.on()
         for n, (prefix, match) in enumerate(steps):
             if n:
@@ -204,11 +206,13 @@ def _nonneg(text):
 def configure(parser):
     parser.add_argument("record", metavar="RECORD", help="a game record (game.okg, or `record` output)")
     parser.add_argument("--shots", metavar="DIR", help="save a PNG of both panels per position")
-    parser.add_argument("--speed", type=_nonneg, default=0.0,
-                        help="e-ink refresh speed of the virtual board: 0 instant (default), 1 real time")
-    parser.add_argument("--chip", action="store_true",
-                        help="on the emulated Pico (stock MicroPython rp2, flashed by okgin flash; "
-                             "each position goes onto its flash through its REPL: slower)")
+    from .table import options as table_options
+    table_options.add(parser, "speed", "board", "chip", defaults={"speed": 0.0}, help={
+        "speed": "e-ink refresh speed of the table: 0 instant (default), 1 real time",
+        "board": "board definition of the table (default hardware/board.json, the 4.2in "
+                 "table; board-2in9.json: the 2.9in one)",
+        "chip": "on the emulated Pico (stock MicroPython rp2, flashed by okgin flash; "
+                "each position goes onto its flash through its REPL: slower)"})
     parser.add_argument("--pause", type=_nonneg, default=0.0,
                         help="seconds to stay on each position")
     parser.add_argument("--quiet", action="store_true", help="no panel drawings in the terminal")
@@ -218,8 +222,10 @@ def configure(parser):
 
 
 def run(args):
-    steps, written = replay(args.record, args.shots, args.speed, args.pause,
-                            show=not args.quiet, chip=args.chip)
+    from .table import options as table_options
+    opts = table_options.resolve(args)
+    steps, written = replay(args.record, args.shots, opts.speed or 0.0, args.pause,
+                            show=not args.quiet, chip=opts.chip, board=opts.board)
     if args.shots:
         print("%d positions, %d shots in %s" % (len(steps), len(written), args.shots))
     return 0

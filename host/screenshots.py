@@ -51,8 +51,9 @@ def configure(parser):
     parser.epilog = EPILOG
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="where to write them (default: docs/img of this checkout)")
-    parser.add_argument("--board", metavar="FILE", default=None,
-                        help="board definition (default hardware/board.json, the 4.2in table)")
+    from .table import options as table_options
+    table_options.add(parser, "board", help={
+        "board": "board definition (default hardware/board.json, the 4.2in table)"})
     parser.add_argument("--only", metavar="NAMES", default=",".join(NAMES),
                         help="which to make, comma-separated: sim, web, text (default: all)")
     parser.add_argument("--seed", type=int, default=SEED, help="the deal (default %d)" % SEED)
@@ -284,6 +285,7 @@ def make(out, board=None, only=NAMES, seed=SEED, say=print):
 
 def run(args):
     from .lib.paths import CHECKOUT
+    from .table import options as table_options
     only = tuple(x.strip() for x in args.only.split(",") if x.strip())
     bad = [x for x in only if x not in NAMES]
     if bad or not only:
@@ -293,5 +295,5 @@ def run(args):
         if not CHECKOUT:
             raise CommandError("no checkout here to hold docs/img: give --out DIR")
         out = os.path.join(CHECKOUT, "docs", "img")
-    make(out, args.board, only, args.seed)
+    make(out, table_options.resolve(args).board, only, args.seed)
     return 0

@@ -71,17 +71,6 @@ def _seed(text):
     return v
 
 
-def _speed(text):
-    import argparse
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % text) from None
-    if not 0 <= v <= 100:
-        raise argparse.ArgumentTypeError("must be between 0 (instant) and 100")
-    return v
-
-
 def _langs():
     from .lib import lang
     return lang.codes()
@@ -95,6 +84,7 @@ def _lang(text):
 
 
 def configure(parser):
+    from .table import options as table_options
     from .table.session import default_flash_dir
     parser.description = " ".join(__doc__.split("\n\n")[0].split(": ", 1)[1].split())
     parser.epilog = EPILOG % default_flash_dir().replace(os.path.expanduser("~"), "~")
@@ -103,20 +93,16 @@ def configure(parser):
     g.add_argument("--seed", type=_seed, metavar="N", help="start a new game with this deal seed")
     g.add_argument("--lang", type=_lang, metavar="CODE",
                    help="the table's language (kept): %s" % ", ".join(_langs()))
-    g.add_argument("--flash-dir", metavar="DIR",
-                   help="the board's flash (saved game), an existing directory (made with "
-                        "--fresh, --seed or --vs); default: a per-user directory, or a "
-                        "temporary one with --headless")
+    table_options.add(g, "flash_dir", help={
+        "flash_dir": "the board's flash (saved game), an existing directory (made with "
+                     "--fresh, --seed or --vs); default: a per-user directory, or a "
+                     "temporary one with --headless"})
     g.add_argument("--fresh", action="store_true", help="forget the saved game and settings first")
-    g.add_argument("--speed", type=_speed, default=None, metavar="X",
-                   help="e-ink speed factor: 1 = real panel timing (default), 0 = instant "
-                        "(default with --headless)")
-    g.add_argument("--board", metavar="FILE", help="board definition (default hardware/board.json, "
-                   "the 4.2in table; board-2in9.json: the 2.9in one)")
-    g.add_argument("--heapsize", metavar="SIZE",
-                   help="MicroPython heap of the virtual board (default 192K: the chip's budget on this port, docs/memory.md)")
-    g.add_argument("--chip", action="store_true",
-                   help="on the emulated Pico (stock MicroPython rp2; docs/emulated-pico.md)")
+    table_options.add(g, "speed", "board", "heapsize", "chip", help={
+        "speed": "e-ink speed factor: 1 = real panel timing (default), 0 = instant "
+                 "(default with --headless)",
+        "heapsize": "MicroPython heap of the virtual board (default 192K: the chip's budget on "
+                    "this port, docs/memory.md)"})
     u = parser.add_argument_group("front end")
     m = u.add_mutually_exclusive_group()
     m.add_argument("--tui", action="store_true", help="use the terminal, not a window")
@@ -131,7 +117,15 @@ def configure(parser):
 
 
 def run(args):
+    from .table import options as table_options
     from .table import session as sess
+    # the table's options checked before anything starts; --flash-dir: a
+    # mistyped folder would quietly start a new table, the saved game
+    # nowhere to be seen, unless a new table is asked for
+    new_table = args.fresh or args.seed is not None or args.vs
+    opts = table_options.resolve(args, flash_dir_missing=None if new_table else (
+        "to start a new table there, add --fresh, or a new game with --seed or --vs"))
+    args.board = opts.board
     if args.bench_startup:
         from .simui import bench
         return bench.run(args)
@@ -148,30 +142,17 @@ def run(args):
         return _run_chip(args, steps, speed)
 
     tmp = None
-    flash_dir = args.flash_dir
+    flash_dir = opts.flash_dir
     if flash_dir is None:
         if args.headless:
             tmp = flash_dir = tempfile.mkdtemp(prefix="okgin-sim-")
         else:
             flash_dir = sess.default_flash_dir()
     flash_dir = os.path.abspath(os.path.expanduser(flash_dir))
-    if os.path.exists(flash_dir) and not os.path.isdir(flash_dir):
-        raise CommandError("--flash-dir %s is not a directory" % flash_dir)
-    if args.flash_dir and not os.path.isdir(flash_dir) and not (args.fresh or args.seed is not None
-                                                                 or args.vs):
-        # a mistyped folder would quietly start a new table, the saved game
-        # nowhere to be seen
-        raise CommandError("--flash-dir %s does not exist (mistyped? to start a new table there, "
-                           "add --fresh, or a new game with --seed or --vs)" % args.flash_dir)
     os.makedirs(flash_dir, exist_ok=True)
     lock = args.flash_lock = _lock_flash(flash_dir)
     if args.fresh:
         sess.clear_saved_state(flash_dir)
-    if args.board:
-        from .lib.paths import resolve_board   # a name under hardware/ from any folder
-        args.board = resolve_board(args.board)
-    if args.board and not os.path.isfile(args.board):
-        raise CommandError("board definition %s not found" % args.board)
 
     try:
         if args.headless:
@@ -208,14 +189,6 @@ def _pick_ui():
 def _run_chip(args, steps, speed):
     """okgin sim --chip: the same front ends on the emulated Pico."""
     from .chip.chipboard import default_flash
-    if args.flash_dir or args.heapsize:
-        raise CommandError("--flash-dir and --heapsize are for the virtual board; the emulated "
-                           "Pico keeps its flash in %s and has the rp2 port's heap" % default_flash())
-    if args.board:
-        from .lib.paths import resolve_board   # a name under hardware/ from any folder
-        args.board = resolve_board(args.board)
-    if args.board and not os.path.isfile(args.board):
-        raise CommandError("board definition %s not found" % args.board)
     if args.headless:
         tmp = tempfile.mkdtemp(prefix="okgin-sim-chip-")
         try:

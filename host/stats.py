@@ -29,9 +29,10 @@ def configure(parser):
     parser.epilog = EPILOG
     parser.add_argument("--port", help="the board's serial port (default: the simulator's "
                                        "virtual board)")
-    parser.add_argument("--flash-dir", metavar="DIR",
-                        help="without --port: the virtual board's flash (default: the "
-                             "simulator's, as `okgin sim` uses it)")
+    from .table import options as table_options
+    table_options.add(parser, "flash_dir", help={
+        "flash_dir": "without --port: the virtual board's flash (default: the "
+                     "simulator's, as `okgin sim` uses it)"})
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
 
 
@@ -89,8 +90,11 @@ def table(d):
 
 def run(args):
     from .lib.transport import Board
+    from .table import options as table_options
     if args.port and args.flash_dir:
         raise CommandError("--flash-dir is the virtual board's; leave it out with --port")
+    opts = table_options.resolve(args, flash_dir_missing="okgin sim --flash-dir DIR --fresh "
+                                                          "makes a table there")
     if args.port:
         with Board(args.port).open() as b:
             b.wait_ready(5.0, probe_after=0.5)
@@ -98,9 +102,7 @@ def run(args):
     else:
         from .table.session import default_flash_dir
         from .table.table import open_table
-        flash = args.flash_dir or default_flash_dir()
-        if args.flash_dir and not os.path.isdir(flash):
-            raise CommandError("flash directory %s does not exist" % flash)
+        flash = opts.flash_dir or default_flash_dir()
         print("starting the virtual board (flash: %s)" % flash,
               file=sys.stderr, flush=True)
         # the table on that flash (its firmware brought up to date, the

@@ -38,9 +38,10 @@ def configure(parser):
     parser.epilog = EPILOG
     parser.add_argument("-o", "--output", default="okgin.uf2", metavar="FILE",
                         help="the file to write (default okgin.uf2)")
-    parser.add_argument("--board", metavar="FILE",
-                        help="board definition to put on it (default: hardware/board.json, the 4.2in "
-                             "table; board-2in9.json: the 2.9in one)")
+    from .table import options as table_options
+    table_options.add(parser, "board", help={
+        "board": "board definition to put on it (default: hardware/board.json, the 4.2in "
+                 "table; board-2in9.json: the 2.9in one)"})
     parser.add_argument("--firmware", metavar="UF2",
                         help="the MicroPython image (default: MicroPython %s for RPI_PICO, "
                              "from OKGIN_RP2_DIR, the cache, or downloaded once from micropython.org, "
@@ -53,7 +54,7 @@ def _version():
 
 
 def run(args):
-    from .lib.paths import resolve_board
+    from .table import options as table_options
     out = os.path.abspath(os.path.expanduser(args.output))
     if os.path.isdir(out):
         raise CommandError("-o %s is a folder: give a file name, e.g. %s"
@@ -66,9 +67,7 @@ def run(args):
         raise CommandError("-o %s: folder %s is not writable (%s); write it elsewhere, e.g. -o %s"
                            % (args.output, os.path.dirname(out), e.strerror or e,
                               os.path.join("~", "okgin.uf2"))) from None
-    board = resolve_board(args.board) if args.board else None
-    if board and not os.path.isfile(board):
-        raise CommandError("board definition %s not found" % args.board)
+    board = table_options.resolve(args).board
     firmware = find_firmware(args.firmware)
     try:
         info = write(out, firmware, board_json=board)

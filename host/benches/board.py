@@ -42,13 +42,17 @@ class Firmware:
     """The game firmware on a started board (either kind), spoken to
     through okgin.lib.transport as every host tool speaks to a board.
     ``cmd`` returns the text after ``OK``; anything else is BenchFailed,
-    naming the last lines the board printed."""
+    naming the last lines the board printed. ``client``: the table's own
+    (a Table's ``b``), else one is opened on the board's port."""
 
-    def __init__(self, board, timeout=30.0):
+    def __init__(self, board, timeout=30.0, client=None):
         self.board = board
         self.seen = []
-        self.client = transport.Board(board.port, timeout=timeout, on_line=self._heard)
-        self.client.open()
+        if client is None:
+            client = transport.Board(board.port, timeout=timeout).open()
+        client.timeout = timeout
+        client.on_line = self._heard
+        self.client = client
 
     def _heard(self, direction, text):
         if direction == "<":
@@ -87,21 +91,28 @@ class Firmware:
 
 
 class VboardFirmware(Firmware):
-    """The firmware on its own virtual board (speed 0: e-ink time costs no
-    wall time; its nominal time is read from the panels' counters)."""
+    """The firmware on a virtual board opened as a Table (okgin.table) on
+    the flash directory ``flash`` (its firmware brought up to date, other
+    files kept), spoken to through the table's client (speed 0: e-ink time
+    costs no wall time; its nominal time is read from the panels'
+    counters)."""
 
     def __init__(self, flash, heap, speed=0.0, timeout=30.0, crash_restarts=3):
-        from ..table.boards import make_board
-        self.vb = make_board("vboard", flash=flash, board=BOARD,
-                             eink=speed, heapsize=heap, crash_restarts=crash_restarts)
+        from ..table.table import open_table
         self.events = []
         self.lock = threading.Lock()
-        self.vb.on_event = self._on_event
+        flash = os.path.abspath(flash)
         t0 = time.monotonic()
-        self.vb.start()
+        self.table = open_table("vboard", os.path.dirname(flash), os.path.basename(flash),
+                                speed=speed, heapsize=heap, board=BOARD,
+                                crash_restarts=crash_restarts, on_event=self._on_event)
+        self.vb = self.table.vb
         try:
-            Firmware.__init__(self, self.vb, timeout)
-            self.wait_ready(timeout)
+            Firmware.__init__(self, self.vb, timeout, client=self.table.b)
+            try:
+                self.table.on(timeout)      # its READY
+            except transport.TransportError as e:
+                raise BenchFailed("did not boot: %s (%s)" % (e, self.last_lines())) from None
         except BaseException:
             self.stop()
             raise
@@ -119,11 +130,7 @@ class VboardFirmware(Firmware):
         self.cmd("sync")
 
     def stop(self):
-        try:
-            if getattr(self, "client", None) is not None:
-                self.close()
-        finally:
-            self.vb.stop()
+        self.table.stop()
 
 
 def _choose(obs, deadwood):

@@ -226,9 +226,10 @@ def run_chip(quick, games=None):
 def configure(parser):
     parser.add_argument("--quick", action="store_true",
                         help="one game's decisions and one repetition instead of three")
-    parser.add_argument("--chip", action="store_true",
-                        help="the hard computer's decision times inside the firmware on the emulated "
-                             "Pico, over whole games, and the heap after each")
+    from ..table import options as table_options
+    table_options.add(parser, "chip", help={
+        "chip": "the hard computer's decision times inside the firmware on the emulated "
+                "Pico, over whole games, and the heap after each"})
     parser.add_argument("--games", type=int, default=None,
                         help="with --chip: games against the computer, in a row (default 10; --quick: 1)")
     parser.epilog = ("examples:\n  okgin bench bots --quick\n  okgin bench bots --chip\n"

@@ -430,9 +430,10 @@ def configure(parser):
     parser.add_argument("--only", metavar="PARTS",
                         help="only these parts, comma-separated: flash, boot, reaction, "
                              "decisions, heap (whole games), row (ten games in a row), coach")
-    parser.add_argument("--board", metavar="FILE",
-                        help="the board definition to emulate and flash (default "
-                             "hardware/board.json, the 4.2in 400x300 panels; board-2in9.json: the 2.9in ones)")
+    from ..table import options as table_options
+    table_options.add(parser, "board", help={
+        "board": "the board definition to emulate and flash (default "
+                 "hardware/board.json, the 4.2in 400x300 panels; board-2in9.json: the 2.9in ones)"})
     parser.epilog = ("examples:\n  okgin bench chip --quick\n"
                      "  okgin bench chip --only reaction,heap --lang ko,en\n")
 
@@ -450,12 +451,8 @@ def run(args):
     langs = _langs(args)
     # --board: another table's definition (e.g. board-2in9.json, the 2.9"
     # panels): the emulated board around the chip and the flashed board.json
-    board = None
-    if getattr(args, "board", None):
-        from ..lib.paths import resolve_board
-        board = resolve_board(args.board)
-        if not os.path.isfile(board):
-            raise CommandError("--board: no board definition %s" % board)
+    from ..table import options as table_options
+    board = table_options.resolve(args).board
     chip = make_board("chip", realtime=False, board=board)
     t_start = time.monotonic()
     try:

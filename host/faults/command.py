@@ -17,18 +17,19 @@ def configure(parser):
                         help="the short run (make test does it): a few cases per row")
     parser.add_argument("--rows", default=None,
                         help="rows to run, comma-separated (default: all: %s)" % rows)
-    parser.add_argument("--chip", action="store_true",
-                        help="on the emulated Pico (host/chip) instead of the virtual board: "
-                             "fewer cases (it is ~10x slower; --scale raises them)")
+    from ..table import options as table_options
+    table_options.add(parser, "chip", help={
+        "chip": "on the emulated Pico (host/chip) instead of the virtual board: "
+                "fewer cases (it is ~10x slower; --scale raises them)"})
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random, printed)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every row's number of cases")
     parser.add_argument("--source", default=None,
                         help="the firmware tree to put on the table (engine/, firmware/, "
                              "hardware/; default: this checkout), e.g. an older one")
-    parser.add_argument("--board", metavar="FILE", default=None,
-                        help="board definition of the table (default hardware/board.json, the 4.2in "
-                             "table, or SOURCE's with --source; board-2in9.json: the 2.9in one)")
+    table_options.add(parser, "board", help={
+        "board": "board definition of the table (default hardware/board.json, the 4.2in "
+                 "table, or SOURCE's with --source; board-2in9.json: the 2.9in one)"})
     parser.epilog = ("examples:\n  okgin faults --quick\n  okgin faults            "
                      "(the long run, ~1 hour: the table of docs/reliability.md)\n"
                      "  okgin faults --rows power,damage --seed 7\n"
@@ -48,19 +49,17 @@ def run(args):
             raise CommandError("unknown row %r (rows: %s)" % (x, ", ".join(kinds)))
     if args.scale <= 0:
         raise CommandError("--scale must be > 0")
-    chip = args.chip
+    from ..table import options as table_options
+    opts = table_options.resolve(args)
+    chip = opts.chip
     table: "type[CampaignTable | CampaignChipTable]" = CampaignChipTable if chip else CampaignTable
-    from ..lib.paths import board_json, resolve_board
-    board = resolve_board(args.board) if args.board else None
+    from ..lib.paths import board_json
+    board = opts.board
     if args.source:
         if not os.path.isdir(os.path.join(args.source, "firmware")):
             raise CommandError("--source %s: no firmware/ folder there" % args.source)
-        board = board or board_json(args.source)
-    if board is not None:
-        if not os.path.isfile(board):
-            raise CommandError("board definition %s not found" % board)
-        from ..table.flashing import validate_board
-        validate_board(board)
+        if board is None:
+            board = table_options.check_board(board_json(args.source))
 
     if args.source or board is not None:
         class From(table):     # type: ignore[valid-type,misc]

@@ -41,7 +41,10 @@ class Table:
     the serial port, by okgin flash, as onto a real Pico (else it is laid
     out in the directory, compiled as okgin flash would); ``heapsize``: the
     MicroPython heap (default: the firmware's budget); ``out``: where to
-    say what takes time (None: nowhere)."""
+    say what takes time (None: nowhere); ``on_event``: the board's events
+    from its power-on (okgin.table.boards); ``crash_restarts``: boots that
+    may fail in a row before the board stays off (default 3; the memory
+    bench's trials: 1)."""
 
     kind = "vboard"
     label = "the virtual board"
@@ -57,8 +60,11 @@ class Table:
     answer_slowness = 1     # multiplies the waits for a batch's answers
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None,
-                 flashed=False, heapsize=None, out=None):
+                 flashed=False, heapsize=None, out=None, board=None, on_event=None,
+                 crash_restarts=3):
         from .boards import make_board
+        if board is not None:
+            self.board = board
         from ..vboard.flash import populate
         self.flash = os.path.join(work, name)
         if flashed:
@@ -76,7 +82,10 @@ class Table:
         if settings is not None:
             self.put("settings.json", json.dumps(settings))
         self.files.visit(put=put)
-        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board, heapsize=heapsize)
+        self.vb = make_board("vboard", flash=self.flash, eink=speed, board=board, heapsize=heapsize,
+                             crash_restarts=crash_restarts)
+        if on_event is not None:
+            self.vb.on_event = on_event
         # powered on here, and the port opened before the firmware prints
         # READY; on() waits for it
         self.vb.start()
@@ -242,12 +251,14 @@ class ChipTable(Table):
     answer_slowness = 10
 
     def __init__(self, work, name, speed=0.02, settings=None, timing=None, put=None,
-                 firmware=None, out=None):
+                 firmware=None, out=None, board=None):
         """As Table's; the chip is always flashed by okgin flash over its
         USB serial port (once a run: each table starts from a copy of the
         flashed image), from ``firmware`` (a MicroPython .uf2; default the
         one docs/emulated-pico.md names)."""
         from .boards import make_board
+        if board is not None:
+            self.board = board
         # one flash (a minute or two on the emulator) for the whole run: a
         # copy of the flashed chip's image for each table
         template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash((self.source, self.board))))
@@ -400,7 +411,8 @@ KINDS = {"vboard": Table, "chip": ChipTable}
 
 def open_table(kind, work, name, **options):
     """A started table of ``kind`` ("vboard" or "chip") on a flash of its own
-    in ``work`` (options: ``speed``, ``settings``, ``timing``, ``put``, ``out``;
+    in ``work`` (options: ``speed``, ``settings``, ``timing``, ``put``, ``out``,
+    ``board`` (a board definition; default the class's, hardware/board.json);
     the virtual board's ``flashed`` and ``heapsize``, the chip's
     ``firmware``); ``on()``
     waits for the firmware's READY."""

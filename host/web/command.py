@@ -25,9 +25,10 @@ def configure(parser):
     parser.epilog = EPILOG
     parser.add_argument("--build", metavar="DIR",
                         help="build the static site into DIR (made or emptied) and stop")
-    parser.add_argument("--board", metavar="FILE",
-                        help="board definition whose panels the page shows (default hardware/board.json: "
-                             "the 4.2in table; board-2in9.json: the 2.9in one)")
+    from ..table import options as table_options
+    table_options.add(parser, "board", help={
+        "board": "board definition whose panels the page shows (default hardware/board.json: "
+                 "the 4.2in table; board-2in9.json: the 2.9in one)"})
     parser.add_argument("--port", type=int, default=8000,
                         help="port to serve on (default 8000; 0 = any free port)")
     parser.add_argument("--host", default="127.0.0.1",
@@ -35,14 +36,16 @@ def configure(parser):
 
 
 def run(args):
+    from ..table import options as table_options
+    board = table_options.resolve(args).board
     if args.build:
-        out = build(args.build, uf2="download", board=args.board)
+        out = build(args.build, uf2="download", board=board)
         print("okgin web: built %s (%s)" % (out, size_note(out)))
         return 0
     # a kill ends the server as Ctrl-C does, so the build's folder goes too
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with tempfile.TemporaryDirectory(prefix="okgin-web-") as tmp:
-        site = build(os.path.join(tmp, "site"), board=args.board)
+        site = build(os.path.join(tmp, "site"), board=board)
         server = make_server(site, args.host, args.port)
         host, port = server.server_address[:2]
         print("okgin web: serving the page on http://%s:%d/  (Ctrl-C stops)" % (host, port),

@@ -100,7 +100,7 @@ def test_records_scripts_and_board_files_that_are_not_right(installed):
     (cwd / "board.json").write_text('{"bad": 1}')
     one_line(run("okgin", "sim", "--headless", "--script", "s.txt", "--board", "board.json"), 1, "board.json")
     one_line(run("okgin", "uf2", "--board", "nope.json"), 1, "nope.json", "not found")
-    one_line(run("okgin", "board", "--board", "nope.json"), 1, "nope.json", "cannot read")
+    one_line(run("okgin", "board", "--board", "nope.json"), 1, "nope.json", "not found")
     one_line(run("okgin", "stats", "--flash-dir", "nowhere"), 1, "nowhere", "does not exist")
 
 
