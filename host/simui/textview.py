@@ -293,7 +293,7 @@ class PanelReader:
         take (no text is read there). A face with a column of paper (8
         px) between its box and the next face on its row is the pile left
         of the 4.2"'s hand: its kind is "pile", a row of its own."""
-        items = []
+        items: list = []
         boxes = []
         faces = []
         rw, rh = self.rank_w, self.rank_h
