@@ -16,16 +16,15 @@ from i18n import t, card, coach
 def fits(title, lines):
     """True when a notice of ``title`` and ``lines`` fits the panel drawn
     now as screens.error draws it: the title in its bar (or, too wide for
-    it, as the first line), each line wrapped at spaces to the width, from
-    a line and a half under the top to the footer."""
+    it, as the first line), each line wrapped at spaces to the notice's
+    width, from the line under the bar to the footer (screens.NOTE_*)."""
     import screens
-    w = screens.W - 6
-    n = _count(title, w)
-    if n == 1:
-        n = 0         # in its bar
+    import text
+    w = screens.NOTE_W
+    n = 0 if text.width(title) <= screens.W - 6 else _count(title, w)   # in its bar, or a line
     for ln in lines:
         n += _count(ln, w)
-    return screens.LINE + 8 + n * screens.LINE <= screens.H - screens.LINE
+    return screens.NOTE_Y + n * screens.LINE <= screens.FOOT_Y
 
 
 def _count(s, w):

@@ -85,6 +85,19 @@ class Power:
 
     failed = False   # auto-off failed once: not tried again until a reset
 
+    def due(self):
+        """A battery reading is due that tick takes on the next main-loop
+        turn (the first at once after a boot; tick's own condition: no
+        panel busy, so a panel stuck BUSY never holds it). What it finds
+        may change the screens (the gauge, the low battery's notice), so
+        the port's ``sync`` waits for it."""
+        if self._supply is None or ticks_diff(ticks_ms(), self.read_at) < 0:
+            return False
+        try:
+            return not self.hw.busy()
+        except OSError:     # a panel's timeout (EPDTimeout): the main loop's to handle
+            return False
+
     def tick(self, app):
         now = ticks_ms()
         if self.waking:

@@ -64,11 +64,21 @@ class Protocol:
         pw = getattr(self.app, "power", None)
         return pw is not None and pw.sleeping
 
+    def settled(self):
+        """What ``sync`` answers on: the table asleep, or idle with no
+        battery reading due (power.py due: the first comes after the
+        boot's refresh, on a main-loop turn a sync answered at idle would
+        not wait for, and may put the gauge or a notice on the ink)."""
+        if self.asleep():
+            return True
+        pw = getattr(self.app, "power", None)
+        return self.app.idle() and not (pw is not None and pw.due())
+
     def poll(self):
         """Read and answer what has arrived; never blocks."""
         w = self.waiting
         if w is not None:
-            if w == "sync" and (self.asleep() or self.app.idle()):
+            if w == "sync" and self.settled():
                 self.waiting = None
                 self.send("OK")
             elif w == "testmode":
@@ -150,7 +160,7 @@ class Protocol:
             # public: it tells when the table is idle, nothing of a game
             if len(w) != 1:
                 return self.send("ERR sync takes no arguments")
-            if self.asleep() or app.idle():
+            if self.settled():
                 return self.send("OK")
             self.waiting = "sync"
             return

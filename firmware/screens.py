@@ -58,6 +58,15 @@ else:
     PILE_Y = TOP + 1
     HAND_X = 0
 LINES_W = text.LINES_W   # W on a narrow screen, else W - LINES_X - 2
+# A notice's or an error's text (error() draws it, coachview.fits counts
+# its lines): from the line under the title bar (every glyph's top row is
+# paper: a pixel between the bar and the ink, and a top that is a multiple
+# of 8, which text.py copies) to the footer: six lines on the 2.9", seven
+# on the 4.2"'s 150 px; the turn screen's lines' x and width on a narrow
+# screen (25 characters), 3 px in on the 2.9"
+NOTE_X = LINES_X if NARROW else 3
+NOTE_Y = LINE
+NOTE_W = W - 2 * NOTE_X
 ICON_GAP = 3         # an icon and the word after it in a footer
 ITEM_GAP = 12        # one button's item and the next (the catalogue's "  ")
 
@@ -507,11 +516,9 @@ def error(fb, title, lines, hint, testmode=False):
     """A notice or an error: a title bar, the lines wrapped to the width
     (as many as fit above the footer), the footer."""
     fb.fill(0)
-    # a narrow screen: seven lines of 25 characters (the turn screen's
-    # LINES_X, LINES_W), not six of 24
-    y = LINE + (2 if NARROW else 8)
-    x = LINES_X if NARROW else 3
-    w = W - 2 * x
+    y = NOTE_Y
+    x = NOTE_X
+    w = NOTE_W
     if not title_bar(fb, title, testmode):
         lines = [title] + list(lines)   # the title first, in the text
     for ln in lines:

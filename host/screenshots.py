@@ -23,11 +23,10 @@ labels, the page's buttons) are what Tk and chromium draw on the machine
 that ran it.
 """
 import os
-import shutil
-import subprocess
 import tempfile
 import time
 
+from .lib import xserver
 from .lib.errors import CommandError
 
 SEED = 305          # a deal whose first turns show a take, a draw and a last move
@@ -143,19 +142,11 @@ def text_view(panels):
 # ---------------------------------------------------------------- the window
 
 def _xvfb():
-    """A private X server: (process, display name)."""
-    if not shutil.which("Xvfb"):
-        raise CommandError("sim.png needs Xvfb (apt-get install xvfb): --only web,text without it")
-    r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    with os.fdopen(r) as f:
-        num = f.readline().strip()
-    if not num:
-        proc.kill()
-        raise CommandError("Xvfb did not start")
-    return proc, ":" + num
+    """A private X server (lib/xserver.py): (process, display name)."""
+    try:
+        return xserver.start("1920x1080x24")
+    except CommandError as e:
+        raise CommandError("sim.png needs an X server: %s (--only web,text without it)" % e) from None
 
 
 def window_shot(session, board=None):
@@ -208,8 +199,7 @@ def window_shot(session, board=None):
             win.worker.stop()
         if root is not None:
             root.destroy()
-        proc.terminate()
-        proc.wait(timeout=10)
+        xserver.stop(proc)
 
 
 # ---------------------------------------------------------------- the page

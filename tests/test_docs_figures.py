@@ -53,39 +53,32 @@ def _warning_heap():
 TOOLS = "host/vboard/vboard.py HEAPSIZE"
 WARNING = "tests/firmware/test_memory.py BUDGET"
 
+# (page, the place, what it names): the tools' heap (TOOLS)
+TOOLS_PLACES = [
+    ("docs/simulator.md", r"\| `--heapsize SIZE` \| (\d+K) \|", "okgin sim's default heap"),
+    ("docs/simulator.md", r"Heap: the virtual board runs with [^,]*, (\d+K)", "the simulator's heap"),
+    ("docs/hil.md", r"`--heapsize` sets its MicroPython heap \((\d+K) by default", "hil --sim's default heap"),
+    ("docs/virtual-board.md", r"micropython -X heapsize=(\d+K) -i", "the virtual board's heap"),
+    ("docs/virtual-board.md", r"`--heapsize` \(default (\d+K)", "okgin board's default heap"),
+    ("docs/virtual-board.md", r"`heapsize` is passed as `-X heapsize=`; by default (\d+K)", "VBoard's default heap"),
+    ("docs/memory.md", r"the tools \(okgin sim, board, hil --sim\) at (\d+K)", "the tools' heap"),
+    ("host/sim.py", r"MicroPython heap of the virtual board \(default (\d+K)", "okgin sim --help's heap"),
+    ("host/board.py", r"MicroPython GC heap \(default (\d+K)", "okgin board --help's heap"),
+    ("host/hil.py", r"the virtual board's MicroPython heap \(default (\d+K)", "okgin hil --help's heap"),
+    ("host/benches/board.py", r'"OKGIN_BENCH_HEAP", "(\d+K)"', "bench board's heap"),
+    ("docs/firmware.md", r"run the virtual board with (\d+K), the chip's", "the tools' heap"),
+]
+# the same: the memory test's early warning (WARNING)
+WARNING_PLACES = [
+    ("docs/memory.md", r"test runs at (\d+K) as its early warning", "the memory test's warning"),
+    ("docs/memory.md", r"## The warning at (\d+K)", "the memory test's warning"),
+    ("docs/firmware.md", r"On the 64-bit unix port the early warning is (\d+K)", "the memory test's warning"),
+    ("docs/firmware.md", r"to 100 points in `micropython -X heapsize=(\d+K)`", "the memory test's heap"),
+    ("host/vboard/vboard.py", r"okgin bench memory\s+# play at (\d+K)", "the early warning"),
+]
 # (page, the place, what it names, the code's figure, where the code keeps it)
-HEAP_PLACES = [
-    ("docs/simulator.md", r"\| `--heapsize SIZE` \| (\d+K) \|", "okgin sim's default heap",
-     _tools_heap, TOOLS),
-    ("docs/simulator.md", r"Heap: the virtual board runs with [^,]*, (\d+K)", "the simulator's heap",
-     _tools_heap, TOOLS),
-    ("docs/hil.md", r"`--heapsize` sets its MicroPython heap \((\d+K) by default", "hil --sim's default heap",
-     _tools_heap, TOOLS),
-    ("docs/virtual-board.md", r"micropython -X heapsize=(\d+K) -i", "the virtual board's heap",
-     _tools_heap, TOOLS),
-    ("docs/virtual-board.md", r"`--heapsize` \(default (\d+K)", "okgin board's default heap",
-     _tools_heap, TOOLS),
-    ("docs/virtual-board.md", r"`heapsize` is passed as `-X heapsize=`; by default (\d+K)",
-     "VBoard's default heap", _tools_heap, TOOLS),
-    ("docs/memory.md", r"the tools \(okgin sim, board, hil --sim\) at (\d+K)", "the tools' heap",
-     _tools_heap, TOOLS),
-    ("host/sim.py", r"MicroPython heap of the virtual board \(default (\d+K)", "okgin sim --help's heap",
-     _tools_heap, TOOLS),
-    ("host/board.py", r"MicroPython GC heap \(default (\d+K)", "okgin board --help's heap",
-     _tools_heap, TOOLS),
-    ("host/hil.py", r"the virtual board's MicroPython heap \(default (\d+K)", "okgin hil --help's heap",
-     _tools_heap, TOOLS),
-    ("host/benches/board.py", r'"OKGIN_BENCH_HEAP", "(\d+K)"', "bench board's heap",
-     _tools_heap, TOOLS),
-    ("docs/memory.md", r"test runs at (\d+K) as its early warning", "the memory test's warning",
-     _warning_heap, WARNING),
-    ("docs/memory.md", r"## The warning at (\d+K)", "the memory test's warning", _warning_heap, WARNING),
-    ("docs/firmware.md", r"On the 64-bit unix port the early warning is (\d+K)", "the memory test's warning",
-     _warning_heap, WARNING),
-    ("docs/firmware.md", r"to 100 points in `micropython -X heapsize=(\d+K)`", "the memory test's heap",
-     _warning_heap, WARNING),
-    ("docs/firmware.md", r"run the virtual board with (\d+K), the chip's", "the tools' heap", _tools_heap, TOOLS),
-    ("host/vboard/vboard.py", r"okgin bench memory\s+# play at (\d+K)", "the early warning", _warning_heap, WARNING),
+HEAP_PLACES = [p + (_tools_heap, TOOLS) for p in TOOLS_PLACES] + \
+    [p + (_warning_heap, WARNING) for p in WARNING_PLACES] + [
     ("host/benches/memory.py", r"^BUDGET_K = (\d+)", "okgin bench memory's warning",
      lambda: _warning_heap()[:-1], WARNING),
 ]

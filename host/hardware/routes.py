@@ -11,13 +11,17 @@ centre line and 250 mm to a side) or ``station`` (each player's panel at
 their own edge of the table, on a cable, where the station in layout.json
 puts it, seen from the seated eye points of host/hardware/seats.py).
 
-Today's heights are measured from the firmware (legibility.measure); the
-other routes scale them (2x: each glyph pixel drawn as a 2x2 block) or
-take a font's own figures (Terminus 16x32 from Debian's xfonts-terminus
-4.48: capitals 20 px, x-height 14, as measured from ter-u32n_unicode.pcf;
-it has the Lithuanian letters and the four suits but no Hangul).
+The heights are measured from what the firmware draws (legibility.measure
+on the golden screens): the 2.9"'s on its 296x128 screens, the 4.2"'s on
+its 400x300 ones (scale 2: each glyph pixel a 2x2 block, and its own
+layout: the showdown's card indexes carry the card's own suit, not the
+2.9"'s small one). The other routes scale those or take a font's own
+figures (Terminus 16x32 from Debian's xfonts-terminus 4.48: capitals 20
+px, x-height 14, as measured from ter-u32n_unicode.pcf; it has the
+Lithuanian letters and the four suits but no Hangul).
 """
 import math
+import os
 
 from . import layout as L
 from . import legibility as G
@@ -82,33 +86,47 @@ def _heights(today, k=1, text=None, ranks=None):
     return out
 
 
-def routes(today):
+def measured(root=None):
+    """(the 2.9"'s heights, the 4.2"'s): legibility.measure on the golden
+    screens of each panel size, what the firmware draws there."""
+    root = root or L.ROOT
+    base = os.path.join(root, "tests", "app", "golden")
+    # an installed okgin holds them as golden_400x300 (build.golden_dir,
+    # which imports this module)
+    t42 = os.path.join(base, "400x300")
+    return G.measure(root), G.measure(root, t42 if os.path.isdir(t42) else base + "_400x300")
+
+
+def routes(today, t42_drawn):
     """The candidate routes: dicts of route, panel, mm (per px), px
-    (width, height), glyph (cell w, line h in px), heights, where, note."""
+    (width, height), glyph (cell w, line h in px), heights, where, note.
+    ``today``: the 2.9"'s measured heights; ``t42_drawn``: the 4.2"'s (its
+    Unifont 2x text and 32 px ranks, as the firmware draws them at scale
+    2), which the other 4.2" and 7.5" routes scale."""
     t29 = 29.05 / 128
     t42 = 63.6 / 300
     t75 = 97.92 / 480
+    d42 = t42_drawn
     return [
         {"route": "2.9\" 296x128 in the central hood (the case before issue 36), 1x glyphs", "px": (296, 128), "mm": t29,
          "cell": (8, 16), "heights": _heights(today), "where": "box"},
         {"route": "2.9\" in the hood, every glyph 2x", "px": (296, 128), "mm": t29, "cell": (16, 32),
          "heights": _heights(today, 2), "where": "box"},
         {"route": "4.2\" 400x300 in a hood, Unifont 2x text, 32 px ranks", "px": (400, 300), "mm": t42,
-         "cell": (16, 32), "heights": _heights(today, 2, ranks=32), "where": "box"},
+         "cell": (16, 32), "heights": _heights(d42), "where": "box"},
         {"route": "4.2\" 400x300 in a hood, Terminus 16x32 Latin (caps 20 px), Unifont 2x Hangul, 32 px ranks",
          "px": (400, 300), "mm": t42, "cell": (16, 32),
-         "heights": _heights(today, 2, text=(20, today["accented Latin"]["px"] * 2 - 2, today["Hangul"]["px"] * 2),
-                             ranks=32), "where": "box"},
+         "heights": _heights(d42, text=(20, d42["accented Latin"]["px"] - 2, d42["Hangul"]["px"])), "where": "box"},
         {"route": "4.2\" 400x300 in a hood, Unifont 3x text (caps 30 px), 48 px ranks", "px": (400, 300),
-         "mm": t42, "cell": (24, 48), "heights": _heights(today, 3, ranks=48), "where": "box"},
+         "mm": t42, "cell": (24, 48), "heights": _heights(d42, 1.5, ranks=48), "where": "box"},
         {"route": "7.5\" 800x480 in a hood, Unifont 3x text, 48 px ranks", "px": (800, 480), "mm": t75,
-         "cell": (24, 48), "heights": _heights(today, 3, ranks=48), "where": "box"},
+         "cell": (24, 48), "heights": _heights(d42, 1.5, ranks=48), "where": "box"},
         {"route": "2.9\" stations at each player's edge, today's glyphs", "px": (296, 128), "mm": t29,
          "cell": (8, 16), "heights": _heights(today), "where": "station"},
         {"route": "2.9\" stations at each player's edge, 2x ranks and suits, today's text", "px": (296, 128),
          "mm": t29, "cell": (8, 16), "heights": _heights(today, ranks=32), "where": "station"},
         {"route": "4.2\" stations at each player's edge, Unifont 2x text, 32 px ranks", "px": (400, 300),
-         "mm": t42, "cell": (16, 32), "heights": _heights(today, 2, ranks=32), "where": "station"},
+         "mm": t42, "cell": (16, 32), "heights": _heights(d42), "where": "station"},
     ]
 
 
@@ -118,11 +136,10 @@ RECOMMENDED = "4.2\" stations at each player's edge, Unifont 2x text, 32 px rank
 def table(layout=None):
     """One row per route: its figures per class (median, 90th percentile),
     whether every goal is met, the room it leaves and its memory."""
-    from . import legibility as legibility
-    today = legibility.measure(L.ROOT)
+    today, t42 = measured()
     cache = {}
     rows = []
-    for r in routes(today):
+    for r in routes(today, t42):
         if r["where"] not in cache:
             cache[r["where"]] = places(r["where"], layout)
         pl = cache[r["where"]]
@@ -131,8 +148,10 @@ def table(layout=None):
             med, p90, dist, _ = G.figures(px * r["mm"], pl)
             gm, g90 = G.GOALS[today[name]["goal"]]
             good = med >= gm and p90 >= g90
-            # the showdown's small suits sit beside a rank: a route may drop them
-            if name != "suit in the showdown":
+            # the 2.9"'s showdown draws a small suit beside each rank, which
+            # a route may drop; the 4.2"'s draws the card's own suit
+            small = name == "suit in the showdown" and px < r["heights"]["suit on a card"]
+            if not small:
                 ok &= good
             figs[name] = (round(px, 1), round(med, 1), round(p90, 1), good)
         fb = 2 * r["px"][0] * r["px"][1] // 8

@@ -33,8 +33,12 @@ The text is laid out on a grid of 37 columns, a column per 8 pixels, as a
 terminal shows it: a Latin glyph takes a column, a Hangul glyph two (a
 terminal's wide character); a row per line of the panel: the header, the
 pile beside the prompt, the hand as ranks and suits, the footer's actions.
-The boxes of cards (faces, backs, the empty pile) are no text: the empty
-pile's dash is exactly Unifont's "_", so nothing is read inside a box.
+The 4.2"'s 200x150 screen (25 columns of text) is read into as many
+columns: its cards, 15 or 16 px apart, take three columns each as rank and
+suit, and the pile left of its hand is set apart on a row of its own over
+the hand's. The boxes of cards (faces, backs, the empty pile) are no text:
+the empty pile's dash is exactly Unifont's "_", so nothing is read inside
+a box.
 """
 import os
 import unicodedata
@@ -45,7 +49,12 @@ from ..lib.screen import screen_of
 
 W, H = 296, 128          # the 2.9" panel (each read takes its image's size)
 GH = 16                  # a line of text, px (firmware/text.py H)
-COLS = W // 8            # 37 columns there, a column per 8 pixels
+# 37 columns, a column per 8 pixels of the 2.9"'s screen; the 4.2"'s
+# 200x150 screen gets as many (25 are its width): a card read as rank and
+# suit takes two columns and a space where the 4.2" draws it in 15 or 16
+# px, so its pile and hand of 11 take 36, and the footer's icons read as
+# the words they stand for take more columns than their pixels
+COLS = W // 8
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 ASCII_SUITS = {"c": "c", "d": "d", "h": "h", "s": "s"}
 SELECTED = "^"           # the mark under the card the cursor is on
@@ -59,15 +68,24 @@ BODY = FULL & ~LAST
 class _Geom:
     """A screen's size and the bit masks the reader uses on it: ``w`` x
     ``h`` pixels (the panel's logical screen: its image at scale 1, or the
-    image halved when the panel shows each pixel as a 2x2 block)."""
+    image halved when the panel shows each pixel as a 2x2 block), and
+    the width of a card's box there (firmware/screens.py CARD_W: 16 px on
+    a screen narrower than the 2.9"'s, 23 on the 2.9")."""
 
     def __init__(self, w, h):
         self.W, self.H = w, h
-        self.COLS = w // 8                      # a column per 8 pixels
+        self.COLS = text_columns(w)
+        self.card_w = CARD_W if w >= W else NARROW_CARD_W
         self.EVEN = int("10" * ((w + 1) // 2), 2) >> ((w + 1) // 2 * 2 - w)   # even x (MSB = x 0): the dotted rule
         self.ODD = self.EVEN >> 1
         self.ALL = (1 << h) - 1
         self.ROW = (1 << w) - 1
+
+
+def text_columns(w):
+    """The text view's columns for a screen ``w`` pixels wide: a column per
+    8 pixels, at least 37 (COLS)."""
+    return max(w // 8, COLS)
 
 
 def terminal_width(ch):
@@ -214,7 +232,8 @@ class PanelReader:
         dropped; the column after a wide character's is ("", inverse).
         A panel that shows each pixel of its screen as a 2x2 block (board.json
         ``scale`` 2: the 4.2" table's 200x150 screens on 400x300 pixels) is
-        read at its screen's size, 25 columns there."""
+        read at its screen's size (25 columns of text wide there, read
+        into 37: text_columns)."""
         img = screen_of(img.convert("1"))
         self._g = g = _Geom(img.width, img.height)
         ink = _ink_rows(img, g)
@@ -267,14 +286,20 @@ class PanelReader:
         return tuple((ink[y + k] >> shift) & mask for k in range(h))
 
     def _cards(self, ink):
-        """Card faces: a rank glyph with its suit under it (the turn screen,
-        selected or not) or beside it, small (the showdown). Returns the
-        items and the boxes they take (no text is read there)."""
-        items = []
+        """Card faces: a rank glyph with its suit under it (a card's box on
+        the turn screen, selected or not, the suit 18 px under the rank's
+        top; the 4.2"'s showdown, the suit 17 px under it) or beside it,
+        small (the 2.9"'s showdown). Returns the items and the boxes they
+        take (no text is read there). A face with a column of paper (8
+        px) between its box and the next face on its row is the pile left
+        of the 4.2"'s hand: its kind is "pile", a row of its own."""
+        items: list = []
         boxes = []
+        faces = []
         rw, rh = self.rank_w, self.rank_h
         mask = (1 << rw) - 1
         W, H = self._g.W, self._g.H
+        cw = self._g.card_w
         for y in range(H - rh + 1):
             row = ink[y]
             if not row:
@@ -292,8 +317,15 @@ class PanelReader:
                     suit = self.suits.get(self._window(ink, x, y + 18, self.suit_w, self.suit_h))
                     if suit is not None:
                         # the card's whole box (firmware/screens.py card):
-                        # the rank 3 px under its top, 5 px in
-                        box = (x - 5, y - 3, x - 5 + 23, y - 3 + 36)
+                        # the rank 3 px under its top, centred
+                        x0 = x - (cw - rw) // 2
+                        box = (x0, y - 3, x0 + cw, y - 3 + CARD_H)
+                        faces.append((y, box, len(items)))
+                if suit is None and y + 17 + self.suit_h <= H:
+                    # the tall showdown's index (firmware/endview.py index)
+                    suit = self.suits.get(self._window(ink, x, y + 17, self.suit_w, self.suit_h))
+                    if suit is not None:
+                        box = (x, y, x + rw, y + 17 + self.suit_h)
                 if suit is None and x + 13 + 8 <= W and y + 8 + 8 <= H:
                     suit = self.minis.get(self._window(ink, x + 13, y + 8, 8, 8))
                     if suit is not None:
@@ -301,6 +333,11 @@ class PanelReader:
                 label = rank + (self.suit_text[suit] if suit else "")
                 items.append((y, x, list(label), inverse, "card"))
                 boxes.append(box)
+        for y, box, i in faces:
+            right = [b[0] for yy, b, _j in faces if abs(yy - y) <= 5 and b[0] > box[0]]
+            if right and min(right) - box[2] >= 8 and \
+                    not any(abs(yy - y) <= 5 and box[0] < b[0] < box[2] for yy, b, _j in faces):
+                items[i] = items[i][:4] + ("pile",)
         return items, boxes
 
     def _text(self, ink, cols, boxes):
@@ -401,6 +438,7 @@ class PanelReader:
 
 
 CARD_W, CARD_H = 23, 36      # a card's box (firmware/screens.py)
+NARROW_CARD_W = 16           # its width on a screen narrower than the 2.9"'s
 # each button's icon read as the word the catalogues' footers name it by
 BUTTON_WORDS = {"left": "\u25c0", "right": "\u25b6", "ok": "OK", "draw": "DRAW",
                 "take": "TAKE", "knock": "KNOCK"}
@@ -410,7 +448,8 @@ def _card_boxes(ink, g):
     """The boxes of cards (faces, backs, the empty pile): no text is read
     inside them (the empty pile's dash is exactly Unifont's "_")."""
     W, H = g.W, g.H
-    edge = CARD_W - 2            # the top and bottom edges but for rounded corners
+    cw = g.card_w
+    edge = cw - 2                # the top and bottom edges but for rounded corners
     out = []
     for y in range(H - CARD_H + 1):
         row = ink[y]
@@ -425,13 +464,13 @@ def _card_boxes(ink, g):
             runs ^= low
             x = W - low.bit_length()     # its first pixel (MSB = x 0)
             x0 = x - 1                          # the box's left edge
-            if x0 < 0 or x0 + CARD_W > W:
+            if x0 < 0 or x0 + cw > W:
                 continue
             span = ((1 << edge) - 1) << (W - x - edge)
-            left, right = 1 << (W - 1 - x0), 1 << (W - 1 - (x0 + CARD_W - 1))
+            left, right = 1 << (W - 1 - x0), 1 << (W - 1 - (x0 + cw - 1))
             if bottom & span == span and all(ink[y + k] & left and ink[y + k] & right
                                              for k in range(1, CARD_H - 1)):
-                out.append((x0, y, x0 + CARD_W, y + CARD_H))
+                out.append((x0, y, x0 + cw, y + CARD_H))
     return out
 
 
@@ -473,12 +512,22 @@ def _ink_columns(img, g):
 def _layout(items, COLS=COLS):
     """Items (y, x, cells, inverse, kind) -> rows of COLS cells. A row per
     line of the panel: items whose tops are within 5 pixels share one (a
-    raised card, the pile beside the prompt); a column per 8 pixels."""
+    raised card, the pile beside the prompt); a column per 8 pixels. The
+    pile set apart left of the hand (kind "pile": the 4.2") takes a row
+    of its own over the hand's, as the 2.9" shows it above the hand."""
     rows: "list[list]" = []
     for y, x, cells, inverse, kind in sorted(items, key=lambda i: (i[0], i[1])):
         if not rows or y - rows[-1][0] > 5:
             rows.append([y, []])
         rows[-1][1].append((x, cells, inverse, kind))
+    split: "list[list]" = []
+    for y, row in rows:
+        pile = [i for i in row if i[3] == "pile"]
+        if pile and len(pile) < len(row):
+            split.append([y, pile])
+            row = [i for i in row if i[3] != "pile"]
+        split.append([y, row])
+    rows = split
     out = []
     for _y, row in rows:
         row.sort(key=lambda i: i[0])

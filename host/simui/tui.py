@@ -7,9 +7,10 @@ characters a panel on the 4.2" table (its 200x150 screen, which the panel
 shows as 2x2 blocks), 148x32 on the 2.9" one. A terminal too small for that
 (an 80x24 one) gets the panels as text instead, read back from their pixels
 (textview.py): the header, the pile and the prompt, the hand as ranks and
-suits, the footer's actions, in the language the board speaks, 25 columns a
-panel on the 4.2" table, 37 on the 2.9" (a Hangul syllable takes two), both
-side by side in 80. The keys are the window's
+suits, the footer's actions, in the language the board speaks, 37 columns a
+panel on either table (the 4.2"'s hand of 11 cards read as ranks and
+suits takes 32 of them; a Hangul syllable takes two), both side by side in
+80. The keys are the window's
 (keymaps.py). A terminal reports key presses but not releases, so every key
 is a short press and Shift+key (an upper-case letter) a long one; holding a
 key sends the terminal's own repeats as presses.
@@ -25,7 +26,7 @@ import threading
 
 from . import keymaps, render
 from .keymaps import BUTTONS
-from .textview import clip, columns
+from .textview import clip, columns, text_columns
 from .workers import Watcher, Worker, ready_note, speed_note
 
 FULL_W, FULL_H = 148, 32    # braille cells of a full-size 2.9" panel (its 296x128 screen)
@@ -36,10 +37,11 @@ def sizes(board=None):
     """((braille columns, rows), (text columns, rows)) of a panel of the
     board definition (None: hardware/board.json): its screen, the panel's
     pixels over its scale, at 2x4 pixels a braille cell; as text, a column
-    per 8 pixels and a row per 16, with room for the cursor's marks."""
+    per 8 pixels (at least 37: textview.text_columns) and a row per 16, with
+    room for the cursor's marks."""
     w, h, scale = render.board_panel(board)
     w, h = w // scale, h // scale
-    return ((w + 1) // 2, (h + 3) // 4), (w // 8, h // 16 + 4)
+    return ((w + 1) // 2, (h + 3) // 4), (text_columns(w), h // 16 + 4)
 POLL_S = 0.05
 
 _SPECIAL = {curses.KEY_LEFT: "Left", curses.KEY_RIGHT: "Right", curses.KEY_DOWN: "Down",

@@ -212,18 +212,20 @@ BAD_SCALES = [
 ]
 
 
+def _panel_error(controller, w, h, rotation, **more):
+    """The error of a good board whose first player's panel is this one."""
+    b = good()
+    b["players"][0]["panel"].update(controller=controller, width=w, height=h, rotation=rotation, **more)
+    msg = error(b)
+    assert "\n" not in msg, msg
+    return msg
+
+
 def test_a_scale_the_panel_cannot_take_is_one_clear_line():
     for controller, w, h, scale, expected in BAD_SCALES:
-        b = good()
-        panel = b["players"][0]["panel"]
-        panel["controller"] = controller
-        panel["width"] = w
-        panel["height"] = h
-        panel["rotation"] = 0 if controller == "SSD1683" else 90
-        panel["scale"] = scale
-        msg = error(b)
+        rotation = 0 if controller == "SSD1683" else 90
+        msg = _panel_error(controller, w, h, rotation, scale=scale)
         assert msg == expected, "%r -> %r" % (expected, msg)
-        assert "\n" not in msg
 
 
 def test_scale_1_and_2_are_taken_where_the_driver_draws_them():
@@ -255,12 +257,5 @@ BAD_PANELS = [
 
 def test_a_panel_the_controller_cannot_drive_is_one_clear_line():
     for controller, w, h, rot, expected in BAD_PANELS:
-        b = good()
-        panel = b["players"][0]["panel"]
-        panel["controller"] = controller
-        panel["width"] = w
-        panel["height"] = h
-        panel["rotation"] = rot
-        msg = error(b)
+        msg = _panel_error(controller, w, h, rot)
         assert msg == expected, "%r -> %r" % (expected, msg)
-        assert "\n" not in msg

@@ -127,3 +127,18 @@ def test_the_4in2_showdown_draws_each_cards_own_suit_at_twice_its_size():
     assert m["scores"]["px"] == 20 and "whole-pad" in m["scores"]["found"], m["scores"]
     assert m["accented Latin"]["px"] == 24, m["accented Latin"]
     assert G.measure(ROOT)["suit in the showdown"]["px"] == 7.5
+
+
+def test_the_4in2_routes_take_their_heights_from_the_4in2_screens():
+    """The routes of the 4.2" as the firmware draws it (Unifont 2x text,
+    32 px ranks) carry the heights its own golden screens measure, the
+    showdown's suit the card's own (24 px, not the 2.9"'s small suit at
+    2x: 15 px), and meet every goal at the stations with it."""
+    m = G.measure(ROOT, golden=os.path.join(GOLDEN, "400x300"))
+    rows = {r["route"]: r for r in R.table()}
+    for name in ("4.2\" 400x300 in a hood, Unifont 2x text, 32 px ranks", R.RECOMMENDED):
+        figs = rows[name]["figures"]
+        for cls, v in m.items():
+            assert figs[cls][0] == v["px"], (name, cls, figs[cls], v)
+    suit = rows[R.RECOMMENDED]["figures"]["suit in the showdown"]
+    assert suit[0] == 24 and suit[3], suit

@@ -1,8 +1,6 @@
 """Fixtures for the simulator front ends: the real virtual board, a started
 Session, and a private X server (Xvfb) for the window tests."""
 import os
-import shutil
-import subprocess
 
 import pytest
 
@@ -27,18 +25,13 @@ def session(make_board):
 
 @pytest.fixture(scope="session")
 def xdisplay():
-    """A private X server; the window tests need nothing else."""
-    if not shutil.which("Xvfb"):
-        pytest.skip("Xvfb is not installed (apt install xvfb) - the window tests need an X server")
-    r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    with os.fdopen(r) as f:
-        num = f.readline().strip()
-    if not num:
-        proc.kill()
-        pytest.skip("Xvfb did not start")
-    yield ":" + num
-    proc.terminate()
-    proc.wait(timeout=10)
+    """A private X server (okgin.lib.xserver, as okgin screenshots starts
+    one); the window tests need nothing else."""
+    from okgin.lib import xserver
+    from okgin.lib.errors import CommandError
+    try:
+        proc, display = xserver.start("1600x900x24")
+    except CommandError as e:
+        pytest.skip("%s - the window tests need an X server" % e)
+    yield display
+    xserver.stop(proc)

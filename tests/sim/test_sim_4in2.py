@@ -64,7 +64,8 @@ def test_the_window_is_laid_out_at_the_boards_panel_size(session_4in2, xdisplay)
 
 def test_the_text_view_reads_the_4in2_panel(session_4in2):
     """The 4.2" panel shows its 200x150 screen as 2x2 blocks: the text view
-    reads that screen (25 columns), glyph for glyph what the firmware drew."""
+    reads that screen (the menu's lines: 25 columns at most), glyph for
+    glyph what the firmware drew."""
     from PIL import Image
     from okgin.lib.screen import screen_of
     from okgin.simui.textview import PanelReader

@@ -145,13 +145,13 @@ def test_layout_picks_the_largest_picture_that_fits(cols, rows, want):
     (206, 44, ("side", "full")),     # the 4.2" panels' 200x150 screens: 100x38 cells each
     (204, 90, ("stacked", "full")),
     (102, 45, ("single", "full")),
-    (80, 24, ("side", "text")),      # 25 columns a panel
-    (27, 20, ("single", "text")),
-    (26, 24, ("small", None)),
+    (80, 24, ("side", "text")),      # 37 columns a panel: the hand of 11 and the pile take 36
+    (39, 20, ("single", "text")),
+    (38, 24, ("small", None)),
 ])
 def test_layout_on_the_default_4in2_table(cols, rows, want):
     from okgin.simui.tui import layout, sizes
-    assert sizes() == ((100, 38), (25, 13))
+    assert sizes() == ((100, 38), (37, 13))
     assert layout(cols, rows, sizes()) == want
 
 
