@@ -552,14 +552,15 @@ class Flash:
         except (TransportError, serial.SerialException, OSError):
             return None
 
-    def wait_for_game(self, board, power_cycle=None, timeout=30):
-        """Wait until the reset board prints READY (the port is closed then)."""
+    def wait_for_game(self, board, power_cycle=None, timeout=30, clock=None):
+        """Wait until the reset board prints READY (the port is closed then);
+        ``clock``: flash_board's."""
         if board is None:
             board = transport.Board(self.port)
             board.reopen(timeout=timeout)
         try:
             if power_cycle is None:
-                board.wait_reboot(timeout)
+                board.wait_reboot(timeout, clock)
             else:
                 _boot_in_process_board(board, power_cycle, self.rep)
             self.rep.ready = board.ready
@@ -598,14 +599,17 @@ class Flash:
 
 
 def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
-                board_json=None, after_stage=None, power_cycle=None, ready_timeout=30):
+                board_json=None, after_stage=None, power_cycle=None, ready_timeout=30, clock=None):
     """Flash the firmware in ``src_root`` onto the board at ``port``; return
     a ``FlashReport``. ``after_stage(device)`` is a test hook run after
     staging, before the switch. ``power_cycle``: for a board whose power we
     control (an in-process VirtualBoard), restart it that way instead of
-    ``machine.reset()``. ``ready_timeout``: seconds (wall) the reset board
-    has to print READY; an emulated Pico on a loaded PC runs at a few
-    percent of a real one's speed and needs more than a Pico's 30."""
+    ``machine.reset()``. ``ready_timeout``: seconds the reset board has to
+    print READY (a Pico boots in ~3), counted on ``clock`` if given: the
+    board's own seconds, an emulated Pico's clock (``chip_clock``), which a
+    loaded PC slows down with the chip (at a few percent of a real one's
+    speed its boot took more than 30 s of wall time, and the flash failed
+    though nothing was wrong); else on the wall clock."""
     import serial
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
@@ -639,10 +643,15 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     finally:
         dev.close()
     if reset:
-        run.wait_for_game(board, power_cycle, ready_timeout)
+        run.wait_for_game(board, power_cycle, ready_timeout, clock)
     rep.seconds = time.monotonic() - t0
     run.say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
     return rep
+
+
+def chip_clock(chip):
+    """An emulated Pico's own seconds (``flash_board``'s clock)."""
+    return lambda: chip.emulated_ns() / 1e9
 
 
 def check_inputs(src_root, board_json=None):

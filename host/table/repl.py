@@ -267,8 +267,8 @@ class Repl(FilesBase):
         found = {}
         for line in self.run(pieces, timeout).decode().splitlines():
             w = line.split()
-            if len(w) >= 3 and w[0] == "R":
-                out[w[1]] = None if w[2] == "-" else bytes.fromhex(w[2])
+            if len(w) >= 2 and w[0] == "R":       # (an empty file: no third word)
+                out[w[1]] = None if w[2:] == ["-"] else bytes.fromhex("".join(w[2:]))
             elif len(w) >= 3 and w[0] == "D":
                 out[w[1]] = None if w[2] == "-" else (w[2], int(w[3]))
             elif len(w) == 3 and w[0] == "H":
