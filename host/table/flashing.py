@@ -62,17 +62,20 @@ PIECE = 3072
 # Helpers defined once per session on the device (raw REPL globals persist).
 DEVICE_HELPERS = """\
 import os, sys, hashlib, binascii
+_okb = bytearray(2048)
+_okv = memoryview(_okb)
 def _okh(p):
     try:
         h = hashlib.sha256()
-        b = bytearray(512)
-        m = memoryview(b)
         with open(p, 'rb') as f:
             while True:
-                n = f.readinto(b)
-                if not n:
+                n = f.readinto(_okb)
+                if n == 2048:
+                    h.update(_okb)
+                elif n:
+                    h.update(_okv[:n])
+                else:
                     break
-                h.update(m[:n])
         return binascii.hexlify(h.digest()).decode()
     except OSError:
         return None
@@ -140,27 +143,36 @@ def _okplan(m, ps, ds):
     print(repr((o, [_okh(p) for p in ps], _okls(ds))))
 """ % {"block": PIECE // 3 * 4, "piece": PIECE}
 
-# First thing on the board: the interrupted program's modules that are
-# files of this filesystem (a running okgin game: 24 modules, ~85 KB of the
-# virtual board's 176K heap) leave the heap; what the flash sends replaces
-# them anyway. With them the helpers below met "MemoryError ... allocating
-# 3592 bytes" while comparing files, on a loaded machine where the Ctrl-C
-# fell mid-boot. The board's own shims (vmachine: no file here) stay.
-# (A board where this fails, not a MicroPython one, is named by INFO_CODE,
-# which follows it in the same exec.)
+# First thing on the board: the interrupted program's objects leave the
+# heap. Its globals (the raw REPL runs in __main__'s, where main.py left
+# the whole game) and its modules that are files of this filesystem (a
+# running okgin game: 24 modules, ~85 KB of the virtual board's 176K heap);
+# what the flash sends replaces them anyway. With them the helpers below
+# met "MemoryError ... allocating 3592 bytes" while comparing files, on a
+# loaded machine where the Ctrl-C fell mid-boot, and on the chip every
+# allocation of the hashing collected the game's ~100 KB again: 1.12 s to
+# hash the firmware, 0.65 s without them. The board's own shims (vmachine:
+# no file here) stay. The folders are listed once, not a lookup per module
+# and suffix. (A board where this fails, not a MicroPython one, is named by
+# INFO_CODE, which follows it in the same exec.)
 FREE_CODE = """\
 try:
+    for _n in list(globals()):
+        if _n[:2] != '__':
+            del globals()[_n]
     import gc, os, sys
+    _l = {}
     for _n in list(sys.modules):
-        _p = _n.replace('.', '/')
-        for _f in (_p + '.mpy', _p + '.py', _p + '/__init__.mpy', _p + '/__init__.py'):
+        _p = _n.replace('.', '/').rsplit('/', 1)
+        _d, _b = (_p[0], _p[1]) if len(_p) == 2 else ('', _p[0])
+        if _d not in _l:
             try:
-                os.stat(_f)
+                _l[_d] = [e[0] for e in (os.ilistdir(_d) if _d else os.ilistdir())]
             except OSError:
-                continue
+                _l[_d] = []
+        if _b + '.mpy' in _l[_d] or _b + '.py' in _l[_d] or _b in _l[_d]:
             del sys.modules[_n]
-            break
-    _n = _p = _f = None
+    _n = _p = _d = _b = _l = None
     gc.collect()
 except Exception:
     pass
