@@ -6,6 +6,8 @@ mpremote's transport (used here as a library, its prints silenced).
   busy drawing, can miss one), and a port where the okgin firmware answers
   with its owner's lock on is named as such (``LOCKED``);
 - ``exec`` / ``eval`` / ``run``: code on the board, its output back;
+  ``stream``: code that reads blocks of data from its stdin, sent as it
+  acknowledges them (okgin flash's files: one command, not one a block);
 - ``read``, ``digest``, ``put`` (a temporary file, then a rename),
   ``remove``, ``tree``, and ``visit`` (several of those in one script):
   the board's files, as okgin.table.files offers them;
