@@ -34,16 +34,20 @@ def _entered(port):
 
 
 def test_files_streamed_in_blocks_arrive_whole_and_every_block_is_acknowledged(bare):
-    from okgin.table.flashing import PIECE
-    # every byte value (Ctrl-C and Ctrl-D among them), sizes around a block
+    from okgin.table.flashing import PIECE, _packed
+    # every byte value (Ctrl-C and Ctrl-D among them), sizes around a block,
+    # and a file sent compressed (the board inflates it): what is written
+    # is the file itself
     files = {"a.bin": bytes(range(256)) * 30, "b.bin": b"", "c.bin": b"\x03\x04\r\n" * (PIECE // 4),
-             "d.bin": os.urandom(PIECE + 1)}
-    blocks = [base64.b64encode(d[i:i + PIECE]) for d in files.values() for i in range(0, len(d), PIECE)]
+             "d.bin": os.urandom(PIECE + 1), "e.txt": b"okgin deals the cards\n" * 900}
+    sent = {n: (_packed(x, True) if n == "e.txt" else x) for n, x in files.items()}
+    assert len(sent["e.txt"]) < len(files["e.txt"]) // 10
+    blocks = [base64.b64encode(d[i:i + PIECE]) for d in sent.values() for i in range(0, len(d), PIECE)]
     acks = []
     d = _entered(bare.port)
     try:
-        out = d.stream("_okrx(%r)\n_okhs(%r)\n" % ([(n, len(x)) for n, x in files.items()], list(files)),
-                       blocks, acks.append)
+        out = d.stream("_okrx(%r)\n_okhs(%r)\n" % ([(n, len(x), int(n == "e.txt")) for n, x in sent.items()],
+                                                    list(files)), blocks, acks.append)
         back = {n: d.read(n) for n in files}
     finally:
         d.close()
@@ -63,7 +67,7 @@ def test_an_error_on_the_board_mid_transfer_is_its_own_words_and_the_repl_answer
         # the second file cannot be opened (no such folder): the board stops
         # with blocks of it already on their way
         with pytest.raises(TransportExecError) as e:
-            d.stream("_okrx(%r)\n" % ([("ok.bin", PIECE), ("nodir/x.bin", 5 * PIECE)],), blocks, acks.append)
+            d.stream("_okrx(%r)\n" % ([("ok.bin", PIECE, 0), ("nodir/x.bin", 5 * PIECE, 0)],), blocks, acks.append)
         assert "OSError" in e.value.error_output and "ENOENT" in e.value.error_output
         assert acks == [1]
         d.enter()          # as the next flash, or the flasher's abandon(), does
