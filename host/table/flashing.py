@@ -509,18 +509,18 @@ class Flash:
                 blocks.append(base64.b64encode(w[at:at + PIECE]))
                 ends.append((i, len(d) * min(len(w), at + PIECE) // len(w)))
         bar = Progress(self.out, len(plan.todo), plan.need, self.quiet)
-        at = [0]                # the file the bar shows
+        shown = [0]             # the file the bar shows
 
         def next_file():
-            self._copied(bar, plan, at[0])
-            at[0] += 1
-            if at[0] < len(plan.todo):
-                bar.start(plan.todo[at[0]][0], len(plan.todo[at[0]][1]))
+            self._copied(bar, plan, shown[0])
+            shown[0] += 1
+            if shown[0] < len(plan.todo):
+                bar.start(plan.todo[shown[0]][0], len(plan.todo[shown[0]][1]))
 
         def upto(i, n):
             """The board wrote file ``i`` up to byte ``n``, and so every
             file before it (the empty ones too, which have no block)."""
-            while at[0] < i:
+            while shown[0] < i:
                 next_file()
             bar.update(n)
             if n == len(plan.todo[i][1]):
@@ -530,7 +530,7 @@ class Flash:
             if plan.todo:
                 bar.start(plan.todo[0][0], len(plan.todo[0][1]))
             text = dev.stream(code, blocks, lambda n: upto(*ends[n - 1]), timeout=FS_TIMEOUT)
-            while at[0] < len(plan.todo):
+            while shown[0] < len(plan.todo):
                 next_file()
         finally:
             bar.close()
