@@ -263,3 +263,16 @@ def test_the_bill_of_materials_total():
            str(says), rel + " Total")
     _agree(rel, "the printed case's volume in cm³", said(rel, r"and base: (\d+) cm³ solid"),
            "%d" % round(_manifest()["print"]["solid_cm3"]), MANIFEST + " print.solid_cm3")
+
+
+# ------------------------------------------------------------- okgin flash
+
+def test_the_flashs_block_and_ready_wait():
+    """docs/flashing.md's transfer block and READY wait are the flasher's."""
+    import okgin.table.flashing as fl
+    rel = "docs/flashing.md"
+    _agree(rel, "the staged files' block", said(rel, r"as base64 blocks of (\d+) KB of a file each"),
+           str(fl.PIECE // 1024), "host/table/flashing.py PIECE")
+    code = inspect.signature(fl.flash_board).parameters["ready_timeout"].default
+    _agree(rel, "the READY wait", said(rel, r"The wait is (\d+) s of the\s+board's time"),
+           str(code), "host/table/flashing.py flash_board(ready_timeout=)")

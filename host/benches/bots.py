@@ -170,7 +170,7 @@ def run_chip(quick, games=None):
     import statistics
     from .chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
     from ..chip.chipboard import ChipError
-    from ..table.flashing import flash_board
+    from ..table.flashing import chip_clock, flash_board
     from ..table.boards import make_board
     games = games or (1 if quick else 10)
     if games < 1:
@@ -180,7 +180,7 @@ def run_chip(quick, games=None):
     try:
         chip.start()
         banner = chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True)
+        flash_board(chip.port, quiet=True, clock=chip_clock(chip))
         chip.console_line("READY", 600)
         # decisions and heap do not depend on e-ink time: refreshes at 1/50
         for panel in chip.pins.panels:

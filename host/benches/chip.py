@@ -84,9 +84,9 @@ def _source_copy():
 
 
 def bench_flash(chip, one_module=True, board=None):
-    from ..table.flashing import flash_board
+    from ..table.flashing import chip_clock, flash_board
     t0 = chip.emulated_ns()
-    full = flash_board(chip.port, quiet=True, ready_timeout=300, board_json=board)
+    full = flash_board(chip.port, quiet=True, clock=chip_clock(chip), board_json=board)
     full_emu = (chip.emulated_ns() - t0) / 1e9
     if not one_module:
         return full, full_emu, None, None
@@ -97,7 +97,7 @@ def bench_flash(chip, one_module=True, board=None):
             f.write("\n\ndef _bench_one_module():\n    return 1\n")
         chip.console_line("READY", 600)
         t1 = chip.emulated_ns()
-        one = flash_board(chip.port, src_root=src, quiet=True, ready_timeout=300, board_json=board)
+        one = flash_board(chip.port, src_root=src, quiet=True, clock=chip_clock(chip), board_json=board)
         one_emu = (chip.emulated_ns() - t1) / 1e9
     finally:
         shutil.rmtree(src, ignore_errors=True)

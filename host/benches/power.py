@@ -179,7 +179,7 @@ def run(args):
     from ..table.boards import make_board
     from ..chip.chipboard import ChipError
     from .chip import _firmware
-    from ..table.flashing import flash_board
+    from ..table.flashing import chip_clock, flash_board
     quick = getattr(args, "quick", False)
     hands = getattr(args, "hands", None) or 1
     idle_s = getattr(args, "idle_s", None) or (600 if quick else 3600)
@@ -194,7 +194,7 @@ def run(args):
         banner = chip.console_line("MicroPython v", 120)
         _say("emulated Pico: %s; the firmware of this checkout, on batteries (VSYS %.1f V)"
              % (banner.strip(), VSYS_BATTERY))
-        flash_board(chip.port, quiet=True, ready_timeout=300)
+        flash_board(chip.port, quiet=True, clock=chip_clock(chip))
         fw = _firmware(chip)
         table = ChipFirmware(chip, fw)
         try:

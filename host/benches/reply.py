@@ -228,7 +228,7 @@ def run(args):
     from .chip import _firmware, _langs, _reboot
     from ..chip.chipboard import ChipError
     from ..table.boards import make_board
-    from ..table.flashing import flash_board
+    from ..table.flashing import chip_clock, flash_board
     quick = getattr(args, "quick", False)
     games = getattr(args, "games", None) or 1
     hands = 1 if quick else None
@@ -238,7 +238,7 @@ def run(args):
     try:
         chip.start()
         banner = chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True)
+        flash_board(chip.port, quiet=True, clock=chip_clock(chip))
         chip.console_line("READY", 600)
         trace = Trace(chip)
         fw = _firmware(chip)

@@ -29,6 +29,11 @@ MAX_LINE = 200            # protocol.md: requests are at most 200 characters
 PROTO = "1"
 
 
+# wall seconds an emulated board's clock may stand still before a wait on
+# it gives up (its emulator is gone or hung; a loaded PC only slows it)
+CLOCK_STALL = 120.0
+
+
 class TransportError(CommandError):
     """Something went wrong talking to the board (base class)."""
 
@@ -277,25 +282,44 @@ class Board:
                                         % (self.url, timeout)) from None
                 time.sleep(0.2)
 
-    def wait_reboot(self, timeout=30.0):
+    def wait_reboot(self, timeout=30.0, clock=None):
         """After a reset: READY on the open port (the virtual board keeps it,
         and pyserial drops input on re-open, so we read on); if the port
-        fails (a real Pico re-enumerates), re-open it and probe."""
-        deadline = time.monotonic() + timeout
+        fails (a real Pico re-enumerates), re-open it and probe. ``clock``:
+        as wait_ready's."""
+        now = clock or time.monotonic
+        deadline = now() + timeout
         try:
-            return self.wait_ready(timeout, probe_after=5.0)
+            return self.wait_ready(timeout, probe_after=5.0, clock=clock)
         except Disconnected:
-            self.reopen(max(1.0, deadline - time.monotonic()))
-            return self.wait_ready(max(1.0, deadline - time.monotonic()), probe_after=1.0)
+            self.reopen(timeout if clock else max(1.0, deadline - now()))
+            return self.wait_ready(max(1.0, deadline - now()), probe_after=1.0, clock=clock)
 
-    def wait_ready(self, timeout=10.0, probe_after=1.0):
+    def wait_ready(self, timeout=10.0, probe_after=1.0, clock=None):
         """Wait for the firmware's READY line; if none comes within
         ``probe_after`` seconds, ask ``hello`` (the board may have booted
-        before we opened the port, and its READY is gone)."""
-        deadline = time.monotonic() + timeout
-        probe_at = time.monotonic() + min(probe_after, timeout / 2)
-        while time.monotonic() < deadline:
-            line = self._readline(min(0.2, max(0.01, deadline - time.monotonic())))
+        before we opened the port, and its READY is gone). ``clock``: the
+        board's own seconds (an emulated Pico's clock, which a loaded PC
+        slows down with the chip) in which ``timeout`` counts; else the
+        wall clock's."""
+        now = clock or time.monotonic
+
+        def left():
+            # wall seconds a read or probe may take: the time left, on
+            # the wall clock; a few seconds at a time on the board's
+            return max(0.01, deadline - now()) if clock is None else 3.0
+
+        deadline = now() + timeout
+        probe_at = time.monotonic() + (probe_after if clock else min(probe_after, timeout / 2))
+        seen, moved = now(), time.monotonic()
+        while now() < deadline:
+            if clock is not None:
+                if now() != seen:
+                    seen, moved = now(), time.monotonic()
+                elif time.monotonic() - moved > CLOCK_STALL:
+                    raise BoardTimeout("no READY from the firmware on %s: its clock stopped for %.0f s"
+                                       " (the emulator stalled?)" % (self.url, CLOCK_STALL))
+            line = self._readline(min(0.2, left()))
             if line is not None and line.startswith("OK okgin") and self._late_hellos:
                 # the answer to a probe that timed out: the firmware runs
                 self._late_hellos -= 1
@@ -319,7 +343,7 @@ class Board:
                 # glued to leftover input.
                 probe_at = time.monotonic() + 3.0
                 try:
-                    text = self.request("hello", timeout=min(3.0, max(0.5, deadline - time.monotonic())))
+                    text = self.request("hello", timeout=min(3.0, max(0.5, left())))
                 except BoardTimeout:
                     # a slow boot may still answer it: that answer must not
                     # be taken for the answer to a later request
@@ -329,8 +353,8 @@ class Board:
                     continue
                 self.ready = "READY " + text
                 return self.ready
-        raise BoardTimeout("no READY from the firmware on %s within %.0f s%s"
-                           % (self.url, timeout, self._noise_hint()))
+        raise BoardTimeout("no READY from the firmware on %s within %.0f s%s%s"
+                           % (self.url, timeout, " of its own time" if clock else "", self._noise_hint()))
 
     # -- lines -------------------------------------------------------------
     def _readline(self, timeout):

@@ -10,6 +10,8 @@ small idempotent journal (``main.py`` last); verify every file; reset into the
 game. The player's saved game (``game.okg``) and ``settings.json`` are never
 touched.
 """
+import ast
+import base64
 import hashlib
 import json
 import os
@@ -18,6 +20,7 @@ import shutil
 import sys
 import tempfile
 import time
+import zlib
 
 from ..lib.errors import CommandError
 from ..lib import transport
@@ -49,20 +52,31 @@ FS_TIMEOUT = 90
 
 SWITCH_CODE = switch_code()
 
+# The staged files go as base64 (no Ctrl-C, Ctrl-D or CR: the raw REPL, a
+# Pico's USB and a pty's line discipline pass it as it is) on the board's
+# stdin to one exec (``_okrx``), PIECE bytes of a file per block, each
+# answered once written. Raw-paste execs of 1.5 KB each cost the chip a
+# compile and ~50 ms of flow control a piece: 9.9 of a full flash's 17.6
+# emulated s. 3 KB: the board's buffer and a piece, 7 KB of its heap.
+PIECE = 3072
+
 # Helpers defined once per session on the device (raw REPL globals persist).
 DEVICE_HELPERS = """\
 import os, sys, hashlib, binascii
+_okb = bytearray(2048)
+_okv = memoryview(_okb)
 def _okh(p):
     try:
         h = hashlib.sha256()
-        b = bytearray(512)
-        m = memoryview(b)
         with open(p, 'rb') as f:
             while True:
-                n = f.readinto(b)
-                if not n:
+                n = f.readinto(_okb)
+                if n == 2048:
+                    h.update(_okb)
+                elif n:
+                    h.update(_okv[:n])
+                else:
                     break
-                h.update(m[:n])
         return binascii.hexlify(h.digest()).decode()
     except OSError:
         return None
@@ -95,27 +109,93 @@ def _okrmtree(p):
     except OSError:
         pass
 _oka = binascii.a2b_base64
-"""
-
-# First thing on the board: the interrupted program's modules that are
-# files of this filesystem (a running okgin game: 24 modules, ~85 KB of the
-# virtual board's 176K heap) leave the heap; what the flash sends replaces
-# them anyway. With them the helpers below met "MemoryError ... allocating
-# 3592 bytes" while comparing files, on a loaded machine where the Ctrl-C
-# fell mid-boot. The board's own shims (vmachine: no file here) stay.
-FREE_CODE = """\
-import gc, os, sys
-for _n in list(sys.modules):
-    _p = _n.replace('.', '/')
-    for _f in (_p + '.mpy', _p + '.py', _p + '/__init__.mpy', _p + '/__init__.py'):
+try:
+    import deflate, io
+    _okz = 1
+except ImportError:
+    _okz = 0
+def _okrx(items):
+    r = sys.stdin.buffer.readinto
+    m = memoryview(bytearray(%(block)d))
+    for p, n, z in items:
+        q = bytearray(n) if z else None
+        o = 0
+        with open(p, 'wb') as f:
+            while n > 0:
+                k = n if n < %(piece)d else %(piece)d
+                c = (k + 2) // 3 * 4
+                g = 0
+                while g < c:
+                    x = r(m[g:c])
+                    if not x:
+                        raise OSError(5)
+                    g += x
+                if z:
+                    q[o:o + k] = _oka(m[:c])
+                    o += k
+                else:
+                    f.write(_oka(m[:c]))
+                n -= k
+                sys.stdout.write('#')
+            if z:
+                d = deflate.DeflateIO(io.BytesIO(q), deflate.ZLIB)
+                while True:
+                    k = d.readinto(m)
+                    if not k:
+                        break
+                    f.write(m[:k])
+                q = d = None
+def _okls(ds):
+    out = []
+    for d in ds:
         try:
-            os.stat(_f)
+            for e in (os.ilistdir(d) if d else os.ilistdir()):
+                out.append(d + '/' + e[0] if d else e[0])
         except OSError:
-            continue
-        del sys.modules[_n]
-        break
-_n = _p = _f = None
-gc.collect()
+            pass
+    return out
+def _okplan(m, ps, ds):
+    try:
+        with open(m) as f:
+            o = f.read()
+    except OSError:
+        o = None
+    print(repr((o, [_okh(p) for p in ps], _okls(ds), _okz)))
+""" % {"block": PIECE // 3 * 4, "piece": PIECE}
+
+# First thing on the board: the interrupted program's objects leave the
+# heap. Its globals (the raw REPL runs in __main__'s, where main.py left
+# the whole game) and its modules that are files of this filesystem (a
+# running okgin game: 24 modules, ~85 KB of the virtual board's 176K heap);
+# what the flash sends replaces them anyway. With them the helpers below
+# met "MemoryError ... allocating 3592 bytes" while comparing files, on a
+# loaded machine where the Ctrl-C fell mid-boot, and on the chip every
+# allocation of the hashing collected the game's ~100 KB again: 1.12 s to
+# hash the firmware, 0.65 s without them. The board's own shims (vmachine:
+# no file here) stay. The folders are listed once, not a lookup per module
+# and suffix. (A board where this fails, not a MicroPython one, is named by
+# INFO_CODE, which follows it in the same exec.)
+FREE_CODE = """\
+try:
+    for _n in list(globals()):
+        if _n[:2] != '__':
+            del globals()[_n]
+    import gc, os, sys
+    _l = {}
+    for _n in list(sys.modules):
+        _p = _n.replace('.', '/').rsplit('/', 1)
+        _d, _b = (_p[0], _p[1]) if len(_p) == 2 else ('', _p[0])
+        if _d not in _l:
+            try:
+                _l[_d] = [e[0] for e in (os.ilistdir(_d) if _d else os.ilistdir())]
+            except OSError:
+                _l[_d] = []
+        if _b + '.mpy' in _l[_d] or _b + '.py' in _l[_d] or _b in _l[_d]:
+            del sys.modules[_n]
+    _n = _p = _d = _b = _l = None
+    gc.collect()
+except Exception:
+    pass
 """
 
 INFO_CODE = """\
@@ -228,7 +308,37 @@ def _boot_in_process_board(board, power_cycle, rep):
 
 
 def _switch(dev, code=SWITCH_CODE):
-    text = dev.exec(code, timeout=FS_TIMEOUT)
+    _switched(dev.exec(code, timeout=FS_TIMEOUT))
+
+
+def _packed(data, inflates):
+    """What goes on the wire for ``data``: zlib-compressed with a 1 KB
+    window (the board's deflate module inflates it with little heap) if the
+    board can inflate and it gets smaller; else ``data`` itself. The
+    firmware's files shrink to 58 % (.mpy, the language files and fonts), and
+    an emulated Pico's USB moves ~30 KB/s: the bytes were most of a full
+    flash's time there."""
+    if not inflates or len(data) < 64:
+        return data
+    z = zlib.compressobj(9, zlib.DEFLATED, 10)
+    packed = z.compress(data) + z.flush()
+    return packed if len(packed) < len(data) else data
+
+
+def _dirs(paths):
+    """The folders of ``paths`` ('' the root), each once, parents first."""
+    out = [""]
+    for p in paths:
+        parts = p.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/".join(parts[:i])
+            if d not in out:
+                out.append(d)
+    return out
+
+
+def _switched(text):
+    """The switch code's output: its own error line is the board's."""
     if "okgin boot:" in text:
         raise CommandError("switching to the new files failed on the board: %s"
                            % text.strip().splitlines()[-1])
@@ -273,6 +383,12 @@ class Plan:
         self.free = free                          # bytes free on the board, -1 unknown
         self.old = old                            # the previous flash's manifest
         self.stale_present = stale_present        # files to delete after the switch
+        self.inflates = False                     # the board has MicroPython's deflate module
+        # a board with none of the firmware's files (a new Pico): nothing to
+        # keep bootable, so the files are written in place, main.py last
+        # (cut before it, the board boots to its REPL, as before the flash;
+        # the next flash sends what is missing); no staging, no switch
+        self.fresh = not old and all(h is None for h in have.values())
 
 
 class Flash:
@@ -301,11 +417,7 @@ class Flash:
         from mpremote.transport import TransportExecError
         self.step = "while reading its version"
         try:
-            self.dev.exec(FREE_CODE)
-        except TransportExecError:
-            pass            # not MicroPython, or no os.stat: INFO_CODE says which
-        try:
-            info = self.dev.eval(INFO_CODE)
+            info = self.dev.eval(FREE_CODE + INFO_CODE)
         except (TransportExecError, ValueError, SyntaxError) as e:
             raise CommandError("%s is not a usable MicroPython board: %s"
                                % (self.port, transport._short(e))) from e
@@ -321,7 +433,6 @@ class Flash:
 
     def plan(self, src_root, board_json):
         """Build for this board's ABI and compare with what it holds."""
-        from mpremote.transport import TransportExecError
         version, mpy, free = self.board_info()
         ver, sub, arch = mpy_abi(mpy)
         cross = choose_mpy_cross(ver, sub)
@@ -336,20 +447,33 @@ class Flash:
 
         self.step = "while comparing files"
         dev = self.dev
-        dev.exec(DEVICE_HELPERS)
-        # An earlier flash interrupted mid-switch: finish it first (its staged
-        # files were verified before the journal was written).
-        _switch(dev)
-        try:
-            old = json.loads(dev.eval("print(repr(open(%r).read()))" % MANIFEST))
-        except (TransportExecError, ValueError, IndexError):
-            old = []
+        # One exec: the helpers; an earlier flash interrupted mid-switch
+        # finished first (its staged files were verified before the journal
+        # was written); then the last flash's manifest, the hash of every
+        # file of this one on the board, and the names in its folders (the
+        # stale files and shadowing .py: a listing, not a lookup per name).
         paths = [p for p, _ in files]
-        have = dict(zip(paths, dev.hashes(paths, FS_TIMEOUT), strict=True))
+        dirs = _dirs(paths)
+        text = dev.exec("%s\n%s\n_okplan(%r, %r, %r)\n" % (DEVICE_HELPERS, SWITCH_CODE, MANIFEST, paths, dirs),
+                        timeout=FS_TIMEOUT)
+        _switched(text)
+        manifest, hashes, listed, inflates = ast.literal_eval(text.strip().splitlines()[-1])
+        try:
+            old = json.loads(manifest) if manifest else []
+        except ValueError:
+            old = []
+        if not isinstance(old, list):
+            old = []
+        old = [p for p in old if isinstance(p, str)]
+        have = dict(zip(paths, hashes, strict=True))
         shadow = [p[:-4] + ".py" for p in paths if p.endswith(".mpy")]
         stale = [p for p in old if p not in paths and p not in KEEP] + shadow
-        present = [p for p, h in zip(stale, dev.hashes(stale, FS_TIMEOUT), strict=True) if h is not None] if stale else []
-        plan = Plan(files, free, old, have, present)
+        others = [d for d in _dirs(stale) if d not in dirs]
+        if others:              # an older firmware's folder this one has not
+            listed += dev.eval("print(repr(_okls(%r)))" % (others,), FS_TIMEOUT)
+        listed = set(listed)
+        plan = Plan(files, free, old, have, [p for p in stale if p in listed])
+        plan.inflates = bool(inflates)
         if plan.todo and free >= 0 and plan.need + SLACK > free:
             raise CommandError(
                 "the board's filesystem is full: the update needs %d KB, %d KB are free; "
@@ -363,29 +487,69 @@ class Flash:
 
     def stage(self, plan):
         """Copy what differs into .staging/ and verify it; the live files are
-        untouched, so a failure here changes nothing the board runs."""
+        untouched, so a failure here changes nothing the board runs. On a
+        board without the firmware (``plan.fresh``) into place, main.py
+        last."""
         self.step = "while copying"
         dev = self.dev
-        dev.exec("_okrmtree(%r)\n_okmk(%r)" % (STAGING, STAGING), timeout=FS_TIMEOUT)
+        # one exec: a fresh .staging/ and its folders, every file streamed
+        # (PIECE bytes a block), then the staged files' hashes read back
+        top = "" if plan.fresh else STAGING + "/"
+        staged_paths = [top + p for p, _ in plan.todo]
+        code = "_okrmtree(%r)\n" % STAGING
+        for d in ([] if plan.fresh else [STAGING]) + [top + d for d in _dirs(p for p, _ in plan.todo) if d]:
+            code += "_okmk(%r)\n" % d
+        sent = [_packed(d, plan.inflates) for _, d in plan.todo]
+        code += "_okrx(%r)\n_okhs(%r)\n" % ([(sp, len(w), int(w is not d)) for sp, w, (_, d)
+                                               in zip(staged_paths, sent, plan.todo, strict=True)],
+                                              staged_paths)
+        blocks, ends = [], []          # ends: (file index, bytes of it done) after each block
+        for i, ((_, d), w) in enumerate(zip(plan.todo, sent, strict=True)):
+            for at in range(0, len(w), PIECE):
+                blocks.append(base64.b64encode(w[at:at + PIECE]))
+                ends.append((i, len(d) * min(len(w), at + PIECE) // len(w)))
         bar = Progress(self.out, len(plan.todo), plan.need, self.quiet)
+        shown = [0]             # the file the bar shows
+
+        def next_file():
+            self._copied(bar, plan, shown[0])
+            shown[0] += 1
+            if shown[0] < len(plan.todo):
+                bar.start(plan.todo[shown[0]][0], len(plan.todo[shown[0]][1]))
+
+        def upto(i, n):
+            """The board wrote file ``i`` up to byte ``n``, and so every
+            file before it (the empty ones too, which have no block)."""
+            while shown[0] < i:
+                next_file()
+            bar.update(n)
+            if n == len(plan.todo[i][1]):
+                next_file()
+
         try:
-            for p, d in plan.todo:
-                if "/" in p:
-                    dev.exec("_okmk(%r)" % (STAGING + "/" + p.rsplit("/", 1)[0]))
-                bar.start(p, len(d))
-                dev.write_file(STAGING + "/" + p, d, bar.update)
-                bar.finish()
-                self.copied += 1
-                self.rep.sent.append(p)
-                self.rep.payload_bytes += len(d)
+            if plan.todo:
+                bar.start(plan.todo[0][0], len(plan.todo[0][1]))
+            text = dev.stream(code, blocks, lambda n: upto(*ends[n - 1]), timeout=FS_TIMEOUT)
+            while shown[0] < len(plan.todo):
+                next_file()
         finally:
             bar.close()
-        staged = dev.hashes([STAGING + "/" + p for p, _ in plan.todo], FS_TIMEOUT)
+        staged = ast.literal_eval(text.strip().splitlines()[-1])
         bad = [p for (p, _), h in zip(plan.todo, staged, strict=True) if h != plan.want[p]]
+        if bad and plan.fresh:
+            raise CommandError("verification of the copy failed for %s; run okgin flash again"
+                               % ", ".join(bad))
         if bad:
             raise CommandError("verification of the staged copy failed for %s; "
                                "nothing was changed on the board; run okgin flash again"
                                % ", ".join(bad))
+
+    def _copied(self, bar, plan, i):
+        p, d = plan.todo[i]
+        bar.finish()
+        self.copied += 1
+        self.rep.sent.append(p)
+        self.rep.payload_bytes += len(d)
 
     def switch(self, plan):
         """Move the staged files into place. The journal appears atomically
@@ -393,27 +557,35 @@ class Flash:
         the switch can be completed by anyone (this run, boot.py, the next
         flash)."""
         self.step = "while switching to the new files"
+        if plan.fresh:
+            return              # written in place (stage)
         journal = "\n".join(p for p, _ in plan.todo) + "\n"
-        self.dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
-                      % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL))
-        _switch(self.dev, self.switch_code)
+        _switch(self.dev, "with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)\n%s"
+                % (JOURNAL + ".tmp", journal, JOURNAL + ".tmp", JOURNAL, self.switch_code))
 
     def clean_up(self, plan):
         """Delete stale files (never the player's), write the manifest, drop
-        .staging/, then verify every file of the firmware."""
+        .staging/, then verify the switched files in place (the others were
+        hashed by ``plan`` in this same visit, and nothing but the switch
+        wrote them since). One exec."""
         self.step = "while cleaning up"
         dev = self.dev
-        for p in plan.stale_present:
-            if p not in KEEP and dev.eval("print(_okrm(%r))" % p):
-                self.rep.removed.append(p)
+        stale = [p for p in plan.stale_present if p not in KEEP]
+        code = "print(repr([_okrm(p) for p in %r]))\n" % (stale,)
         if plan.old != plan.paths:
-            dev.exec("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)"
+            code += ("with open(%r,'w') as f: f.write(%r)\nos.rename(%r, %r)\n"
                      % (MANIFEST + ".tmp", json.dumps(plan.paths), MANIFEST + ".tmp", MANIFEST))
-        dev.exec("_okrmtree(%r)" % STAGING, timeout=FS_TIMEOUT)
+        if plan.todo:
+            code += "_okrmtree(%r)\n" % STAGING
+        switched = [] if plan.fresh else [p for p, _ in plan.todo]   # (fresh: verified by stage)
+        code += "_okhs(%r)\n" % (switched,)
+        lines = dev.exec(code, timeout=FS_TIMEOUT).strip().splitlines()
+        removed, hashes = ast.literal_eval(lines[-2]), ast.literal_eval(lines[-1])
+        self.rep.removed += [p for p, r in zip(stale, removed, strict=True) if r]
 
         self.step = "while verifying"
-        got = dict(zip(plan.paths, dev.hashes(plan.paths, FS_TIMEOUT), strict=True))
-        bad = [p for p in plan.paths if got[p] != plan.want[p]]
+        got = dict(zip(switched, hashes, strict=True))
+        bad = [p for p in switched if got[p] != plan.want[p]]
         if bad:
             raise CommandError("verification failed on the board for %s; run okgin flash again"
                                % ", ".join(bad))
@@ -443,14 +615,15 @@ class Flash:
         except (TransportError, serial.SerialException, OSError):
             return None
 
-    def wait_for_game(self, board, power_cycle=None, timeout=30):
-        """Wait until the reset board prints READY (the port is closed then)."""
+    def wait_for_game(self, board, power_cycle=None, timeout=30, clock=None):
+        """Wait until the reset board prints READY (the port is closed then);
+        ``clock``: flash_board's."""
         if board is None:
             board = transport.Board(self.port)
             board.reopen(timeout=timeout)
         try:
             if power_cycle is None:
-                board.wait_reboot(timeout)
+                board.wait_reboot(timeout, clock)
             else:
                 _boot_in_process_board(board, power_cycle, self.rep)
             self.rep.ready = board.ready
@@ -489,14 +662,17 @@ class Flash:
 
 
 def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
-                board_json=None, after_stage=None, power_cycle=None, ready_timeout=30):
+                board_json=None, after_stage=None, power_cycle=None, ready_timeout=30, clock=None):
     """Flash the firmware in ``src_root`` onto the board at ``port``; return
     a ``FlashReport``. ``after_stage(device)`` is a test hook run after
     staging, before the switch. ``power_cycle``: for a board whose power we
     control (an in-process VirtualBoard), restart it that way instead of
-    ``machine.reset()``. ``ready_timeout``: seconds (wall) the reset board
-    has to print READY; an emulated Pico on a loaded PC runs at a few
-    percent of a real one's speed and needs more than a Pico's 30."""
+    ``machine.reset()``. ``ready_timeout``: seconds the reset board has to
+    print READY (a Pico boots in ~3), counted on ``clock`` if given: the
+    board's own seconds, an emulated Pico's clock (``chip_clock``), which a
+    loaded PC slows down with the chip (at a few percent of a real one's
+    speed its boot took more than 30 s of wall time, and the flash failed
+    though nothing was wrong); else on the wall clock."""
     import serial
     from mpremote.transport import TransportError, TransportExecError
     rep = FlashReport()
@@ -530,10 +706,15 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     finally:
         dev.close()
     if reset:
-        run.wait_for_game(board, power_cycle, ready_timeout)
+        run.wait_for_game(board, power_cycle, ready_timeout, clock)
     rep.seconds = time.monotonic() - t0
     run.say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
     return rep
+
+
+def chip_clock(chip):
+    """An emulated Pico's own seconds (``flash_board``'s clock)."""
+    return lambda: chip.emulated_ns() / 1e9
 
 
 def check_inputs(src_root, board_json=None):

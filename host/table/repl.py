@@ -6,6 +6,8 @@ mpremote's transport (used here as a library, its prints silenced).
   busy drawing, can miss one), and a port where the okgin firmware answers
   with its owner's lock on is named as such (``LOCKED``);
 - ``exec`` / ``eval`` / ``run``: code on the board, its output back;
+  ``stream``: code that reads blocks of data from its stdin, sent as it
+  acknowledges them (okgin flash's files: one command, not one a block);
 - ``read``, ``digest``, ``put`` (a temporary file, then a rename),
   ``remove``, ``tree``, and ``visit`` (several of those in one script):
   the board's files, as okgin.table.files offers them;
@@ -18,7 +20,6 @@ Every tool that needs a board's REPL opens this one: okgin flash
 (okgin.table.session), the fault campaign's chip table and okgin bench chip.
 """
 import ast
-import base64
 import contextlib
 import io
 import sys
@@ -29,8 +30,8 @@ from ..lib import transport
 from ..lib.errors import CommandError
 from .files import FilesBase
 
-CHUNK = 1536                     # bytes per write exec (base64 on the wire)
 PUT_PIECE = 4096                 # bytes per piece of a visit's writes (hex)
+ACK = b"#"                       # the board's word for "that block is written" (stream)
 
 LOCKED = ("%s is an okgin table with its owner's lock on (a game is in progress, and "
           "Ctrl-C does not reach its REPL): hold player 1's OK while plugging it in "
@@ -194,24 +195,49 @@ class Repl(FilesBase):
         return out
 
     # -- files ---------------------------------------------------------------
-    def hashes(self, paths, timeout=90):
-        """[SHA-256 hex, or None] of ``paths`` (okgin flash's helpers,
-        ``_okhs``, defined on the board first)."""
-        return self.eval("_okhs(%r)" % (list(paths),), timeout)
-
-    def write_file(self, path, data, progress=None):
-        """``data`` into ``path`` as it is (okgin flash stages then switches):
-        base64 pieces of CHUNK bytes, ``progress(bytes done)`` after each
-        (okgin flash's helpers define ``_oka`` on the board first)."""
-        self.exec("_okf=open(%r,'wb')\n_okw=_okf.write" % path)
-        done = 0
-        while done < len(data):
-            chunk = data[done:done + CHUNK]
-            self.exec("_okw(_oka(%r))" % base64.b64encode(chunk).decode())
-            done += len(chunk)
-            if progress:
-                progress(done)
-        self.exec("_okf.close()")
+    def stream(self, code, blocks, on_ack=None, timeout=90, window=2):
+        """Run ``code``, which reads ``blocks`` (bytes, in order) from its
+        stdin and answers ACK after each; its output (text) once it ends.
+        One exec for any number of blocks: the code is compiled once, the
+        blocks go as they are (no REPL round trip, no compile per block), at
+        most ``window`` of them unanswered, and ``on_ack(n)`` is told of
+        each. A block must hold neither Ctrl-C nor Ctrl-D (base64 does
+        not): the raw REPL and a Pico's USB take those as signals. If the
+        board stops early (its traceback, where an ACK was due) that is
+        mpremote's TransportExecError, as ``exec`` raises it."""
+        from mpremote.transport import TransportError, TransportExecError
+        t = self.t
+        t.exec_raw_no_follow(code)
+        ser = t.serial
+        sent = acked = 0
+        while acked < len(blocks):
+            while sent < len(blocks) and sent - acked < window:
+                ser.write(blocks[sent])
+                sent += 1
+            deadline = time.monotonic() + timeout
+            got = b""
+            while not got:
+                got = ser.read(1)
+                if not got and time.monotonic() > deadline:
+                    raise TransportError("no answer from the board for %.0f s while sending" % timeout)
+            if got == ACK:
+                acked += 1
+                if on_ack:
+                    on_ack(acked)
+                continue
+            # not an ACK: the code ended (an error); what it said, up to its
+            # two end marks, as follow() would have read it
+            while got.count(b"\x04") < 2:
+                more = ser.read(1)
+                if not more and time.monotonic() > deadline:
+                    raise TransportError("no answer from the board for %.0f s while sending" % timeout)
+                got += more
+            out, err = got.split(b"\x04")[:2]
+            raise TransportExecError(out, (err or out).decode("utf-8", "replace"))
+        out, err = t.follow(timeout)
+        if err:
+            raise TransportExecError(out, err.decode("utf-8", "replace"))
+        return out.decode("utf-8", "replace")
 
     def visit(self, read=(), digest=(), put=None, remove=(), tree=False, timeout=600):
         """The files of one visit, in one script: the reads first (their
@@ -243,8 +269,8 @@ class Repl(FilesBase):
         found = {}
         for line in self.run(pieces, timeout).decode().splitlines():
             w = line.split()
-            if len(w) >= 3 and w[0] == "R":
-                out[w[1]] = None if w[2] == "-" else bytes.fromhex(w[2])
+            if len(w) >= 2 and w[0] == "R":       # (an empty file: no third word)
+                out[w[1]] = None if w[2:] == ["-"] else bytes.fromhex("".join(w[2:]))
             elif len(w) >= 3 and w[0] == "D":
                 out[w[1]] = None if w[2] == "-" else (w[2], int(w[3]))
             elif len(w) == 3 and w[0] == "H":

@@ -154,7 +154,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     or ``vs``: a new game on its flash (as okgin sim puts one on the
     virtual board's), which it resumes when it boots."""
     from ..chip.chipboard import default_flash
-    from .flashing import flash_board
+    from .flashing import chip_clock, flash_board
     out = sys.stderr if out is None else out
     chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
                       realtime=realtime, out=out)
@@ -168,7 +168,7 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
         out.write("okgin: bringing its firmware up to date with okgin flash (the first time "
                   "takes a minute or more: the emulator is slower than a Pico)\n")
         out.flush()
-        flash_board(chip.port, out=out, ready_timeout=300)
+        flash_board(chip.port, out=out, clock=chip_clock(chip))
     except BaseException:
         chip.stop()
         raise

@@ -263,7 +263,7 @@ class ChipTable(Table):
         # copy of the flashed chip's image for each table
         template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash((self.source, self.board))))
         if not os.path.exists(template):
-            from .flashing import flash_board
+            from .flashing import chip_clock, flash_board
             # a half-made one (a flash that failed, e.g. its READY late on a
             # loaded machine) is never taken for a bare chip: it holds the
             # firmware, so the next table would wait for a banner in vain
@@ -276,7 +276,7 @@ class ChipTable(Table):
                 banner = first.console_line("MicroPython v", 300)
                 _say(out, "started an emulated Pico on %s: %s" % (first.port, banner.strip()))
                 flash_board(str(first.port), src_root=self.source, quiet=out is None,
-                            out=out or io.StringIO(), ready_timeout=300, board_json=self.board)
+                            out=out or io.StringIO(), clock=chip_clock(first), board_json=self.board)
             finally:
                 first.stop()
             os.replace(template + ".new", template)

@@ -20,12 +20,12 @@ BOARD = os.path.join(ROOT, "hardware", "board.json")
 def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.table.flashing import flash_board
+    from okgin.table.flashing import chip_clock, flash_board
     chip = ChipBoard(flash=str(tmp_path / "flash.bin"), realtime=False, board=BOARD)
     chip.start()
     try:
         chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True, ready_timeout=300, board_json=BOARD)
+        flash_board(chip.port, quiet=True, clock=chip_clock(chip), board_json=BOARD)
         chip.power_cycle()
         t0 = chip.emulated_ns()
         ready = chip.console_line("READY okgin", 600, since=t0)

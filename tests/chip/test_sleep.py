@@ -20,13 +20,13 @@ SEC = 1_000_000_000
 def table(rp2_images, tmp_path_factory):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.table.flashing import flash_board
+    from okgin.table.flashing import chip_clock, flash_board
     from tests.support import BOARD_2IN9    # the 2.9" table: the crops below are its 296x128's
     chip = ChipBoard(flash=str(tmp_path_factory.mktemp("pico") / "flash.bin"), realtime=False, board=BOARD_2IN9)
     chip.start()
     try:
         chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True, ready_timeout=300, board_json=BOARD_2IN9)
+        flash_board(chip.port, quiet=True, clock=chip_clock(chip), board_json=BOARD_2IN9)
         fw = _firmware(chip, timeout=120)
         yield chip, fw
         fw.close()

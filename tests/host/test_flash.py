@@ -186,3 +186,36 @@ def test_flashing_over_a_program_that_fills_the_heap_makes_room_first(vboard):
     flash_board(vboard.port, quiet=True, power_cycle=vboard.power_cycle)
     hello, before, after = _plays(vboard.port)
     assert hello["proto"] == "1" and before != after
+
+
+def test_a_new_board_is_written_in_place_main_py_last_and_a_cut_copy_leaves_its_repl(vboard, source_tree):
+    # A board without the firmware has nothing to keep bootable: the files go
+    # straight into place (no staging, no switch: on a Pico's littlefs the
+    # renames were 2.4 s of a new Pico's flash), main.py last. Killed
+    # mid-copy, the board boots without main.py: MicroPython's REPL, as
+    # before the flash; the next flash sends only what is not in place.
+    from okgin.table.repl import Repl
+    p = subprocess.Popen(okgin_cmd("flash", "--port", vboard.port, "--source", str(source_tree)),
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in p.stdout:           # not a tty: one line per copied file
+            if line.strip().startswith("[3/"):
+                p.kill()
+                break
+    finally:
+        p.kill()
+        p.wait()
+    placed = _tree_hashes(vboard.flash_dir)
+    assert not os.path.isdir(os.path.join(vboard.flash_dir, STAGING))
+    assert len(placed) >= 3 and "main.py" not in placed          # in place, main.py not yet
+    vboard.power_cycle()
+    d = Repl(vboard.port)
+    try:
+        d.enter(tries=3)
+        assert d.exec("print(6 * 7)").strip() == "42"           # its REPL answers
+    finally:
+        d.close()
+    rep = flash_board(vboard.port, src_root=str(source_tree), quiet=True, power_cycle=vboard.power_cycle)
+    assert "main.py" in rep.sent and len(rep.sent) <= rep.files - 3   # the three it had copied stay
+    hello, before, after = _plays(vboard.port)
+    assert hello["proto"] == "1" and before != after

