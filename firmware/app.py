@@ -416,10 +416,21 @@ class App:
         # first: replaying a record is a heavy moment; a menu shown after is
         # imported again when drawn
         self.drop_menu()
-        import recover
-        recover.boot(self)
-        # the record parser is needed only to resume (heap)
-        sys.modules.pop("recover", None)
+        f = store.open_game()
+        if f is None:
+            # no game: the menu, without loading the resuming code (a
+            # table's first power-on, and after every game's end)
+            self.vs = "human"
+            self.mode = "menu"
+        else:
+            try:
+                import recover
+            except BaseException:   # noqa: B036 - MemoryError too: the record closed, then up
+                f.close()
+                raise
+            recover.boot(self, f)
+            # the record parser is needed only to resume (heap)
+            sys.modules.pop("recover", None)
         unload("record_read", "showdown", "scoring", "rulestext", "options")
 
     def fail(self, e):
@@ -533,6 +544,10 @@ class App:
     def run(self, proto=None):
         """The device's main loop: never returns."""
         self.start(proto)
+        self.loop()
+
+    def loop(self):
+        """step() for ever, resting when nothing happened (after start)."""
         while True:
             if not self.step():
                 self.power.rest(self)   # until the next thing is due (power.py)
