@@ -541,13 +541,12 @@ class App:
                 self.peak = a   # the largest live heap seen (``mem``)
         return busy
 
-    def run(self, proto=None):
-        """The device's main loop: never returns."""
+    def run(self, proto=None, threshold=-1):
+        """The device's main loop: never returns. ``threshold``: the gc
+        threshold from READY on (main.py's; the boot runs without one)."""
         self.start(proto)
-        self.loop()
-
-    def loop(self):
-        """step() for ever, resting when nothing happened (after start)."""
+        gc.collect()
+        gc.threshold(threshold)
         while True:
             if not self.step():
                 self.power.rest(self)   # until the next thing is due (power.py)

@@ -80,17 +80,14 @@ def main():
     # buttons keep being polled while a driver waits on BUSY (wake-up)
     for d in hw.displays:
         d.idle = hw.buttons.poll
-    a.start(protocol.Protocol(a))
-    # From READY on, collect after every 4 KB allocated, not only when the
-    # heap is full: garbage is freed while it is still small, so what
+    # From READY on (a.run), collect after every 4 KB allocated, not only when
+    # the heap is full: garbage is freed while it is still small, so what
     # lives on (the match, the menu's code) packs into the low holes
     # instead of being spread between dead objects over the whole heap.
     # Measured (docs/memory.md): the smallest heap that plays a hand went
     # 144K -> 136K (two players) and 152K -> 148K (vs hard). A collection
     # costs a few ms; a cursor move allocates ~18 KB on the unix port.
-    gc.collect()
-    gc.threshold(4096)
-    a.loop()
+    a.run(protocol.Protocol(a), 4096)
 
 
 _held: "list" = [None]   # the App, once made

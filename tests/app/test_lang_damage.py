@@ -296,7 +296,7 @@ def test_the_loader_catches_each_damage_wherever_it_lies(tmp_path):
     cases = _placed(en)
     got = firmware_verdicts(tmp_path, list(cases.values()))
     wrong = ["%s: firmware %s, rules %s" % (name, g, rules_verdict(data))
-             for (name, data), g in zip(cases.items(), got) if g != rules_verdict(data)]
+             for (name, data), g in zip(cases.items(), got, strict=True) if g != rules_verdict(data)]
     assert not wrong, "\n".join(wrong)
     # the cases cover both verdicts, in every block
     assert sum(g[0] == "bad" for g in got) > 40 and sum(g[0] == "ok" for g in got) > 10
@@ -316,6 +316,6 @@ def test_the_loader_agrees_with_the_rules_on_a_fuzzed_catalogue(tmp_path):
                                      "é".encode(), b"\x7f", b" = ", b"#"))
             cases.append(bytes(d))
         got = firmware_verdicts(tmp_path, cases)
-        for d, g in zip(cases, got):
+        for d, g in zip(cases, got, strict=True):
             assert g == rules_verdict(d), (code, g, rules_verdict(d))
         assert 30 < sum(g[0] == "bad" for g in got) < 150
