@@ -412,24 +412,17 @@ class App:
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
         an error."""
-        # the menu (shown before test mode was switched, or at boot) goes
-        # first: replaying a record is a heavy moment; a menu shown after is
-        # imported again when drawn
+        # the menu (shown before test mode was switched, or at boot) goes first: replaying
+        # a record is a heavy moment; a menu shown after is imported again when drawn
         self.drop_menu()
+        self.vs, self.mode = "human", "menu"   # no game: the menu, without the resuming code
         f = store.open_game()
-        if f is None:
-            # no game: the menu, without loading the resuming code (a
-            # table's first power-on, and after every game's end)
-            self.vs = "human"
-            self.mode = "menu"
-        else:
+        if f is not None:
             try:
-                import recover
-            except BaseException:   # noqa: B036 - MemoryError too: the record closed, then up
-                f.close()
-                raise
-            recover.boot(self, f)
-            # the record parser is needed only to resume (heap)
+                import recover   # the record parser: only to resume (heap)
+                recover.boot(self, f)
+            finally:
+                f.close()        # closed there too: a MemoryError above
             sys.modules.pop("recover", None)
         unload("record_read", "showdown", "scoring", "rulestext", "options")
 
@@ -454,8 +447,7 @@ class App:
     # from its event loop (an endless loop would freeze the page), tests
     # call it directly. Everything a turn does lives here, not in the host.
     def start(self, proto=None):
-        """Boot: the saved game (or the menu) on the panels, then READY on
-        the serial port, if there is one. step() from then on."""
+        """Boot: the saved game (or the menu) on the panels, then READY on the serial port, if any."""
         self.proto = proto
         try:
             self.resume()   # the saved game, or the menu
@@ -542,11 +534,9 @@ class App:
         return busy
 
     def run(self, proto=None, threshold=-1):
-        """The device's main loop: never returns. ``threshold``: the gc
-        threshold from READY on (main.py's; the boot runs without one)."""
+        """The device's main loop, never returns; gc's ``threshold`` from READY on (main.py)."""
         self.start(proto)
-        gc.collect()
-        gc.threshold(threshold)
+        gc.threshold(threshold)   # the boot collects only where main.py does
         while True:
             if not self.step():
                 self.power.rest(self)   # until the next thing is due (power.py)
