@@ -412,14 +412,18 @@ class App:
     def resume(self):
         """The saved game back from flash (or the menu): at boot, and after
         an error."""
-        # the menu (shown before test mode was switched, or at boot) goes
-        # first: replaying a record is a heavy moment; a menu shown after is
-        # imported again when drawn
+        # the menu (shown before test mode was switched, or at boot) goes first: replaying
+        # a record is a heavy moment; a menu shown after is imported again when drawn
         self.drop_menu()
-        import recover
-        recover.boot(self)
-        # the record parser is needed only to resume (heap)
-        sys.modules.pop("recover", None)
+        self.vs, self.mode = "human", "menu"   # no game: the menu, without the resuming code
+        f = store.open_game()
+        if f is not None:
+            try:
+                import recover   # the record parser: only to resume (heap)
+                recover.boot(self, f)
+            finally:
+                f.close()        # closed there too: a MemoryError above
+            sys.modules.pop("recover", None)
         unload("record_read", "showdown", "scoring", "rulestext", "options")
 
     def fail(self, e):
@@ -443,8 +447,7 @@ class App:
     # from its event loop (an endless loop would freeze the page), tests
     # call it directly. Everything a turn does lives here, not in the host.
     def start(self, proto=None):
-        """Boot: the saved game (or the menu) on the panels, then READY on
-        the serial port, if there is one. step() from then on."""
+        """Boot: the saved game (or the menu) on the panels, then READY on the serial port, if any."""
         self.proto = proto
         try:
             self.resume()   # the saved game, or the menu
@@ -530,9 +533,10 @@ class App:
                 self.peak = a   # the largest live heap seen (``mem``)
         return busy
 
-    def run(self, proto=None):
-        """The device's main loop: never returns."""
+    def run(self, proto=None, threshold=-1):
+        """The device's main loop, never returns; gc's ``threshold`` from READY on (main.py)."""
         self.start(proto)
+        gc.threshold(threshold)   # the boot collects only where main.py does
         while True:
             if not self.step():
                 self.power.rest(self)   # until the next thing is due (power.py)

@@ -4,7 +4,7 @@
 A catalogue is a text file on the flash, ``lang/<code>.txt``, one
 ``key = text`` a line (``#`` starts a comment), UTF-8. ``t(key, *args)``
 gives the text with ``{0}``, ``{1}``... filled in by ``str.format``. Only
-an index stays in RAM (one small int per key: a 14-bit hash of the key and
+an index stays in RAM (one small int per key: a 14-bit hash of the key (CRC-32) and
 the line's offset in the file, sorted); a text is read from flash when it
 is asked for, so a language costs about 1 KB of heap (4 bytes a key on the
 chip) whatever its size. The glyphs are text.py's, in ``lang/<code>.fnt``.
@@ -42,11 +42,22 @@ _seen = {}
 _SEEN_MAX = 24
 
 
-def _hash(key):
-    # 14 bits, so (hash << 16 | offset) stays a small int on a 32-bit port
+try:
+    from binascii import crc32 as _crc
+except ImportError:   # a port without it: the same sort of hash, in Python
+    _crc = None
+
+
+def _hash(kb):
+    """14 bits of a key (bytes), so (hash << 16 | offset) stays a small int
+    on a 32-bit port. CRC-32, in C: the index hashes every key of the
+    catalogue at every power-on (MicroPython's own hash() of bytes has
+    only 8 bits on the rp2 port: ~500 keys would share 256 values)."""
+    if _crc is not None:
+        return _crc(kb) & 0x3FFF
     h = 0
-    for ch in key:
-        h = (h * 31 + ord(ch)) & 0x3FFF
+    for b in kb:
+        h = (h * 31 + b) & 0x3FFF
     return h
 
 
@@ -161,7 +172,9 @@ def name(c):
 def _find(f, idx, key):
     if f is None:
         return None
-    h = _hash(key) << 16
+    kb = key.encode()
+    n = len(kb)
+    h = _hash(kb) << 16
     lo = 0
     hi = len(idx)
     while lo < hi:            # the first entry of that hash
@@ -170,8 +183,6 @@ def _find(f, idx, key):
             lo = mid + 1
         else:
             hi = mid
-    kb = key.encode()
-    n = len(kb)
     try:
         while lo < len(idx) and idx[lo] >> 16 == h >> 16:
             f.seek(idx[lo] & 0xFFFF)

@@ -44,14 +44,11 @@ def main():
     locked = _locked()
     if not locked and _k is not None:
         _k.kbd_intr(3)      # no game to protect: Ctrl-C reaches the REPL again
-    # Collect after every 4 KB allocated, not only when the heap is full:
-    # garbage is freed while it is still small, so what lives on (modules,
-    # the match) packs into the low holes instead of being spread between
-    # dead objects over the whole heap. Measured (docs/memory.md): the
-    # smallest heap that plays a hand went 144K -> 136K (two players) and
-    # 152K -> 148K (vs hard). A collection costs a few ms; a cursor move
-    # allocates ~18 KB on the unix port.
-    gc.threshold(4096)
+    # Boot collects only where main() says (below) and when the heap is
+    # full: ~200 KB of modules, drivers and the first screens are loaded
+    # without the collection every 4 KB that play has (a.start), which
+    # cost a second of an RP2040's boot (docs/emulated-pico.md, "Boot").
+    gc.threshold(-1)
     boarddef = _boarddef()
     try:
         board = boarddef.load("board.json")
@@ -83,7 +80,14 @@ def main():
     # buttons keep being polled while a driver waits on BUSY (wake-up)
     for d in hw.displays:
         d.idle = hw.buttons.poll
-    a.run(protocol.Protocol(a))
+    # From READY on (a.run), collect after every 4 KB allocated, not only when
+    # the heap is full: garbage is freed while it is still small, so what
+    # lives on (the match, the menu's code) packs into the low holes
+    # instead of being spread between dead objects over the whole heap.
+    # Measured (docs/memory.md): the smallest heap that plays a hand went
+    # 144K -> 136K (two players) and 152K -> 148K (vs hard). A collection
+    # costs a few ms; a cursor move allocates ~18 KB on the unix port.
+    a.run(protocol.Protocol(a), 4096)
 
 
 _held: "list" = [None]   # the App, once made

@@ -9,16 +9,14 @@ import store
 _LINE_MAX = 400   # bytes; the longest line a record has is ~120
 
 
-def boot(app):
-    """Resume the saved game exactly, or show the menu. The record is read
-    from flash one line at a time (engine.record_read.Reader), so a game of
-    any length resumes in the heap one line needs; a line that is damaged,
-    malformed or illegal ends the good part there (repair)."""
+def boot(app, f):
+    """Resume the saved game exactly, or show the menu. ``f``: the record,
+    open (store.open_game: App.resume opens it, and loads this module only
+    when there is one). It is read one line at a time
+    (engine.record_read.Reader), so a game of any length resumes in the
+    heap one line needs; a line that is damaged, malformed or illegal ends
+    the good part there (repair)."""
     app.vs = "human"
-    f = store.open_game()
-    if f is None:
-        app.mode = "menu"
-        return
     from engine.record_read import Reader
     r = Reader("match", Match, Rules)
     good = 0       # bytes of the good part

@@ -18,6 +18,7 @@ import os
 import re
 import struct
 import unicodedata
+import zlib
 
 from .paths import FIRMWARE, ROOT
 
@@ -122,11 +123,9 @@ def fields(value):
 
 
 def device_hash(key):
-    """firmware/i18n.py's _hash."""
-    h = 0
-    for ch in key:
-        h = (h * 31 + ord(ch)) & 0x3FFF
-    return h
+    """firmware/i18n.py's _hash (on a port with binascii.crc32: all of
+    the table's)."""
+    return zlib.crc32(key.encode()) & 0x3FFF
 
 
 def charset(code, root=None, all_names=None):

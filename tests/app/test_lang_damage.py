@@ -88,7 +88,21 @@ def grow(name, extra):
     return f
 
 
+def swap_last_glyphs(name):
+    """The narrow table's last two code points swapped: not ascending."""
+    def f(d):
+        p = d / name
+        b = bytearray(p.read_bytes())
+        nn = b[6] | b[7] << 8
+        note = b[10] | b[11] << 8
+        i = 12 + note + 2 * (nn - 2)
+        b[i:i + 4] = b[i + 2:i + 4] + b[i:i + 2]
+        p.write_bytes(bytes(b))
+    return f
+
+
 DAMAGES = {
+    "fnt code points out of order": lambda c: swap_last_glyphs(c + ".fnt"),
     "fnt cut to 5": lambda c: cut(c + ".fnt", 5),
     "fnt cut to 11": lambda c: cut(c + ".fnt", 11),
     "fnt narrow count +1": lambda c: count(c + ".fnt", 6, 1),
@@ -159,3 +173,149 @@ def test_the_built_in_texts_are_englishs_in_ascii():
     need = {k for k in en if k.split(".")[0] in ("menu", "turn", "end", "hint", "err", "msg",
                                                    "rec", "power", "lock", "panel", "why", "name")}
     assert need <= set(keys), sorted(need - set(keys))
+
+
+# ----- the loader's fast path (langcheck.index) against the rules ----------
+# The catalogue is checked in blocks of langcheck.BLOCK bytes by C calls
+# (find, strip, one decode a block) and only lines with a brace, a key to
+# doubt or a block that is not UTF-8 go through the careful check. These
+# catalogues put each damage where such a path could let it through: late
+# in a long line, in a line the block boundary cuts, in the last line of a
+# file cut short; and a seeded fuzz of en.txt. The verdict (sound, or the
+# number of the first bad line) must be the rules' (docs: i18n.py).
+
+LINE_MAX = 400
+INDEX_PROBE = r"""
+import sys
+sys.path.insert(0, %(fw)r)
+import langcheck, i18n
+for p in %(paths)r:
+    f = open(p, "rb")
+    try:
+        print("ok", len(langcheck.index(f, i18n._hash, i18n.LINE_MAX, i18n.SIZE_MAX)))
+    except ValueError as e:
+        print("bad", e)
+    f.close()
+"""
+
+
+def rules_verdict(data):
+    """("ok", keys) or ("bad", first bad line) by the catalogue's rules,
+    line by line as the firmware once checked them."""
+    import re
+    off = keys = 0
+    for ln, line in enumerate(re.findall(rb"[^\n]*\n|[^\n]+$", data), 1):
+        off += len(line)
+        if len(line) > LINE_MAX:
+            return ("bad", ln)
+        k = line.find(b" = ")
+        if line[:1] != b"#" and k > 0:
+            key, text = line[:k], line[k + 3:]
+            try:
+                text.decode("utf-8")
+            except UnicodeDecodeError:
+                return ("bad", ln)
+            if not all(33 <= c <= 126 for c in key) or \
+                    re.fullmatch(rb"(?:[^{}]|\{\{|\}\}|\{[0-9]\})*", text, re.S) is None:
+                return ("bad", ln)
+            keys += 1
+        if off > 0xFFFF:
+            return ("bad", ln)
+    return ("ok", keys)
+
+
+def firmware_verdicts(tmp_path, catalogues):
+    from okgin.vboard.vboard import find_micropython
+    paths = []
+    for i, data in enumerate(catalogues):
+        p = tmp_path / ("c%d.txt" % i)
+        p.write_bytes(data)
+        paths.append(str(p))
+    r = subprocess.run([find_micropython(), "-c", INDEX_PROBE % {"fw": FW, "paths": paths}],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = []
+    for line in r.stdout.splitlines():
+        word, rest = line.split(" ", 1)
+        if word == "ok":
+            out.append(("ok", int(rest)))
+        else:
+            assert rest.startswith("line "), rest
+            out.append(("bad", int(rest[5:].split(":")[0])))
+    return out
+
+
+def _at(data, off, insert):
+    """``insert`` at the first line start at or after ``off`` that begins a
+    key line (a damage there lands in a key line of the block around off)."""
+    i = data.index(b"\n", off) + 1
+    while data[i:i + 1] == b"#" or b" = " not in data[i:data.index(b"\n", i)]:
+        i = data.index(b"\n", i) + 1
+    return insert(data, i, data.index(b"\n", i))
+
+
+def _placed(en):
+    """Damaged and sound catalogues built from en.txt, each with a name."""
+    out = {}
+    for where, off in (("first block", 300), ("near the block boundary", 2048 - 60),
+                       ("at the block boundary", 2048 - 10), ("last block", len(en) - 400)):
+        def line(text):   # the key line at ``off`` with its text replaced
+            return lambda d, i, j: d[:d.index(b" = ", i) + 3] + text + d[j:]
+        def key(k):       # ... with its key replaced
+            return lambda d, i, j: d[:i] + k + d[d.index(b" = ", i):]
+        long = b"x" * 300
+        out.update({
+            "lone } late in a long line, " + where: _at(en, off, line(long + b" {0} ok }")),
+            "{ without a digit late, " + where: _at(en, off, line(long + b" {x}")),
+            "{{0} late, " + where: _at(en, off, line(long + b" {{0}")),
+            "{{ }} {9} late (sound), " + where: _at(en, off, line(long + b" {{ }} {9}")),
+            "not UTF-8 late, " + where: _at(en, off, line(long + b" \xc3")),
+            "a non-ASCII key, " + where: _at(en, off, key(b"menu.caf\xc3\xa9")),
+            "a control byte in the key, " + where: _at(en, off, key(b"menu.\x01x")),
+            "DEL in the key, " + where: _at(en, off, key(b"menu.x\x7f")),
+            "a space in the key, " + where: _at(en, off, key(b"menu x")),
+            "a line of %d bytes (sound), %s" % (LINE_MAX, where):
+                _at(en, off, line(b"y" * (LINE_MAX - 1 - len(b"k = ")))),
+            "a line over LINE_MAX, " + where: _at(en, off, line(b"y" * LINE_MAX)),
+            "a line over a whole block, " + where: _at(en, off, line(b"y" * 3000)),
+            "not UTF-8 in a comment (sound), " + where:
+                _at(en, off, lambda d, i, j: d[:i] + b"# \xff {\n" + d[i:]),
+        })
+    for n in (len(en) // 2, 2048, 2049, 4096 + 7, len(en) - 1):
+        out["cut at %d" % n] = en[:n]
+    for n in (1, 2):     # inside a placeholder, inside a UTF-8 character
+        i = en.index(b"{0}", 3000) + n
+        out["cut inside a placeholder +%d" % n] = en[:i]
+        out["cut inside a character +%d" % n] = en[:en.index(b" = ", 3000) + 3] + "é".encode()[:1]
+    out["as shipped"] = en
+    return out
+
+
+def test_the_loader_catches_each_damage_wherever_it_lies(tmp_path):
+    en = open(os.path.join(FW, "lang", "en.txt"), "rb").read()
+    cases = _placed(en)
+    got = firmware_verdicts(tmp_path, list(cases.values()))
+    wrong = ["%s: firmware %s, rules %s" % (name, g, rules_verdict(data))
+             for (name, data), g in zip(cases.items(), got, strict=True) if g != rules_verdict(data)]
+    assert not wrong, "\n".join(wrong)
+    # the cases cover both verdicts, in every block
+    assert sum(g[0] == "bad" for g in got) > 40 and sum(g[0] == "ok" for g in got) > 10
+
+
+def test_the_loader_agrees_with_the_rules_on_a_fuzzed_catalogue(tmp_path):
+    import random
+    rnd = random.Random(40)
+    for code in ("en", "ko"):
+        data = open(os.path.join(FW, "lang", code + ".txt"), "rb").read()
+        cases = []
+        for _ in range(150):
+            d = bytearray(data)
+            for _ in range(rnd.choice((1, 1, 2))):
+                i = rnd.randrange(len(d))
+                d[i:i] = rnd.choice((b"{", b"}", b"{{", b"}}", b"{7}", b"\xff", b"\x01", b" ", b"\n",
+                                     "é".encode(), b"\x7f", b" = ", b"#"))
+            cases.append(bytes(d))
+        got = firmware_verdicts(tmp_path, cases)
+        for d, g in zip(cases, got, strict=True):
+            assert g == rules_verdict(d), (code, g, rules_verdict(d))
+        assert 30 < sum(g[0] == "bad" for g in got) < 150
