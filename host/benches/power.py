@@ -160,7 +160,7 @@ def panel_times(chip, ctrls):
     """The emulated panels refresh for the times of the power model's
     figures (host/chip/power.py PANELS), not the emulations' defaults."""
     from ..chip.power import panel_figures
-    for panel, c in zip(chip.pins.panels, ctrls):
+    for panel, c in zip(chip.pins.panels, ctrls, strict=True):
         fig = panel_figures(c)
         panel.T_FULL = fig["full_s"]
         panel.T_PARTIAL = fig["partial_s"]
@@ -241,8 +241,8 @@ def run(args):
         _say("board: %s; panels: %s" % (board or BOARD, ", ".join(
             "%s %s (refreshing %.1f mW, deep sleep %.2f uA, full refresh %.1f s, partial %.1f s)"
             % (c, f["name"], f["refresh_mw"], f["sleep_ua"], f["full_s"], f["partial_s"])
-            for c, f in sorted(dict(zip(ctrls, figs)).items()))))
-        for key in sorted(set(k for f in figs for k in f["sources"])):
+            for c, f in sorted(dict(zip(ctrls, figs, strict=True)).items()))))
+        for key in sorted({k for f in figs for k in f["sources"]}):
             _say("  %s: %s" % (key, SOURCES[key]))
         flash_board(chip.port, quiet=True, ready_timeout=300, board_json=board)
         panel_times(chip, ctrls)
