@@ -145,8 +145,8 @@ def breakdown(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True
         out[key] = out.get(key, 0.0) + state_ma(state, battery) * s
     for k in out:
         out[k] = out[k] * VBUS_V / volts / total
-    for k, st in enumerate(panel_states):
-        fig = panel_figures(controllers[k] if controllers else "SSD1680")
+    for i, st in enumerate(panel_states):
+        fig = panel_figures(controllers[i] if controllers else "SSD1680")
         refresh = fig["refresh_mw"] / RAIL_V
         for state, s in st.items():
             ma = {"refresh": refresh, "busy": refresh,
