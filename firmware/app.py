@@ -373,6 +373,8 @@ class App:
         """The menu's code and the rules options' table it reads leave the
         heap (both are imported again when the menu is next shown)."""
         sys.modules.pop("menu", None)
+        sys.modules.pop("statsview", None)   # the statistics screen's, and
+        sys.modules.pop("stats", None)       # their figures (menu.py)
         unload("options", "rulestext")
 
     def idle(self):

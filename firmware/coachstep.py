@@ -55,7 +55,10 @@ def drop(app):
     """The coach's code leaves the heap, this module's too."""
     sys.modules.pop("coachview", None)
     sys.modules.pop("coachstep", None)
-    unload("coach", "review")
+    # a review replays the hand to its end, which imports the showdown's
+    # code again (engine/hand.py): it goes too, as after the hand itself
+    # (App.after_action), or the next hand is played with it on the heap
+    unload("coach", "review", "showdown")
     if app.vs == "human":
         unload("bots", "bots_core")   # no computer: its code goes too
         sys.modules.pop("botturn", None)

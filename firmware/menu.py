@@ -176,8 +176,8 @@ def menu_button(app, button, kind):
     """A button on the menu: None, or what the app does next ("resume", or
     a new game's game_args())."""
     if app.menu_page in ("stats", "reset"):
-        import stats
-        return stats.button(app, button, kind)
+        import statsview
+        return statsview.button(app, button, kind)
     items, acts = menu_items(app)
     n = len(items)
     app.menu_msg = ""
@@ -246,8 +246,8 @@ def view_menu(app):
 def show(fb, app):
     """Draw the menu's current page."""
     if app.menu_page in ("stats", "reset"):
-        import stats
-        stats.draw(fb, stats.view(app))
+        import statsview
+        statsview.draw(fb, statsview.view(app))
     else:
         draw(fb, view_menu(app))
 

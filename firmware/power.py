@@ -31,21 +31,27 @@ found nothing to do, and ``overlay(fb, testmode)`` after drawing a screen.
 """
 from time import ticks_add, ticks_diff, ticks_ms
 
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, mypy)
+    def const(x):
+        return x
+
 from i18n import t
 import store
 
 AUTO_OFF = (0, 5, 15, 60)   # the menu's choices, minutes (0: never)
 DEFAULT_AUTO_OFF = 15
-READ_MS = 20000             # a battery reading every 20 s
-FULL_MV = 4300              # VSYS of fresh 3 x AA behind the diode
-LOW_MV = 3100               # ~1.1 V a cell: the warning
+_READ_MS = const(20000)  # a battery reading every 20 s
+_FULL_MV = const(4300)  # VSYS of fresh 3 x AA behind the diode
+_LOW_MV = const(3100)  # ~1.1 V a cell: the warning
 CUTOFF_MV = 2700            # ~0.97 V a cell: save, say so, sleep
 HOT_MS = 30000              # the awaited panel stays awake this long
-CURSOR_MS = 1000            # the cursors saved once nobody pressed for this long
+_CURSOR_MS = const(1000)  # the cursors saved once nobody pressed for this long
 REST_MAX_MS = 60000
-LED_EVERY_MS = 2000         # on batteries the turn light flashes...
-LED_ON_MS = 60              # ...this long
-_SMOOTH = 4                 # exponential average over ~4 readings
+_LED_EVERY_MS = const(2000)  # on batteries the turn light flashes...
+_LED_ON_MS = const(60)  # ...this long
+_SMOOTH = const(4)  # exponential average over ~4 readings
 
 
 def auto_off_minutes(settings):
@@ -103,11 +109,11 @@ class Power:
         if self.waking:
             self.woken(app)
         if ticks_diff(now, self.read_at) >= 0 and not self.hw.busy():
-            self.read_at = ticks_add(now, READ_MS)
+            self.read_at = ticks_add(now, _READ_MS)
             self._read(app)
         self._panels(app, now)
         if app.mode == "game" and app.match is not None and not app.testmode \
-                and ticks_diff(now, self.touched) >= CURSOR_MS:
+                and ticks_diff(now, self.touched) >= _CURSOR_MS:
             store.save_cursor(app.match, app.cursor)   # written only when changed
         if self.lit() != self._lit:
             self._lit = not self._lit
@@ -133,10 +139,10 @@ class Power:
         """May the turn light be on now? Not while the panels say
         "Sleeping" (asleep, or woken and not yet redrawn: the light
         follows the panels); else always on USB, on batteries a short
-        flash every LED_EVERY_MS."""
+        flash every _LED_EVERY_MS."""
         if self.sleeping or self.waking:
             return False
-        return self.usb or ticks_ms() % LED_EVERY_MS < LED_ON_MS
+        return self.usb or ticks_ms() % _LED_EVERY_MS < _LED_ON_MS
 
     def woken(self, app):
         """Does every working panel show the game again since the table
@@ -191,14 +197,14 @@ class Power:
             if due <= 0:
                 return
         for t in (self.read_at, ticks_add(self.touched, self._off_ms()),
-                  ticks_add(self.touched, HOT_MS), ticks_add(self.touched, CURSOR_MS)):
+                  ticks_add(self.touched, HOT_MS), ticks_add(self.touched, _CURSOR_MS)):
             d = ticks_diff(t, now)
             if 0 < d < due:
                 due = d
         if not self.usb and _turn(app) is not None:
             # the turn light's next flash, or the end of this one
-            ph = now % LED_EVERY_MS
-            d = LED_ON_MS - ph if ph < LED_ON_MS else LED_EVERY_MS - ph
+            ph = now % _LED_EVERY_MS
+            d = _LED_ON_MS - ph if ph < _LED_ON_MS else _LED_EVERY_MS - ph
             if d < due:
                 due = d
         try:
@@ -241,7 +247,7 @@ class Power:
         self.mv = mv if not self.mv else self.mv + (mv - self.mv) // _SMOOTH
         if usb:
             self.mv = mv
-        level = -1 if usb else max(0, min(4, (self.mv - CUTOFF_MV) * 5 // (FULL_MV - CUTOFF_MV)))
+        level = -1 if usb else max(0, min(4, (self.mv - CUTOFF_MV) * 5 // (_FULL_MV - CUTOFF_MV)))
         if usb != self.usb or level != self.level:
             self.usb = usb
             self.level = level
@@ -254,7 +260,7 @@ class Power:
             return
         if self.mv < CUTOFF_MV:
             self.sleep(app, "empty")
-        elif self.mv < LOW_MV and not self.warned:
+        elif self.mv < _LOW_MV and not self.warned:
             self.warned = True
             note = (t("power.low"), [t("power.low_more")])
             app.notice = [note, note]

@@ -66,6 +66,8 @@
 # and turns it back; the pass is its own inverse (XOR 0xFF; bit reversal +
 # XOR for rotation 270), so no scratch buffer is needed.
 
+import sys
+
 import framebuf
 
 from display import EPDTimeout  # the one timeout of every driver (display.py)
@@ -120,26 +122,8 @@ _BORDER_PARTIAL = const(0x80)
 # a PC against ~450 us in bytecode (or a framebuf palette blit, which goes
 # pixel by pixel). Compiled through exec() so a port without viper, and
 # CPython, fall back to plain loops instead of failing to import, and so
-# mypy does not trip over the viper-only ptr8 annotations.
-_VIPER = """
-import micropython
-@micropython.viper
-def invert(dst: ptr8, src: ptr8, n: int):
-    # a word at a time (4x fewer turns: 1.9 -> 0.7 ms on the RP2040 for
-    # 4736 bytes, before a cursor move's first SPI byte); both are buffers
-    # of their own on the heap, so word-aligned
-    d = ptr32(dst)
-    s = ptr32(src)
-    w = n >> 2
-    for i in range(w):
-        d[i] = s[i] ^ -1
-    for i in range(w << 2, n):
-        dst[i] = src[i] ^ 0xFF
-@micropython.viper
-def translate(dst: ptr8, src: ptr8, table: ptr8, n: int):
-    for i in range(n):
-        dst[i] = table[src[i]]
-"""
+# mypy does not trip over the viper-only ptr8 annotations; the viper text
+# is natives.SSD1680.
 
 
 def _invert_py(dst, src, n):
@@ -155,12 +139,17 @@ def _translate_py(dst, src, table, n):
 _invert = _invert_py
 _translate = _translate_py
 try:
+    # the viper text is a module of its own (natives.py), dropped once
+    # compiled: kept here, it stayed on the heap with this module's code
+    import natives
     _fast = {}  # type: dict
-    exec(_VIPER, _fast)
+    exec(natives.SSD1680, _fast)
     _invert = _fast["invert"]
     _translate = _fast["translate"]
 except Exception:  # no native emitter here: keep the plain loops
     pass
+natives = _fast = None   # not kept: the module goes with the text
+sys.modules.pop("natives", None)
 
 
 def _reversed_inverted():

@@ -83,6 +83,8 @@
 # fb while busy() is True. A show() that finds the panel busy refreshes in
 # full.
 
+import sys
+
 import framebuf
 
 from display import EPDTimeout  # the one timeout of every driver (display.py)
@@ -136,72 +138,8 @@ MAX_HEIGHT = const(300)     # gates
 # One band: up to 8 VLSB bytes per column in, 8 RAM rows of width/8 bytes
 # out, inverted. spec = width | rows << 12 | reverse << 16 (viper takes at
 # most four arguments). Compiled through exec() so a port without viper,
-# and CPython, fall back to the plain loop (as ssd1680.py does). band and
-# band2 (scale 2) stay two functions with their own unrolled inner loops:
-# one loop for both (a bit loop, the scale tested in it) made the same
-# bytes 8x slower at scale 1 and 5x at scale 2 (unix port, whole 400x300
-# frame, medians of 7 in 3 runs: 120-127 us -> 950-1,040; 46-47 -> 241-252).
-_VIPER = """
-import micropython
-@micropython.viper
-def band(dst: ptr8, src: ptr8, off: int, spec: int):
-    w = spec & 0xFFF
-    rows = (spec >> 12) & 0xF
-    rev = spec >> 16
-    xb = w >> 3
-    s = off
-    for j in range(xb):
-        a0 = src[s]
-        a1 = src[s + 1]
-        a2 = src[s + 2]
-        a3 = src[s + 3]
-        a4 = src[s + 4]
-        a5 = src[s + 5]
-        a6 = src[s + 6]
-        a7 = src[s + 7]
-        o = j
-        for i in range(rows):
-            if rev:
-                v = ((a0 >> i) & 1) | ((a1 >> i) & 1) << 1 | ((a2 >> i) & 1) << 2 \\
-                    | ((a3 >> i) & 1) << 3 | ((a4 >> i) & 1) << 4 | ((a5 >> i) & 1) << 5 \\
-                    | ((a6 >> i) & 1) << 6 | ((a7 >> i) & 1) << 7
-            else:
-                v = ((a0 >> i) & 1) << 7 | ((a1 >> i) & 1) << 6 | ((a2 >> i) & 1) << 5 \\
-                    | ((a3 >> i) & 1) << 4 | ((a4 >> i) & 1) << 3 | ((a5 >> i) & 1) << 2 \\
-                    | ((a6 >> i) & 1) << 1 | ((a7 >> i) & 1)
-            dst[o] = v ^ 0xFF
-            o += xb
-        s += 8
-
-
-@micropython.viper
-def band2(dst: ptr8, src: ptr8, off: int, spec: int):
-    # scale 2: 4 logical columns a RAM byte (each bit twice), each logical
-    # row twice (rows 2i and 2i+1 of dst)
-    w = spec & 0xFFF
-    rows = (spec >> 12) & 0xF
-    rev = spec >> 16
-    xb = w >> 2
-    s = off
-    for j in range(xb):
-        a0 = src[s]
-        a1 = src[s + 1]
-        a2 = src[s + 2]
-        a3 = src[s + 3]
-        o = j
-        for i in range(rows):
-            if rev:
-                v = ((a0 >> i) & 1) * 0x03 | ((a1 >> i) & 1) * 0x0C \
-                    | ((a2 >> i) & 1) * 0x30 | ((a3 >> i) & 1) * 0xC0
-            else:
-                v = ((a0 >> i) & 1) * 0xC0 | ((a1 >> i) & 1) * 0x30 \
-                    | ((a2 >> i) & 1) * 0x0C | ((a3 >> i) & 1) * 0x03
-            v ^= 0xFF
-            dst[o] = v
-            dst[o + xb] = v
-            o += xb + xb
-        s += 4
-"""
+# and CPython, fall back to the plain loop (as ssd1680.py does); the
+# viper text is natives.SSD1683.
 
 
 def _band_py(dst, src, off, spec):
@@ -238,12 +176,17 @@ def _band2_py(dst, src, off, spec):
 _band = _band_py
 _band2 = _band2_py
 try:
+    # the viper text is a module of its own (natives.py), dropped once
+    # compiled: kept here, it stayed on the heap with this module's code
+    import natives
     _fast = {}  # type: dict
-    exec(_VIPER, _fast)
+    exec(natives.SSD1683, _fast)
     _band = _fast["band"]
     _band2 = _fast["band2"]
 except Exception:  # no native emitter here: keep the plain loops
     pass
+natives = _fast = None   # not kept: the module goes with the text
+sys.modules.pop("natives", None)
 
 
 class SSD1683:

@@ -33,6 +33,9 @@ _B_LAST = const(8)     # the opponent's last turn in words
 _B_TAKEN = const(9)    # the card p just took (R7), or None
 _B_DW = const(10)      # card -> deadwood of the hand without it
 _B_STATUS = const(11)  # the stock and knock limit line, in words
+# the observation's fields a position's view keeps (_B_OBS)
+_KEEP = ("hand", "to_move", "phase", "legal", "discard_top", "stock_count", "knock_limit",
+         "multiplier", "deadwood")
 
 
 def _fit(keys, args=(), less=0):
@@ -164,10 +167,17 @@ def base(app, p):
         if width(status) > text.LINES_W:
             status = (t("turn.status_gin_short", obs["stock_count"]) if limit == 0 else
                       t("turn.status_short", obs["stock_count"], limit)) + mark
-    b = [h, h.stock_count, h.discard_top, h.to_move, obs, groups, order,
+    b = [h, h.stock_count, h.discard_top, h.to_move, None, groups, order,
          _head(app, p, obs), _last_move(app, p, obs), _just_taken(p, obs), {}, status]
-    for k in ("history", "discard", "opponent_known"):
-        obs.pop(k, None)   # read above; not kept
+    # what press() and view() read of the observation, in a dict of its
+    # own: the rest (the history, the last hand's result with both hands,
+    # the games...) was read above, and a dict keeps its table's size
+    # when keys are popped (docs/memory.md "The turn views' observation")
+    keep = {}
+    for k in _KEEP:
+        keep[k] = obs[k]
+    b[_B_OBS] = keep
+    obs = None
     app.bases[p] = b
     return b
 

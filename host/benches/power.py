@@ -24,7 +24,16 @@ on the chosen battery (2,000 mAh, ``--mah``), and the emulated seconds per
 state. Between actions the bench sends ``sync`` over USB to stay in step
 with the firmware (one short command per action; its CPU time is in the
 figures). ``--quick``: one hand, 10 idle minutes.
+
+``--board``: the table measured (default hardware/board.json, the 4.2"
+SSD1683 panels; board-2in9.json the 2.9" SSD1680 ones): the emulated
+board around the chip and the flashed board.json, and its panels' figures
+from host/chip/power.py PANELS (their specifications' refreshing power and
+deep sleep; the emulated panels refresh for the times PANELS gives: the
+4.2" module's full refresh is 4 s, the 2.9" emulation's 2.5 s).
 """
+import json
+import os
 import time
 
 from ..lib.errors import CommandError
@@ -136,16 +145,37 @@ def play(table, seed, vs=None, hands=1, pace_s=5.0, on_hand=None):
             return played
 
 
-def measure(chip, volts):
+def controllers(board):
+    """Each player's panel controller in a board definition (a path)."""
+    try:
+        with open(board, encoding="utf-8") as f:
+            players = json.load(f)["players"]
+        return [pl["panel"]["controller"] for pl in players]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise CommandError("--board: %s is not a board definition with its panels' controllers (%s)"
+                           % (board, e)) from None
+
+
+def panel_times(chip, ctrls):
+    """The emulated panels refresh for the times of the power model's
+    figures (host/chip/power.py PANELS), not the emulations' defaults."""
+    from ..chip.power import panel_figures
+    for panel, c in zip(chip.pins.panels, ctrls, strict=True):
+        fig = panel_figures(c)
+        panel.T_FULL = fig["full_s"]
+        panel.T_PARTIAL = fig["partial_s"]
+
+
+def measure(chip, volts, ctrls=None):
     from ..chip.power import breakdown
     states = chip.power_states()
     panels = [p.states() for p in chip.pins.panels]
-    parts = breakdown(states, panels, chip.pins.led_seconds(), volts=volts)
+    parts = breakdown(states, panels, chip.pins.led_seconds(), volts=volts, controllers=ctrls)
     return states, panels, parts
 
 
-def report(name, chip, volts, mah, seconds, hands=None, asleep=None):
-    states, panels, parts = measure(chip, volts)
+def report(name, chip, volts, mah, seconds, hands=None, asleep=None, ctrls=None):
+    states, panels, parts = measure(chip, volts, ctrls)
     avg = sum(parts.values())
     _say("%s: %.0f s emulated, %d wake-ups of the core" % (name, seconds, chip.wakes))
     _say("  average %.2f mA at the battery (%.1f V): %s" % (
@@ -171,7 +201,11 @@ def configure(parser):
     parser.add_argument("--mah", type=float, default=None, help="battery capacity (2000)")
     parser.add_argument("--pace", type=float, default=None,
                         help="seconds from one move (one action's buttons) to the next (5)")
+    parser.add_argument("--board", metavar="FILE",
+                        help="the board definition to emulate and flash (default hardware/board.json, "
+                             "the 4.2in panels; board-2in9.json: the 2.9in ones)")
     parser.epilog = ("examples:\n  okgin bench power --quick\n  okgin bench power --pace 2.5\n"
+                     "  okgin bench power --quick --board board-2in9.json\n"
                      "  okgin bench power --pace 10 --volts 4.5 --mah 2500\n")
 
 
@@ -186,7 +220,17 @@ def run(args):
     volts = getattr(args, "volts", None) or 3.6
     mah = getattr(args, "mah", None) or 2000
     pace = getattr(args, "pace", None) or 5.0
-    chip = make_board("chip", realtime=False)
+    from ..chip.power import SOURCES, panel_figures
+    from ..lib.paths import BOARD, resolve_board
+    board = resolve_board(args.board) if getattr(args, "board", None) else None
+    if board and not os.path.isfile(board):
+        raise CommandError("--board: no board definition %s" % board)
+    ctrls = controllers(board or BOARD)
+    try:
+        figs = [panel_figures(c) for c in ctrls]
+    except ValueError as e:
+        raise CommandError("--board: %s" % e) from None
+    chip = make_board("chip", realtime=False, board=board)
     t_start = time.monotonic()
     figures = {}
     try:
@@ -194,7 +238,14 @@ def run(args):
         banner = chip.console_line("MicroPython v", 120)
         _say("emulated Pico: %s; the firmware of this checkout, on batteries (VSYS %.1f V)"
              % (banner.strip(), VSYS_BATTERY))
-        flash_board(chip.port, quiet=True, clock=chip_clock(chip))
+        _say("board: %s; panels: %s" % (board or BOARD, ", ".join(
+            "%s %s (refreshing %.1f mW, deep sleep %.2f uA, full refresh %.1f s, partial %.1f s)"
+            % (c, f["name"], f["refresh_mw"], f["sleep_ua"], f["full_s"], f["partial_s"])
+            for c, f in sorted(dict(zip(ctrls, figs, strict=True)).items()))))
+        for key in sorted({k for f in figs for k in f["sources"]}):
+            _say("  %s: %s" % (key, SOURCES[key]))
+        flash_board(chip.port, quiet=True, board_json=board, clock=chip_clock(chip))
+        panel_times(chip, ctrls)
         fw = _firmware(chip)
         table = ChipFirmware(chip, fw)
         try:
@@ -205,7 +256,7 @@ def run(args):
                 t0 = chip.emulated_ns()
                 n = play(table, 51, vs=vs, hands=hands, pace_s=pace)
                 secs = (chip.emulated_ns() - t0) / SEC
-                figures[name] = report(name, chip, volts, mah, secs, hands=n)
+                figures[name] = report(name, chip, volts, mah, secs, hands=n, ctrls=ctrls)
             table.boot()
             table.cmd("testmode on")
             table.cmd("newgame seed=52 dealer=0")
@@ -214,24 +265,24 @@ def run(args):
             t0 = chip.emulated_ns()
             table.think(idle_s)
             secs = (chip.emulated_ns() - t0) / SEC
-            figures["idle"] = report("%.0f minutes idle in a game" % (idle_s / 60), chip, volts, mah, secs)
-            states = chip.power_states()
-            dormant = states.get("dormant", 0.0)
-            if dormant > 0:
-                from ..chip.power import breakdown
-                asleep = breakdown({"dormant": dormant}, [{"sleep": dormant}, {"sleep": dormant}],
-                                   volts=volts)
-                ma = sum(asleep.values())
-                _say("asleep (auto-off: DORMANT, panels in deep sleep): %.2f mA at the battery; "
-                     "%.0f days on %d mAh" % (ma, mah / ma / 24, mah))
-            else:
+            figures["idle"] = report("%.0f minutes idle in a game" % (idle_s / 60), chip, volts, mah,
+                                     secs, ctrls=ctrls)
+            # asleep: DORMANT and the panels in deep sleep, the model's
+            # figures (the same whether the idle scenario reached auto-off)
+            from ..chip.power import breakdown
+            asleep = breakdown({"dormant": 1.0}, [{"sleep": 1.0} for _ in ctrls], volts=volts,
+                               controllers=ctrls)
+            ma = sum(asleep.values())
+            seen = chip.power_states().get("dormant", 0.0) > 0
+            why = "the table went to sleep in the idle scenario"
+            if not seen:
                 off = _auto_off_default()
+                why = "not reached in %.0f idle minutes" % (idle_s / 60)
                 if off is not None and idle_s < off * 60:
-                    _say("asleep: not measured: the idle scenario (%.0f min) ends before auto-off "
-                         "(the menu's default, %d min); --idle-s %d, or a run without --quick, "
-                         "reaches it" % (idle_s / 60, off, off * 60 + 300))
-                else:
-                    _say("asleep: the table did not go to sleep in %.0f minutes" % (idle_s / 60))
+                    why += (" (auto-off: the menu's default, %d min; --idle-s %d reaches it)"
+                            % (off, off * 60 + 300))
+            _say("asleep (auto-off: DORMANT, panels in deep sleep; %s): %.2f mA at the battery; "
+                 "%.0f days on %d mAh" % (why, ma, mah / ma / 24, mah))
         finally:
             fw.close()
         _say("wall time %.0f s; emulator speed %.2fx a real Pico while computing"

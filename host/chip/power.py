@@ -21,6 +21,16 @@ SOURCES = {
                      "~1.5 mA in machine.lightsleep(5000) and ~0.9 mA in machine.lightsleep() (DORMANT)",
     "panel": "Waveshare 2.9inch e-Paper (SSD1680, 296x128) specification: refresh power 26.4 mW "
              "typ., standby current < 0.01 uA",
+    "panel-4in2": "Waveshare wiki, Pico e-Paper 4.2 specification (the 4.2inch black/white module, "
+                  "400x300; its V2 is the SSD1683 of hardware/board.json, raw panel Good Display "
+                  "GDEY042T81): full refresh 4 s, refreshing power 26.4 mW typ., sleep current "
+                  "< 0.01 uA",
+    "partial-4in2": "GxEPD2's author, a partial refresh of a GDEY042T81 (SSD1683) measured at 358 ms "
+                    "(docs/firmware.md, \"The 4.2\" panel\"); no partial time in the module's "
+                    "specification",
+    "emulation-2in9": "host/vboard/ssd1680.py: full 2.5 s, partial 0.4 s, typical of 2.9in SSD1680 "
+                      "modules (2-4 s full, 0.3-0.5 s partial); the 2.9in figures of docs/power.md "
+                      "were measured with them",
     "led": "hardware/WIRING.md: each turn light is an LED behind 330 ohm from a GPIO at 3.3 V, "
            "about 3-4 mA (a green LED's ~2.0 V at that current: (3.3 - 2.0) / 330 = 3.9 mA)",
     "assumed": "not in any specification found: an assumption, stated as one",
@@ -45,11 +55,21 @@ DEEP_MA = 1.29
 # (a table on batteries has none: see correct_for_battery below).
 DEEP_USB_MA = 2.02
 DORMANT_MA = 0.9      # "mp-lightsleep": machine.lightsleep() with no timeout
-# a panel, mA at 3.3 V: refreshing ("panel": 26.4 mW / 3.3 V), awake but
-# idle (its clock and booster off: "assumed"), in deep sleep ("panel")
-PANEL_REFRESH_MA = 26.4 / RAIL_V
+# a panel awake but idle (its clock and booster off: "assumed"), mA at 3.3 V;
+# refreshing and in deep sleep: PANELS (e.g. "panel": 26.4 mW / 3.3 V)
 PANEL_IDLE_MA = 0.05
-PANEL_SLEEP_MA = 0.00001
+# Each board's panels, by board.json's controller: refreshing power (mW),
+# deep sleep (uA) and the refresh times (s) the power bench runs the
+# emulated panels at (okgin bench power --board; the emulations' own
+# defaults are host/vboard/ssd1680.py's and ssd1683.py's), with the
+# SOURCES each comes from. The two modules' specifications give the same
+# refreshing power; the 4.2in module's full refresh is the longer.
+PANELS = {
+    "SSD1680": {"name": "2.9in 296x128", "refresh_mw": 26.4, "sleep_ua": 0.01, "full_s": 2.5,
+                "partial_s": 0.4, "sources": ("panel", "emulation-2in9")},
+    "SSD1683": {"name": "4.2in 400x300", "refresh_mw": 26.4, "sleep_ua": 0.01, "full_s": 4.0,
+                "partial_s": 0.4, "sources": ("panel-4in2", "partial-4in2")},
+}
 LED_MA = (RAIL_V - 2.0) / 330 * 1000     # a lit turn light, at 3.3 V ("led")
 # the panels' 3.3 V comes through the Pico's regulator: at the battery it
 # costs 3.3 V x I / efficiency ("assumed": typical of a buck-boost at a few mA)
@@ -98,13 +118,24 @@ def state_ma(state, battery=True):
     return ma
 
 
-def breakdown(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True):
+def panel_figures(controller):
+    """PANELS' figures for a board.json controller; ValueError for one the
+    model has no published figures for."""
+    try:
+        return PANELS[controller]
+    except KeyError:
+        raise ValueError("no power figures for a %s panel (host/chip/power.py PANELS has %s)"
+                         % (controller, ", ".join(sorted(PANELS)))) from None
+
+
+def breakdown(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True, controllers=None):
     """{part: mA at the battery} averaged over the emulated time.
 
     chip_states: {state: seconds} (ChipBoard.power_states()); panel_states:
     one {state: seconds} per panel (SSD1680.states()); led_seconds: seconds
     each turn light was lit (BoardPins.led_seconds()); volts: the battery's
-    voltage (3 x AA, mid-discharge: 3.6 V)."""
+    voltage (3 x AA, mid-discharge: 3.6 V); controllers: each panel's
+    controller (PANELS; None: the SSD1680's figures, the 2.9in panels')."""
     total = sum(chip_states.values())
     if total <= 0:
         raise ValueError("no emulated time was counted")
@@ -114,10 +145,12 @@ def breakdown(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True
         out[key] = out.get(key, 0.0) + state_ma(state, battery) * s
     for k in out:
         out[k] = out[k] * VBUS_V / volts / total
-    for st in panel_states:
+    for i, st in enumerate(panel_states):
+        fig = panel_figures(controllers[i] if controllers else "SSD1680")
+        refresh = fig["refresh_mw"] / RAIL_V
         for state, s in st.items():
-            ma = {"refresh": PANEL_REFRESH_MA, "busy": PANEL_REFRESH_MA,
-                  "idle": PANEL_IDLE_MA, "sleep": PANEL_SLEEP_MA}[state]
+            ma = {"refresh": refresh, "busy": refresh,
+                  "idle": PANEL_IDLE_MA, "sleep": fig["sleep_ua"] / 1000}[state]
             key = "panels " + state
             out[key] = out.get(key, 0.0) + ma * s * RAIL_V / REGULATOR_EFFICIENCY / volts / total
     lit = sum(led_seconds)
@@ -126,5 +159,5 @@ def breakdown(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True
     return out
 
 
-def average_ma(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True):
-    return sum(breakdown(chip_states, panel_states, led_seconds, volts, battery).values())
+def average_ma(chip_states, panel_states, led_seconds=(), volts=3.6, battery=True, controllers=None):
+    return sum(breakdown(chip_states, panel_states, led_seconds, volts, battery, controllers).values())

@@ -148,8 +148,8 @@ def load_board(board):
 # 4.2" layout's regression (docs/memory.md "The warning at 192K": a Korean
 # game with the coach needs it here), so that no player's simulator stops
 # where the chip, with 240 KB, does not. tests/firmware/test_memory.py and
-# okgin bench memory
-# play at 192K as well. Sources compiled on the board
+# okgin bench memory warn lower since that was won back (docs/memory.md "The
+# warning at 184K"): okgin bench memory # play at 184K. Sources compiled on the board
 # itself (compiled=False) need more.
 HEAPSIZE = "192K"
 SOURCE_HEAPSIZE = "208K"

@@ -19,7 +19,7 @@ CARD = "10\u2665"
 # The texts the firmware fills with a player's name: field -> who can be
 # named there (app.name and stats._name: the viewer is "you"; the other
 # seat is P2 between two people, the computer or, on the computer's own
-# panel, the human). Read from turn.py, endview.py, padview.py, stats.py,
+# panel, the human). Read from turn.py, endview.py, padview.py, statsview.py,
 # i18n.why and recover.py.
 ANY = ("you", "other", "cpu", "human")
 THEM = ("other", "cpu", "human")

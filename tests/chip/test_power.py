@@ -101,3 +101,64 @@ def test_a_test_sets_vbus_and_vsys_and_the_firmware_reads_them(make_chip, tmp_pa
     with pytest.raises(ValueError):
         chip.set_supply(vsys=9)
     ser.close()
+
+
+# ---- the model's panels, per board (okgin bench power --board) ----
+# No chip: the figures the bench turns the emulated time into, and the
+# command line's errors, which come before any chip is started.
+
+def test_each_boards_panels_take_their_own_modules_figures():
+    from okgin.benches.power import controllers
+    from okgin.chip import power
+    from okgin.lib.paths import BOARD, resolve_board
+    assert controllers(BOARD) == ["SSD1683", "SSD1683"]
+    assert controllers(resolve_board("board-2in9.json")) == ["SSD1680", "SSD1680"]
+    big, small = power.panel_figures("SSD1683"), power.panel_figures("SSD1680")
+    # the 4.2in module's specification: a 4 s full refresh at 26.4 mW, the
+    # 2.9in one's 2.5 s at the same power: a full refresh costs 1.6x the charge
+    assert big["full_s"] == 4.0 and small["full_s"] == 2.5
+    assert big["refresh_mw"] == small["refresh_mw"] == 26.4
+    for f in (big, small):
+        assert all(k in power.SOURCES for k in f["sources"])
+    # the same seconds in the same states cost the same, whatever the
+    # board: the boards differ by how long their refreshes last
+    secs = {"refresh": 10.0, "idle": 5.0, "sleep": 85.0}
+    chip = {"deep 12 --": 100.0}
+    a = power.breakdown(chip, [secs, secs], controllers=["SSD1683", "SSD1683"])
+    b = power.breakdown(chip, [secs, secs])
+    assert a == pytest.approx(b)
+    # 10 s of 100 refreshing at 26.4 mW, two panels, through the regulator, at 3.6 V
+    assert a["panels refresh"] == pytest.approx(2 * 0.1 * 26.4 / 0.85 / 3.6)
+    with pytest.raises(ValueError, match="no power figures for a UC8151 panel"):
+        power.breakdown(chip, [secs], controllers=["UC8151"])
+
+
+def test_the_bench_runs_the_emulated_panels_at_the_modules_refresh_times():
+    from types import SimpleNamespace
+    from okgin.benches.power import panel_times
+    from okgin.vboard.ssd1683 import SSD1683, T_FULL
+    panels = [SSD1683(), SSD1683()]
+    assert T_FULL == 3.0     # the emulation's own (not timed on a real panel)
+    panel_times(SimpleNamespace(pins=SimpleNamespace(panels=panels)), ["SSD1683", "SSD1683"])
+    assert [(p.T_FULL, p.T_PARTIAL) for p in panels] == [(4.0, 0.4), (4.0, 0.4)]
+
+
+def test_bench_power_refuses_a_board_it_has_no_figures_for(tmp_path):
+    import json
+    import os
+    import subprocess
+    from tests.support.host import ROOT, okgin_cmd
+    from okgin.lib.paths import BOARD
+    with open(BOARD) as f:
+        board = json.load(f)
+    for pl in board["players"]:
+        pl["panel"]["controller"] = "UC8151"
+    path = tmp_path / "uc.json"
+    path.write_text(json.dumps(board))
+    env = dict(os.environ, OKGIN_RP2_DIR=str(tmp_path / "no-images"))
+    for arg, want in ((str(path), "okgin: --board: no power figures for a UC8151 panel"),
+                      (str(tmp_path / "none.json"), "okgin: --board: no board definition")):
+        r = subprocess.run(okgin_cmd("bench", "power", "--quick", "--board", arg), cwd=ROOT,
+                           capture_output=True, text=True, timeout=60, env=env)
+        assert r.returncode != 0 and r.stderr.startswith(want), r.stderr
+        assert "Traceback" not in r.stderr

@@ -80,7 +80,7 @@ def test_output_piped_into_a_reader_that_stopped_ends_without_a_traceback(args):
 
 # the options that belong to one bench suite (or two), none of the others'
 BENCH_OPTIONS = {"--chip": ("bots",), "--games": ("bots", "memory", "reply"), "--heap": ("memory",),
-                 "--lang": ("chip", "reply"), "--only": ("chip",), "--board": ("chip",), "--hands": ("power",),
+                 "--lang": ("chip", "reply"), "--only": ("chip",), "--board": ("chip", "power"), "--hands": ("power",),
                  "--idle-s": ("power",), "--volts": ("power",), "--mah": ("power",),
                  "--pace": ("power",)}
 
