@@ -370,11 +370,9 @@ class App:
 
     # ----- parts loaded on demand (menu.py, endview.py...) -----
     def drop_menu(self):
-        """The menu's code and the rules options' table it reads leave the
-        heap (both are imported again when the menu is next shown)."""
-        sys.modules.pop("menu", None)
-        sys.modules.pop("statsview", None)   # the statistics screen's, and
-        sys.modules.pop("stats", None)       # their figures (menu.py)
+        """The menu's code, its statistics and the rules options leave the heap (imported again when shown)."""
+        for name in ("menu", "statsview", "stats"):
+            sys.modules.pop(name, None)
         unload("options", "rulestext")
 
     def idle(self):

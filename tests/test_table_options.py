@@ -61,6 +61,7 @@ def _commands(place):
         "uf2": ["uf2", "-o", str(place / "okgin.uf2")],
         "bench chip": ["bench", "chip"],
         "bench bots": ["bench", "bots"],
+        "bench power": ["bench", "power", "--quick"],
     }
 
 
@@ -126,7 +127,7 @@ def test_heapsize_and_flash_dir_with_chip_are_the_same_line_everywhere(place, ca
 
 def test_a_missing_board_definition_is_the_same_line_everywhere(place, capsys):
     cmds = _commands(place)
-    assert len(_taking("--board")) == 9
+    assert len(_taking("--board")) == 10
     missing = place / "missing.json"
     got = {c: okgin(cmds[c] + ["--board", str(missing)], capsys) for c in _taking("--board")}
     assert _same(got) == (1, "okgin: board definition %s not found" % missing)

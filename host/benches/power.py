@@ -33,7 +33,6 @@ deep sleep; the emulated panels refresh for the times PANELS gives: the
 4.2" module's full refresh is 4 s, the 2.9" emulation's 2.5 s).
 """
 import json
-import os
 import time
 
 from ..lib.errors import CommandError
@@ -201,9 +200,10 @@ def configure(parser):
     parser.add_argument("--mah", type=float, default=None, help="battery capacity (2000)")
     parser.add_argument("--pace", type=float, default=None,
                         help="seconds from one move (one action's buttons) to the next (5)")
-    parser.add_argument("--board", metavar="FILE",
-                        help="the board definition to emulate and flash (default hardware/board.json, "
-                             "the 4.2in panels; board-2in9.json: the 2.9in ones)")
+    from ..table import options as table_options
+    table_options.add(parser, "board", help={
+        "board": "the board definition to emulate and flash (default hardware/board.json, "
+                 "the 4.2in panels; board-2in9.json: the 2.9in ones)"})
     parser.epilog = ("examples:\n  okgin bench power --quick\n  okgin bench power --pace 2.5\n"
                      "  okgin bench power --quick --board board-2in9.json\n"
                      "  okgin bench power --pace 10 --volts 4.5 --mah 2500\n")
@@ -221,10 +221,9 @@ def run(args):
     mah = getattr(args, "mah", None) or 2000
     pace = getattr(args, "pace", None) or 5.0
     from ..chip.power import SOURCES, panel_figures
-    from ..lib.paths import BOARD, resolve_board
-    board = resolve_board(args.board) if getattr(args, "board", None) else None
-    if board and not os.path.isfile(board):
-        raise CommandError("--board: no board definition %s" % board)
+    from ..lib.paths import BOARD
+    from ..table import options as table_options
+    board = table_options.resolve(args).board
     ctrls = controllers(board or BOARD)
     try:
         figs = [panel_figures(c) for c in ctrls]

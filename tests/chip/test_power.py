@@ -148,8 +148,9 @@ def test_bench_power_refuses_a_board_it_has_no_figures_for(tmp_path):
     import os
     import subprocess
     from tests.support.host import ROOT, okgin_cmd
-    from okgin.lib.paths import BOARD
-    with open(BOARD) as f:
+    from okgin.lib.paths import HARDWARE
+    # the 2.9in table with UC8151 panels: a board the firmware drives
+    with open(os.path.join(HARDWARE, "board-2in9.json")) as f:
         board = json.load(f)
     for pl in board["players"]:
         pl["panel"]["controller"] = "UC8151"
@@ -157,7 +158,7 @@ def test_bench_power_refuses_a_board_it_has_no_figures_for(tmp_path):
     path.write_text(json.dumps(board))
     env = dict(os.environ, OKGIN_RP2_DIR=str(tmp_path / "no-images"))
     for arg, want in ((str(path), "okgin: --board: no power figures for a UC8151 panel"),
-                      (str(tmp_path / "none.json"), "okgin: --board: no board definition")):
+                      (str(tmp_path / "none.json"), "okgin: board definition %s not found" % (tmp_path / "none.json"))):
         r = subprocess.run(okgin_cmd("bench", "power", "--quick", "--board", arg), cwd=ROOT,
                            capture_output=True, text=True, timeout=60, env=env)
         assert r.returncode != 0 and r.stderr.startswith(want), r.stderr
