@@ -148,9 +148,13 @@ class Board:
     traceback, READY after a reset).
     """
 
-    def __init__(self, url, timeout=5.0, on_line=None):
+    def __init__(self, url, timeout=5.0, on_line=None, clock=None):
         self.url = url
         self.timeout = timeout
+        # what the waits for the firmware (READY, answers, a block's lines)
+        # count their timeouts in: the wall clock, or the board's own (an
+        # emulated Pico's patience_clock: its time, not the busy host's)
+        self.clock = clock or time.monotonic
         self.on_line = on_line
         self.ser = None
         self.ready = None          # last READY line seen
@@ -281,21 +285,22 @@ class Board:
         """After a reset: READY on the open port (the virtual board keeps it,
         and pyserial drops input on re-open, so we read on); if the port
         fails (a real Pico re-enumerates), re-open it and probe."""
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
         try:
             return self.wait_ready(timeout, probe_after=5.0)
         except Disconnected:
-            self.reopen(max(1.0, deadline - time.monotonic()))
-            return self.wait_ready(max(1.0, deadline - time.monotonic()), probe_after=1.0)
+            self.reopen(max(1.0, deadline - self.clock()))
+            return self.wait_ready(max(1.0, deadline - self.clock()), probe_after=1.0)
 
     def wait_ready(self, timeout=10.0, probe_after=1.0):
         """Wait for the firmware's READY line; if none comes within
         ``probe_after`` seconds, ask ``hello`` (the board may have booted
         before we opened the port, and its READY is gone)."""
-        deadline = time.monotonic() + timeout
-        probe_at = time.monotonic() + min(probe_after, timeout / 2)
-        while time.monotonic() < deadline:
-            line = self._readline(min(0.2, max(0.01, deadline - time.monotonic())))
+        clock = self.clock
+        deadline = clock() + timeout
+        probe_at = clock() + min(probe_after, timeout / 2)
+        while clock() < deadline:
+            line = self._readline(min(0.2, max(0.01, deadline - clock())))
             if line is not None and line.startswith("OK okgin") and self._late_hellos:
                 # the answer to a probe that timed out: the firmware runs
                 self._late_hellos -= 1
@@ -313,13 +318,13 @@ class Board:
             if line is not None and line:
                 self.noise.append(line)
                 del self.noise[:-20]
-            if line is None and time.monotonic() >= probe_at:
+            if line is None and clock() >= probe_at:
                 # Probe again every few seconds: a probe can be lost while
                 # the board is still booting, or answered ERR if it arrived
                 # glued to leftover input.
-                probe_at = time.monotonic() + 3.0
+                probe_at = clock() + 3.0
                 try:
-                    text = self.request("hello", timeout=min(3.0, max(0.5, deadline - time.monotonic())))
+                    text = self.request("hello", timeout=min(3.0, max(0.5, deadline - clock())))
                 except BoardTimeout:
                     # a slow boot may still answer it: that answer must not
                     # be taken for the answer to a later request
@@ -361,13 +366,22 @@ class Board:
         self._heard(text)
         return text
 
+    def _readline_by(self, deadline):
+        """One line, or None once ``self.clock()`` reaches ``deadline`` (read
+        in turns of at most a wall second: a board's clock may be slower)."""
+        while True:
+            remaining = deadline - self.clock()
+            line = self._readline(max(0.0, min(remaining, 1.0)))
+            if line is not None or remaining <= 0:
+                return line
+
     def read_line(self, timeout):
         """The next line the firmware sent, whatever it is (an answer, READY,
         a line of a block, noise), without its end of line; None if none
-        came within ``timeout`` seconds. For callers that read the port
-        themselves (the fault campaign's floods and resyncs); ``request``
-        and ``read_answer`` are the protocol's way."""
-        return self._readline(timeout)
+        came within ``timeout`` seconds (of ``self.clock``). For callers
+        that read the port themselves (the fault campaign's floods and
+        resyncs); ``request`` and ``read_answer`` are the protocol's way."""
+        return self._readline_by(self.clock() + timeout)
 
     def write(self, data):
         import serial
@@ -391,10 +405,9 @@ class Board:
     def read_answer(self, request="?", timeout=None):
         """Read until a line starting ``OK`` or ``ERR``; return the text after ``OK``."""
         timeout = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
         while True:
-            remaining = deadline - time.monotonic()
-            line = self._readline(max(0.0, remaining)) if remaining > 0 else None
+            line = self._readline_by(deadline)
             if line is None:
                 raise BoardTimeout("no answer to %r from %s within %.1f s%s"
                                    % (request, self.url, timeout, self._noise_hint()))
@@ -459,7 +472,7 @@ class Board:
         out: "list[str]" = []
         timeout = self.timeout if timeout is None else timeout
         for _ in range(n):
-            got = self._readline(timeout)
+            got = self._readline_by(self.clock() + timeout)
             if got is None:
                 raise BoardTimeout("block answer to %r ended after %d of %d lines"
                                    % (request, len(out), n))

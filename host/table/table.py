@@ -153,9 +153,10 @@ class Table:
         instead of swallowing the hello (an empty line gets no answer)."""
         self.b.send_raw(b"\nhello\n")
         skipped: "list[str]" = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.b.read_line(max(0.1, deadline - time.monotonic()))
+        clock = self.b.clock        # the chip's own time on the emulated Pico
+        deadline = clock() + timeout
+        while clock() < deadline:
+            line = self.b.read_line(max(0.1, deadline - clock()))
             if line is None:
                 break
             if line.startswith("OK okgin"):
@@ -262,7 +263,9 @@ class ChipTable(Table):
         self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
         self.flash = None
         self.files = _ChipFiles(self)
-        self.b = transport.Board(str(self.chip.port), timeout=120.0)
+        # its waits count the chip's own time: a busy host makes them
+        # longer on the wall clock, never fail (ChipBoard.patience_clock)
+        self.b = transport.Board(str(self.chip.port), timeout=120.0, clock=self.chip.patience_clock())
         self.b.open()
         self._fresh = True
         put = dict(put or {})
