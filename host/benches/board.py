@@ -47,7 +47,8 @@ class Firmware:
     def __init__(self, board, timeout=30.0):
         self.board = board
         self.seen = []
-        self.client = transport.Board(board.port, timeout=timeout, on_line=self._heard)
+        self.client = transport.Board(board.port, timeout=timeout, on_line=self._heard,
+                                      clock=board.patience_clock())
         self.client.open()
 
     def _heard(self, direction, text):

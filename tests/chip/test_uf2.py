@@ -45,7 +45,7 @@ def _drop(make_chip, flash, uf2):
         time.sleep(0.2)
     done, total = chip.dropped_blocks
     assert done == total > 0
-    board = transport.Board(chip.port, timeout=60).open()
+    board = transport.Board(chip.port, timeout=60, clock=chip.patience_clock()).open()
     return chip, board
 
 
