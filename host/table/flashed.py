@@ -74,7 +74,9 @@ def image(where, source, board, firmware=None, out=None):
     board.json, booted to READY once; made now if ``where`` (see
     ``folder``) lacks it. Copy it: the file itself is shared."""
     from ..chip import images
-    fw, rom = images.find_images(firmware, out=out if out is not None else io.StringIO())
+    from ..chip.chipboard import boot_banner
+    # as the chip itself finds them (downloaded into the cache if need be)
+    fw, rom = images.find_images(firmware, out=out if out is not None else sys.stderr, boots=boot_banner)
     board = os.path.abspath(board)
     os.makedirs(where, exist_ok=True)
     path = os.path.join(where, "pico-okgin-%s.bin" % digest(source, board, fw, rom))
