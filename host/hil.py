@@ -33,12 +33,16 @@ class Target:
     ``cut_power_during_save()`` arms a power cut in the middle of the
     board's next save, and ``board`` is the emulated board itself. ``slow``
     scales the suite's timeouts (the emulated Pico runs at 0.03-0.3x a
-    real one's speed, depending on the PC and its load)."""
+    real one's speed, depending on the PC and its load); ``clock`` is what
+    the suite's serial client counts them in (the emulated Pico's own time,
+    ChipBoard.patience_clock: a busy PC makes the suite slower, never
+    failed), None for the wall clock."""
 
     def __init__(self, port, power_cycle=None, press=None, cut_power_during_save=None,
-                 board=None, slow=1.0):
+                 board=None, slow=1.0, clock=None):
         self.port = port
         self.slow = slow
+        self.clock = clock
         self.power_cycle = power_cycle
         self.press = press
         self.cut_power_during_save = cut_power_during_save
@@ -212,7 +216,7 @@ def run(args):
             chip = t.chip
             target = Target(chip.port, power_cycle=chip.power_cycle, press=chip.press,
                             cut_power_during_save=lambda: chip.cut_power_after_flash_writes(2),
-                            board=chip, slow=10.0)
+                            board=chip, slow=10.0, clock=chip.patience_clock())
             print("running the hardware-in-loop suite (tests/hil) against it", flush=True)
             return run_suite(target, args.junit, args.keyword)
         finally:

@@ -4,8 +4,11 @@ is written. `make check` runs `-m "unit and not slow"` (under a minute on a
 quiet machine); `make test` runs them all. A test may add `slow` to its
 folder's tier: a tournament, anything long, leaves make check that way."""
 import collections
+import os
 import pathlib
 import resource
+import shutil
+import tempfile
 import time
 
 import pytest
@@ -112,7 +115,11 @@ def pytest_collection_modifyitems(config, items):
 # the longest files, and the CPU seconds of each pytest process with its
 # finished children (the boards, emulators and commands it started; not a
 # tmux server, which leaves its parent), with the run's wall time.
-_SPENT = {"tier": collections.Counter(), "file": collections.Counter(), "cpu": {}, "t0": time.monotonic()}
+_SPENT = {"tier": collections.Counter(), "file": collections.Counter(), "file_cpu": collections.Counter(),
+          "cpu": {}, "t0": time.monotonic()}
+
+
+_CPU0 = pytest.StashKey[float]()
 
 
 def _cpu_s(children=True):
@@ -120,8 +127,46 @@ def _cpu_s(children=True):
     return own.ru_utime + own.ru_stime + (kids.ru_utime + kids.ru_stime if children else 0.0)
 
 
+# An emulated Pico with okgin on it is flashed once a run per board (by
+# the real okgin flash, okgin.table.flashed): every test, worker and
+# command the run starts (the campaign's two processes, okgin hil --chip,
+# okgin replay --chip, a new okgin sim --chip Pico) copies it. Set by the
+# controller before xdist starts its workers, who inherit it; one a run,
+# so each run flashes afresh (set OKGIN_CHIP_CACHE yourself to keep the
+# images between runs: they are named by a digest of what they hold).
+_CHIP_CACHE = []
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput") or os.environ.get("OKGIN_CHIP_CACHE"):
+        return
+    folder = tempfile.mkdtemp(prefix="okgin-chip-cache-")
+    os.environ["OKGIN_CHIP_CACHE"] = folder
+    _CHIP_CACHE.append(folder)
+
+
+def pytest_unconfigure(config):
+    for folder in _CHIP_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("OKGIN_CHIP_CACHE", None)
+
+
 def pytest_sessionstart(session):
     _SPENT["t0"] = time.monotonic()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    item.stash[_CPU0] = _cpu_s()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    # the CPU a test took with what it started and waited for (the boards,
+    # the emulators, the commands), its module fixtures' set-up and
+    # tear-down included: sent with its last report (to xdist's controller)
+    if call.when == "teardown" and _CPU0 in item.stash:
+        item.user_properties.append(("cpu_s", _cpu_s() - item.stash[_CPU0]))
 
 
 def pytest_runtest_logreport(report):
@@ -133,6 +178,7 @@ def pytest_runtest_logreport(report):
         return
     _SPENT["tier"][tier] += report.duration
     _SPENT["file"][path] += report.duration
+    _SPENT["file_cpu"][path] += dict(report.user_properties).get("cpu_s", 0.0)
 
 
 def pytest_sessionfinish(session):
@@ -163,3 +209,5 @@ def pytest_terminal_summary(terminalreporter):
         time.monotonic() - _SPENT["t0"]))
     w.write_line("longest files: " + ", ".join(
         "%s %.0f s" % kv for kv in _SPENT["file"].most_common(12)))
+    w.write_line("most CPU (with their boards and commands): " + ", ".join(
+        "%s %.0f s" % kv for kv in _SPENT["file_cpu"].most_common(12)))

@@ -49,7 +49,8 @@ class Firmware:
         self.board = board
         self.seen = []
         if client is None:
-            client = transport.Board(board.port, timeout=timeout).open()
+            client = transport.Board(board.port, timeout=timeout,
+                                     clock=board.patience_clock()).open()
         client.timeout = timeout
         client.on_line = self._heard
         self.client = client

@@ -49,6 +49,11 @@ from ..vboard.vboard import load_board
 OUT_LIMIT = 65536       # chip -> host bytes waiting for a client that does not read
 IN_WINDOW = 4096        # host -> chip bytes the chip may have queued, unread
 SLICE_NS = 2_000_000    # emulated time between two reports while the chip runs
+# Waits on the chip count its own time (see ChipBoard.patience_clock):
+# wall time counts only once its clock has stood still this long (a hung
+# emulator; a running chip reports every 2 ms of its time, an idle one at
+# least every second)
+STALL_S = 10.0
 
 _LIVE: "weakref.WeakSet[ChipBoard]" = weakref.WeakSet()
 
@@ -676,24 +681,55 @@ class ChipBoard:
 
     def wait_emulated(self, ns, timeout=60.0):
         """Let ns of emulated time pass (a jump while the chip sleeps, unless
-        realtime)."""
-        self._script([], (ns, 0), timeout)
+        realtime); ``timeout``: seconds of its time beyond those."""
+        self._script([], (ns, 0), timeout + ns / 1e9)
+
+    def patience_clock(self, stall=STALL_S):
+        """A clock for waiting on this chip, in seconds: its emulated time
+        while it runs (however slowly a loaded machine computes it), and
+        the wall time it stands still beyond ``stall`` seconds (a hung
+        emulator, or a chip that is off). A wait measured by it never runs
+        out because the machine is busy, and still ends when the chip
+        makes no progress. Each wait (or client) takes its own."""
+        return _Patience(self, stall)
+
+    @property
+    def pid(self):
+        """The emulator's process id while the chip is on, else None."""
+        p = self._proc
+        return p.pid if p is not None else None
+
+    def _not_seen(self, what, timeout, clock):
+        """Why a wait of ``timeout`` s of the chip's time ended without ``what``."""
+        still = clock.still()
+        if not self.alive:
+            why = "it is off"
+        elif still >= clock.stall:
+            why = ("its clock stood still for the last %.0f s of wall time: the emulator is hung or "
+                   "stopped" % still)
+        else:
+            why = "it ran on"
+        return "%s in %.0f s of the chip's time (%s)" % (what, timeout, why)
 
     def console_line(self, text, timeout=30.0, since=0):
         """The first line the chip printed (at emulated ns >= since, among
-        the last 200) that contains text; waits for it. Raises ChipError
-        on timeout."""
-        deadline = time.monotonic() + timeout
+        the last 200) that contains text; waits for it up to ``timeout``
+        seconds of the chip's own time (patience_clock: a loaded machine
+        gets the wall time it needs). Raises ChipError at once if the chip
+        stops, else after the timeout."""
+        clock = self.patience_clock()
+        deadline = clock() + timeout
         with self._cond:
             while True:
                 for t, line in self._console:
                     if text in line and t >= since:
                         return line
-                left = deadline - time.monotonic()
+                left = deadline - clock()
                 if left <= 0 or self._closed or (self._started and self._proc is None):
-                    raise ChipError("the emulated Pico printed no line with %r (last: %r; %s)"
-                                    % (text, self._console[-1][1] if self._console else "",
-                                       self._log_tail() or "no emulator message"))
+                    raise ChipError("%s; last: %r; %s" % (
+                        self._not_seen("the emulated Pico printed no line with %r" % text, timeout, clock),
+                        self._console[-1][1] if self._console else "",
+                        self._log_tail() or "no emulator message"))
                 self._cond.wait(min(left, 0.5))
 
     def console_lines(self):
@@ -719,16 +755,20 @@ class ChipBoard:
         with self._lock:
             self._pending.append(s)
         self._wake()
-        # in realtime the script takes its time on the wall clock, plus the
-        # chip's slowness; a dead chip never finishes it
-        if not s.done.wait(timeout):
+        # in the chip's time (patience_clock): in realtime the script takes
+        # its time on the wall clock too; a dead chip never finishes it
+        clock = self.patience_clock()
+        deadline = clock() + timeout
+        while not s.done.wait(min(1.0, max(0.01, deadline - clock()))) and clock() < deadline:
+            pass
+        if not s.done.is_set():
             with self._lock:
                 if s in self._pending:
                     self._pending.remove(s)
             if not self.alive:
                 raise ChipError("the emulated Pico is off")
-            raise ChipError("the emulated Pico did not take the input in %.0f s: %s"
-                            % (timeout, self._script_state(s)))
+            raise ChipError("%s: %s" % (self._not_seen("the emulated Pico did not take the input", timeout,
+                                                       clock), self._script_state(s)))
         return s
 
     def _script_state(self, s):
@@ -766,8 +806,9 @@ class ChipBoard:
         With bounce_ms, the contact chatters that long at the press and at
         the release (on/off every 0.3-0.5 ms), as a worn switch does;
         hold_ms holds it that long instead (still until polled twice).
-        ``timeout``: wall seconds for the chip to take it all in (a press
-        that starts a long draw is polled again only after it).
+        ``timeout``: seconds of the chip's time (patience_clock) for it to
+        take it all in (a press that starts a long draw is polled again
+        only after it).
         Returns the emulated ns at which the pin first went low."""
         self._check_player(player)
         self._need_pins()
@@ -830,6 +871,31 @@ class ChipBoard:
                 cb(ev)
             except Exception as e:   # a front-end bug must not kill the board
                 print("okgin chip: on_event(%r) raised %r" % (ev, e), file=sys.stderr)
+
+
+class _Patience:
+    """ChipBoard.patience_clock's clock: call it for the seconds."""
+
+    def __init__(self, chip, stall):
+        self.chip = chip
+        self.stall = stall
+        self._lock = threading.Lock()
+        self._seen = chip.emulated_ns()      # the chip's clock as last seen
+        self._moved = time.monotonic()       # when it was seen to move
+        self._stood = 0.0                    # wall seconds it stood still, beyond ``stall``
+
+    def __call__(self):
+        with self._lock:
+            t, now = self.chip.emulated_ns(), time.monotonic()
+            if t != self._seen:
+                self._stood += max(0.0, now - self._moved - self.stall)
+                self._seen, self._moved = t, now
+            return t / 1e9 + self._stood + max(0.0, now - self._moved - self.stall)
+
+    def still(self):
+        """Wall seconds since the chip's clock last moved (as of the last call)."""
+        with self._lock:
+            return time.monotonic() - self._moved
 
 
 def boot_banner(firmware, bootrom, timeout=60.0):

@@ -1,7 +1,6 @@
 """The oracle: the engine reads a saved record back (Match.from_record) and
 the board's public ``status`` must match it; what a power cut or damage
 may leave, and what is lost or wrong."""
-import time
 
 
 def public(m):
@@ -170,9 +169,10 @@ def expected_answers(data, max_line=200):
 def answers(t, count, timeout=60):
     """Up to ``count`` answer lines (OK/ERR...), skipping nothing else."""
     out: "list[str]" = []
-    deadline = time.monotonic() + timeout
-    while len(out) < count and time.monotonic() < deadline:
-        line = t.b.read_line(max(0.05, deadline - time.monotonic()))
+    clock = t.b.clock           # the chip's own time on the emulated Pico
+    deadline = clock() + timeout
+    while len(out) < count and clock() < deadline:
+        line = t.b.read_line(max(0.05, deadline - clock()))
         if line is None:
             break
         out.append(line)

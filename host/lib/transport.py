@@ -153,9 +153,13 @@ class Board:
     traceback, READY after a reset).
     """
 
-    def __init__(self, url, timeout=5.0, on_line=None):
+    def __init__(self, url, timeout=5.0, on_line=None, clock=None):
         self.url = url
         self.timeout = timeout
+        # what the waits for the firmware (READY, answers, a block's lines)
+        # count their timeouts in: the wall clock, or the board's own (an
+        # emulated Pico's patience_clock: its time, not the busy host's)
+        self.clock = clock or time.monotonic
         self.on_line = on_line
         self.ser = None
         self.ready = None          # last READY line seen
@@ -287,33 +291,36 @@ class Board:
         and pyserial drops input on re-open, so we read on); if the port
         fails (a real Pico re-enumerates), re-open it and probe. ``clock``:
         as wait_ready's."""
-        now = clock or time.monotonic
+        now = clock or self.clock
         deadline = now() + timeout
         try:
             return self.wait_ready(timeout, probe_after=5.0, clock=clock)
         except Disconnected:
-            self.reopen(timeout if clock else max(1.0, deadline - now()))
+            self.reopen(max(1.0, deadline - now()))
             return self.wait_ready(max(1.0, deadline - now()), probe_after=1.0, clock=clock)
 
     def wait_ready(self, timeout=10.0, probe_after=1.0, clock=None):
         """Wait for the firmware's READY line; if none comes within
         ``probe_after`` seconds, ask ``hello`` (the board may have booted
         before we opened the port, and its READY is gone). ``clock``: the
-        board's own seconds (an emulated Pico's clock, which a loaded PC
-        slows down with the chip) in which ``timeout`` counts; else the
-        wall clock's."""
-        now = clock or time.monotonic
+        board's own seconds in which ``timeout`` counts (an emulated Pico's
+        clock, which a loaded PC slows down with the chip); else the
+        board's (``self.clock``: the wall clock's, or the one it was made
+        with). An explicit clock that stands still for CLOCK_STALL wall
+        seconds is an emulator that stopped: named, not waited for."""
+        explicit = clock is not None
+        now = clock or self.clock
 
         def left():
             # wall seconds a read or probe may take: the time left, on
             # the wall clock; a few seconds at a time on the board's
-            return max(0.01, deadline - now()) if clock is None else 3.0
+            return max(0.01, deadline - now()) if now is time.monotonic else 3.0
 
         deadline = now() + timeout
-        probe_at = time.monotonic() + (probe_after if clock else min(probe_after, timeout / 2))
+        probe_at = now() + min(probe_after, timeout / 2)
         seen, moved = now(), time.monotonic()
         while now() < deadline:
-            if clock is not None:
+            if explicit:
                 if now() != seen:
                     seen, moved = now(), time.monotonic()
                 elif time.monotonic() - moved > CLOCK_STALL:
@@ -337,11 +344,11 @@ class Board:
             if line is not None and line:
                 self.noise.append(line)
                 del self.noise[:-20]
-            if line is None and time.monotonic() >= probe_at:
+            if line is None and now() >= probe_at:
                 # Probe again every few seconds: a probe can be lost while
                 # the board is still booting, or answered ERR if it arrived
                 # glued to leftover input.
-                probe_at = time.monotonic() + 3.0
+                probe_at = now() + 3.0
                 try:
                     text = self.request("hello", timeout=min(3.0, max(0.5, left())))
                 except BoardTimeout:
@@ -354,7 +361,8 @@ class Board:
                 self.ready = "READY " + text
                 return self.ready
         raise BoardTimeout("no READY from the firmware on %s within %.0f s%s%s"
-                           % (self.url, timeout, " of its own time" if clock else "", self._noise_hint()))
+                           % (self.url, timeout, "" if now is time.monotonic else " of its own time",
+                              self._noise_hint()))
 
     # -- lines -------------------------------------------------------------
     def _readline(self, timeout):
@@ -385,13 +393,22 @@ class Board:
         self._heard(text)
         return text
 
+    def _readline_by(self, deadline):
+        """One line, or None once ``self.clock()`` reaches ``deadline`` (read
+        in turns of at most a wall second: a board's clock may be slower)."""
+        while True:
+            remaining = deadline - self.clock()
+            line = self._readline(max(0.0, min(remaining, 1.0)))
+            if line is not None or remaining <= 0:
+                return line
+
     def read_line(self, timeout):
         """The next line the firmware sent, whatever it is (an answer, READY,
         a line of a block, noise), without its end of line; None if none
-        came within ``timeout`` seconds. For callers that read the port
-        themselves (the fault campaign's floods and resyncs); ``request``
-        and ``read_answer`` are the protocol's way."""
-        return self._readline(timeout)
+        came within ``timeout`` seconds (of ``self.clock``). For callers
+        that read the port themselves (the fault campaign's floods and
+        resyncs); ``request`` and ``read_answer`` are the protocol's way."""
+        return self._readline_by(self.clock() + timeout)
 
     def write(self, data):
         import serial
@@ -415,10 +432,9 @@ class Board:
     def read_answer(self, request="?", timeout=None):
         """Read until a line starting ``OK`` or ``ERR``; return the text after ``OK``."""
         timeout = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
         while True:
-            remaining = deadline - time.monotonic()
-            line = self._readline(max(0.0, remaining)) if remaining > 0 else None
+            line = self._readline_by(deadline)
             if line is None:
                 raise BoardTimeout("no answer to %r from %s within %.1f s%s"
                                    % (request, self.url, timeout, self._noise_hint()))
@@ -483,7 +499,7 @@ class Board:
         out: "list[str]" = []
         timeout = self.timeout if timeout is None else timeout
         for _ in range(n):
-            got = self._readline(timeout)
+            got = self._readline_by(self.clock() + timeout)
             if got is None:
                 raise BoardTimeout("block answer to %r ended after %d of %d lines"
                                    % (request, len(out), n))

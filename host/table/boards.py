@@ -122,6 +122,12 @@ class EmulatedBoard(Protocol):
     def timing_ms(self, key: str, default: float) -> float:
         """A timing value of the board definition (debounce_ms, long_press_ms...)."""
 
+    def patience_clock(self) -> "Callable[[], float]":
+        """What waits for its firmware count their timeouts in (seconds):
+        the wall clock on the virtual board, which runs at the host's
+        pace; the chip's own time on the emulated Pico, so that a busy host
+        makes those waits longer, never failed (transport.Board's clock)."""
+
 
 @overload
 def make_board(kind: Literal["vboard"] = ..., *, board: "str | dict | None" = None,

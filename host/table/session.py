@@ -156,7 +156,9 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
     from ..chip.chipboard import default_flash
     from .flashing import chip_clock, flash_board
     out = sys.stderr if out is None else out
-    chip = boards.make_board("chip", flash=flash or default_flash(), board=board_path or None, eink=eink,
+    flash = flash or default_flash()
+    _new_pico_from_cache(flash, board_path, out)
+    chip = boards.make_board("chip", flash=flash, board=board_path or None, eink=eink,
                       realtime=realtime, out=out)
     try:
         out.write("okgin: starting the emulated Pico (flash: %s)\n" % chip.flash_path)
@@ -173,6 +175,22 @@ def flashed_chip(flash=None, board_path=None, eink=1.0, fresh=False, realtime=Tr
         chip.stop()
         raise
     return chip
+
+
+def _new_pico_from_cache(flash, board_path, out):
+    """A new Pico (no flash file yet) wired as the checkout's board starts
+    as a copy of the one okgin flash flashed for $OKGIN_CHIP_CACHE, when
+    that is set (okgin.table.flashed): okgin flash then finds it up to
+    date instead of sending every file."""
+    from . import flashed
+    from ..lib.paths import BOARD, ROOT
+    where = os.environ.get(flashed.ENV)
+    same_board = board_path is None or os.path.abspath(board_path) == os.path.abspath(BOARD)
+    if not where or os.path.exists(flash) or not same_board:
+        return
+    out.write("okgin: a new emulated Pico, a copy of the one flashed in %s\n" % where)
+    out.flush()
+    flashed.copy(where, flash, ROOT, BOARD, out=out)
 
 
 def _on_the_chip(chip, fresh, seed, vs):

@@ -162,9 +162,10 @@ class Table:
         instead of swallowing the hello (an empty line gets no answer)."""
         self.b.send_raw(b"\nhello\n")
         skipped: "list[str]" = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.b.read_line(max(0.1, deadline - time.monotonic()))
+        clock = self.b.clock        # the chip's own time on the emulated Pico
+        deadline = clock() + timeout
+        while clock() < deadline:
+            line = self.b.read_line(max(0.1, deadline - clock()))
             if line is None:
                 break
             if line.startswith("OK okgin"):
@@ -256,32 +257,15 @@ class ChipTable(Table):
         USB serial port (once a run: each table starts from a copy of the
         flashed image), from ``firmware`` (a MicroPython .uf2; default the
         one docs/emulated-pico.md names)."""
+        from . import flashed
         from .boards import make_board
         if board is not None:
             self.board = board
-        # one flash (a minute or two on the emulator) for the whole run: a
-        # copy of the flashed chip's image for each table
-        template = os.path.join(work, "chip-flashed-%s.bin" % abs(hash((self.source, self.board))))
-        if not os.path.exists(template):
-            from .flashing import chip_clock, flash_board
-            # a half-made one (a flash that failed, e.g. its READY late on a
-            # loaded machine) is never taken for a bare chip: it holds the
-            # firmware, so the next table would wait for a banner in vain
-            if os.path.exists(template + ".new"):
-                os.remove(template + ".new")
-            first = make_board("chip", flash=template + ".new", realtime=False, eink=0.02,
-                               firmware=firmware, board=self.board)
-            try:
-                first.start()
-                banner = first.console_line("MicroPython v", 300)
-                _say(out, "started an emulated Pico on %s: %s" % (first.port, banner.strip()))
-                flash_board(str(first.port), src_root=self.source, quiet=out is None,
-                            out=out or io.StringIO(), clock=chip_clock(first), board_json=self.board)
-            finally:
-                first.stop()
-            os.replace(template + ".new", template)
-        image = os.path.join(work, name + ".bin")
-        shutil.copy(template, image)
+        # one flash (half a minute or more on the emulator) for the whole
+        # run, or for every process that shares $OKGIN_CHIP_CACHE: a copy
+        # of the flashed chip's image for each table (okgin.table.flashed)
+        image = flashed.copy(flashed.folder(work), os.path.join(work, name + ".bin"), self.source,
+                             self.board, firmware, out)
         # the panels' refresh times scaled as asked (presses during
         # refreshes): a sleeping chip jumps to BUSY's fall, so little wall time
         self.chip = make_board("chip", flash=image, realtime=False, eink=speed or 0.02,
@@ -290,7 +274,9 @@ class ChipTable(Table):
         self.vb = self.chip          # press, hold, panel_image, set_fault, kill: the same API
         self.flash = None
         self.files = _ChipFiles(self)
-        self.b = transport.Board(str(self.chip.port), timeout=120.0)
+        # its waits count the chip's own time: a busy host makes them
+        # longer on the wall clock, never fail (ChipBoard.patience_clock)
+        self.b = transport.Board(str(self.chip.port), timeout=120.0, clock=self.chip.patience_clock())
         self.b.open()
         self._fresh = True
         put = dict(put or {})

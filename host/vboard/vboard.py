@@ -414,6 +414,11 @@ class VirtualBoard:
         p = self.proc
         return p is not None and p.poll() is None
 
+    def patience_clock(self):
+        """The wall clock: the firmware runs at the host's own pace here (see
+        okgin.table.boards.EmulatedBoard)."""
+        return time.monotonic
+
     # -- events and time -------------------------------------------------------
     def _emit(self, ev):
         if ev[0] == "refresh":

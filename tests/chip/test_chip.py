@@ -149,3 +149,49 @@ def test_the_deal_keys_source_is_on_stock_rp2(repl):
     assert len(a) == 32 and len(b) == 32 and a != b, (a, b)
     raw = r("print(os.urandom(64).hex())")
     assert len({raw[i:i + 2] for i in range(0, 128, 2)}) > 16, raw   # not a constant
+
+
+def test_waits_count_the_chips_own_time_and_a_hung_chip_fails_clearly(repl):
+    """A machine busy with other work (CI's two loaded workers, a busy loop
+    on a core) runs the emulator slower: a wait on the chip counts the
+    chip's own time, so it lasts longer on the wall clock and does not
+    fail; a chip whose clock stands still (its emulator stopped) fails with
+    a message that says so."""
+    import signal
+    import threading
+    import time
+
+    import pytest
+
+    from okgin.chip import ChipError
+    chip, r = repl
+    r.ser.write(b"while True: pass\r\n")           # the chip computes: its time passes only as it runs
+    pid = chip.pid
+    stop = threading.Event()
+
+    def busy_host():        # the emulator gets about a tenth of a core
+        while not stop.is_set():
+            os.kill(pid, signal.SIGSTOP)
+            time.sleep(0.3)
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(0.03)
+    t = threading.Thread(target=busy_host, daemon=True)
+    t.start()
+    try:
+        t0 = time.monotonic()
+        chip.wait_emulated(200_000_000, timeout=0.3)   # 0.2 s of its time, 0.3 s more allowed
+        took = time.monotonic() - t0
+    finally:
+        stop.set()
+        t.join()
+        os.kill(pid, signal.SIGCONT)
+    assert took > 0.5, "the wait took %.1f s of wall time: the emulator was not slowed" % took
+    os.kill(pid, signal.SIGSTOP)                   # hung
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(ChipError) as e:
+            chip.console_line("no such line", 1.0)
+        assert "stood still" in str(e.value) and "hung or stopped" in str(e.value), e.value
+        assert time.monotonic() - t0 < 60
+    finally:
+        os.kill(pid, signal.SIGCONT)

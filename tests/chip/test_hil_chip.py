@@ -1,7 +1,8 @@
 """The README's test command runs the hardware-in-loop suite on the emulated
-Pico: `okgin hil --chip` starts a new Pico with stock MicroPython, puts the
-firmware on it with okgin flash (raw REPL over its USB serial), and runs
-tests/hil against it."""
+Pico: `okgin hil --chip` starts a new Pico with the firmware put on it by
+okgin flash (raw REPL over its USB serial; in a test run a copy of the
+Pico the run flashed once, okgin.table.flashed), and runs tests/hil
+against it."""
 import subprocess
 import sys
 import xml.etree.ElementTree as ET

@@ -1,5 +1,7 @@
 """The 4.2" table on the emulated Pico (stock MicroPython rp2 on rp2040js):
-okgin flash with hardware/board.json (the default 4.2" table), and the firmware boots to the
+a Pico onto which okgin flash put the firmware with hardware/board.json
+(the default 4.2" table: a copy of the one flashed this run,
+tests/support/chip.flashed_pico), and the firmware boots to the
 menu on the two SSD1683 400x300 panels (the same emulation the virtual board
 uses, BUSY timed by the chip's clock), drawn at 200x150 and shown at scale
 2 (every pixel a 2x2 block of the panel's: the viper transposer's
@@ -20,15 +22,11 @@ BOARD = os.path.join(ROOT, "hardware", "board.json")
 def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.table.flashing import chip_clock, flash_board
-    chip = ChipBoard(flash=str(tmp_path / "flash.bin"), realtime=False, board=BOARD)
+    from tests.support.chip import flashed_pico
+    chip = ChipBoard(flash=flashed_pico(tmp_path / "flash.bin", BOARD), realtime=False, board=BOARD)
     chip.start()
     try:
-        chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True, clock=chip_clock(chip), board_json=BOARD)
-        chip.power_cycle()
-        t0 = chip.emulated_ns()
-        ready = chip.console_line("READY okgin", 600, since=t0)
+        ready = chip.console_line("READY okgin", 60)
         assert "board=okgin-pico-2p-4in2" in ready
         time.sleep(0.2)
         fw = _firmware(chip, timeout=120)

@@ -6,8 +6,9 @@ game (a power cut meanwhile loses nothing), the gauge follows VSYS and USB,
 a low battery is told, an empty one saves, says so and sleeps. Time jumps
 while the chip sleeps, so minutes of the table's life take seconds here.
 
-One Pico flashed once for the module (okgin flash, ~1-2 minutes of wall
-time); each test starts from a power cycle on it."""
+One Pico for the module, a copy of the one okgin flash flashed this run
+(tests/support/chip.flashed_pico); each test starts from a power cycle
+on it."""
 import pytest
 
 from okgin.engine import Match, Rules, deadwood
@@ -20,13 +21,13 @@ SEC = 1_000_000_000
 def table(rp2_images, tmp_path_factory):
     from okgin.benches.chip import _firmware
     from okgin.chip import ChipBoard
-    from okgin.table.flashing import chip_clock, flash_board
     from tests.support import BOARD_2IN9    # the 2.9" table: the crops below are its 296x128's
-    chip = ChipBoard(flash=str(tmp_path_factory.mktemp("pico") / "flash.bin"), realtime=False, board=BOARD_2IN9)
+    from tests.support.chip import flashed_pico
+    flash = flashed_pico(tmp_path_factory.mktemp("pico") / "flash.bin", BOARD_2IN9)
+    chip = ChipBoard(flash=flash, realtime=False, board=BOARD_2IN9)
     chip.start()
     try:
-        chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True, clock=chip_clock(chip), board_json=BOARD_2IN9)
+        chip.console_line("READY okgin", 60)
         fw = _firmware(chip, timeout=120)
         yield chip, fw
         fw.close()

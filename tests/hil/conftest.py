@@ -38,7 +38,7 @@ def target(request):
 @pytest.fixture
 def board(target):
     """An open connection to a board whose firmware answers ``hello``."""
-    b = transport.Board(target.port, timeout=10.0 * target.slow).open()
+    b = transport.Board(target.port, timeout=10.0 * target.slow, clock=target.clock).open()
     b.wait_ready(15 * target.slow, probe_after=0.0)   # it booted long ago: ask at once
     yield b
     try:

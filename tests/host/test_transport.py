@@ -91,6 +91,34 @@ def test_err_timeout_and_crash_are_clear_errors(pty):
     b.close()
 
 
+def test_waits_count_the_boards_own_clock(pty):
+    """An emulated Pico's waits count its own time (ChipBoard.patience_clock),
+    which a busy host slows down: an answer that comes after the timeout on
+    the wall clock but within it on the board's is taken; one that does
+    not come within it on the board's clock times out, with the same
+    message."""
+    t0 = time.monotonic()
+    b = transport.Board(pty.port, timeout=0.5, clock=lambda: (time.monotonic() - t0) / 4).open()
+    late = threading.Timer(1.2, pty.answer, (b"OK late\n",))
+    late.start()
+    try:
+        assert b.request("status") == "late"           # 1.2 s of wall time, 0.3 s of the board's
+    finally:
+        late.join()
+    late = threading.Timer(1.2, pty.answer, (b"the line\n",))
+    late.start()
+    try:
+        assert b.read_block("record", 1) == ["the line"]
+    finally:
+        late.join()
+    assert b.read_line(0.25) is None                    # a second of wall time: nothing came
+    assert time.monotonic() - t0 > 3.4
+    with pytest.raises(transport.BoardTimeout) as e:
+        b.request("status")
+    assert "no answer to 'status'" in str(e.value) and "within 0.5 s" in str(e.value)
+    b.close()
+
+
 def test_disconnect_mid_request_is_reported(pty):
     b = transport.Board(pty.port, timeout=3).open()
     pty.unplug()                          # the board went away (USB unplugged)

@@ -31,6 +31,14 @@ def need_chip():
     return fw, rom
 
 
+def flashed_pico(path, board):
+    """``path`` becomes the flash of a new Pico wired as ``board`` with
+    this checkout's firmware on it: a copy of the one the real okgin flash
+    made this run (okgin.table.flashed; tests/conftest.py shares it)."""
+    from okgin.table import flashed
+    return flashed.copy(flashed.folder(os.path.dirname(str(path))), str(path), ROOT, board)
+
+
 class Prompt:
     """Just enough of a friendly-REPL client: a line in, its output back."""
 

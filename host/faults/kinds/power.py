@@ -160,9 +160,10 @@ def row_power_chip(table, n, rng, work, log):
                 # the save (and the computer's answer) may take fewer
                 # operations than armed: once the chip has written nothing
                 # for 5 s of its own time, cut it there
-                deadline = time.monotonic() + 120
+                clock = t.chip.patience_clock()
+                deadline = clock() + 120
                 writes, quiet = sum(t.chip.flash_ops.values()), t.chip.clock()
-                while t.chip.alive and time.monotonic() < deadline:
+                while t.chip.alive and clock() < deadline:
                     now = sum(t.chip.flash_ops.values())
                     if now != writes:
                         writes, quiet = now, t.chip.clock()
