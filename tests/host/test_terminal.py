@@ -67,15 +67,33 @@ def _interrupt_tourney(jobs):
         if r:
             seen += os.read(master, 4096)
     os.killpg(p.pid, signal.SIGINT)          # Ctrl-C, to the whole foreground group
-    out = p.stdout.read()
-    status = p.wait(60)
+    # The terminal is read on while the command ends, as a terminal does:
+    # its last progress lines and the figures go there, and a pty nobody
+    # reads fills up (a few KB) and blocks the writer for ever (a CI run
+    # hung here, the tourney stopped in its write to the terminal).
+    import threading
+    more = []
+
+    def drain():
+        try:
+            while True:
+                chunk = os.read(master, 4096)
+                if not chunk:
+                    break
+                more.append(chunk)
+        except OSError:     # EIO: the command and every holder of the slave are gone
+            pass
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     try:
-        while select.select([master], [], [], 0.5)[0]:
-            seen += os.read(master, 4096)
-    except OSError:
-        pass
+        out, _ = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    reader.join(10)
     os.close(master)
-    return status, out, seen.decode("utf-8", "replace")
+    return p.returncode, out, (seen + b"".join(more)).decode("utf-8", "replace")
 
 
 def test_tourney_shows_games_rate_and_time_left_and_ctrl_c_prints_the_figures_so_far():
