@@ -52,12 +52,22 @@ def test_flash_redraws_one_progress_line_in_a_terminal(vboard):
     assert "verified" in out
 
 
+def _as_a_shell_starts_it():
+    """A shell starts a foreground command with Ctrl-C's SIGINT at its
+    default; a signal ignored by the process that starts a command stays
+    ignored in it (and Python then installs no KeyboardInterrupt): under
+    CI's pytest-xdist workers the tourney played on through the Ctrl-C
+    until the test gave up (60 s)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_tourney(jobs):
     import signal
     master, slave = pty.openpty()
     p = subprocess.Popen(okgin_cmd("tourney", "easy", "greedy", "--games", "2000", "--jobs", str(jobs)),
                          cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True, preexec_fn=_as_a_shell_starts_it)
     os.close(slave)
     seen = b""
     end = time.monotonic() + 120
