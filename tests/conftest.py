@@ -47,10 +47,11 @@ def tier_of(path):
 # --no-loadscope-reorder: in collection order), longest first: a long file
 # handed out last keeps one worker busy while the other has nothing left
 # (the chip's fault campaign alone: 13 minutes of a loaded run's tail).
-# LONG: the files that take longest, the longest first (seconds each took
-# in the quiet fresh-clone CI run of 2026-12-06: the chip's campaign 454,
-# its HIL suite 166, its sleep file ~170 (170 s of CPU measured) and UF2
-# file ~150, the virtual board's campaign 102; make check's: the types 20
+# LONG: the files that take longest, the longest first (CPU seconds each
+# took in a run of 2026-12-06: the chip's campaign 336 (its rows heap 98,
+# crashlock 70, langfiles 56, switch 37, ...), its HIL suite 165 in three
+# parts, its UF2 file 120, its sleep file 117, the virtual board's
+# campaign 18 but 110 s of its table's waits; make check's: the types 20
 # s of CPU, the expert 9, the screens' fit 7, the coach 7); then the other
 # files with a slow or chip test; then the rest in collection order.
 LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py", "chip/test_uf2.py",
@@ -59,14 +60,16 @@ LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py
         "test_typecheck.py", "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
 FIRST = ("slow", "chip")
 # Files whose tests share nothing (each starts its own emulated Pico, or
-# its own process): make test hands their tests out one by one, over both
-# workers. Every other file goes to one worker whole (--dist loadfile):
+# its own process: the fault campaigns one row per command, the chip's
+# HIL suite in three parts): make test hands their tests out one by one,
+# over every worker. Every other file goes to one worker whole (--dist loadfile):
 # its module fixtures are set up once and its tests run in order, as in a
 # serial run; tests/install whole too (its wheel is built and installed
 # once, for the package). This scheduler does it (xdist's own loadgroup
 # marks do nothing under pytest 9: it renames nodes by an attribute pytest
 # no longer reads, and every test went its own way).
-SPREAD = ("chip/test_chip.py", "chip/test_power.py", "chip/test_uf2.py")
+SPREAD = ("chip/test_chip.py", "chip/test_power.py", "chip/test_uf2.py", "chip/test_faults_chip.py",
+          "chip/test_hil_chip.py", "host/test_faults.py")
 PACKAGES = ("install",)
 
 

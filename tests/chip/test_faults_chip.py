@@ -11,47 +11,20 @@ record too big to copy losing the game (bigfile); docs/reliability.md has
 the same cases failing with `--source` the tree before the fixes. Issue 40
 added two: damaged language files (langfiles) and a crash under the
 owner's lock at boot, during play and during sleep (crashlock).
-Two processes run side by side (each flashes its own chip once): about
-five minutes where one would take ten on a two-core machine."""
-import subprocess
+One command per row: make test hands the rows out over its workers
+(tests/conftest.py SPREAD), the longest first."""
+import pytest
 
-from tests.support.host import ROOT, okgin_cmd
+from tests.support.host import run_campaign_row
 
-# the six rows, split so the two processes take about as long
-RUNS = (["bootlock", "seats", "kept", "langfiles"], ["heap", "bigfile", "switch", "crashlock"])
-
-
-def _rows(stdout):
-    """{row: [injected, survived, lost, wrong, stuck]} from the printed table."""
-    rows = {}
-    for line in stdout.splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| ") and len(cells) == 6 and cells[1].isdigit():
-            rows[cells[0].split(" ")[0]] = [int(c) for c in cells[1:]]
-    return rows
+# the longest first (seconds of a quiet run: heap, langfiles and crashlock
+# boot the chip several times per case)
+ROWS = ("heap", "langfiles", "crashlock", "switch", "kept", "bigfile", "seats", "bootlock")
 
 
-def test_the_chip_rows_lose_nothing_and_get_nothing_wrong(rp2_images):
+@pytest.mark.parametrize("row", ROWS)
+def test_the_chip_rows_lose_nothing_and_get_nothing_wrong(rp2_images, row):
     # on the 2.9" table: its panels' frames are a third of the 4.2"'s
     # to emulate (the rows test the files and the port, not the panels;
     # tests/host/test_faults.py runs the default table)
-    procs = [subprocess.Popen(okgin_cmd("faults", "--chip", "--quick", "--rows", ",".join(rows),
-                                        "--seed", "2029", "--board", "board-2in9.json"),
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for rows in RUNS]
-    try:
-        outs = [p.communicate(timeout=1800) for p in procs]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.communicate()
-    for rows, p, (stdout, stderr) in zip(RUNS, procs, outs, strict=True):
-        assert p.returncode == 0, stdout[-4000:] + stderr[-2000:]
-        got = _rows(stdout)
-        # a row stopped early by its harness is labelled so, and fails the run
-        assert "stopped early" not in stdout, stdout
-        assert sorted(got) == sorted(rows + ["**all"]), stdout
-        for name, (injected, survived, lost, wrong, stuck) in got.items():
-            assert injected > 0 and survived == injected and lost == wrong == stuck == 0, \
-                (name, stdout)
+    run_campaign_row(row, "--chip", "--seed", "2029", "--board", "board-2in9.json", timeout=1800)
