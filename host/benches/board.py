@@ -43,14 +43,11 @@ class Firmware:
     through okgin.lib.transport as every host tool speaks to a board.
     ``cmd`` returns the text after ``OK``; anything else is BenchFailed,
     naming the last lines the board printed. ``client``: the table's own
-    (a Table's ``b``), else one is opened on the board's port."""
+    (a Table's ``b``, okgin.table: no bench opens a client of its own)."""
 
-    def __init__(self, board, timeout=30.0, client=None):
+    def __init__(self, board, timeout, client):
         self.board = board
         self.seen = []
-        if client is None:
-            client = transport.Board(board.port, timeout=timeout,
-                                     clock=board.patience_clock()).open()
         client.timeout = timeout
         client.on_line = self._heard
         self.client = client

@@ -168,24 +168,24 @@ def run_chip(quick, games=None):
     allocation the heap can still make (fragmentation would shrink it
     game after game)."""
     import statistics
-    from .chip import _firmware, _reboot, bench_coach, bot_games, decisions_line
+    from .chip import _bare_chip, _firmware, _reboot, bench_coach, bot_games, decisions_line
     from ..chip.chipboard import ChipError
     from ..table.flashing import chip_clock, flash_board
-    from ..table.boards import make_board
     games = games or (1 if quick else 10)
     if games < 1:
         raise CommandError("--games must be at least 1")
-    chip = make_board("chip", realtime=False)
+    pico = _bare_chip()
+    chip = pico.chip
     t0 = time.monotonic()
     try:
-        chip.start()
+        pico.power_on()
         banner = chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True, clock=chip_clock(chip))
+        flash_board(pico.port, quiet=True, clock=chip_clock(chip))
         chip.console_line("READY", 600)
         # decisions and heap do not depend on e-ink time: refreshes at 1/50
         for panel in chip.pins.panels:
             panel.speed = 0.02
-        fw = _firmware(chip)
+        fw = _firmware(pico)
         try:
             _reboot(chip, fw)
             print("bots on the emulated Pico (%s, emulated 125 MHz): the hard computer inside "
@@ -219,7 +219,7 @@ def run_chip(quick, games=None):
     except ChipError as e:
         raise CommandError(str(e)) from e
     finally:
-        chip.stop()
+        pico.stop()
     return 0
 
 

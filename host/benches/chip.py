@@ -51,11 +51,20 @@ from ..lib.paths import copy_source
 MS = 1_000_000
 
 
-def _firmware(chip, timeout=600.0):
-    """The okgin firmware on the chip, spoken to over its port exactly as
-    the memory bench speaks to the virtual board."""
+def _firmware(table, timeout=600.0):
+    """The okgin firmware on the table's chip, spoken to through the
+    table's own client (its port opened again if a raw REPL had it),
+    exactly as the memory bench speaks to the virtual board."""
     from .board import Firmware
-    return Firmware(chip, timeout)
+    return Firmware(table.chip, timeout, client=table.connect())
+
+
+def _bare_chip(board=None, eink=1.0):
+    """The emulated Pico the chip benches time: a new one (MicroPython
+    alone on its flash, okgin flash still to come), opened as a table with
+    its flash as it is, powered off; ``power_on()`` starts it."""
+    from ..table.table import open_table
+    return open_table("chip", None, "bench", sync=False, board=board, speed=eink)
 
 
 def _reboot(chip, fw):
@@ -457,7 +466,6 @@ def configure(parser):
 
 def run(args):
     from ..chip.chipboard import ChipError
-    from ..table.boards import make_board
     quick = getattr(args, "quick", False)
     parts = PARTS
     if getattr(args, "only", None):
@@ -470,10 +478,11 @@ def run(args):
     # panels): the emulated board around the chip and the flashed board.json
     from ..table import options as table_options
     board = table_options.resolve(args).board
-    chip = make_board("chip", realtime=False, board=board)
+    pico = _bare_chip(board)
+    chip = pico.chip
     t_start = time.monotonic()
     try:
-        chip.start()
+        pico.power_on()
         banner = chip.console_line("MicroPython v", 120)
         _say("emulated Pico: %s (times are emulated at 125 MHz)" % banner.strip())
         _say("")
@@ -493,7 +502,7 @@ def run(args):
             _say("boot (emulated): power-on -> READY %.0f ms; -> first complete screen (both panels' "
                  "full refresh settled) %.0f ms" % (boot_ready * 1000, boot_screen * 1000))
 
-        fw = _firmware(chip)
+        fw = _firmware(pico)
         heaps = {}
         try:
             if "reaction" in parts:
@@ -520,7 +529,7 @@ def run(args):
                      "path, %s safe path; min deadwood %s/s" % (eng.get("hands_fast_per_s"),
                                                                 eng.get("hands_safe_per_s"),
                                                                 eng.get("deadwood_masks_per_s")))
-                fw = _firmware(chip)   # the REPL's soft reset: talk to the firmware anew
+                fw = _firmware(pico)  # the REPL's soft reset: talk to the firmware anew
                 _reboot(chip, fw)
 
             if "heap" in parts:
@@ -572,6 +581,6 @@ def run(args):
     except ChipError as e:
         raise CommandError(str(e)) from e
     finally:
-        chip.stop()
+        pico.stop()
     return 0
 

@@ -210,9 +210,8 @@ def configure(parser):
 
 
 def run(args):
-    from ..table.boards import make_board
     from ..chip.chipboard import ChipError
-    from .chip import _firmware
+    from .chip import _bare_chip, _firmware
     from ..table.flashing import chip_clock, flash_board
     quick = getattr(args, "quick", False)
     hands = getattr(args, "hands", None) or 1
@@ -229,11 +228,12 @@ def run(args):
         figs = [panel_figures(c) for c in ctrls]
     except ValueError as e:
         raise CommandError("--board: %s" % e) from None
-    chip = make_board("chip", realtime=False, board=board)
+    pico = _bare_chip(board)
+    chip = pico.chip
     t_start = time.monotonic()
     figures = {}
     try:
-        chip.start()
+        pico.power_on()
         banner = chip.console_line("MicroPython v", 120)
         _say("emulated Pico: %s; the firmware of this checkout, on batteries (VSYS %.1f V)"
              % (banner.strip(), VSYS_BATTERY))
@@ -243,9 +243,9 @@ def run(args):
             for c, f in sorted(dict(zip(ctrls, figs, strict=True)).items()))))
         for key in sorted({k for f in figs for k in f["sources"]}):
             _say("  %s: %s" % (key, SOURCES[key]))
-        flash_board(chip.port, quiet=True, board_json=board, clock=chip_clock(chip))
+        flash_board(pico.port, quiet=True, board_json=board, clock=chip_clock(chip))
         panel_times(chip, ctrls)
-        fw = _firmware(chip)
+        fw = _firmware(pico)
         table = ChipFirmware(chip, fw)
         try:
             for name, vs in (("two players, a move every %g s" % pace, None),
@@ -289,6 +289,6 @@ def run(args):
     except ChipError as e:
         raise CommandError(str(e)) from e
     finally:
-        chip.stop()
+        pico.stop()
     return 0
 

@@ -225,23 +225,23 @@ def configure(parser):
 
 
 def run(args):
-    from .chip import _firmware, _langs, _reboot
+    from .chip import _bare_chip, _firmware, _langs, _reboot
     from ..chip.chipboard import ChipError
-    from ..table.boards import make_board
     from ..table.flashing import chip_clock, flash_board
     quick = getattr(args, "quick", False)
     games = getattr(args, "games", None) or 1
     hands = 1 if quick else None
     langs = _langs(args)
-    chip = make_board("chip", realtime=False, eink=1.0)
+    pico = _bare_chip(eink=1.0)
+    chip = pico.chip
     t0 = time.monotonic()
     try:
-        chip.start()
+        pico.power_on()
         banner = chip.console_line("MicroPython v", 120)
-        flash_board(chip.port, quiet=True, clock=chip_clock(chip))
+        flash_board(pico.port, quiet=True, clock=chip_clock(chip))
         chip.console_line("READY", 600)
         trace = Trace(chip)
-        fw = _firmware(chip)
+        fw = _firmware(pico)
         print("reply on the emulated Pico (%s, emulated 125 MHz, panels at real refresh times): "
               "%s against hard per language, player 0's buttons on their GPIO pins; times in "
               "the chip's clock, ms after the press that hands the turn over"
@@ -301,5 +301,5 @@ def run(args):
     except ChipError as e:
         raise CommandError(str(e)) from e
     finally:
-        chip.stop()
+        pico.stop()
     return 0

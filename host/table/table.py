@@ -44,7 +44,12 @@ class Table:
     say what takes time (None: nowhere); ``on_event``: the board's events
     from its power-on (okgin.table.boards); ``crash_restarts``: boots that
     may fail in a row before the board stays off (default 3; the memory
-    bench's trials: 1)."""
+    bench's trials: 1). ``sync``: False opens the flash as it is (the
+    firmware not brought up to date, nothing written: ``settings``,
+    ``timing``, ``put`` and ``flashed`` are refused) and leaves the table
+    powered off, its client not open: the caller powers on (power_on(),
+    e.g. to time the boot) and opens the port (``connect()``), as the
+    benches and the tests that read the firmware's raw bytes do."""
 
     kind = "vboard"
     label = "the virtual board"
@@ -61,13 +66,15 @@ class Table:
 
     def __init__(self, work, name, speed=0.0, settings=None, timing=None, put=None,
                  flashed=False, heapsize=None, out=None, board=None, on_event=None,
-                 crash_restarts=3):
+                 crash_restarts=3, sync=True):
         from .boards import make_board
         if board is not None:
             self.board = board
         from ..vboard.flash import populate
         self.flash = os.path.join(work, name)
-        if flashed:
+        if not sync:
+            _as_it_is(settings=settings, timing=timing, put=put, flashed=flashed)
+        elif flashed:
             os.makedirs(self.flash, exist_ok=True)
         else:
             populate(self.flash, root=self.source, board=self.board)
@@ -86,14 +93,18 @@ class Table:
                              crash_restarts=crash_restarts)
         if on_event is not None:
             self.vb.on_event = on_event
+        # its port is named once the board is powered on
+        self.b = transport.Board(None, timeout=30.0)
+        self._fresh = sync
+        if not sync:
+            return
         # powered on here, and the port opened before the firmware prints
         # READY; on() waits for it
         self.vb.start()
         if flashed:
             self._flash_over_serial(out)
-        self.b = transport.Board(str(self.vb.port), timeout=30.0)
+        self.b.url = str(self.vb.port)
         self.b.open()
-        self._fresh = True
 
     def _flash_over_serial(self, out):
         from .flashing import flash_board
@@ -113,6 +124,7 @@ class Table:
             self._fresh = False
         else:
             self.vb.start()
+            self.b.url = self.port
             self.b.reopen()
         self.patient()
         self.b.wait_ready(timeout, probe_after=2.0)
@@ -135,6 +147,28 @@ class Table:
     def power_on(self):
         """Power on without waiting (on() waits for READY)."""
         self.vb.start()
+
+    @property
+    def port(self):
+        """The board's serial port (the virtual board's pty, the emulated
+        Pico's USB serial): what okgin flash or a REPL client opens."""
+        return str(self.vb.port)
+
+    @property
+    def serial(self):
+        """The open pyserial port under the client ``b`` (raw bytes: the
+        boot's lines as they come, what a request would skip), None while
+        the port is closed."""
+        return self.b.ser
+
+    def connect(self, timeout=60):
+        """The table's client ``b`` with its port open (opened again if a
+        caller closed it to let another program on the port: okgin flash,
+        mpremote's raw REPL); nothing is waited for."""
+        if self.b.ser is None:
+            self.b.url = self.port
+            self.b.reopen(timeout)
+        return self.b
 
     def now(self):
         """Seconds on the table's own clock (the wall clock here)."""
@@ -252,15 +286,33 @@ class ChipTable(Table):
     answer_slowness = 10
 
     def __init__(self, work, name, speed=0.02, settings=None, timing=None, put=None,
-                 firmware=None, out=None, board=None):
+                 firmware=None, out=None, board=None, sync=True, flash=None):
         """As Table's; the chip is always flashed by okgin flash over its
         USB serial port (once a run: each table starts from a copy of the
         flashed image), from ``firmware`` (a MicroPython .uf2; default the
-        one docs/emulated-pico.md names)."""
+        one docs/emulated-pico.md names). ``sync``: False opens the flash
+        ``flash`` as it is (a 2 MB image; None: a new Pico, ``firmware``
+        alone on it, ``work`` unused), nothing flashed or written, the chip
+        powered off and the client not open, as Table's: for what times
+        the flash or the boot itself (the chip benches)."""
         from . import flashed
         from .boards import make_board
         if board is not None:
             self.board = board
+        if not sync:
+            _as_it_is(settings=settings, timing=timing, put=put)
+            extra = {"firmware": firmware} if firmware is not None else {}
+            self.chip = make_board("chip", flash=flash, realtime=False, eink=speed or 0.02,
+                                   board=self.board, **extra)
+            self.vb = self.chip
+            self.flash = None
+            self.files = _ChipFiles(self)
+            self.b = transport.Board(None, timeout=120.0, clock=self.chip.patience_clock())
+            self._fresh = False
+            return
+        if flash is not None:
+            raise TypeError("flash= is the image opened as it is (sync=False); a synced "
+                            "chip starts from a copy of the one flashed this run")
         # one flash (half a minute or more on the emulator) for the whole
         # run, or for every process that shares $OKGIN_CHIP_CACHE: a copy
         # of the flashed chip's image for each table (okgin.table.flashed)
@@ -307,6 +359,7 @@ class ChipTable(Table):
             self.b.wait_ready(timeout, probe_after=1.0)
             return self
         self.chip.start()
+        self.b.url = self.port
         self.b.reopen(60)
         self.patient()
         self.b.wait_ready(timeout, probe_after=5.0)
@@ -386,6 +439,14 @@ class _ChipFiles(FilesBase):
         return self.table.at_repl(lambda r: ReplFiles(r).visit(read, digest, put, remove, tree))
 
 
+def _as_it_is(**writes):
+    """sync=False: the flash is opened as it is, so nothing may be written
+    on it or flashed first."""
+    asked = sorted(k for k, v in writes.items() if v is not None and v is not False)
+    if asked:
+        raise TypeError("sync=False opens the flash as it is: no %s" % ", ".join(asked))
+
+
 def _say(out, text):
     if out is not None:
         out.write(text + "\n")
@@ -401,7 +462,11 @@ def open_table(kind, work, name, **options):
     ``board`` (a board definition; default the class's, hardware/board.json);
     the virtual board's ``flashed`` and ``heapsize``, the chip's
     ``firmware``); ``on()``
-    waits for the firmware's READY."""
+    waits for the firmware's READY. ``sync=False``: the flash as it is,
+    the table powered off and its port closed (``power_on()``,
+    ``connect()``: the benches that time the flash or the boot, the
+    tests that read the firmware's raw bytes); the chip's ``flash`` then
+    names the image (None: a new Pico)."""
     from ..lib.errors import CommandError
     if kind not in KINDS:
         raise CommandError("no table kind %r (choose %s)" % (kind, " or ".join(KINDS)))

@@ -21,15 +21,17 @@ BOARD = os.path.join(ROOT, "hardware", "board.json")
 
 def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
     from okgin.benches.chip import _firmware
-    from okgin.chip import ChipBoard
+    from okgin.table.table import open_table
     from tests.support.chip import flashed_pico
-    chip = ChipBoard(flash=flashed_pico(tmp_path / "flash.bin", BOARD), realtime=False, board=BOARD)
-    chip.start()
+    pico = open_table("chip", None, "pico", sync=False, flash=str(flashed_pico(tmp_path / "flash.bin", BOARD)),
+                      board=BOARD, speed=1.0)
+    chip = pico.chip
     try:
+        pico.power_on()
         ready = chip.console_line("READY okgin", 60)
         assert "board=okgin-pico-2p-4in2" in ready
         time.sleep(0.2)
-        fw = _firmware(chip, timeout=120)
+        fw = _firmware(pico, timeout=120)
         try:
             fw.flush_input()
             fw.cmd("testmode on")
@@ -57,4 +59,4 @@ def test_the_4in2_table_boots_to_the_menu_on_the_chip(rp2_images, tmp_path):
         finally:
             fw.close()
     finally:
-        chip.stop()
+        pico.stop()

@@ -20,19 +20,21 @@ SEC = 1_000_000_000
 @pytest.fixture(scope="module")
 def table(rp2_images, tmp_path_factory):
     from okgin.benches.chip import _firmware
-    from okgin.chip import ChipBoard
+    from okgin.table.table import open_table
     from tests.support import BOARD_2IN9    # the 2.9" table: the crops below are its 296x128's
     from tests.support.chip import flashed_pico
     flash = flashed_pico(tmp_path_factory.mktemp("pico") / "flash.bin", BOARD_2IN9)
-    chip = ChipBoard(flash=flash, realtime=False, board=BOARD_2IN9)
-    chip.start()
+    # its flash as it is (each test power-cycles it), the panels at real speed
+    pico = open_table("chip", None, "pico", sync=False, flash=str(flash), board=BOARD_2IN9, speed=1.0)
+    chip = pico.chip
     try:
+        pico.power_on()
         chip.console_line("READY okgin", 60)
-        fw = _firmware(chip, timeout=120)
+        fw = _firmware(pico, timeout=120)
         yield chip, fw
         fw.close()
     finally:
-        chip.stop()
+        pico.stop()
 
 
 def boot(chip, fw, vbus=True, vsys=4.7):

@@ -159,17 +159,15 @@ def test_a_sync_at_boot_answers_after_the_first_battery_reading(flash):
     it, and answers only once the reading is taken and the gauge it draws
     is on the ink (protocol.py settled): the order a loaded machine gives
     by chance, here every time."""
-    import serial
     b = RunningFirmware(flash)
     try:
         b.start()
         b.ok("sync")
         assert icon_pixels(b.vb.panel_image(0)) == 0          # on USB: no gauge
         b.vb.set_supply(vbus=False, vsys=4.2)
-        b.vb.kill()
-        b._close()
-        b.vb.start()
-        b.ser = serial.Serial(b.vb.port, 115200, timeout=20, exclusive=True)
+        b.table.cut()
+        b.table.power_on()
+        b.connect()
         b.write(b"sync\n")                                    # before the firmware runs
         line = b.readline(20)
         while not line.startswith("READY"):

@@ -2,6 +2,8 @@
 from the same call, with the same contract, and a clear error for an option
 of the other kind. (mypy checks both classes against the contract:
 tests/test_typecheck.py.)"""
+import os
+
 import pytest
 
 from okgin.lib.errors import CommandError
@@ -63,3 +65,41 @@ def test_the_virtual_board_from_the_factory_plays(tmp_path):
 def test_start_board_stops_what_it_could_not_start(tmp_path):
     with pytest.raises(CommandError, match="does not exist"):
         start_board("vboard", flash=str(tmp_path / "nowhere"))
+
+
+def _tree(root):
+    out = {}
+    for d, _dirs, files in os.walk(root):
+        for name in files:
+            if name == ".okgin-lock":       # the board's lock, the program that held it
+                continue
+            path = os.path.join(d, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, root)] = f.read()
+    return out
+
+
+def test_a_table_opened_as_it_is_keeps_its_flash_and_gives_its_raw_port(tmp_path):
+    # sync=False (the chip benches, the tests' harness): the flash is not
+    # brought up to date (sources stay sources, a 2.9" board.json stays),
+    # the board stays off until power_on(), and the port under the client
+    # is there to read the firmware's raw bytes
+    from okgin.table.table import open_table
+    from tests.support import BOARD_2IN9
+    from tests.support.harness import make_flash
+    make_flash(str(tmp_path / "flash"), compiled=False, board=BOARD_2IN9)
+    before = _tree(tmp_path / "flash")
+    table = open_table("vboard", str(tmp_path), "flash", sync=False, board=BOARD_2IN9)
+    try:
+        assert not table.vb.alive and table.serial is None
+        table.power_on()
+        ser = table.connect().ser
+        assert ser is table.serial and table.port == table.vb.port
+        ser.timeout = 60
+        assert ser.readline().startswith(b"READY okgin")
+        assert table.req("hello").startswith("okgin")
+    finally:
+        table.stop()
+    assert _tree(tmp_path / "flash") == before
+    with pytest.raises(TypeError, match="sync=False opens the flash as it is: no put, settings"):
+        open_table("vboard", str(tmp_path), "flash", sync=False, settings={}, put={"a": b""})

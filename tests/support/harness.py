@@ -21,7 +21,7 @@ from PIL import Image
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, "tests", "firmware", "golden")
 
-from okgin.table.boards import make_board
+from okgin.table.table import open_table
 from tests.support import BOARD, BOARD_2IN9  # noqa: F401  (BOARD: for the tests of the default table)
 
 # The virtual board's heap: its default (host/vboard/vboard.py HEAPSIZE, the
@@ -45,24 +45,29 @@ class ProtocolError(AssertionError):
 
 
 class RunningFirmware:
-    """The firmware on the virtual board, over its pty."""
+    """The firmware on the virtual board, opened as a Table (okgin.table)
+    on the flash as the test laid it out, read and written raw over its
+    pty (the table's pyserial port, ``ser``)."""
 
     def __init__(self, flash, speed=0.0, board_json=None):
         self.flash = flash
         self.board_json = board_json or BOARD_2IN9
         self.speed = speed
+        self.table = None     # an okgin Table (the flash as it is), from start()
         self.vb = None
-        self.ser = None
+        self.ser = None       # the table's pyserial port: the firmware's raw bytes
         self.boot_lines = []
 
     # ----- lifecycle -----
     def start(self, timeout=20):
-        import serial
         t0 = time.monotonic()
-        self.vb = make_board("vboard", flash=self.flash, board=self.board_json,
-                             eink=self.speed, heapsize=HEAP)
-        self.vb.start()
-        self.ser = serial.Serial(self.vb.port, 115200, timeout=timeout, exclusive=True)
+        flash = os.path.abspath(self.flash)
+        # the flash as the test laid it out (nothing brought up to date)
+        self.table = open_table("vboard", os.path.dirname(flash), os.path.basename(flash),
+                                sync=False, speed=self.speed, board=self.board_json, heapsize=HEAP)
+        self.vb = self.table.vb
+        self.table.power_on()
+        self.connect()
         line = self.readline(timeout)
         self.boot_lines = [line]
         if not line.startswith("READY"):
@@ -76,6 +81,12 @@ class RunningFirmware:
         self.boot_s = time.monotonic() - t0
         return line
 
+    def connect(self):
+        """The table's port, opened (again): ``ser``. A write may wait as
+        long as a Table's (a flood takes the firmware minutes to read)."""
+        self.ser = self.table.connect().ser
+        self.table.patient()
+
     def readline(self, timeout=20):
         self.ser.timeout = timeout
         raw = self.ser.readline()
@@ -88,20 +99,12 @@ class RunningFirmware:
         self.ser.flush()
 
     def stop(self):
-        if self.vb is not None:
+        if self.table is not None:
             try:
-                self.vb.stop()
+                self.table.stop()
             finally:
-                self._close()
-                self.vb = None
-
-    def _close(self):
-        if self.ser is not None:
-            try:
-                self.ser.close()
-            except Exception:
-                pass
-            self.ser = None
+                self.ser = None
+                self.table = self.vb = None
 
     def refused(self):
         """Bytes the panels refused because they were in deep sleep: a
@@ -117,12 +120,11 @@ class RunningFirmware:
     def power_cut_and_boot(self):
         """Kill the micropython process (power loss) and boot again on the
         same flash; returns the READY line."""
-        import serial
-        self.vb.kill()
-        self._close()
+        self.table.cut()
+        self.ser = None
         self.after_kill()
-        self.vb.start()
-        self.ser = serial.Serial(self.vb.port, 115200, timeout=20, exclusive=True)
+        self.table.power_on()
+        self.connect()
         self.ser.reset_input_buffer()
         line = self.readline(20)
         while not line.startswith("READY"):
