@@ -163,14 +163,14 @@ class LinkServer:
             t.start()
 
     # -- sending ---------------------------------------------------------------
-    def _send(self, conn: socket.socket, kind: int) -> None:
+    def _send(self, conn: socket.socket, kind: int, again: bool = False) -> None:
         with self.send_lock:
             if conn is not self.conn:
                 return      # dropped meanwhile: its fd may be closed (and reused)
             # Levels read under the lock: a push can never overtake a newer answer.
             bits = self.pins.input_bits()
             if kind == ord("T"):
-                if bits == self.last_bits:
+                if bits == self.last_bits and not again:
                     return          # nothing new for the firmware
                 self.seq += 1
             self.last_bits = bits
@@ -189,10 +189,13 @@ class LinkServer:
             except OSError:
                 pass
 
-    def push(self):
+    def push(self, again=False):
+        """Send the input levels if they changed; ``again``: even if not,
+        under a new number, so that wait_seen() then waits for the
+        firmware's next read of a pin."""
         conn = self.conn
         if conn is not None:
-            self._send(conn, ord("T"))
+            self._send(conn, ord("T"), again)
 
     def wait_seen(self, timeout, again=False):
         """Wait until the firmware has read a pin since the last push. After

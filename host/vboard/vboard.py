@@ -464,12 +464,20 @@ class VirtualBoard:
         if player not in range(len(self.board["players"])):
             raise ValueError("player must be 0..%d, not %r" % (len(self.board["players"]) - 1, player))
 
-    def _wait_seen(self, player, button):
+    def _wait_seen(self, player, button, again=False):
         # Only when the firmware reads that pin: wait until it has seen the
         # new level, so a press is not lost while it is busy elsewhere.
+        # ``again``: the level is pushed once more (nothing changes) and
+        # waited for, so the firmware reads it after the time just slept:
+        # a process the host's scheduler starved during a hold then still
+        # sees the button down when the hold is over, as long as it was
+        # held (its debounce counts its own clock between two reads), and
+        # up when the next press comes.
         pins = self._need_pins()
         g = pins.button_gpio(player, button)
         if self.alive and pins.mode[g] == IN:
+            if again:
+                self.link.push(again=True)
             self.link.wait_seen(1.0)
 
     def wait_seen(self, timeout=10.0):
@@ -499,10 +507,12 @@ class VirtualBoard:
         self.hold(player, button)
         self._wait_seen(player, button)
         time.sleep(hold)
+        self._wait_seen(player, button, again=True)
         self._chatter(player, button, bounce_ms, down_first=False)
         self.release(player, button)
         self._wait_seen(player, button)
         time.sleep(3 * debounce)
+        self._wait_seen(player, button, again=True)
 
     def _chatter(self, player, button, bounce_ms, down_first=True):
         end = time.monotonic() + bounce_ms / 1000.0
