@@ -706,7 +706,13 @@ def flash_board(port, src_root=ROOT, out=sys.stdout, reset=True, quiet=False,
     finally:
         dev.close()
     if reset:
-        run.wait_for_game(board, power_cycle, ready_timeout, clock)
+        try:
+            run.wait_for_game(board, power_cycle, ready_timeout, clock)
+        except KeyboardInterrupt:
+            # stopped while the board boots: the flash is whole and the
+            # board already reset, on its way into its game
+            out.write("okgin: flash stopped; the board was reset into its game\n")
+            raise
     rep.seconds = time.monotonic() - t0
     run.say("done in %.1f s: %d file(s), %d bytes sent" % (rep.seconds, len(rep.sent), rep.payload_bytes))
     return rep
