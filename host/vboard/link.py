@@ -272,10 +272,21 @@ class LinkServer:
                                 return
                             break
                         token = struct.unpack_from("<I", buf, i + 1)[0]
+                        if token != self.token:
+                            return          # a process from before a reset: ignore it
+                        # The same process may reconnect after a Ctrl-C cut a
+                        # message: what it wrote on its old connection came
+                        # first, so that is applied first (the old thread ends
+                        # at its EOF). Applied side by side, a loaded host put
+                        # the old connection's last panel update on the ink
+                        # after the new one's (a CI run saw a white panel).
+                        me = threading.current_thread()
+                        for t in list(self._serving):
+                            if t is not me:
+                                t.join(5.0)
                         with self.send_lock:
                             if token != self.token:
-                                return      # a process from before a reset: ignore it
-                            # (the same process may reconnect after a Ctrl-C cut a message)
+                                return
                             self.conn = conn
                             self.last_bits = None
                         i += 5
