@@ -3,6 +3,7 @@ per power state, the clock machine.freq sets, machine.lightsleep and the
 DORMANT state (woken by a GPIO), and the supply a test sets (VBUS sense,
 VSYS on the ADC), all with stock MicroPython on the chip."""
 import threading
+import time
 
 import pytest
 
@@ -60,7 +61,17 @@ def test_dormant_stops_every_clock_until_a_button_edge(make_chip):
     before = chip.power_states()
     woke = []
 
+    dormant = chip.reports["dormant"]
+
     def press_later():
+        # once the chip is in DORMANT (its report), not before: a host slow
+        # to hand it the rest of the line left it idle meanwhile, and a jump
+        # begun then pressed the button before the lightsleep (a busy-loop
+        # CI run); the loop's wall-time bound only keeps a thread from
+        # outliving a failed test
+        give_up = time.monotonic() + 600
+        while chip.reports["dormant"] == dormant and time.monotonic() < give_up:
+            time.sleep(0.005)
         chip.wait_emulated(3_000_000_000)        # the chip sleeps; its time jumps
         chip.hold(0, "left")
         woke.append(True)
