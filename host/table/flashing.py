@@ -55,7 +55,9 @@ SWITCH_CODE = switch_code()
 # The staged files go as base64 (no Ctrl-C, Ctrl-D or CR: the raw REPL, a
 # Pico's USB and a pty's line discipline pass it as it is) on the board's
 # stdin to one exec (``_okrx``), PIECE bytes of a file per block, each
-# answered once written. Raw-paste execs of 1.5 KB each cost the chip a
+# answered once taken; a file's last block once the file is written and
+# closed (a compressed file is inflated only then), so a file the progress
+# shows as copied is on the flash even if the host is killed right after. Raw-paste execs of 1.5 KB each cost the chip a
 # compile and ~50 ms of flow control a piece: 9.9 of a full flash's 17.6
 # emulated s. 3 KB: the board's buffer and a piece, 7 KB of its heap.
 PIECE = 3072
@@ -120,6 +122,7 @@ def _okrx(items):
     for p, n, z in items:
         q = bytearray(n) if z else None
         o = 0
+        w = n
         with open(p, 'wb') as f:
             while n > 0:
                 k = n if n < %(piece)d else %(piece)d
@@ -136,7 +139,8 @@ def _okrx(items):
                 else:
                     f.write(_oka(m[:c]))
                 n -= k
-                sys.stdout.write('#')
+                if n:
+                    sys.stdout.write('#')
             if z:
                 d = deflate.DeflateIO(io.BytesIO(q), deflate.ZLIB)
                 while True:
@@ -145,6 +149,8 @@ def _okrx(items):
                         break
                     f.write(m[:k])
                 q = d = None
+        if w:
+            sys.stdout.write('#')
 def _okls(ds):
     out = []
     for d in ds:
