@@ -174,6 +174,13 @@ class Table:
         """Seconds on the table's own clock (the wall clock here)."""
         return time.monotonic()
 
+    def pause(self, s):
+        """Let ``s`` seconds of the table's own time pass (the wall clock
+        here; the chip's time on the emulated Pico, however slowly a loaded
+        machine computes it): a wait for the firmware to act on what it was
+        just sent, which a busy host must not cut short."""
+        time.sleep(s)
+
     def stop(self):
         self.b.close()
         self.vb.stop()
@@ -374,6 +381,9 @@ class ChipTable(Table):
 
     def now(self):
         return self.chip.clock()
+
+    def pause(self, s):
+        self.chip.wait_emulated(int(s * 1e9))
 
     def stop(self):
         self.b.close()

@@ -34,5 +34,5 @@ def repl(make_chip):
     chip = make_chip()
     chip.console_line("MicroPython v", 60)
     ser = serial.Serial(chip.port, timeout=10)
-    yield chip, Prompt(ser)
+    yield chip, Prompt(ser, chip)
     ser.close()

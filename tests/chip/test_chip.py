@@ -22,14 +22,14 @@ def test_littlefs_writes_survive_a_power_cut(make_chip, tmp_path):
     chip = make_chip()
     chip.console_line("MicroPython v", 60)
     ser = serial.Serial(chip.port, timeout=10)
-    r = Prompt(ser)
+    r = Prompt(ser, chip)
     r("f = open('saved.txt', 'w'); f.write('kept'); f.close()")
     ops = sum(chip.flash_ops.values())
     assert ops > 0                              # the chip erased and programmed its flash
     chip.kill()                                 # power cut right after the write
     chip.start()
     chip.console_line("MicroPython v", 60)
-    r = Prompt(ser)
+    r = Prompt(ser, chip)
     assert r("print(open('saved.txt').read())") == "kept"
     ser.close()
 
@@ -39,11 +39,12 @@ def test_machine_reset_reboots_on_the_same_port(repl):
     r("f = open('x', 'w'); f.write('1'); f.close()")
     boots = chip.resets
     r.ser.write(b"import machine; machine.reset()\r\n")
-    r.ser.timeout = 60
+    r.until(b"machine.reset()\r\n", 60)
     # the same pty path comes back with MicroPython's banner (DTR is up)
-    assert b"MicroPython v1.28.0" in r.ser.read_until(b">>> ", 100000)
+    banner, _ = r.until(b">>> ", 60)
+    assert b"MicroPython v1.28.0" in banner
     assert chip.resets == boots + 1
-    r2 = type(r)(r.ser)
+    r2 = type(r)(r.ser, chip)
     assert r2("print(open('x').read())") == "1"
     assert r2("import machine; print(machine.reset_cause() == machine.WDT_RESET)") == "True"
 
@@ -96,8 +97,7 @@ def test_a_press_is_taken_while_the_chip_lightsleeps_between_reads(repl):
     r("import machine; from machine import Pin; p = Pin(%d, Pin.IN, Pin.PULL_UP); lows = [0]" % g)
     r.ser.write(b"exec('for i in range(400):\\n machine.lightsleep(7); lows[0] += 1 - p.value()')\r\n")
     chip.press(0, "draw", timeout=60)     # held until the pins are read 24 times (two polls)
-    r.ser.timeout = 60
-    assert r.ser.read_until(b">>> ", 100000).endswith(b">>> ")
+    assert r.until(b">>> ", 60)[1]
     assert int(r("print(lows[0])")) >= 12
 
 
@@ -118,7 +118,7 @@ def test_the_firmwares_short_rest_returns_with_the_interrupts_masked(repl):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     with serial.Serial(chip.port, timeout=10) as ser:
-        r = Prompt(ser)
+        r = Prompt(ser, chip)
         r("import hal, time")
         took = r("t = time.ticks_ms(); _ = [hal.Hardware.rest(None, ms) for ms in (1, 2, 1, 3) * 25]; "
                  "print(time.ticks_diff(time.ticks_ms(), t))", timeout=30)

@@ -53,7 +53,7 @@ def test_dormant_stops_every_clock_until_a_button_edge(make_chip):
     chip = make_chip()
     chip.console_line("MicroPython v", 60)
     ser = serial.Serial(chip.port, timeout=30)
-    r = Prompt(ser)
+    r = Prompt(ser, chip)
     g = chip.pins.button_gpio(0, "left")
     r("import machine, time; p = machine.Pin(%d, machine.Pin.IN, machine.Pin.PULL_UP)" % g)
     # IO_BANK0 DORMANT_WAKE_INTE0: wake on that GPIO's falling edge
@@ -98,7 +98,7 @@ def test_a_test_sets_vbus_and_vsys_and_the_firmware_reads_them(make_chip, tmp_pa
     chip = make_chip()
     chip.console_line("MicroPython v", 60)
     ser = serial.Serial(chip.port, timeout=10)
-    r = Prompt(ser)
+    r = Prompt(ser, chip)
     r("from machine import ADC, Pin; a = ADC(%d); v = Pin(%d, Pin.IN)" % (power["vsys_adc"],
                                                                         power["vbus_sense"]))
     read = "print(v.value(), round(a.read_u16() * 3 * 3.3 / 65535, 2))"

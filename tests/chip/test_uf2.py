@@ -103,7 +103,7 @@ def test_dropped_over_another_filesystem_it_replaces_it(make_chip, repl, uf2file
     import serial
     ser = serial.Serial(chip2.port, timeout=30)
     try:
-        again = Prompt(ser)
+        again = Prompt(ser, chip2)
         again("import os")
         names = again("print(sorted(os.listdir()))")
         assert "'old'" not in names and "main.py" in names

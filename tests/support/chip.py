@@ -40,18 +40,37 @@ def flashed_pico(path, board):
 
 
 class Prompt:
-    """Just enough of a friendly-REPL client: a line in, its output back."""
+    """Just enough of a friendly-REPL client: a line in, its output back.
+    Its waits are in the chip's time (``chip``'s patience clock): a loaded
+    machine computes the chip slowly, and a wait on the wall clock ran out
+    halfway through a long echo (a busy-loop CI run, 2026-12-06)."""
 
-    def __init__(self, ser):
+    def __init__(self, ser, chip):
         self.ser = ser
+        self.clock = chip.patience_clock()
+        self.rest = b""
         ser.write(b"\r\x03")          # Ctrl-C: a clean prompt
 
+    def until(self, mark, timeout):
+        """Bytes up to and with ``mark`` (b"" if it never came, with what did)."""
+        deadline = self.clock() + timeout
+        got = self.rest
+        self.ser.timeout = 0.2
+        while mark not in got and self.clock() < deadline:
+            got += self.ser.read(max(1, self.ser.in_waiting))
+        i = got.find(mark)
+        if i < 0:
+            self.rest = b""
+            return got, False
+        self.rest = got[i + len(mark):]
+        return got[:i + len(mark)], True
+
     def __call__(self, line, timeout=30):
-        self.ser.timeout = timeout
         self.ser.write(line.encode() + b"\r\n")
         echo = line.encode() + b"\r\n"
-        got = self.ser.read_until(echo, 100000)     # skip what came before our line
-        assert got.endswith(echo), "no echo of %r: %r" % (line, got[-300:])
-        out = self.ser.read_until(b">>> ", 100000).decode("utf-8", "replace")
-        assert out.endswith(">>> "), "no prompt after %r: %r" % (line, out[-300:])
-        return out[:-4].rstrip("\r\n")
+        got, ok = self.until(echo, timeout)        # skip what came before our line
+        assert ok, "no echo of %r: %r" % (line, got[-300:])
+        out, ok = self.until(b">>> ", timeout)
+        text = out.decode("utf-8", "replace")
+        assert ok, "no prompt after %r: %r" % (line, text[-300:])
+        return text[:-4].rstrip("\r\n")

@@ -13,7 +13,6 @@ brings the game back (play, sleep) and the record is unchanged. The
 owner's way back in (player 1 holds OK at power-up) then opens the port
 for the next case, as an owner would."""
 import json
-import time
 
 from ..judge import ladder, parse, status_agrees
 from ..registry import Kind
@@ -33,9 +32,9 @@ def _try_repl(t):
     firmware answers it; a REPL would not): the lines the port gave back,
     and whether hello was answered."""
     t.b.send_raw(b"\r\x03\x03\r\n")
-    time.sleep(0.5)
+    t.pause(0.5)                # in the table's time: the chip's, however slow
     t.b.send_raw(b"print(open('game.okg').read())\r\n")
-    time.sleep(0.5)
+    t.pause(0.5)
     t.b.send_raw(b"\nhello\n")
     lines = []
     clock = t.b.clock           # the chip's own time on the emulated Pico
@@ -79,7 +78,7 @@ def _way_back_in(t, remove):
     got = None
     while t.now() - t0 < 30 and got is None:
         got = t.b.read_line(1.0)
-    time.sleep(1.0)
+    t.pause(1.0)                # OK still held while main.py looks at it
     t.release(0, "ok")
     return t.session(read=("game.okg",), remove=remove)
 
@@ -109,16 +108,13 @@ def run(table, n, rng, work, log):
                     t.press(0, "draw", long=True)     # hold DRAW: the coach
                 elif when == "sleep":
                     t.sync()
-                    time.sleep(2 * t.answer_slowness)
-                    t0 = t.now()
-                    while t.now() - t0 < 6:
-                        time.sleep(0.3)
+                    t.pause(8)              # auto-off after 2 s: well asleep
                 lines, answered = _try_repl(t)
                 leaked = [ln for ln in lines if any(s in ln for s in SIGNS)]
                 if not answered:
                     stuck.append("no answer to hello after the crash")
                 else:
-                    time.sleep(1.0)
+                    t.pause(1.0)
                     leaked += [ln for ln in t.resync(60) if any(s in ln for s in SIGNS)]
                     st = _status(t)
                     if st["screen"] != "error":
@@ -133,7 +129,7 @@ def run(table, n, rng, work, log):
                             stuck.append("OK on the error screen: " + why)
                         lines, answered = _try_repl(t)
                         leaked += [ln for ln in lines if any(s in ln for s in SIGNS)]
-                        time.sleep(1.0)
+                        t.pause(1.0)
                         leaked += [ln for ln in t.resync(60) if any(s in ln for s in SIGNS)]
             except Exception as e:
                 if "REPL" in str(e) or "stopped with an error" in str(e):
