@@ -46,11 +46,6 @@ def newgame(proto, app, w):
         if not sep or not k or not v:
             return proto.send("ERR expected name=value, got %s" % a[:40])
         opts[k] = v
-    bad = _bad_rules(opts)
-    if bad:
-        if app.mode != "menu":
-            app.drop_menu()   # the rules' table, as the menu's error path leaves it
-        return proto.send("ERR " + bad)
     import menu
     got = menu.newgame_from(app, opts)
     if isinstance(got, str):
@@ -59,30 +54,6 @@ def newgame(proto, app, w):
         return proto.send("ERR " + got)
     app.new_game(got)   # a ValueError here is an ERR too (protocol.py)
     return proto.send("OK")
-
-
-# newgame's own words (menu.newgame_from takes them); any other name must
-# be a rules option
-OWN = ("seed", "vs", "dealer", "preset", "lang")
-
-
-def _bad_rules(opts):
-    """The rules options' error, checked before the menu's code is loaded
-    (~90 ms of a Pico's time a line: the heap fault row sends 150 lines
-    a run with made-up or bad options); the same check and words as the
-    menu's (Rules.from_options), which keeps the rules' text loaded for it
-    when the line is good."""
-    given = {}
-    for k in opts:
-        if k not in OWN:
-            given[k] = opts[k]
-    if given:
-        from engine import Rules
-        try:
-            Rules.from_options(given)
-        except ValueError as e:
-            return str(e)
-    return None
 
 
 def record(proto, app, w):
