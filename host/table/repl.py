@@ -107,24 +107,31 @@ class Repl(FilesBase):
         return transport.BoardNotFound("cannot open %s: %s" % (self.port, transport._short(e)))
 
     # -- in and out --------------------------------------------------------
-    def enter(self, tries=2, timeout=2, soft_reset=False, diagnose=True):
+    def enter(self, tries=2, timeout=2, soft_reset=False, diagnose=True, clock=None, patience=0.0):
         """Reach the raw REPL: ``tries`` Ctrl-C, each waited for
-        ``timeout`` s. ``soft_reset``: a soft reset first (a real Pico's
+        ``timeout`` s (mpremote's wait: the wall clock). ``clock`` (the
+        board's own, an emulated Pico's patience clock): more tries until
+        ``patience`` seconds of it have passed, as a busy host slows the
+        chip and not the wall clock. ``soft_reset``: a soft reset first (a real Pico's
         main.py does not run after one at the raw REPL; the unix port
         cannot). With ``diagnose``, a board that never answers is a
         CommandError that says what it is (an okgin table with its
         owner's lock on, or no MicroPython); else mpremote's error."""
-        for attempt in range(tries):
+        deadline = None if clock is None else clock() + patience
+        attempt = 0
+        while True:
             try:
                 with contextlib.redirect_stdout(io.StringIO()):
                     self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
                 return self
             except self.TransportError:
-                if attempt + 1 < tries:
+                attempt += 1
+                if attempt < tries or (deadline is not None and clock() < deadline):
                     self.missed += 1
                     continue
                 if not diagnose:
                     raise
+                break
         if self._is_locked_table():
             raise CommandError(LOCKED % self.port)
         raise CommandError(NO_REPL % self.port)

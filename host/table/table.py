@@ -416,18 +416,10 @@ class ChipTable(Table):
         # port on a loaded machine can miss it (a long seats run, once in
         # 19 cases): a person would press it again
         with Repl(self.chip.port, timeout=5) as repl:
-            # mpremote's own wait is wall time: tried again until a minute
-            # of the chip's time has passed (a busy host slows the chip,
-            # and three tries of 60 s of wall time once ran out)
-            clock = self.chip.patience_clock()
-            deadline = clock() + 60
-            while True:
-                try:
-                    repl.enter(tries=3, timeout=60, diagnose=False)
-                    break
-                except repl.TransportError:
-                    if clock() >= deadline:
-                        raise
+            # tried again until a minute of the chip's time has passed (a
+            # busy host slows the chip, and three tries of 60 s of wall
+            # time once ran out)
+            repl.enter(tries=3, timeout=60, diagnose=False, clock=self.chip.patience_clock(), patience=60)
             out = work(repl)
             if not off:
                 repl.leave(reset=True)
