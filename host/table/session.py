@@ -198,7 +198,7 @@ def _on_the_chip(chip, fresh, seed, vs):
     saved game and settings, and/or write a new game's record."""
     from .repl import Repl
     with Repl(chip.port, timeout=5) as repl:
-        repl.enter(tries=1, timeout=30, diagnose=False)
+        repl.enter(tries=1, timeout=30, diagnose=False, clock=chip.patience_clock(), patience=60)
         if fresh:
             forget_saved_state(ReplFiles(repl, timeout=60))
         if seed is not None or vs:
