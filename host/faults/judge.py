@@ -47,6 +47,23 @@ def status_agrees(st, m):
     return ", ".join(diff)
 
 
+def changed(saved, real):
+    """Why the saved game is not ``real`` (both bytes), or "" if it is: the
+    first line that differs, so a failure says what moved (a cursor, an
+    action, a cut)."""
+    if saved == real:
+        return ""
+    if saved is None:
+        return "the saved game is gone"
+    a, b = real.splitlines(), saved.splitlines()
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x != y:
+            return "the saved game changed: line %d %r became %r" % (i + 1, x, y)
+    return "the saved game changed (its line ends)"
+
+
 def ladder(r, what, *steps):
     """One case's verdict on row ``r``: the first of ``steps`` that holds,
     each (verdict, why) with a ``why`` that is empty or false when it does

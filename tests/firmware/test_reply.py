@@ -66,8 +66,12 @@ def test_the_computers_reply_reaches_the_ink_only_once_saved(flash):
             assert min(at) >= n, ("the computer's reply reached the ink with %d of its %d "
                                   "actions in game.okg" % (min(at), n))
             # the player's own move, then the reply: never its draw alone
-            first = [ink for ink, _k in shown].index(final)
-            assert first <= 1, "%d updates before the reply's" % first
+            inks = [ink for ink, _k in shown]
+            first = inks.index(final)
+            assert first <= 1, ("%d updates before the reply's (each update: the actions then in "
+                                "game.okg, and whether it showed the same picture as the one before: %s)"
+                                % (first, [(k, i > 0 and inks[i] == inks[i - 1])
+                                           for i, (_ink, k) in enumerate(shown)]))
         assert replies >= 5
     finally:
         b.stop()

@@ -62,3 +62,15 @@ def test_the_heap_rows_junk_never_makes_a_valid_command_with_a_block_answer():
         w = _junk(rng, i).split()
         if w[0] in ("entropy", "testmode", "mem", "record", "screen") and len(w) == 2:
             assert not w[1].isdigit() and w[1] not in ("on", "off"), w
+
+
+def test_a_lost_game_names_the_first_line_that_moved():
+    # a row's "lost" says what changed, so a rare failure can be read from
+    # its one line (a cursor saved, an action played, the file cut)
+    from okgin.faults.judge import changed
+    real = b"okgin-record 1\nrules target=100\nhand 1\n0 draw stock\n"
+    assert changed(real, real) == ""
+    why = changed(real.replace(b"0 draw stock", b"0 draw discard"), real)
+    assert "line 4" in why and "draw stock" in why and "draw discard" in why
+    assert "line 5" in changed(real + b"cursor 0 3\n", real)
+    assert changed(None, real) == "the saved game is gone"

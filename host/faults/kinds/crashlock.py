@@ -14,7 +14,7 @@ owner's way back in (player 1 holds OK at power-up) then opens the port
 for the next case, as an owner would."""
 import json
 
-from ..judge import ladder, parse, status_agrees
+from ..judge import changed, ladder, parse, status_agrees
 from ..registry import Kind
 from ..play import engine_bases
 from ..tally import Row
@@ -140,7 +140,7 @@ def run(table, n, rng, work, log):
             look = _way_back_in(t, [mod])
             ladder(r, what,
                    ("wrong", leaked and "the REPL reached: %s" % " | ".join(leaked)[:160]),
-                   ("lost", look["game.okg"] != real and "the saved game changed"),
+                   ("lost", changed(look["game.okg"], real)),
                    ("stuck", "; ".join(stuck)),
                    ("wrong", "; ".join(notes)))
             log("crashlock", r)

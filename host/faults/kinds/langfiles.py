@@ -17,7 +17,7 @@ answer; wrong: the game or the language in use is not what it should be.
 import json
 import time
 
-from ..judge import ladder, parse, status_agrees
+from ..judge import changed, ladder, parse, status_agrees
 from ..registry import Kind
 from ..play import engine_bases
 from ..tally import Row
@@ -189,7 +189,7 @@ def run(table, n, rng, work, log):
             # firmware that stopped at boot would stop at the next one too)
             look = t.session(read=("game.okg",), put={name: _original(name)})
             ladder(r, what,
-                   ("lost", look["game.okg"] != real and "the saved game changed"),
+                   ("lost", changed(look["game.okg"], real)),
                    ("stuck", "; ".join(stuck)),
                    ("wrong", "; ".join(notes)))
             log("langfiles", r)
