@@ -1,6 +1,7 @@
 """The oracle: the engine reads a saved record back (Match.from_record) and
 the board's public ``status`` must match it; what a power cut or damage
 may leave, and what is lost or wrong."""
+import itertools
 
 
 def public(m):
@@ -55,12 +56,9 @@ def changed(saved, real):
         return ""
     if saved is None:
         return "the saved game is gone"
-    a, b = real.splitlines(), saved.splitlines()
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else None
-        y = b[i] if i < len(b) else None
+    for i, (x, y) in enumerate(itertools.zip_longest(real.splitlines(), saved.splitlines()), 1):
         if x != y:
-            return "the saved game changed: line %d %r became %r" % (i + 1, x, y)
+            return "the saved game changed: line %d %r became %r" % (i, x, y)
     return "the saved game changed (its line ends)"
 
 

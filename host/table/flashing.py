@@ -57,9 +57,10 @@ SWITCH_CODE = switch_code()
 # stdin to one exec (``_okrx``), PIECE bytes of a file per block, each
 # answered once taken; a file's last block once the file is written and
 # closed (a compressed file is inflated only then), so a file the progress
-# shows as copied is on the flash even if the host is killed right after. Raw-paste execs of 1.5 KB each cost the chip a
-# compile and ~50 ms of flow control a piece: 9.9 of a full flash's 17.6
-# emulated s. 3 KB: the board's buffer and a piece, 7 KB of its heap.
+# shows as copied is on the flash even if the host is killed right after.
+# Raw-paste execs of 1.5 KB each cost the chip a compile and ~50 ms of flow
+# control a piece: 9.9 of a full flash's 17.6 emulated s. 3 KB: the
+# board's buffer and a piece, 7 KB of its heap.
 PIECE = 3072
 
 # Helpers defined once per session on the device (raw REPL globals persist).

@@ -406,20 +406,24 @@ class ChipTable(Table):
     def seen(self):
         pass
 
+    def enter_repl(self, repl):
+        """``repl`` (a Repl on this chip's port) at its raw REPL. mpremote
+        sends one Ctrl-C; a firmware between two looks at its port on a
+        loaded machine can miss it (a long seats run, once in 19 cases): a
+        person would press it again. Tried again until a minute of the
+        chip's time has passed: a busy host slows the chip, and three tries
+        of 60 s of wall time once ran out."""
+        return repl.enter(tries=3, timeout=60, diagnose=False, clock=self.chip.patience_clock(),
+                          patience=60)
+
     def at_repl(self, work, off=False):
         """``work(repl)`` at the chip's raw REPL (the firmware stops, as the
         power going would), its result returned; then the chip resets into
         the firmware again (``off``: the power is cut instead; the files
         written are closed, so on the flash)."""
         self.b.close()
-        # mpremote sends one Ctrl-C; a firmware between two looks at its
-        # port on a loaded machine can miss it (a long seats run, once in
-        # 19 cases): a person would press it again
         with Repl(self.chip.port, timeout=5) as repl:
-            # tried again until a minute of the chip's time has passed (a
-            # busy host slows the chip, and three tries of 60 s of wall
-            # time once ran out)
-            repl.enter(tries=3, timeout=60, diagnose=False, clock=self.chip.patience_clock(), patience=60)
+            self.enter_repl(repl)
             out = work(repl)
             if not off:
                 repl.leave(reset=True)

@@ -52,7 +52,8 @@ class Prompt:
         ser.write(b"\r\x03")          # Ctrl-C: a clean prompt
 
     def until(self, mark, timeout):
-        """Bytes up to and with ``mark`` (b"" if it never came, with what did)."""
+        """(the bytes up to and with ``mark``, True), or (what came instead,
+        False) once ``timeout`` seconds of the chip's time have passed."""
         deadline = self.clock() + timeout
         got = self.rest
         self.ser.timeout = 0.2

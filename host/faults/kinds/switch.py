@@ -42,7 +42,7 @@ def _switch_once(t, plan, cut):
     dev = Repl(str(t.chip.port))
     ops0 = sum(t.chip.flash_ops.values())
     try:
-        dev.enter(tries=3, timeout=60, diagnose=False, clock=t.chip.patience_clock(), patience=60)
+        t.enter_repl(dev)
         dev.exec(flashing.DEVICE_HELPERS)
         if cut is not None:
             t.chip.cut_power_after_flash_writes(cut)
@@ -96,7 +96,7 @@ def run(table, n, rng, work, log):
             t.b.close()
             dev = Repl(str(t.chip.port))
             try:
-                dev.enter(tries=3, timeout=60, diagnose=False, clock=t.chip.patience_clock(), patience=60)
+                t.enter_repl(dev)
                 fl = flashing.Flash(dev, str(t.chip.port), io.StringIO(), True, flashing.FlashReport())
                 plan = fl.plan(src, None)
                 fl.stage(plan)
