@@ -19,6 +19,8 @@
 //   - input levels (pulls, buttons, BUSY) come from Python's model of the
 //     board (host/vboard/pins.py), so an unpressed button reads 1;
 //   - core 1 is absent: its FIFO reads "empty, room to write";
+//   - speed: rp2040js's instruction decoder reached by a switch on the
+//     opcode (dispatch.mjs), and 32-bit stores to SRAM straight in;
 //   - power (docs/power.md): instructions take 1/clk_sys each (rp2040js
 //     follows the PLL and CLOCKS registers, so machine.freq() changes the
 //     pace); emulated time is counted per power state (running, WFI/WFE
@@ -68,6 +70,18 @@
 import fs from 'node:fs';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { UF2Drop } from './uf2drop.mjs';
+import { fastExecute } from './dispatch.mjs';
+
+// rp2040js's decoder reached by a switch on the opcode (dispatch.mjs: the
+// same branches, the same results, about a fifth less CPU); should its
+// source ever not be what dispatch.mjs expects, the stock one, and a
+// word in the log
+let execute = null, executeWhy = null;
+try {
+  execute = await fastExecute(import.meta.url);
+} catch (e) {
+  executeWhy = 'the stock instruction decoder (dispatch.mjs: ' + (e && e.message ? e.message : e) + ')';
+}
 
 // The fifth argument (optional): a UF2 file dragged onto the Pico's USB
 // drive at power-on with BOOTSEL held; the bootrom itself writes it
@@ -284,6 +298,8 @@ function makeChip(watchdogReset = false) {
   const before = mcu && mcu.peripherals[0x40058];
   if (clock) epoch += clock.nanos;
   mcu = new RP2040();
+  if (execute) mcu.core.executeInstruction = execute;
+  else emit(['log', executeWhy]);
   clock = mcu.clock;
   nsPerCycle = 1e9 / mcu.clkSys;
   mcu.addClockListener((hz) => {
@@ -430,6 +446,16 @@ function makeChip(watchdogReset = false) {
     };
   });
 
+  // A 32-bit store to SRAM goes straight in: rp2040js looks every store's
+  // address up among its peripherals first (a dictionary lookup; the
+  // stack's pushes and MicroPython's heap are most of the stores)
+  const sramView = mcu.sramView, sramEnd = mcu.sram.length - 3;
+  const store32 = mcu.writeUint32.bind(mcu);
+  mcu.writeUint32 = (a, v) => {
+    const o = (a >>> 0) - 0x20000000;
+    if (o >= 0 && o < sramEnd) sramView.setUint32(o, v, true);
+    else store32(a, v);
+  };
   if (bootsel) {
     // The bootrom runs from its reset vector. rp2040js leaves CHIP_RESET
     // (0x40064008) unimplemented, reading all ones: the bootrom would take

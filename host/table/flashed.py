@@ -54,7 +54,8 @@ def digest(source, board, firmware, bootrom):
         h.update(("%s %d\n" % (dev, compiled)).encode())
         _sha(h, path)
     h.update(b"boot.py\n" + hashlib.sha256(boot_py(source)).digest())
-    for path in (board, firmware, bootrom, os.path.join(node.HERE, node.GLUE)):
+    for path in (board, firmware, bootrom, os.path.join(node.HERE, node.GLUE),
+                 os.path.join(node.HERE, node.DISPATCH)):
         _sha(h, path)
     for rel in _FLASHER:
         _sha(h, os.path.join(host, rel))

@@ -47,12 +47,13 @@ def test_the_wheel_is_one_package_carrying_what_the_commands_need(wheel):
                  "okgin/tests/firmware/golden/upcard_mover-400x300.png", "okgin/tests/mp/run_engine.py"):
         assert need in names, need
     # every Python file of the host tool and the engine (okgin.faults was
-    # once left out: `okgin faults` was a traceback in every pip install)
+    # once left out: `okgin faults` was a traceback in every pip install),
+    # and every module of the emulated Pico's Node half
     for top, pkg in (("host", "okgin"), ("engine", "okgin/engine")):
         for here, subdirs, files in os.walk(os.path.join(ROOT, top)):
             subdirs[:] = [d for d in subdirs if d not in ("node_modules", "__pycache__")]
             for f in files:
-                if f.endswith(".py"):
+                if f.endswith((".py", ".mjs")):
                     rel = os.path.relpath(os.path.join(here, f), os.path.join(ROOT, top))
                     assert pkg + "/" + rel.replace(os.sep, "/") in names, os.path.join(top, rel)
     # every file the firmware flashes, as in the checkout
