@@ -314,7 +314,10 @@ def test_a_panel_pushed_into_the_hood_fails_the_fit_check(built):
 @needs_openscad
 def test_committed_stls_are_what_the_build_makes(built):
     """Byte for byte: `make case` with nothing changed leaves the working
-    tree clean (triangles in a fixed order, no build times in manifest.json)."""
+    tree clean (triangles in a fixed order, no build times in manifest.json).
+    The committed files were built on another day, often another machine:
+    the same bytes are also the build's determinism (a test building the
+    case twice in one run said the same for 18 s of CPU)."""
     out, _, _, renders = built
     for fname, _, _ in B.PRINTED.values():
         with open(os.path.join(out, "stl", fname), "rb") as a, \
@@ -326,16 +329,6 @@ def test_committed_stls_are_what_the_build_makes(built):
     if not renders:
         fresh["pictures"] = committed["pictures"]
     assert fresh == committed
-
-
-@needs_openscad
-def test_a_rebuild_writes_the_same_bytes(built, tmp_path):
-    out, _, _, _ = built
-    again = str(tmp_path / "again")
-    build_today(again, renders=False)
-    for fname, _, _ in B.PRINTED.values():
-        with open(os.path.join(out, "stl", fname), "rb") as a, open(os.path.join(again, "stl", fname), "rb") as b:
-            assert a.read() == b.read(), fname
 
 
 def test_only_the_defaults_are_built_into_the_committed_folder():
