@@ -52,11 +52,17 @@ def tier_of(path):
 # crashlock 70, langfiles 56, switch 37, ...), its HIL suite 165 in three
 # parts, its UF2 file 120, its sleep file 117, the virtual board's
 # campaign 18 but 110 s of its table's waits; make check's: the types 20
-# s of CPU, the expert 9, the screens' fit 7, the coach 7); then the other
-# files with a slow or chip test; then the rest in collection order.
+# s of CPU, the expert 9, the screens' fit 7, the coach 7), and the board's
+# and the front ends' files of 30-50 s each (a quiet run of 2026-12-06,
+# night: the memory budget 47 s, the firmware's sleep 46, Korean in the
+# simulator 44, the page 40, the crash lock 34; last in collection order,
+# they were the run's tail, the two cores half idle for its last 150 s);
+# then the other files with a slow or chip test; then the rest in
+# collection order.
 LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py", "chip/test_uf2.py",
         "host/test_faults.py", "chip/test_panel_4in2_chip.py", "chip/test_sim_chip_terminal.py",
-        "install/test_wheel.py", "hardware/test_case.py", "sim/test_sim_lang.py",
+        "install/test_wheel.py", "hardware/test_case.py", "firmware/test_memory.py", "firmware/test_sleep.py",
+        "sim/test_sim_lang.py", "web/test_page.py", "firmware/test_crash_lock.py",
         "test_typecheck.py", "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
 FIRST = ("slow", "chip")
 # Files whose tests share nothing (each starts its own emulated Pico, or
