@@ -243,8 +243,11 @@ class Table:
         self.vb.release(p, button)
         self.seen()
 
-    def seen(self):
-        self.vb.wait_seen(10.0)
+    def seen(self, again=False):
+        """The firmware has read its pins since the last change (``again``:
+        since now, the levels unchanged); on the chip, a press waits for
+        that itself."""
+        self.vb.wait_seen(10.0, again=again)
 
     # flash
     def path(self, name):
@@ -403,7 +406,7 @@ class ChipTable(Table):
     def release(self, p, button):
         self.chip.release(p, button)
 
-    def seen(self):
+    def seen(self, again=False):
         pass
 
     def enter_repl(self, repl):

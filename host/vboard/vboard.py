@@ -480,10 +480,15 @@ class VirtualBoard:
                 self.link.push(again=True)
             self.link.wait_seen(1.0)
 
-    def wait_seen(self, timeout=10.0):
+    def wait_seen(self, timeout=10.0, again=False):
         """Wait up to ``timeout`` s until the firmware has read a pin since
         the last change (a button's level, a BUSY check: any read), even
-        after an earlier wait timed out. False if it did not."""
+        after an earlier wait timed out. False if it did not. ``again``:
+        until it reads one after now, nothing having changed (a level held
+        for some time is then seen at the end of it too: a firmware the
+        host's scheduler starved meanwhile would otherwise miss the hold)."""
+        if again and self.alive:
+            self.link.push(again=True)
         return self.link.wait_seen(timeout, again=True)
 
     def hold(self, player, button):

@@ -46,6 +46,11 @@ def row_buttons(table, n, rng, work, log):
                 worst = max(worst, time.monotonic() - t0)
                 t.seen()     # the firmware has read the settled level
                 time.sleep(hold_s if down else 3 * deb)
+                # and reads it again, the hold over: a firmware the host
+                # starved for the whole 30 ms hold (a busy CI machine) had
+                # seen the press once and never held, and lost it (one
+                # cursor move short: "meant 0 discard 2d, played Ks")
+                t.seen(again=True)
             return worst
 
         def fresh():
