@@ -299,7 +299,10 @@ function makeChip(watchdogReset = false) {
   if (clock) epoch += clock.nanos;
   mcu = new RP2040();
   if (execute) mcu.core.executeInstruction = execute;
-  else emit(['log', executeWhy]);
+  else if (executeWhy) {
+    emit(['log', executeWhy]);      // once, not at every reset
+    executeWhy = null;
+  }
   clock = mcu.clock;
   nsPerCycle = 1e9 / mcu.clkSys;
   mcu.addClockListener((hz) => {

@@ -19,7 +19,8 @@ from ..lib.errors import CommandError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GLUE = "glue.mjs"
-DISPATCH = "dispatch.mjs"     # imported by the glue
+# the emulator's own JavaScript: the glue and the modules it imports
+MODULES = (GLUE, "dispatch.mjs", "uf2drop.mjs")
 NODE_MIN = 18
 
 
@@ -60,7 +61,7 @@ def _install_dir():
     # beside the images' per-user cache (okgin.chip.images.cache_dir)
     folder = cache_dir("chip-%s" % emulator_version())
     os.makedirs(folder, exist_ok=True)
-    for name in ("package.json", "package-lock.json", GLUE, "uf2drop.mjs", DISPATCH):
+    for name in ("package.json", "package-lock.json") + MODULES:
         shutil.copyfile(os.path.join(HERE, name), os.path.join(folder, name))
     return folder
 

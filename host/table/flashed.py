@@ -12,7 +12,7 @@ The image is named by a digest of everything it is made of: the firmware
 tree's files as ``okgin flash`` would send them (the engine, the firmware,
 its languages, boot.py) and the board definition written with them; the
 MicroPython image and the bootrom; the emulator (rp2040js's version and
-the glue); and the flasher's own code. A change to any of them is another
+its JavaScript, node.MODULES); and the flasher's own code. A change to any of them is another
 image, never an old one taken for it.
 
 Where the images are kept: ``$OKGIN_CHIP_CACHE`` when it is set (a folder
@@ -54,8 +54,7 @@ def digest(source, board, firmware, bootrom):
         h.update(("%s %d\n" % (dev, compiled)).encode())
         _sha(h, path)
     h.update(b"boot.py\n" + hashlib.sha256(boot_py(source)).digest())
-    for path in (board, firmware, bootrom, os.path.join(node.HERE, node.GLUE),
-                 os.path.join(node.HERE, node.DISPATCH)):
+    for path in (board, firmware, bootrom) + tuple(os.path.join(node.HERE, m) for m in node.MODULES):
         _sha(h, path)
     for rel in _FLASHER:
         _sha(h, os.path.join(host, rel))

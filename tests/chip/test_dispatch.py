@@ -9,9 +9,9 @@ import os
 import subprocess
 
 from tests.support import BOARD_2IN9
-from tests.support.chip import HERE, flashed_pico
+from tests.support.chip import flashed_pico
 
-CHECK = os.path.join(os.path.dirname(HERE), "chip", "dispatch_check.mjs")
+CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dispatch_check.mjs")
 
 
 def test_the_rebuilt_decoder_does_what_rp2040js_does_instruction_for_instruction(rp2_images, tmp_path):
