@@ -17,14 +17,16 @@ def fits(title, lines):
     """True when a notice of ``title`` and ``lines`` fits the panel drawn
     now as screens.error draws it: the title in its bar (or, too wide for
     it, as the first line), each line wrapped at spaces to the notice's
-    width, from the line under the bar to the footer (screens.NOTE_*)."""
-    import screens
+    width, from the line under the bar to the footer (screens.NOTE_*).
+    From text's figures, without importing screens: the review's last
+    step makes its notice when the coach has dropped the drawing code."""
     import text
-    w = screens.NOTE_W
-    n = 0 if text.width(title) <= screens.W - 6 else _count(title, w)   # in its bar, or a line
+    w = text.NOTE_W
+    n = 0 if text.width(title) <= text.FB_W - 6 else _count(title, w)   # in its bar, or a line
     for ln in lines:
         n += _count(ln, w)
-    return screens.NOTE_Y + n * screens.LINE <= screens.FOOT_Y
+    # screens: NOTE_Y = LINE = text.H, FOOT_Y = H - LINE
+    return text.H + n * text.H <= text.FB_H - text.H
 
 
 def _count(s, w):

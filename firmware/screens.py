@@ -64,9 +64,9 @@ LINES_W = text.LINES_W   # W on a narrow screen, else W - LINES_X - 2
 # of 8, which text.py copies) to the footer: six lines on the 2.9", seven
 # on the 4.2"'s 150 px; the turn screen's lines' x and width on a narrow
 # screen (25 characters), 3 px in on the 2.9"
-NOTE_X = LINES_X if NARROW else 3
+NOTE_X = text.NOTE_X   # LINES_X on a narrow screen (fits counts with text's)
 NOTE_Y = LINE
-NOTE_W = W - 2 * NOTE_X
+NOTE_W = text.NOTE_W
 ICON_GAP = 3         # an icon and the word after it in a footer
 ITEM_GAP = 12        # one button's item and the next (the catalogue's "  ")
 
