@@ -29,9 +29,12 @@ $(PLAY): pyproject.toml
 
 # The test toolchain on top (pyproject.toml's dev extras: hypothesis, mypy,
 # ruff, selenium, build, OpenSpiel and its SciPy: about 100 MB to download).
+# --no-compile: Python compiles a module when it is first imported; pip
+# would compile every module of SciPy and the rest, which the tests mostly
+# never import (with pip's cache warm, 22 s -> 15 s on a two-core PC).
 $(STAMP): $(PLAY)
 	@echo "okgin: installing the test toolchain (hypothesis, mypy, ruff, selenium, OpenSpiel: about a minute the first time)"
-	@$(call quiet_pip,-e '.[dev]')
+	@$(call quiet_pip,--no-compile -e '.[dev]')
 	@touch $(STAMP)
 	@echo "okgin: $(VENV) is ready for the tests ($$(du -sm $(VENV) | cut -f1) MB)"
 

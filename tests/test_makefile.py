@@ -58,7 +58,7 @@ def test_setting_up_for_the_tests_adds_the_dev_extras(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert all(ln.startswith("okgin: ") for ln in r.stdout.splitlines()), r.stdout
     assert [c.split("install ", 1)[1] for c in calls] == \
-        ["--disable-pip-version-check -e .", "--disable-pip-version-check -e .[dev]"]
+        ["--disable-pip-version-check -e .", "--disable-pip-version-check --no-compile -e .[dev]"]
 
 
 def test_a_failing_pip_shows_its_own_output_and_stops(tmp_path):
