@@ -39,7 +39,10 @@ def finish(proc, what, out):
     text = err.decode("utf-8", "replace")
     if proc.returncode != 0 or not os.path.exists(out):
         lines = [ln for ln in text.splitlines() if ln.strip()]
-        raise CommandError("openscad failed on %s: %s" % (what, lines[-1] if lines else "exit %d" % proc.returncode))
+        # its last three lines: the cause of "Can't create OpenGL
+        # OffscreenView" is the line before it (no X server, ...)
+        said = " / ".join(lines[-3:]) if lines else "no output"
+        raise CommandError("openscad failed on %s (exit %d): %s" % (what, proc.returncode, said))
     return text
 
 
