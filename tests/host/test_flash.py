@@ -97,8 +97,19 @@ def test_killed_mid_copy_the_board_still_boots_and_the_next_flash_completes(vboa
     flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                 power_cycle=vboard.power_cycle)
     before = _tree_hashes(vboard.flash_dir)
-    for i, m in enumerate(("app.py", "store.py", "screens.py", "protocol.py", "hal.py")):
+    # every compiled module changed (the firmware's and the engine's), so
+    # that the copy outlasts the kill by far: with five changed, a loaded
+    # host's kill (a busy-loop CI run, 2026-12-07) came after the copy, in
+    # the switch, and the live files had changed (~30 ms after "[2/" then)
+    edited = sorted(fn for fn in os.listdir(os.path.join(str(source_tree), "firmware"))
+                    if fn.endswith(".py") and fn not in ("main.py", "boot.py"))
+    engine = sorted(fn for fn in os.listdir(os.path.join(str(source_tree), "engine")) if fn.endswith(".py"))
+    assert len(edited) > 30 and len(engine) > 15
+    for i, m in enumerate(edited):
         _edit(source_tree, m, i + 2)
+    for i, m in enumerate(engine):
+        with open(os.path.join(str(source_tree), "engine", m), "a") as f:
+            f.write("\n_FLASH_TEST_EDIT = %d\n" % i)
     p = subprocess.Popen(okgin_cmd("flash", "--port", vboard.port, "--source", str(source_tree)),
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -116,7 +127,8 @@ def test_killed_mid_copy_the_board_still_boots_and_the_next_flash_completes(vboa
     assert after_st["phase"] == "discard"
     rep = flash_board(vboard.port, src_root=str(source_tree), quiet=True,
                 power_cycle=vboard.power_cycle)
-    assert sorted(rep.sent) == ["app.mpy", "hal.mpy", "protocol.mpy", "screens.mpy", "store.mpy"]
+    assert sorted(rep.sent) == sorted([m[:-3] + ".mpy" for m in edited] +
+                                      ["engine/" + m[:-3] + ".mpy" for m in engine])
     assert not os.path.exists(os.path.join(vboard.flash_dir, STAGING))
 
 
