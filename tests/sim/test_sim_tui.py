@@ -197,8 +197,10 @@ def _start_80x24(base, tmp_path, *args):
 def _quit(run, status):
     run("send-keys", "-t", "sim", "Escape")
     run("send-keys", "-t", "sim", "q")
+    # the shell's `echo $? > exit` makes the file before it writes the code:
+    # read it once it holds a line (a busy-loop CI run read it empty)
     end = time.monotonic() + 30
-    while not status.exists() and time.monotonic() < end:
+    while not (status.exists() and status.read_text().endswith("\n")) and time.monotonic() < end:
         time.sleep(0.1)
     assert status.read_text().strip() == "0"
 
