@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.support.sim import ROOT, env_with, okgin_cmd
+from tests.support.sim import ROOT, env_with, exit_status, okgin_cmd
 
 
 def test_sim_chip_keeps_its_screen(rp2_images, tmp_path):
@@ -48,9 +48,6 @@ def test_sim_chip_keeps_its_screen(rp2_images, tmp_path):
         for stray in ("okgin: ", "verified", "board: MicroPython", "running: READY"):
             assert stray not in text, "%r printed over the view:\n%s" % (stray, text)
         run("send-keys", "-t", "sim", "Escape", "q")
-        end = time.monotonic() + 60
-        while not status.exists() and time.monotonic() < end:
-            time.sleep(0.2)
-        assert status.read_text().strip() == "0"
+        assert exit_status(status, 60) == "0"
     finally:
         run("kill-server")

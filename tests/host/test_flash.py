@@ -21,8 +21,8 @@ def _tree_hashes(flash_dir):
     return out
 
 
-def _edit(src, module, n=1):
-    with open(os.path.join(src, "firmware", module), "a") as f:
+def _edit(src, module, n=1, folder="firmware"):
+    with open(os.path.join(src, folder, module), "a") as f:
         f.write("\n_FLASH_TEST_EDIT = %d\n" % n)
 
 
@@ -108,8 +108,7 @@ def test_killed_mid_copy_the_board_still_boots_and_the_next_flash_completes(vboa
     for i, m in enumerate(edited):
         _edit(source_tree, m, i + 2)
     for i, m in enumerate(engine):
-        with open(os.path.join(str(source_tree), "engine", m), "a") as f:
-            f.write("\n_FLASH_TEST_EDIT = %d\n" % i)
+        _edit(source_tree, m, i, folder="engine")
     p = subprocess.Popen(okgin_cmd("flash", "--port", vboard.port, "--source", str(source_tree)),
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -13,7 +13,7 @@ import pytest
 
 from okgin.simui import render
 from okgin.table.session import Session
-from tests.support.sim import ROOT, env_with, new_board, okgin_cmd
+from tests.support.sim import ROOT, env_with, exit_status, new_board, okgin_cmd
 
 COLS, ROWS = 310, 45  # room for both panels side by side at full size (either table)
 
@@ -197,12 +197,7 @@ def _start_80x24(base, tmp_path, *args):
 def _quit(run, status):
     run("send-keys", "-t", "sim", "Escape")
     run("send-keys", "-t", "sim", "q")
-    # the shell's `echo $? > exit` makes the file before it writes the code:
-    # read it once it holds a line (a busy-loop CI run read it empty)
-    end = time.monotonic() + 30
-    while not (status.exists() and status.read_text().endswith("\n")) and time.monotonic() < end:
-        time.sleep(0.1)
-    assert status.read_text().strip() == "0"
+    assert exit_status(status, 30) == "0"
 
 
 def _shown(card):

@@ -3,6 +3,7 @@ puts this directory on sys.path). Every test runs the real virtual board
 (okgin.vboard) with the real firmware of this checkout."""
 import os
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -17,6 +18,22 @@ def env_with(**kw):
 def okgin_cmd():
     """The okgin command of this checkout, run with this Python."""
     return [sys.executable, "-m", "okgin.cli"]
+
+
+def exit_status(path, timeout):
+    """The exit status a terminal's shell wrote with ``...; echo $? > path``
+    (a text, "" if none came within ``timeout`` s). The shell makes the file
+    before it writes the code: it is read once it holds a whole line (a
+    busy-loop CI run read it empty)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if os.path.exists(path):
+            with open(path) as f:
+                text = f.read()
+            if text.endswith("\n"):
+                return text.strip()
+        time.sleep(0.1)
+    return ""
 
 
 def new_board(flash_dir, speed=0.0):
