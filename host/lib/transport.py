@@ -507,6 +507,15 @@ class Board:
         return out
 
     # -- protocol helpers --------------------------------------------------
+    def probe(self):
+        """Ask ``hello`` without waiting for its answer (a board that may
+        have printed READY before the port was opened names itself in
+        it): when the answer comes after READY, a later request does not
+        take it for its own (a slow boot's READY, then this answer, was
+        read as the answer to the next command)."""
+        self._late_hellos += 1
+        self.write_line("hello")
+
     def hello(self):
         return parse_fields(self.request("hello"))
 

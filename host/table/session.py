@@ -288,7 +288,7 @@ class Session:
         if self._ready.wait(min(1.0, timeout)):
             return True
         deadline = time.monotonic() + timeout
-        self.write_line("hello")
+        self._client().probe()
         while time.monotonic() < deadline:
             if self._ready.wait(0.1):
                 return True

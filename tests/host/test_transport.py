@@ -176,3 +176,43 @@ def test_a_listening_client_shows_the_traffic_as_it_comes(pty):
     assert b.request("hello") == "okgin fw=9"
     b.close()
     assert not any(t.name == "okgin-serial" and t.is_alive() for t in threading.enumerate())
+
+
+class SlowBootBoard:
+    """A board whose firmware (this test's thread on a pty) prints READY
+    only after the session's `hello` probe, and answers that probe after
+    READY: a boot that takes over a second, as on a loaded host."""
+
+    def __init__(self, pty):
+        self.pty, self.port, self.on_event = pty, pty.port, None
+
+    def start(self):
+        def firmware():
+            got = b""
+            while b"hello\n" not in got:
+                got += os.read(self.pty.m, 1000)
+            self.pty.answer(b"READY okgin fw=9 proto=1\r\n")
+            got = b""
+            while b"lang ko\n" not in got:
+                got += os.read(self.pty.m, 1000)
+            self.pty.answer(b"OK okgin fw=9 proto=1 board=x\r\nOK lang=ko\r\n")
+        self.thread = threading.Thread(target=firmware, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.thread.join(5)
+
+
+def test_a_slow_boots_late_hello_answer_is_not_taken_for_the_next_commands(pty):
+    """okgin sim --lang ko on a loaded host: the board's READY came after
+    the session's hello probe (1 s), the probe's answer after READY, and
+    `lang ko` took "OK okgin ..." for its answer; the script's next sync
+    then took "OK lang=ko" and returned before the Korean screen was
+    drawn (the English and Korean shots were the same)."""
+    from okgin.table.session import Session
+    s = Session(SlowBootBoard(pty))
+    s.start(ready_timeout=10)
+    try:
+        assert s.send("lang ko", timeout=5) == "OK lang=ko"
+    finally:
+        s.close()
