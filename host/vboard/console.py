@@ -54,6 +54,13 @@ class Console:
         self._wake_r, self._wake_w = os.pipe()
         self._closed = False
         self.dropped = 0
+        # Ctrl-C as a Pico's USB takes it (see _interrupted): the board's
+        # callable that raises KeyboardInterrupt in its process when that
+        # process has Ctrl-C on (True if it did), and the firmware's
+        # kbd_intr (set_interrupt), on at every boot
+        self.interrupt = None
+        self._intr = True
+        self._slave_a = None
         self._thread = threading.Thread(target=self._loop, name="vboard-console", daemon=True)
         self._thread.start()
 
@@ -65,6 +72,7 @@ class Console:
         self._drained.wait(2.0)
         master, slave = os.openpty()
         _raw(slave, isig=True)
+        slave_path = os.ttyname(slave)
         os.set_blocking(master, False)
         with self._lock:
             # Bytes the client wrote before this reset were for the old
@@ -73,6 +81,8 @@ class Console:
             # whatever it has not read yet is still in master_b: drop it.
             self._discard_input()
             self.master_a = master
+            self._slave_a = slave_path
+            self._intr = True
             self._drained.clear()
         self._wake()
         return slave
@@ -98,6 +108,7 @@ class Console:
         the owner's lock). The pty's line discipline is shared by its two
         ends, so the master can switch it."""
         with self._lock:
+            self._intr = bool(on)
             fd = self.master_a
             if fd is None:
                 return
@@ -110,6 +121,38 @@ class Console:
                 termios.tcsetattr(fd, termios.TCSANOW, attrs)
             except (OSError, termios.error):
                 pass
+
+    def _interrupted(self):
+        """A Ctrl-C from the client, as a Pico's USB stack takes it: while
+        the firmware has Ctrl-C on (kbd_intr), it interrupts whatever runs,
+        a raw-paste command that reads its stdin included (okgin flash's
+        copy, stopped by its user). The pty's line discipline does that
+        only while its ISIG is on, and the unix port keeps ISIG off while
+        it runs a raw-paste command (read from the port as it compiles);
+        then the board's ``interrupt`` raises it, if MicroPython has Ctrl-C
+        on (at the REPL's own prompt it does not, and Ctrl-C is a byte
+        there, as on a Pico). Called under the lock."""
+        fd = self.master_a
+        if not self._intr or self.interrupt is None or fd is None:
+            return False
+        try:
+            if termios.tcgetattr(fd)[3] & termios.ISIG:
+                return False        # the line discipline sends SIGINT itself
+        except (OSError, termios.error):
+            return False
+        if not self.interrupt():
+            return False
+        try:
+            # what the firmware has not read yet goes too (ISIG's flush):
+            # the slave's own input queue, flushed from its side
+            s = os.open(self._slave_a, os.O_RDWR | os.O_NOCTTY)
+            try:
+                termios.tcflush(s, termios.TCIFLUSH)
+            finally:
+                os.close(s)
+        except (OSError, termios.error):
+            pass
+        return True
 
     def close(self):
         self._closed = True
@@ -184,6 +227,11 @@ class Console:
                         data = os.read(self.master_b, 65536)
                     except OSError:     # EAGAIN, EINTR, EIO: nothing now
                         data = b""
+                    if data and b"\x03" in data and self._interrupted():
+                        # what came before the Ctrl-C is dropped, as a
+                        # Pico's USB clears its input when it interrupts
+                        self._in.clear()
+                        data = data[data.rindex(b"\x03") + 1:]
                     if data and self.master_a is not None:
                         self._in += data      # with no process the bytes are lost
             if self.master_b in w and self._out:

@@ -240,6 +240,7 @@ class VirtualBoard:
         self.link.on_kbd = self._kbd_intr
         self.console = Console()
         self.port = self.console.port
+        self.console.interrupt = self._interrupt
         self._clock = threading.Thread(target=self._clock_loop, name="vboard-clock", daemon=True)
         self._clock.start()
         self._started = True
@@ -327,6 +328,24 @@ class VirtualBoard:
             proc.wait(5)
         except subprocess.TimeoutExpired:
             pass
+
+    def _interrupt(self):
+        """Raise KeyboardInterrupt in the running MicroPython if it has
+        Ctrl-C on now (it catches SIGINT: mp_hal_set_interrupt_char; else
+        SIGINT would end it); True if it was raised. The console's Ctrl-C
+        where the pty's line discipline would not send it."""
+        p = self.proc
+        if p is None or p.poll() is not None:
+            return False
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                caught = [line.split()[1] for line in f if line.startswith("SigCgt:")]
+            if not caught or not int(caught[0], 16) & (1 << (signal.SIGINT - 1)):
+                return False
+            os.kill(p.pid, signal.SIGINT)
+        except (OSError, ValueError):    # no /proc (macOS: as before), or it just ended
+            return False
+        return True
 
     def _kbd_intr(self, token, on):
         # the firmware's kbd_intr (vmachine): only for the running process

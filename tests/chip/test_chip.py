@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 from tests.support.chip import ROOT, Prompt
+from tests.support.ptyboard import ctrl_c_while_reading
 
 
 def test_stock_micropython_answers_on_the_pty_as_a_pico(repl):
@@ -47,6 +48,19 @@ def test_machine_reset_reboots_on_the_same_port(repl):
     r2 = type(r)(r.ser, chip)
     assert r2("print(open('x').read())") == "1"
     assert r2("import machine; print(machine.reset_cause() == machine.WDT_RESET)") == "True"
+
+
+def test_ctrl_c_interrupts_a_raw_repl_command_that_reads_the_port(repl):
+    """The yardstick for the virtual board's Ctrl-C (tests/vboard/test_board.py,
+    the same lines): the USB stack takes it whatever runs."""
+    chip, r = repl
+
+    def until(mark):
+        got, ok = r.until(mark, 30)
+        assert ok, "no %r from the chip: %r" % (mark, got[-300:])
+        return got
+
+    assert ctrl_c_while_reading(r.ser.write, until) == b"OK42\n\x04\x04>"
 
 
 def test_input_pins_read_their_pulls_and_the_buttons(repl):

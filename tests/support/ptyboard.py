@@ -170,3 +170,25 @@ class GarbagePty:
         self.t.join(1)
         os.close(self.m)
         os.close(self.s)
+
+
+def ctrl_c_while_reading(write, until):
+    """At the raw REPL, in raw-paste mode (okgin flash's way to run its
+    copy): a command that reads the port, stopped by Ctrl-C behind two
+    bytes it has not read; then ``print(6*7)``. Returns what that prints,
+    up to the REPL's next prompt, its line ends as LF (the unix port's
+    raw REPL writes no CR): b"OK42" LF 4 4 ">" when the Ctrl-C stopped the
+    command and dropped the two bytes, as a Pico's USB does.
+    ``until(mark)``: the bytes up to and with ``mark`` (raising if it
+    does not come)."""
+    write(b"\r\x03\x03\x01")
+    until(b"raw REPL; CTRL-B to exit\r\n>")
+    write(b"\x05A\x01")
+    until(b"R\x01")          # raw paste: then its window (3 bytes)
+    write(b"import sys\nprint('g' + 'o')\nsys.stdin.buffer.read(100)\x04")
+    until(b"go")
+    write(b"ab\x03")
+    until(b"KeyboardInterrupt")
+    until(b"\x04>")
+    write(b"print(6*7)\x04")
+    return until(b"\x04>").replace(b"\r\n", b"\n")

@@ -10,6 +10,7 @@ import pytest
 import serial
 
 from okgin.vboard import VirtualBoard, populate
+from tests.support.ptyboard import ctrl_c_while_reading
 from tests.support import BOARD_2IN9 as B29   # the tiny firmware's panels: the 2.9" table's SSD1680s
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -148,6 +149,32 @@ def test_ctrl_c_interrupts_the_firmware_into_the_repl(board):
     c.until("KeyboardInterrupt")
     c.s.write(b"print(6*7)\r")
     assert c.until("42") == "42"
+
+
+def test_ctrl_c_interrupts_a_raw_repl_command_that_reads_the_port(board):
+    """As a Pico's USB takes Ctrl-C whatever runs (tests/chip/test_chip.py
+    runs the same lines on stock rp2): okgin flash stopped mid-copy
+    (SIGTERM) stops the board's copy, a raw-paste command that reads the
+    port, and resets it into its game. The unix port keeps the pty's ISIG
+    off while it runs a raw-paste command (it reads the command from the
+    port), so before, the Ctrl-C was read as data, the copy waited for
+    more, and the flasher said to power-cycle the board."""
+    c = board.client
+    c.s.write(b"\r\x03")
+    c.until("KeyboardInterrupt")
+    got = [b""]
+
+    def until(mark):
+        end = time.monotonic() + 10
+        while mark not in got[0]:
+            assert time.monotonic() < end, "no %r from the board: %r" % (mark, got[0][-300:])
+            got[0] += c.s.read(max(1, c.s.in_waiting))
+        i = got[0].index(mark) + len(mark)
+        out, got[0] = got[0][:i], got[0][i:]
+        return out
+
+    c.s.timeout = 0.2
+    assert ctrl_c_while_reading(c.s.write, until) == b"OK42\n\x04\x04>"
 
 
 def test_ctrl_c_in_the_middle_of_panel_traffic_leaves_the_pins_usable(board):
