@@ -17,6 +17,7 @@ import select
 import termios
 import threading
 import tty
+from typing import Callable
 
 OUT_LIMIT = 65536
 IN_LIMIT = 65536
@@ -58,9 +59,9 @@ class Console:
         # callable that raises KeyboardInterrupt in its process when that
         # process has Ctrl-C on (True if it did), and the firmware's
         # kbd_intr (set_interrupt), on at every boot
-        self.interrupt = None
+        self.interrupt: "Callable[[], bool] | None" = None
         self._intr = True
-        self._slave_a = None
+        self._slave_a: "str | None" = None
         self._thread = threading.Thread(target=self._loop, name="vboard-console", daemon=True)
         self._thread.start()
 
@@ -132,8 +133,8 @@ class Console:
         then the board's ``interrupt`` raises it, if MicroPython has Ctrl-C
         on (at the REPL's own prompt it does not, and Ctrl-C is a byte
         there, as on a Pico). Called under the lock."""
-        fd = self.master_a
-        if not self._intr or self.interrupt is None or fd is None:
+        fd, slave = self.master_a, self._slave_a
+        if not self._intr or self.interrupt is None or fd is None or slave is None:
             return False
         try:
             if termios.tcgetattr(fd)[3] & termios.ISIG:
@@ -145,7 +146,7 @@ class Console:
         try:
             # what the firmware has not read yet goes too (ISIG's flush):
             # the slave's own input queue, flushed from its side
-            s = os.open(self._slave_a, os.O_RDWR | os.O_NOCTTY)
+            s = os.open(slave, os.O_RDWR | os.O_NOCTTY)
             try:
                 termios.tcflush(s, termios.TCIFLUSH)
             finally:
