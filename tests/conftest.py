@@ -57,8 +57,12 @@ def tier_of(path):
 # night: the memory budget 47 s, the firmware's sleep 46, Korean in the
 # simulator 44, the page 40, the crash lock 34; last in collection order,
 # they were the run's tail, the two cores half idle for its last 150 s);
-# then the other files with a slow or chip test; then the rest in
-# collection order. (The case handed out first, to compute while one
+# then the other files with a slow or chip test; then the files of the
+# tiers that wait on their tables (board, ui); last the unit tier's, in
+# collection order: short and computing, they fill both cores to the
+# run's end (a quiet run of 2026-12-07, morning: in collection order the
+# tail was the board's and the page's files, vboard/ and web/, waiting
+# with the cores ~60 % busy). (The case handed out first, to compute while one
 # worker flashes the run's emulated Pico and the other chip tests wait for
 # it, met an OpenSCAD crash at its first picture in the one run tried,
 # 2026-12-07: "Can't create OpenGL OffscreenView", exit -11; not kept.)
@@ -66,7 +70,8 @@ LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py
         "host/test_faults.py", "chip/test_panel_4in2_chip.py", "chip/test_sim_chip_terminal.py",
         "install/test_wheel.py", "hardware/test_case.py", "firmware/test_memory.py", "firmware/test_sleep.py",
         "sim/test_sim_lang.py", "web/test_page.py", "firmware/test_crash_lock.py",
-        "test_typecheck.py", "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
+        "test_typecheck.py", "test_tiers.py", "bots/test_bots.py", "drivers/test_vboard_driver.py",
+        "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
 FIRST = ("slow", "chip")
 # Files whose tests share nothing (each starts its own emulated Pico, or
 # its own process: the fault campaigns one row per command, the chip's
@@ -117,7 +122,11 @@ def pytest_collection_modifyitems(config, items):
 
     def rank(item):
         rel = _rel(item.path)
-        return LONG.index(rel) if rel in LONG else len(LONG) + (item.path not in first)
+        if rel in LONG:
+            return LONG.index(rel)
+        if item.path in first:
+            return len(LONG)
+        return len(LONG) + (2 if tier_of(item.path) == "unit" else 1)
     # a stable sort by file: each file's tests stay together and in order
     items.sort(key=rank)
 

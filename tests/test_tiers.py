@@ -104,12 +104,16 @@ def _nodeids(*files):
 def test_the_long_files_are_handed_out_first():
     """make test's workers take work in collection order: the files
     tests/conftest.py lists as LONG, longest first, then the other files
-    with a slow or chip test, then the rest; each file's tests together
-    and in their own order, so a long one never starts last."""
+    with a slow or chip test, then those of the tiers that wait on their
+    tables, then the unit tier's (short, computing: the run's end packs
+    both cores); each file's tests together and in their own order, so a
+    long one never starts last."""
     files = [n.split("::")[0] for n in _nodeids("tests/engine/test_api.py", "tests/chip/test_images.py",
-                                                "tests/test_lint.py", "tests/host/test_faults.py")]
+                                                "tests/test_lint.py", "tests/host/test_faults.py",
+                                                "tests/web/test_site.py", "tests/firmware/test_font.py")]
     order = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
     assert order == ["tests/host/test_faults.py", "tests/chip/test_images.py",
+                     "tests/web/test_site.py", "tests/firmware/test_font.py",
                      "tests/engine/test_api.py", "tests/test_lint.py"], order
 
 
