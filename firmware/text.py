@@ -92,6 +92,9 @@ def load(path):
     try:
         import langcheck     # i18n.load drops it once loaded
         narrow, wide, note = langcheck.glyphs(f, size, H)
+    except MemoryError:
+        f.close()
+        raise   # the heap, not the file: i18n.load says so (bad)
     except Exception:
         f.close()
         raise ValueError("%s: not a sound glyph file of this firmware" % path)

@@ -235,7 +235,12 @@ def open_session(args, flash_dir, speed):
         s.start()
         if getattr(args, "lang", None):
             # the serial port's lang command: what the menu's Language does
-            s.command("lang " + args.lang)
+            got = parse_fields(s.command("lang " + args.lang)[3:]).get("lang")
+            if got != args.lang:
+                # the firmware falls back to English when a language will
+                # not load (a damaged file, or a heap too full for it)
+                raise CommandError("the table could not switch to %s: it answered lang=%s"
+                                   % (args.lang, got))
     except BaseException:
         s.close()
         raise

@@ -319,3 +319,54 @@ def test_the_loader_agrees_with_the_rules_on_a_fuzzed_catalogue(tmp_path):
         for d, g in zip(cases, got, strict=True):
             assert g == rules_verdict(d), (code, g, rules_verdict(d))
         assert 30 < sum(g[0] == "bad" for g in got) < 150
+
+
+GARBAGE = r"""
+import gc, os, sys
+sys.path.insert(0, %(fw)r)
+import langcheck
+for code in ("en", "ko", "lt", "sw"):
+    path = %(fw)r + "/lang/" + code + ".fnt"
+    f = open(path, "rb")
+    gc.collect()
+    gc.disable()
+    a0 = gc.mem_alloc()
+    narrow, wide, note = langcheck.glyphs(f, os.stat(path)[6], 16)
+    print(code, gc.mem_alloc() - a0, len(narrow) + len(wide))
+    gc.enable()
+    f.close()
+"""
+
+
+def test_checking_a_glyph_file_allocates_little_beyond_its_tables():
+    """A language is checked as it loads, often in a heap that play has cut
+    up: the check (langcheck.glyphs) made a list and a set of every code
+    point, ~14 KB for Korean on the unix port, and `lang ko` at the deal
+    fell back to English 2-4 times in 28 on a loaded host, reported as "not
+    a sound glyph file" (tests/sim/test_sim_lang.py's English and Korean
+    shots came out the same)."""
+    from okgin.vboard.vboard import find_micropython
+    r = subprocess.run([find_micropython(), "-c", GARBAGE % {"fw": FW}],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for line in r.stdout.splitlines():
+        code, allocated, kept = line.split()
+        assert int(allocated) < int(kept) + 1024, line
+
+
+def test_a_heap_too_full_for_the_glyphs_is_named_not_taken_for_damage(tmp_path):
+    """A MemoryError while a glyph file is checked is the heap's, and
+    i18n.bad says so, where it said the file was not sound."""
+    from okgin.vboard.vboard import find_micropython
+    code = PROBE.replace("got = i18n.load(", "import langcheck\n"
+                         "def _full(*a):\n"
+                         "    raise MemoryError('memory allocation failed, allocating 4096 bytes')\n"
+                         "langcheck.glyphs = _full\n"
+                         "got = i18n.load(")
+    d = tmp_path / "lang"
+    shutil.copytree(os.path.join(FW, "lang"), d)
+    r = subprocess.run([find_micropython(), "-c", code % {"fw": FW, "dir": str(d) + "/", "code": "ko"}],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    bad = [ln for ln in r.stdout.splitlines() if ln.startswith("bad ")][0]
+    assert "memory allocation failed" in bad and "not a sound glyph file" not in bad, bad
