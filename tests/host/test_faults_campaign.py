@@ -74,3 +74,15 @@ def test_a_lost_game_names_the_first_line_that_moved():
     assert "line 4" in why and "draw stock" in why and "draw discard" in why
     assert "line 5" in changed(real + b"cursor 0 3\n", real)
     assert changed(None, real) == "the saved game is gone"
+
+
+def test_a_saved_knock_that_deals_the_next_hand_is_the_press_it_was():
+    """The power row's judge: a knock saved with the next hand's deal key
+    ("6 0 knock 8c deal=..."), cut while its refresh ran, is the press
+    that was made. It was judged "wrong" (a quiet fresh-clone CI run,
+    2026-12-07: saved '6 0 knock 8c deal=1bc8... ;f6113723', the press
+    was 0 knock 8c)."""
+    from okgin.faults.judge import action_of
+    assert action_of("6 0 knock 8c deal=1bc846e8ccea513fefab0292f6aafdd6 ;f6113723") == ("0", "knock 8c")
+    assert action_of("7 1 discard Qh ;0a1b2c3d") == ("1", "discard Qh")
+    assert action_of("8 0 take ;0a1b2c3d") == ("0", "take")
