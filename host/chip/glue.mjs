@@ -19,8 +19,9 @@
 //   - input levels (pulls, buttons, BUSY) come from Python's model of the
 //     board (host/vboard/pins.py), so an unpressed button reads 1;
 //   - core 1 is absent: its FIFO reads "empty, room to write";
-//   - speed: rp2040js's instruction decoder reached by a switch on the
-//     opcode (dispatch.mjs), and 32-bit stores to SRAM straight in;
+//   - speed: rp2040js's instruction decoder reached through a table of
+//     small handlers on the opcode (dispatch.mjs), and 32-bit stores to
+//     SRAM straight in;
 //   - power (docs/power.md): instructions take 1/clk_sys each (rp2040js
 //     follows the PLL and CLOCKS registers, so machine.freq() changes the
 //     pace); emulated time is counted per power state (running, WFI/WFE
@@ -72,8 +73,9 @@ import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 import { UF2Drop } from './uf2drop.mjs';
 import { fastExecute } from './dispatch.mjs';
 
-// rp2040js's decoder reached by a switch on the opcode (dispatch.mjs: the
-// same branches, the same results, about a fifth less CPU); should its
+// rp2040js's decoder reached through a table of handlers on the opcode
+// (dispatch.mjs: the same branches, the same results, about a third less
+// CPU than the stock chain); should its
 // source ever not be what dispatch.mjs expects, the stock one, and a
 // word in the log
 let execute = null, executeWhy = null;
