@@ -129,7 +129,7 @@ class App:
 
     # ----- game control -----
     def new_game(self, args):
-        """Start a game from menu.game_args() (vs, seed, dealer, rules, fresh).
+        """Start a game from newgame.game_args() (vs, seed, dealer, rules, fresh).
         Called once the menu has returned: it is dropped and the heap
         collected first, so the long-lived match is not laid out between
         the menu's code and its garbage (fragmentation, docs/memory.md)."""
@@ -371,7 +371,7 @@ class App:
     # ----- parts loaded on demand (menu.py, endview.py...) -----
     def drop_menu(self):
         """The menu's code, its statistics and the rules options leave the heap (imported again when shown)."""
-        for name in ("menu", "statsview", "stats"):
+        for name in ("menu", "newgame", "statsview", "stats"):
             sys.modules.pop(name, None)
         unload("options", "rulestext")
 

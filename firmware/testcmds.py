@@ -46,8 +46,8 @@ def newgame(proto, app, w):
         if not sep or not k or not v:
             return proto.send("ERR expected name=value, got %s" % a[:40])
         opts[k] = v
-    import menu
-    got = menu.newgame_from(app, opts)
+    import newgame   # not the menu's pages and drawing (newgame.py)
+    got = newgame.newgame_from(app, opts)
     if isinstance(got, str):
         if app.mode != "menu":
             app.drop_menu()   # as during play: not loaded

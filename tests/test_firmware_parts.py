@@ -21,7 +21,7 @@ APP_LINES = 500
 # loaded for a moment, dropped after (sys.modules.pop in the module that
 # loads them, or heap.unload)
 ON_DEMAND = ("botturn", "coachstep", "coachview", "testmode", "testcmds", "testmem",
-             "menu", "recover", "stats", "statsview", "endview", "padview", "asleep", "crash",
+             "menu", "newgame", "recover", "stats", "statsview", "endview", "padview", "asleep", "crash",
              "langcheck", "basetext")
 
 

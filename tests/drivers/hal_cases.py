@@ -93,7 +93,7 @@ def test_random_bytes_are_fresh_deal_keys():
     hw = build()
     keys = {hw.random_bytes(16) for _ in range(16)}
     assert len(keys) == 16 and all(type(k) is bytes and len(k) == 16 for k in keys)
-    assert getattr(hw, "seed", None) is None    # menu.game_args: a table's games are fresh
+    assert getattr(hw, "seed", None) is None    # newgame.game_args: a table's games are fresh
 
 
 def test_reset_goes_to_the_board():
