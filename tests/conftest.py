@@ -66,11 +66,17 @@ def tier_of(path):
 # worker flashes the run's emulated Pico and the other chip tests wait for
 # it, met an OpenSCAD crash at its first picture in the one run tried,
 # 2026-12-07: "Can't create OpenGL OffscreenView", exit -11; not kept.)
-LONG = ("chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py", "chip/test_uf2.py",
+# The wheel and the type check go first instead (2026-12-07, afternoon):
+# both compute from their first second (python -m build and pip into a
+# fresh venv; mypy), while the first chip test flashes the run's emulated
+# Pico and the other chip tests wait for it (a quiet fresh clone: the
+# cores ~50 % busy for the first 45 s, the chip's flash ~10 s of it).
+LONG = ("install/test_wheel.py", "test_typecheck.py",
+        "chip/test_faults_chip.py", "chip/test_hil_chip.py", "chip/test_sleep.py", "chip/test_uf2.py",
         "host/test_faults.py", "chip/test_panel_4in2_chip.py", "chip/test_sim_chip_terminal.py",
-        "install/test_wheel.py", "hardware/test_case.py", "firmware/test_memory.py", "firmware/test_sleep.py",
+        "hardware/test_case.py", "firmware/test_memory.py", "firmware/test_sleep.py",
         "sim/test_sim_lang.py", "web/test_page.py", "firmware/test_crash_lock.py",
-        "test_typecheck.py", "test_tiers.py", "bots/test_bots.py", "drivers/test_vboard_driver.py",
+        "test_tiers.py", "bots/test_bots.py", "drivers/test_vboard_driver.py",
         "bots/test_expert.py", "app/test_fit.py", "bots/test_coach.py")
 FIRST = ("slow", "chip")
 # Files whose tests share nothing (each starts its own emulated Pico, or
