@@ -58,11 +58,13 @@ def tier_of(path):
 # simulator 44, the page 40, the crash lock 34; last in collection order,
 # they were the run's tail, the two cores half idle for its last 150 s);
 # then the other files with a slow or chip test; then the files of the
-# tiers that wait on their tables (board, ui); last the unit tier's, in
-# collection order: short and computing, they fill both cores to the
-# run's end (a quiet run of 2026-12-07, morning: in collection order the
-# tail was the board's and the page's files, vboard/ and web/, waiting
-# with the cores ~60 % busy). (The case handed out first, to compute while one
+# tiers that wait on their tables (board, ui) with the unit tier's, short
+# and computing, spread among them, and the last quarter of the unit
+# tier's at the very end, to fill both cores to the finish (``mixed``: a
+# quiet run of 2026-12-07, morning: in collection order the tail was the
+# board's and the page's files, vboard/ and web/, waiting with the cores
+# ~60 % busy; with the whole unit tier after them, the waiting block
+# still left the cores ~65 % busy for ~100 s before it). (The case handed out first, to compute while one
 # worker flashes the run's emulated Pico and the other chip tests wait for
 # it, met an OpenSCAD crash at its first picture in the one run tried,
 # 2026-12-07: "Can't create OpenGL OffscreenView", exit -11; not kept.)
@@ -119,12 +121,45 @@ def _rel(path):
     return pathlib.Path(path).resolve().relative_to(HERE.resolve()).as_posix()
 
 
+# The last of the unit tier's files, by count, kept for the run's very end
+# (they pack both cores to the finish); the others go among the files that
+# wait on their tables
+TAIL = 0.25
+
+
+def mixed(waiting, computing):
+    """The order after the long and the chip's files: the files that wait
+    on their tables (board, ui) with the first of the unit tier's files
+    spread evenly among them, then the rest of the unit tier's. In one
+    block after the other, the waiting block was the run's tail with the
+    cores ~65 % busy (quiet fresh clones of 2026-12-07, afternoon: four
+    workers, each on a virtual board's refreshes or a window's), and the
+    unit tier's ~70 s of computing came after it."""
+    n = len(computing) - int(len(computing) * TAIL)     # how many are spread
+    out, placed = [], 0
+    for i, f in enumerate(waiting):
+        out.append(f)
+        due = (i + 1) * n // len(waiting)       # spread ones placed by the i-th waiting file
+        out += computing[placed:due]
+        placed = due
+    return out + computing[placed:]
+
+
 def pytest_collection_modifyitems(config, items):
     first = set()
     for item in items:
         item.add_marker(tier_of(item.path))
         if any(item.get_closest_marker(m) for m in FIRST):
             first.add(item.path)
+    waiting, computing = [], []
+    for item in items:
+        rel = _rel(item.path)
+        if rel in LONG or item.path in first:
+            continue
+        group = computing if tier_of(item.path) == "unit" else waiting
+        if not group or group[-1] != item.path:
+            group.append(item.path)
+    order = {path: i for i, path in enumerate(mixed(waiting, computing))}
 
     def rank(item):
         rel = _rel(item.path)
@@ -132,7 +167,7 @@ def pytest_collection_modifyitems(config, items):
             return LONG.index(rel)
         if item.path in first:
             return len(LONG)
-        return len(LONG) + (2 if tier_of(item.path) == "unit" else 1)
+        return len(LONG) + 1 + order[item.path]
     # a stable sort by file: each file's tests stay together and in order
     items.sort(key=rank)
 

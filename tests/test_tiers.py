@@ -105,16 +105,37 @@ def test_the_long_files_are_handed_out_first():
     """make test's workers take work in collection order: the files
     tests/conftest.py lists as LONG, longest first, then the other files
     with a slow or chip test, then those of the tiers that wait on their
-    tables, then the unit tier's (short, computing: the run's end packs
-    both cores); each file's tests together and in their own order, so a
-    long one never starts last."""
+    tables with the unit tier's (short, computing) spread among them, the
+    last quarter of the unit tier's at the end (they pack both cores to the
+    finish); each file's tests together and in their own order, so a long
+    one never starts last."""
     files = [n.split("::")[0] for n in _nodeids("tests/engine/test_api.py", "tests/chip/test_images.py",
                                                 "tests/test_lint.py", "tests/host/test_faults.py",
                                                 "tests/web/test_site.py", "tests/firmware/test_font.py")]
     order = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
     assert order == ["tests/host/test_faults.py", "tests/chip/test_images.py",
-                     "tests/web/test_site.py", "tests/firmware/test_font.py",
-                     "tests/engine/test_api.py", "tests/test_lint.py"], order
+                     "tests/web/test_site.py", "tests/engine/test_api.py",
+                     "tests/firmware/test_font.py", "tests/test_lint.py"], order
+
+
+def test_the_unit_files_are_spread_among_the_waiting_ones_and_end_the_run():
+    from tests.conftest import mixed
+    waiting = ["w%d" % i for i in range(12)]
+    computing = ["c%d" % i for i in range(8)]
+    out = mixed(waiting, computing)
+    assert sorted(out) == sorted(waiting + computing)                 # each once
+    assert [f for f in out if f[0] == "w"] == waiting                 # both in their own order
+    assert [f for f in out if f[0] == "c"] == computing
+    assert out[-2:] == ["c6", "c7"]                                   # the last quarter at the end
+    # the rest spread: never two waiting stretches of more than 12 / 6 = 2 files
+    # without one, and none before the first waiting file
+    assert out[0] == "w0"
+    run = longest = 0
+    for f in out[:-2]:
+        run = run + 1 if f[0] == "w" else 0
+        longest = max(longest, run)
+    assert longest <= 2, out
+    assert mixed([], computing) == computing and mixed(waiting, []) == waiting
 
 
 def test_a_file_goes_to_one_worker_unless_its_tests_share_nothing():
