@@ -17,8 +17,8 @@
 // by a `switch` in one function. V8 optimizes that ~1,100-line function
 // as a whole; as 74 small functions each is optimized on its own, with
 // what its own instructions need. The same boot of the 2.9" table to
-// READY (1.34 s of the chip's time): 3.53 s of Node's CPU with the
-// switch, 2.93 s with the table (medians of 5, alternated; 0.83).
+// READY (1.34 s of the chip's time): 3.47 s of Node's CPU with the
+// switch, 2.87 s with the table (medians of 6, alternated; 0.83).
 //
 // Why it is exact. A 16-bit instruction runs with opcode2 = 0, so the
 // branch it takes is the chain's first whose condition holds for
