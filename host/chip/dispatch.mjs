@@ -143,14 +143,17 @@ export function branchesByKey(branches) {
 // The locals of executeInstruction a branch may use: what the chain had
 // when it started (a handler takes them as its arguments)
 const LOCALS = new Set(['opcode', 'opcode2', 'opcodePC', 'deltaCycles']);
+// and the one it has only for its own use: no branch may read it
+const PROLOGUE = new Set(['wideInstruction']);
 
-function checkBody(body) {
+function checkBody(body, others) {
   // the handler gives deltaCycles back at its end: a branch must not
-  // return, and may update deltaCycles only by adding to it
+  // return, and may update deltaCycles only by adding to it; it must not
+  // read a local of executeInstruction that a handler does not take
   if (/\breturn\b/.test(body)) throw new Error('a branch returns: ' + body.slice(0, 80));
   const assigned = body.match(/\bdeltaCycles\s*(\+\+|\+=|-=|=(?!=))/g) || [];
   if (assigned.some((a) => !/(\+\+|\+=)$/.test(a))) throw new Error('a branch sets deltaCycles: ' + body.slice(0, 80));
-  for (const name of ['wideInstruction']) {
+  for (const name of others) {
     if (new RegExp('\\b' + name + '\\b').test(body)) throw new Error('a branch reads ' + name);
   }
 }
@@ -165,13 +168,13 @@ export function transform(src) {
   const declared = new Set((prologue.match(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g) || [])
     .map((d) => d.split(/\s+/)[1]));
   for (const name of declared) {
-    if (!LOCALS.has(name) && name !== 'wideInstruction') throw new Error('executeInstruction has a local ' + name);
+    if (!LOCALS.has(name) && !PROLOGUE.has(name)) throw new Error('executeInstruction has a local ' + name);
   }
   for (const name of LOCALS) {
     if (!declared.has(name)) throw new Error('executeInstruction has no local ' + name);
   }
-  branches.forEach((b) => checkBody(b.body));
-  checkBody(last);
+  branches.forEach((b) => checkBody(b.body, PROLOGUE));
+  checkBody(last, PROLOGUE);
   const groups = new Map();          // a handler's branches (as text) -> its keys
   branchesByKey(branches).forEach((need, key) => {
     const id = need.join(',');
