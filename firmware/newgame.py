@@ -2,7 +2,7 @@
 command's checks (``newgame_from``), the presets (docs/rules.md
 "Presets") and the rule switches kept in settings.json. The menu
 (menu.py) imports it to start a game; the serial newgame loads only this
-(~130 lines), not the menu's pages and drawing (docs/memory.md, "A
+(~115 lines), not the menu's pages and drawing (docs/memory.md, "A
 newgame without the menu"). Dropped with the menu when a game starts
 (App.drop_menu)."""
 from engine import Rules
