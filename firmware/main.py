@@ -27,6 +27,21 @@ while True:
         break
 import gc  # noqa: E402 - after the lock, on purpose
 
+# The built-in modules a file may stand in for ("extensible": time, os,
+# json, ...) are never kept in sys.modules, so every `import time` that
+# runs searches the flash for a time.py first: three littlefs lookups,
+# ~10 ms of an RP2040 each time, at boot and in play. Taken here once by
+# their u-names (which go straight to the built-in) and kept, later
+# imports find them at once (docs/emulated-pico.md, "Boot"). A module the
+# firmware imports that a file could replace is listed here
+# (tests/test_firmware_parts.py checks it under MicroPython).
+BUILTINS = ("time", "os", "json", "binascii", "hashlib", "select", "machine")
+for _n in BUILTINS:
+    try:
+        sys.modules[_n] = __import__("u" + _n)
+    except ImportError:     # a port without it: its imports fail as before
+        pass
+
 
 def _boarddef():
     import boarddef

@@ -11,9 +11,13 @@ Read from the source (the AST), as tests/test_import_cycles.py reads the
 imports."""
 import ast
 import os
+import subprocess
+
+from tests.support import micropython
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
+ENGINE = os.path.join(ROOT, "engine")
 
 # App grew back to 728 lines after its first split (the review of issue
 # 38); what it may hold is the loop, not the parts
@@ -70,3 +74,61 @@ def test_the_parts_of_a_moment_are_loaded_only_when_needed():
     assert not kept, ("loaded for good by an import at a module's top, where a part of a "
                       "moment should be imported inside the function that needs it: "
                       + "; ".join(kept))
+
+
+def _imported_names():
+    """The top-level names of every module the firmware and the engine
+    import anywhere (inside functions too; not under ``if 0:``, which
+    only type checkers read), with the file that imports each."""
+    def walk(node, out, fn):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and isinstance(child.test, ast.Constant) and not child.test.value:
+                continue
+            if isinstance(child, ast.Import):
+                for a in child.names:
+                    out.setdefault(a.name.split(".")[0], fn)
+            elif isinstance(child, ast.ImportFrom) and not child.level and child.module:
+                out.setdefault(child.module.split(".")[0], fn)
+            walk(child, out, fn)
+    out = {}
+    for folder in (FIRMWARE, ENGINE):
+        for fn in sorted(os.listdir(folder)):
+            if fn.endswith(".py"):
+                with open(os.path.join(folder, fn), encoding="utf-8") as f:
+                    walk(ast.parse(f.read()), out, fn)
+    return out
+
+
+def test_every_builtin_a_file_could_replace_is_taken_once_at_boot(tmp_path):
+    # An "extensible" built-in (time, os, json...: a time.py on the flash
+    # would replace it) is never kept in sys.modules, so each import of it
+    # searches the flash (~10 ms of an RP2040). main.py takes each one the
+    # firmware imports once, by its u-name, and keeps it
+    # (docs/emulated-pico.md, "Boot"): one missing from its list costs every import that runs.
+    # Which ones a file replaces is asked of the real MicroPython.
+    main = _tree("main.py")
+    listed = [ast.literal_eval(n.value) for n in main.body if isinstance(n, ast.Assign)
+              and any(getattr(t, "id", None) == "BUILTINS" for t in n.targets)]
+    assert len(listed) == 1, "firmware/main.py has no BUILTINS tuple"
+    listed = listed[0]
+    own = {fn[:-3] for folder in (FIRMWARE, ENGINE) for fn in os.listdir(folder) if fn.endswith(".py")}
+    own |= {"engine", "vmachine"}       # the package; the virtual board's stand-in (host/vboard/mp)
+    names = {n: fn for n, fn in _imported_names().items() if n not in own}
+    for n in names:
+        (tmp_path / (n + ".py")).write_text("STAND_IN = 1\n")
+    probe = ("import sys\nsys.path[:] = [%r]\nfor n in %r:\n"
+             "    try:\n        m = __import__(n)\n    except ImportError:\n        continue\n"
+             "    if hasattr(m, 'STAND_IN'):\n        print('file', n)\n"
+             "for n in %r:\n    print('u', n, __import__('u' + n).__name__)\n"
+             % (str(tmp_path), sorted(names), listed))
+    r = subprocess.run([micropython(), "-c", probe], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    lines = [ln.split() for ln in r.stdout.splitlines()]
+    replaceable = sorted(w[1] for w in lines if w[0] == "file")
+    assert "time" in replaceable and "gc" not in replaceable    # the probe tells them apart
+    missing = ["%s (imported by %s)" % (n, names[n]) for n in replaceable if n not in listed]
+    assert not missing, ("firmware/main.py's BUILTINS lacks built-ins a file could replace, "
+                         "searched on the flash at every import: " + ", ".join(missing))
+    # each listed one is that built-in under its u-name, and still imported
+    assert sorted(w[1] for w in lines if w[0] == "u" and w[1] == w[2]) == sorted(listed)
+    assert not [n for n in listed if n not in names], "listed in BUILTINS but imported by none"
