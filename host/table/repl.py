@@ -62,15 +62,26 @@ RESET = "import machine\nmachine.reset()"
 
 
 class _CountingSerial:
-    """Wraps the pyserial object mpremote uses, counting bytes written."""
+    """Wraps the pyserial object mpremote uses, counting bytes written.
+    ``gone`` (a table whose power we hold): True once the board is off, and
+    a read that found nothing then fails as a real Pico's port does when
+    its power goes, instead of waiting out mpremote's timeout."""
 
-    def __init__(self, ser):
+    def __init__(self, ser, gone=None):
         self._ser = ser
         self.written = 0
+        self._gone = gone
 
     def write(self, data):
         self.written += len(data)
         return self._ser.write(data)
+
+    def read(self, size=1):
+        data = self._ser.read(size)
+        if not data and self._gone is not None and self._gone():
+            import serial
+            raise serial.SerialException("the board's power is off: its port went away")
+        return data
 
     def __getattr__(self, name):
         return getattr(self._ser, name)
@@ -78,9 +89,13 @@ class _CountingSerial:
 
 class Repl(FilesBase):
     """A board's port at its raw REPL (mpremote's SerialTransport). Opened
-    here; ``enter()`` reaches the REPL; ``close()`` frees the port."""
+    here; ``enter()`` reaches the REPL; ``close()`` frees the port.
+    ``timeout``: seconds a read waits for a byte. ``gone``: for a board
+    whose power the caller holds (an emulated Pico), a function that says
+    it is off; a read then fails within ``timeout`` (the port went away,
+    as a real Pico's does), not after a command's whole timeout."""
 
-    def __init__(self, port, timeout=2):
+    def __init__(self, port, timeout=2, gone=None):
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         self.port = str(port)
@@ -93,7 +108,7 @@ class Repl(FilesBase):
                 self.t = SerialTransport(self.port, baudrate=115200, timeout=timeout)
         except (TransportError, OSError, ValueError) as e:
             raise self._open_failure(e) from e
-        self.ser = _CountingSerial(self.t.serial)
+        self.ser = _CountingSerial(self.t.serial, gone)
         self.t.serial = self.ser
 
     def _open_failure(self, e):

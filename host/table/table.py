@@ -409,6 +409,14 @@ class ChipTable(Table):
     def seen(self, again=False):
         pass
 
+    def repl(self, timeout=5):
+        """A Repl on this chip's port that fails as soon as the chip's
+        power goes (a cut armed with cut_power_after_flash_writes, or
+        cut()), as a real Pico's port does, instead of waiting out the
+        command it was running (okgin flash's 90 s)."""
+        chip = self.chip
+        return Repl(chip.port, timeout=timeout, gone=lambda: not chip.alive)
+
     def enter_repl(self, repl):
         """``repl`` (a Repl on this chip's port) at its raw REPL. mpremote
         sends one Ctrl-C; a firmware between two looks at its port on a
@@ -425,7 +433,7 @@ class ChipTable(Table):
         the firmware again (``off``: the power is cut instead; the files
         written are closed, so on the flash)."""
         self.b.close()
-        with Repl(self.chip.port, timeout=5) as repl:
+        with self.repl() as repl:
             self.enter_repl(repl)
             out = work(repl)
             if not off:

@@ -154,3 +154,31 @@ def test_an_older_tree_is_flashed_with_the_boot_py_its_own_flasher_wrote(tmp_pat
     (bare / "firmware").mkdir(parents=True)
     assert flashing.boot_py(str(bare)) == flashing.boot_py()
     assert flashing.BOOT_MARK.encode() in flashing.boot_py()
+
+
+def test_a_board_whose_power_goes_fails_the_command_it_was_running():
+    # A real Pico's port goes away with its power, and the command waiting
+    # on it fails at once. An emulated Pico's pty stays (its path is the
+    # next power-up's too): the REPL client is told the power is off
+    # (ChipTable.repl) and fails as the port would, naming why, instead of
+    # waiting out the command's timeout (okgin flash's switch: 90 s, each
+    # cut of the fault campaign's switch row).
+    import os
+    import serial
+    from okgin.table.repl import Repl
+    master, slave = os.openpty()
+    try:
+        off = []
+        repl = Repl(os.ttyname(slave), timeout=0.2, gone=lambda: bool(off))
+        off.append(True)        # the cut: nothing more comes on the port
+        try:
+            repl.exec("print(1)", timeout=90)
+        except serial.SerialException as e:
+            assert "power is off" in str(e)
+        else:
+            raise AssertionError("a command on a board without power did not fail")
+        finally:
+            repl.close()
+    finally:
+        os.close(master)
+        os.close(slave)

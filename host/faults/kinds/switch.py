@@ -37,9 +37,8 @@ def _switch_once(t, plan, cut):
     done. The power is off afterwards either way (after a whole switch the
     chip sits at its REPL, where no READY ever comes)."""
     from ...table import flashing
-    from ...table.repl import Repl
     t.b.close()
-    dev = Repl(str(t.chip.port))
+    dev = t.repl(timeout=2)
     ops0 = sum(t.chip.flash_ops.values())
     try:
         t.enter_repl(dev)
@@ -61,7 +60,6 @@ def _switch_once(t, plan, cut):
 def run(table, n, rng, work, log):
     from ...lib import transport
     from ...table import flashing
-    from ...table.repl import Repl
     r = Row("switch")
     if table.cheap_files:
         return r          # (sizes say 0 for the virtual board: a host directory)
@@ -94,7 +92,7 @@ def run(table, n, rng, work, log):
                     f.write("\n_FAULTS_SWITCH = %d\n" % u)
             # stage the update, verified, then the power goes: the snapshot
             t.b.close()
-            dev = Repl(str(t.chip.port))
+            dev = t.repl(timeout=2)
             try:
                 t.enter_repl(dev)
                 fl = flashing.Flash(dev, str(t.chip.port), io.StringIO(), True, flashing.FlashReport())
