@@ -35,7 +35,7 @@ import gc  # noqa: E402 - after the lock, on purpose
 # imports find them at once (docs/emulated-pico.md, "Boot"). A module the
 # firmware imports that a file could replace is listed here
 # (tests/test_firmware_parts.py checks it under MicroPython).
-BUILTINS = ("time", "os", "json", "binascii", "hashlib", "select", "machine")
+BUILTINS = ("time", "os", "json", "binascii", "hashlib", "select", "machine", "struct")
 for _n in BUILTINS:
     try:
         sys.modules[_n] = __import__("u" + _n)

@@ -1,8 +1,11 @@
-"""``okgin glyphs``: cut each language's glyph file from GNU Unifont.
+"""``okgin glyphs``: cut each language's glyph file from GNU Unifont, and
+write each catalogue's index.
 
 Each catalogue ``firmware/lang/<code>.txt`` gets ``firmware/lang/<code>.fnt``
 with exactly the glyphs its texts use, plus printable ASCII, the card
-suits and every language's own name (docs/architecture.md, "Languages").
+suits and every language's own name (docs/architecture.md, "Languages"),
+and ``firmware/lang/<code>.idx``, the index the device would otherwise
+make of it at every power-on (host/lib/lang.py build_idx).
 The font is Debian's ``unifont`` package (``/usr/share/unifont/unifont.hex``;
 its licence: SIL OFL 1.1, or GPL 2+ with the GNU font embedding exception,
 which every glyph file names in its note). The cut files are committed,
@@ -17,8 +20,8 @@ from .lib import lang
 HEX = "/usr/share/unifont/unifont.hex"
 
 EPILOG = """examples:
-  okgin glyphs                  cut firmware/lang/*.fnt from the catalogues (after editing one)
-  okgin glyphs --check          exit 1 if a glyph file is not the cut of its catalogue
+  okgin glyphs                  cut firmware/lang/*.fnt and write *.idx from the catalogues (after editing one)
+  okgin glyphs --check          exit 1 if a glyph file or an index is not its catalogue's
   okgin glyphs --hex ~/unifont-15.1.05.hex
                                 from another copy of the font
 Needs the font: apt-get install unifont (Debian, Ubuntu).
@@ -30,7 +33,7 @@ def configure(parser):
     parser.add_argument("--hex", default=HEX, metavar="FILE",
                         help="GNU Unifont's .hex file (default %s)" % HEX)
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; fail if a glyph file would change")
+                        help="write nothing; fail if a glyph file or an index would change")
 
 
 def cut(hex_path=HEX, root=None):
@@ -57,26 +60,40 @@ def _codes(root):
     return sorted(fn[:-4] for fn in os.listdir(root) if fn.endswith(".txt"))
 
 
+def indexes(root=None):
+    """{code: .idx bytes} for every catalogue (host/lib/lang.py build_idx)."""
+    out = {}
+    for c in (lang.codes() if root is None else _codes(root)):
+        try:
+            lang.read(c, root)      # an index only of a catalogue the device reads right
+        except lang.CatalogueError as e:
+            raise CommandError(str(e)) from None
+        with open(lang.path(c, root=root), "rb") as f:
+            out[c] = lang.build_idx(f.read())
+    return out
+
+
 def run(args):
-    files = cut(args.hex)
+    files = [(code, "fnt", data, "%d glyphs" % len(lang.charset(code))) for code, data in cut(args.hex).items()]
+    files += [(code, "idx", data, "%d keys" % ((len(data) - 16) // 4)) for code, data in indexes().items()]
     stale = []
-    for code, data in files.items():
-        p = lang.path(code, "fnt")
+    for code, ext, data, what in files:
+        p = lang.path(code, ext)
         try:
             with open(p, "rb") as f:
                 old = f.read()
         except OSError:
             old = None
-        glyphs = len(lang.charset(code))
         if old == data:
-            print("%s: %d glyphs, %d bytes, up to date" % (os.path.relpath(p), glyphs, len(data)))
+            print("%s: %s, %d bytes, up to date" % (os.path.relpath(p), what, len(data)))
             continue
         stale.append(p)
         if args.check:
-            print("%s: not the cut of %s.txt (run okgin glyphs)" % (os.path.relpath(p), code))
+            print("%s: not %s of %s.txt (run okgin glyphs)"
+                  % (os.path.relpath(p), "the cut" if ext == "fnt" else "the index", code))
             continue
         with open(p + ".tmp", "wb") as f:
             f.write(data)
         os.replace(p + ".tmp", p)
-        print("%s: %d glyphs, %d bytes, written" % (os.path.relpath(p), glyphs, len(data)))
+        print("%s: %s, %d bytes, written" % (os.path.relpath(p), what, len(data)))
     return 1 if (args.check and stale) else 0

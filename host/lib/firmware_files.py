@@ -63,13 +63,15 @@ def firmware_files(src_root):
     for fn in names:
         if fn.endswith(".py") and fn not in ("main.py", "boot.py"):
             files.append((fn[:-3] + ".mpy", os.path.join(fw, fn), True))
-    # the languages (docs/architecture.md "Languages"): each catalogue and
-    # its glyph file, as they are
+    # the languages (docs/architecture.md "Languages"): each catalogue, its
+    # glyph file and its index (okgin glyphs writes both; a tree without
+    # the index, an older one, boots as well: the device makes it), as they are
     lang = os.path.join(fw, "lang")
     for code in lang_codes(src_root):
-        for ext in ("txt", "fnt"):
+        for ext in ("txt", "fnt", "idx"):
             fn = "%s.%s" % (code, ext)
-            files.append(("lang/" + fn, os.path.join(lang, fn), False))
+            if ext != "idx" or os.path.exists(os.path.join(lang, fn)):
+                files.append(("lang/" + fn, os.path.join(lang, fn), False))
     for fn in ("boot.py", "main.py"):
         if fn in names:
             files.append((fn, os.path.join(fw, fn), False))

@@ -128,6 +128,47 @@ def device_hash(key):
     return zlib.crc32(key.encode()) & 0x3FFF
 
 
+# ----- catalogue indexes -----
+# ``firmware/lang/<code>.idx``, beside its catalogue: the index
+# firmware/i18n.py keeps of it, made here so the device need not make it
+# at every power-on (langcheck.index reads and checks every line: 170 ms
+# of an RP2040's boot for English). "OKGX", then u32 LE each: the CRC-32
+# of the catalogue, its size in bytes, the CRC-32 of the entries; then the
+# entries, u32 LE, ascending: device_hash(key) << 16 | the offset of the
+# key's line. The device uses it only when all three match what it reads
+# (any other catalogue, or a damaged one, is indexed and checked as before).
+IDX_MAGIC = b"OKGX"
+
+
+LINE_MAX = 400      # firmware/i18n.py's: bytes a line, its newline included
+_PLACES = re.compile(rb"(?:[^{}]|\{\{|\}\}|\{[0-9]\})*")
+
+
+def build_idx(data):
+    """The .idx of a catalogue's bytes ``data``: a key line is one that
+    does not start with "#" and has " = " after at least one byte (as the
+    device reads it). CatalogueError for a line the device's own checks
+    (firmware/langcheck.py) would refuse, which an index would skip: over
+    LINE_MAX bytes, a key not ASCII, braces other than {{, }} and {0}-{9}."""
+    entries = []
+    off = 0
+    while off < len(data):
+        end = data.find(b"\n", off) + 1 or len(data)     # lines end at "\n" only
+        line = data[off:end]
+        if len(line) > LINE_MAX:
+            raise CatalogueError("byte %d: a line over %d bytes" % (off, LINE_MAX))
+        if not line.startswith(b"#"):
+            k = line.find(b" = ")
+            if k > 0:
+                key = line[:k]
+                if min(key) < 33 or max(key) > 126 or not _PLACES.fullmatch(line[k + 3:]):
+                    raise CatalogueError("byte %d: %r: a key or {} the device refuses" % (off, key))
+                entries.append((zlib.crc32(key) & 0x3FFF) << 16 | off)
+        off = end
+    body = struct.pack("<%dI" % len(entries), *sorted(entries))
+    return IDX_MAGIC + struct.pack("<III", zlib.crc32(data), len(data), zlib.crc32(body)) + body
+
+
 def charset(code, root=None, all_names=None):
     """The characters language ``code``'s glyph file must have: printable
     ASCII (numbers, error details), the suits, its catalogue's texts and

@@ -102,6 +102,33 @@ def test_the_glyph_files_are_the_cut_of_the_catalogues():
             assert f.read() == data, "%s.fnt is stale: run okgin glyphs" % code
 
 
+def test_each_index_is_its_catalogues_as_the_firmware_makes_it():
+    """firmware/lang/<code>.idx (okgin glyphs: host/lib/lang.py build_idx)
+    is the index of the catalogue beside it as it is, and its entries are
+    those the firmware's own indexer (firmware/langcheck.py, which a
+    power-on runs when there is no such index) makes of it."""
+    import struct
+    import zlib
+    import langcheck
+    for code in CODES:
+        with open(lang.path(code), "rb") as f:
+            data = f.read()
+        with open(lang.path(code, "idx"), "rb") as f:
+            idx = f.read()
+        assert idx == lang.build_idx(data), "%s.idx is stale: run okgin glyphs" % code
+        with open(lang.path(code), "rb") as f:
+            theirs = langcheck._index(f, lambda kb: zlib.crc32(kb) & 0x3FFF, lang.LINE_MAX, 0xFFFF)
+        assert list(struct.unpack_from("<%dI" % ((len(idx) - 16) // 4), idx, 16)) == theirs, code
+        assert len(theirs) == len(lang.read(code))     # every key line, once
+
+
+def test_an_index_is_refused_for_a_line_the_device_would_refuse():
+    for bad in (b"a = x\nb = " + b"y" * 400 + b"\n", b"a = {}\n", b"a = {0:>3}\n", b"a = }\n"):
+        with pytest.raises(lang.CatalogueError):
+            lang.build_idx(bad)
+    assert len(lang.build_idx(b"# note\na = {0} {{x}}\nb = y")) == 16 + 2 * 4
+
+
 # ----- the firmware's own reading, on the MicroPython binary -----
 
 READ = r"""

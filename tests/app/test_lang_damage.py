@@ -147,6 +147,80 @@ def test_a_placeholder_one_off_gives_that_text_in_english(tmp_path):
     assert got["t"]["turn.status"] == lt["t"]["turn.status"] != good["t"]["turn.status"]
 
 
+KEPT = r"""
+import sys, os
+sys.path.insert(0, %(fw)r)
+import i18n
+i18n.DIR = %(dir)r
+p = i18n.DIR + %(code)r + ".txt"
+f = open(p, "rb")
+print(i18n._kept(f, %(code)r, os.stat(p)[6]) is not None)
+"""
+
+
+def kept(tmp_path, code, damage=None):
+    """Whether the firmware takes lang/<code>.idx (on the MicroPython
+    binary) after ``damage`` to a copy of the language files."""
+    from okgin.vboard.vboard import find_micropython
+    d = tmp_path / "lang"
+    shutil.copytree(os.path.join(FW, "lang"), d)
+    if damage:
+        damage(d)
+    r = subprocess.run([find_micropython(), "-c", KEPT % {"fw": FW, "dir": str(d) + "/", "code": code}],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout.strip() == "True"
+
+
+def flip(name, off):
+    def f(d):
+        p = d / name
+        b = bytearray(p.read_bytes())
+        b[off] ^= 0x40
+        p.write_bytes(bytes(b))
+    return f
+
+
+def copy(src, dst):
+    def f(d):
+        (d / dst).write_bytes((d / src).read_bytes())
+    return f
+
+
+IDX_DAMAGES = {
+    "an entry flipped": flip("lt.idx", 100),
+    "the catalogue's CRC flipped": flip("lt.idx", 5),
+    "cut short": cut("lt.idx", 600),
+    "English's index": copy("en.idx", "lt.idx"),
+    "the catalogue edited, a text longer": edit("lt.txt", "menu.title", lambda s: s + " (bandomoji)".encode()),
+    "the catalogue damaged past the index's reach": edit("lt.txt", "power.asleep", lambda s: b"\xc3{" + s),
+}
+
+
+def test_each_catalogue_takes_its_own_index(tmp_path):
+    for code in lang.codes():
+        assert kept(tmp_path / code, code), code
+
+
+@pytest.mark.parametrize("what", sorted(IDX_DAMAGES))
+def test_an_index_not_of_this_catalogue_is_not_taken_and_its_texts_are_right(tmp_path, what):
+    """The index okgin glyphs writes (lang/<code>.idx) spares a power-on
+    the reading and checking of every line; one damaged, or made of other
+    bytes than the catalogue there now, is not taken: the catalogue is
+    indexed and checked as without it (an edited one speaks its new
+    texts, a damaged one is refused: English)."""
+    assert not kept(tmp_path / "kept", "lt", IDX_DAMAGES[what])
+    got = probe(tmp_path / "got", "lt", IDX_DAMAGES[what])
+    without = probe(tmp_path / "without", "lt", lambda d: (IDX_DAMAGES[what](d), (d / "lt.idx").unlink()))
+    assert got == without
+    if what.startswith("the catalogue edited"):
+        assert got["code"] == "lt" and got["t"]["menu.title"].endswith(" (bandomoji)")
+    elif what.startswith("the catalogue damaged"):
+        assert got["code"] == "en" and got["bad"].startswith("lt: ")
+    else:
+        assert got == probe(tmp_path / "good", "lt")      # the shipped texts
+
+
 def test_no_language_files_at_all_still_gives_texts(tmp_path):
     def gone(d):
         for p in d.iterdir():
