@@ -29,6 +29,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import select
 import shutil
 import signal
@@ -391,12 +392,19 @@ class ChipBoard:
             return self._cut_after == 0
 
     def _log_tail(self):
+        """The emulator's last word: its log's last line, or for a Node.js
+        crash (a stack trace, then "Node.js v24...") the error's own line."""
         try:
             with open(os.path.join(self._work, "node.log"), "rb") as f:
                 text = f.read()[-2000:].decode("utf-8", "replace").strip()
         except OSError:
             return ""
-        return text.splitlines()[-1] if text else ""
+        lines = text.splitlines()
+        if lines and lines[-1].startswith("Node.js v"):
+            errors = [ln for ln in lines if re.match(r"^[A-Za-z]*Error\b", ln)]
+            if errors:
+                return "%s (%s)" % (errors[-1].strip(), lines[-1])
+        return lines[-1] if lines else ""
 
     def _step(self, rep):
         """One report from the chip: apply what it did, decide what it sees."""

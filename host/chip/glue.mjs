@@ -119,7 +119,11 @@ const PLL_PWR_PD = 0x1, PLL_PWR_VCOPD = 0x20;
 const flash = new Uint8Array(FLASH_SIZE);
 const flashFd = fs.openSync(flashPath, 'r+');
 fs.readSync(flashFd, flash, 0, FLASH_SIZE, 0);
-const bootrom = new Uint32Array(fs.readFileSync(bootromPath).buffer.slice(0, 16384));
+// (the Buffer's own bytes: Node 24 hands back a view into a bigger
+// ArrayBuffer, whose start is not the file's; its .buffer from 0 gave a
+// bootrom of other bytes, "bootrom has no function 4552")
+const romFile = fs.readFileSync(bootromPath);
+const bootrom = new Uint32Array(romFile.buffer.slice(romFile.byteOffset, romFile.byteOffset + 16384));
 
 // --- link -------------------------------------------------------------------
 let events = [];
