@@ -32,17 +32,23 @@ print("card", i18n.card("Th"))
 """
 
 
-def probe(tmp_path, code, damage=None):
+def run_on(script, tmp_path, code, damage=None):
+    """``script``'s output on the MicroPython binary, i18n reading a copy
+    of the language files after ``damage`` to it."""
     from okgin.vboard.vboard import find_micropython
     d = tmp_path / "lang"
     shutil.copytree(os.path.join(FW, "lang"), d)
     if damage:
         damage(d)
-    r = subprocess.run([find_micropython(), "-c", PROBE % {"fw": FW, "dir": str(d) + "/", "code": code}],
+    r = subprocess.run([find_micropython(), "-c", script % {"fw": FW, "dir": str(d) + "/", "code": code}],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def probe(tmp_path, code, damage=None):
     out = {"t": {}}
-    for line in r.stdout.splitlines():
+    for line in run_on(PROBE, tmp_path, code, damage).splitlines():
         w = line.split(" ", 2)
         if w[0] == "t":
             out["t"][w[1]] = bytes.fromhex(w[2] if len(w) > 2 else "").decode()
@@ -161,15 +167,7 @@ print(i18n._kept(f, %(code)r, os.stat(p)[6]) is not None)
 def kept(tmp_path, code, damage=None):
     """Whether the firmware takes lang/<code>.idx (on the MicroPython
     binary) after ``damage`` to a copy of the language files."""
-    from okgin.vboard.vboard import find_micropython
-    d = tmp_path / "lang"
-    shutil.copytree(os.path.join(FW, "lang"), d)
-    if damage:
-        damage(d)
-    r = subprocess.run([find_micropython(), "-c", KEPT % {"fw": FW, "dir": str(d) + "/", "code": code}],
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout.strip() == "True"
+    return run_on(KEPT, tmp_path, code, damage).strip() == "True"
 
 
 def flip(name, off):
