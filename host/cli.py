@@ -34,7 +34,7 @@ COMMANDS = {
     "web": ("okgin.web.command", "play in a browser: build the static page and serve it here"),
     "screenshots": ("okgin.screenshots", "redraw the README's pictures (window, web page, text view) from the firmware"),
     "stats": ("okgin.stats", "show the table's statistics (games, hands, gins, streaks)"),
-    "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont"),
+    "glyphs": ("okgin.glyphs", "cut the languages' glyph files from GNU Unifont, write their indexes"),
     "doctor": ("okgin.doctor", "list the optional parts (Tk, Node.js, OpenSCAD, the Pico's images...): found, or how to get them"),
 }
 
@@ -53,7 +53,7 @@ EPILOG = """examples:
   okgin hardware build                   render, check and picture the printable case
   okgin faults --quick                   the fault campaign, short (docs/reliability.md)
   okgin stats                            the table's statistics (the simulator's board)
-  okgin glyphs                           cut the glyph files after editing a catalogue
+  okgin glyphs                           glyph files and indexes after editing a catalogue
   okgin doctor                           what this machine has of the optional parts, how to get the rest
 """
 
