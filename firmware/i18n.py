@@ -110,8 +110,8 @@ def _kept(f, c, size):
     import struct
     if len(head) != 16 or head[:4] != b"OKGX" or len(body) != n:
         return None
-    crc, n, bcrc = struct.unpack("<III", head[4:])
-    if n != size or _crc(body) != bcrc:
+    crc, length, bcrc = struct.unpack("<III", head[4:])
+    if length != size or _crc(body) != bcrc:
         return None
     buf = bytearray(1024)
     mv = memoryview(buf)

@@ -131,15 +131,13 @@ def device_hash(key):
 # ----- catalogue indexes -----
 # ``firmware/lang/<code>.idx``, beside its catalogue: the index
 # firmware/i18n.py keeps of it, made here so the device need not make it
-# at every power-on (langcheck.index reads and checks every line: 170 ms
-# of an RP2040's boot for English). "OKGX", then u32 LE each: the CRC-32
+# at every power-on (langcheck.index reads, checks and hashes every line:
+# ~100 ms of an RP2040's boot for English). "OKGX", then u32 LE each: the CRC-32
 # of the catalogue, its size in bytes, the CRC-32 of the entries; then the
 # entries, u32 LE, ascending: device_hash(key) << 16 | the offset of the
 # key's line. The device uses it only when all three match what it reads
 # (any other catalogue, or a damaged one, is indexed and checked as before).
 IDX_MAGIC = b"OKGX"
-
-
 LINE_MAX = 400      # firmware/i18n.py's: bytes a line, its newline included
 _PLACES = re.compile(rb"(?:[^{}]|\{\{|\}\}|\{[0-9]\})*")
 
