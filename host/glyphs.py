@@ -74,9 +74,16 @@ def indexes(root=None):
 
 
 def run(args):
-    files = [(code, "fnt", data, "%d glyphs" % len(lang.charset(code))) for code, data in cut(args.hex).items()]
-    files += [(code, "idx", data, "%d keys" % ((len(data) - 16) // 4)) for code, data in indexes().items()]
+    # the indexes need no font: written (or checked) even when it is missing,
+    # so a catalogue edited on a machine without Unifont gets its index
+    idx = [(code, "idx", data, "%d keys" % ((len(data) - 16) // 4)) for code, data in indexes().items()]
+    try:
+        fnt = [(code, "fnt", data, "%d glyphs" % len(lang.charset(code))) for code, data in cut(args.hex).items()]
+        no_font = None
+    except CommandError as e:
+        fnt, no_font = [], e
     stale = []
+    files = fnt + idx
     for code, ext, data, what in files:
         p = lang.path(code, ext)
         try:
@@ -96,4 +103,6 @@ def run(args):
             f.write(data)
         os.replace(p + ".tmp", p)
         print("%s: %s, %d bytes, written" % (os.path.relpath(p), what, len(data)))
+    if no_font is not None:
+        raise no_font
     return 1 if (args.check and stale) else 0

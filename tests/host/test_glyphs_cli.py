@@ -1,7 +1,7 @@
 """okgin glyphs as a translator runs it: no font is one line saying what to
-install; a catalogue using a character the font lacks names the file and
-the character; --check says whether the committed glyph files are the cut
-of the catalogues."""
+install (the catalogues' indexes are still made); a catalogue using a
+character the font lacks names the file and the character; --check says
+whether the committed glyph files and indexes are the catalogues'."""
 import os
 import shutil
 import subprocess
@@ -24,6 +24,9 @@ def test_no_font_is_one_line_saying_what_to_install(tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip().count("\n") == 0
     assert "apt-get install unifont" in r.stderr and "Traceback" not in r.stderr
+    # the indexes need no font: each catalogue's is still checked (and
+    # written when stale), so an edit made without Unifont gets its index
+    assert r.stdout.count(".idx: 287 keys") == 4, r.stdout
 
 
 @pytest.mark.skipif(not os.path.isfile(HEX), reason="GNU Unifont is not installed (apt-get install unifont)")
