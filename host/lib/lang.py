@@ -161,7 +161,7 @@ def build_idx(data):
                 key = line[:k]
                 if min(key) < 33 or max(key) > 126 or not _PLACES.fullmatch(line[k + 3:]):
                     raise CatalogueError("byte %d: %r: a key or {} the device refuses" % (off, key))
-                entries.append((zlib.crc32(key) & 0x3FFF) << 16 | off)
+                entries.append(device_hash(key.decode("ascii")) << 16 | off)
         off = end
     body = struct.pack("<%dI" % len(entries), *sorted(entries))
     return IDX_MAGIC + struct.pack("<III", zlib.crc32(data), len(data), zlib.crc32(body)) + body
