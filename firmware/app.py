@@ -28,7 +28,7 @@ from engine.levels import LEVELS
 # they are used (panels.py), not held here: a knock and the coach drop them
 # to make room (heap.make_room), the next redraw loads them again. The
 # computer's move keeps them: the player waits for its redraw (botturn.py).
-from heap import make_room, unload
+from heap import drop_computer, make_room, unload
 import ownerlock
 import panels
 import power
@@ -222,6 +222,8 @@ class App:
         """The game just won goes into the statistics (once: firmware/
         stats.py), loaded for it and dropped. A flash that cannot be
         written loses the statistics' update, never the game."""
+        if not self.reviews:    # won: nobody moves again (a review needs it: coachstep.drop)
+            drop_computer()
         import stats
         try:
             stats.count(self)
@@ -246,11 +248,9 @@ class App:
         if m.winner is not None:
             self.match = None
             store.clear_game()
-            # the computer's code stays loaded for a whole game (each move
-            # would import it again), not in the menu: the menu's code and
-            # the options' table take its room
-            unload("bots", "bots_core")
-            sys.modules.pop("botturn", None)
+            # the computer's code: gone when the game was won (count_game),
+            # or after the coach's last review, unless one is still under way
+            drop_computer()
             self.mode = "menu"
             self.menu_sel = 0
             self.menu_page = ""

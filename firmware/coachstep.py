@@ -9,7 +9,7 @@ the heap with the coach (drop); it calls only the app's public names."""
 import gc
 import sys
 
-from heap import make_room, unload
+from heap import drop_computer, make_room, unload
 
 
 def advise(app, p):
@@ -59,7 +59,7 @@ def drop(app):
     # code again (engine/hand.py): it goes too, as after the hand itself
     # (App.after_action), or the next hand is played with it on the heap
     unload("coach", "review", "showdown")
-    if app.vs == "human":
-        unload("bots", "bots_core")   # no computer: its code goes too
-        sys.modules.pop("botturn", None)
+    m = app.match
+    if app.vs == "human" or m is None or m.winner is not None:
+        drop_computer()   # no computer, or the game is won: its code goes too
     gc.collect()

@@ -70,7 +70,7 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
     firmware (botturn.py ``play``; the bots decide identically on both
     runtimes), and ``status`` must agree after each of the human's moves.
     ``on_hand(board)`` is called as each hand ends (its showdown on the
-    screens). coach=True: player 0 asks the coach (hold DRAW) before each
+    screens; coach=True: its review done, the notice up). coach=True: player 0 asks the coach (hold DRAW) before each
     of their decisions and closes its notice (LEFT), and, with the menu's
     "Coach after a hand" on (the caller's), closes each hand's review."""
     from okgin.engine import Match, Rules, bot, deadwood
@@ -127,11 +127,12 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
                     raise HandFailed("after %r the board says %s, the engine %s" % (act, got, want))
             if m.hand_no == hand_no and m.winner is None:
                 keys.played(p, before, m.observation(p)["hand"])
-        if on_hand:
-            on_hand(b)
         if coach:
             b.cmd("sync")               # a review under way is done: its notice is up
             check("the coach's review")
+        if on_hand:
+            on_hand(b)
+        if coach:
             if _notice_up(b, 0):
                 press(0, "ok")          # closes it (the menu's "Coach after a hand")
         press(0, "ok")                  # leave the showdown: the next hand's screens

@@ -146,8 +146,17 @@ def test_a_whole_korean_game_with_the_coach_runs_in_the_budget(tmp_path):
         for _ in range(2):            # the menu's "Coach after a hand": Language, then it
             b.cmd("press 0 left")
         b.cmd("press 0 ok")
-        mem = bm.play_hand(b, seed=51, vs="hard", hands=None, lang="ko", coach=True)
+        ends = []       # the heap in use as each hand ends, its review done
+
+        def on_hand(b):
+            ends.append(int(b.fields(b.cmd("mem"))["alloc"]))
+        mem = bm.play_hand(b, seed=51, vs="hard", hands=None, lang="ko", coach=True, on_hand=on_hand)
         assert mem["hands"] >= 2
         assert b.fields(b.cmd("status"))["screen"] == "menu"   # the game was won
+        # The game's end (its statistics counted, the last review done, the
+        # over screen next) holds no more than a hand's end: the computer's
+        # code goes as the game is won. Kept to the menu, it left the over
+        # screen 4.8 KB free, and a loaded run 0 (heap.drop_computer).
+        assert ends[-1] <= max(ends[:-1]) + 6 * 1024, ends
     finally:
         b.close()
