@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import time
 
+from ..lib import xserver
 from ..lib.errors import CommandError
 
 INSTALL_HINT = "openscad is not installed (apt install openscad)"
@@ -99,27 +100,17 @@ class Display:
         self.env = dict(os.environ)
         if os.environ.get("DISPLAY"):
             return
-        xvfb = shutil.which("Xvfb")
-        if not xvfb:
+        if not shutil.which("Xvfb"):
             raise CommandError("the pictures need an X display or Xvfb (apt install xvfb); "
                                "--no-renders builds without them")
-        self.xvfb = xvfb
         self._start()
         _OWN[id(self.env)] = self
 
     def _start(self):
+        # okgin.lib.xserver's: never reset when its last client leaves (two
+        # pictures drawn at once, one ending as the other connects)
         self.generation += 1
-        r, w = os.pipe()
-        self.proc = subprocess.Popen([self.xvfb, "-displayfd", str(w), "-screen", "0", "1280x1024x24",
-                                      "-nolisten", "tcp"], pass_fds=(w,),
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(w)
-        with os.fdopen(r) as f:
-            num = f.readline().strip()
-        if not num:
-            self._stop()
-            raise CommandError("Xvfb did not start")
-        self.env["DISPLAY"] = ":" + num
+        self.proc, self.env["DISPLAY"] = xserver.start("1280x1024x24")
 
     def lost(self):
         """Did our private Xvfb exit? (Never for a $DISPLAY we did not start.)"""
