@@ -67,7 +67,9 @@ def tier_of(path):
 # still left the cores ~65 % busy for ~100 s before it). (The case handed out first, to compute while one
 # worker flashes the run's emulated Pico and the other chip tests wait for
 # it, met an OpenSCAD crash at its first picture in the one run tried,
-# 2026-12-07: "Can't create OpenGL OffscreenView", exit -11; not kept.)
+# 2026-12-07: "Can't create OpenGL OffscreenView", exit -11; not kept.
+# The crash was the private Xvfb's reset as a picture's OpenSCAD left,
+# turning the other away: -noreset since, okgin.lib.xserver.)
 # The wheel and the type check go first instead (2026-12-07, afternoon):
 # both compute from their first second (python -m build and pip into a
 # fresh venv; mypy), while the first chip test flashes the run's emulated
