@@ -70,9 +70,10 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
     firmware (botturn.py ``play``; the bots decide identically on both
     runtimes), and ``status`` must agree after each of the human's moves.
     ``on_hand(board)`` is called as each hand ends (its showdown on the
-    screens; coach=True: its review done, the notice up). coach=True: player 0 asks the coach (hold DRAW) before each
-    of their decisions and closes its notice (LEFT), and, with the menu's
-    "Coach after a hand" on (the caller's), closes each hand's review."""
+    screens; coach=True: its review done, the notice up). coach=True:
+    player 0 asks the coach (hold DRAW) before each of their decisions and
+    closes its notice (LEFT), and, with the menu's "Coach after a hand" on
+    (the caller's), closes each hand's review."""
     from okgin.engine import Match, Rules, bot, deadwood
     from okgin.engine.bots import move_seed
     from .board import _choose
@@ -132,9 +133,8 @@ def play_hand(board, seed=SEED, vs=None, hands=1, on_hand=None, lang=None, coach
             check("the coach's review")
         if on_hand:
             on_hand(b)
-        if coach:
-            if _notice_up(b, 0):
-                press(0, "ok")          # closes it (the menu's "Coach after a hand")
+        if coach and _notice_up(b, 0):
+            press(0, "ok")              # closes it (the menu's "Coach after a hand")
         press(0, "ok")                  # leave the showdown: the next hand's screens
         check("leaving the showdown")
         played += 1
