@@ -38,8 +38,8 @@ def configure(parser):
     table_options.add(parser, "speed", "heapsize", "board", defaults={"speed": 1.0}, help={
         "speed": "e-ink timing: 1 = like a real panel, 0 = instant (default 1; with --chip "
                  "1 or 0)",
-        "heapsize": "MicroPython GC heap (default 192K, the chip's budget on this port "
-                    "(docs/memory.md); 208K with --source, as the board then "
+        "heapsize": "MicroPython GC heap (default 208K, the chip's budget on this port "
+                    "(docs/memory.md); 224K with --source, as the board then "
                     "compiles the sources itself)"})
     parser.add_argument("--quiet", action="store_true", help="do not print panel refreshes")
     chip = parser.add_argument_group("emulated Pico (--chip)")

@@ -190,7 +190,7 @@ def configure(parser):
                         help="with --sim: put the compiled firmware straight into the board's "
                              "flash directory instead of flashing it over the serial port")
     table_options.add(parser, "heapsize", help={
-        "heapsize": "with --sim: the virtual board's MicroPython heap (default 192K, "
+        "heapsize": "with --sim: the virtual board's MicroPython heap (default 208K, "
                     "the firmware's budget)"})
     parser.add_argument("--firmware", metavar="UF2",
                         help="with --chip: the MicroPython .uf2 to start from (default: v1.28.0 "

@@ -101,7 +101,7 @@ def configure(parser):
     table_options.add(g, "speed", "board", "heapsize", "chip", help={
         "speed": "e-ink speed factor: 1 = real panel timing (default), 0 = instant "
                  "(default with --headless)",
-        "heapsize": "MicroPython heap of the virtual board (default 192K: the chip's budget on "
+        "heapsize": "MicroPython heap of the virtual board (default 208K: the chip's budget on "
                     "this port, docs/memory.md)"})
     u = parser.add_argument_group("front end")
     m = u.add_mutually_exclusive_group()

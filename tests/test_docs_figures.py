@@ -66,7 +66,7 @@ TOOLS_PLACES = [
     ("host/board.py", r"MicroPython GC heap \(default (\d+K)", "okgin board --help's heap"),
     ("host/hil.py", r"the virtual board's MicroPython heap \(default (\d+K)", "okgin hil --help's heap"),
     ("host/benches/board.py", r'"OKGIN_BENCH_HEAP", "(\d+K)"', "bench board's heap"),
-    ("docs/firmware.md", r"run the virtual board with (\d+K), the chip's", "the tools' heap"),
+    ("docs/firmware.md", r"run the virtual board with (\d+K), above the test", "the tools' heap"),
 ]
 # the same: the memory test's early warning (WARNING)
 WARNING_PLACES = [

@@ -31,7 +31,7 @@ from ..lib.paths import BOARD
 
 # `okgin bench` passes only --quick; these are the defaults of the full run.
 HANDS = 3
-HEAP = os.environ.get("OKGIN_BENCH_HEAP", "192K")   # the tools' heap (host/vboard/vboard.py HEAPSIZE)
+HEAP = os.environ.get("OKGIN_BENCH_HEAP", "208K")   # the tools' heap (host/vboard/vboard.py HEAPSIZE)
 
 
 class BenchFailed(CommandError):

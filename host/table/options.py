@@ -35,7 +35,7 @@ HELP = {
     "board": "board definition (default hardware/board.json, the 4.2in table; "
              "board-2in9.json: the 2.9in one)",
     "speed": "e-ink speed: 1 = a real panel's refresh times, 0 = instant (up to 100)",
-    "heapsize": "the virtual board's MicroPython heap, e.g. 192K (default 192K, the "
+    "heapsize": "the virtual board's MicroPython heap, e.g. 208K (default 208K, the "
                 "firmware's budget on this port: docs/memory.md)",
     "flash_dir": "the virtual board's flash: a directory kept between runs",
 }

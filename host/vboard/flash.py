@@ -90,7 +90,8 @@ def populate(flash_dir, root=ROOT, board=None, main_py=None, compiled=True):
     `okgin flash` puts them on a Pico (main.py and boot.py stay source, as
     MicroPython only runs those). compiled=False copies the .py sources
     instead: compiling them at import costs heap: the firmware then needs
-    about 192K instead of 128K on the 64-bit unix port.
+    about 16K more than compiled on the 64-bit unix port
+    (host/vboard/vboard.py SOURCE_HEAPSIZE).
     ``board``: another board definition file to install as board.json.
     ``main_py``: text of a main.py to use instead of firmware/main.py (the
     board can run before the app exists; without either, no main.py is
