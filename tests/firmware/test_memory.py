@@ -55,9 +55,14 @@ def _no_error(b, what):
     return st
 
 
+def _mem(b, line="mem"):
+    """``mem``'s (or ``mem block``'s) figures, in bytes."""
+    return {k: int(v) for k, v in (kv.split("=") for kv in b.ok(line).split()[1:])}
+
+
 def _live(b):
     """The heap in use right after a collection (``mem``), in bytes."""
-    return int(dict(kv.split("=") for kv in b.ok("mem").split()[1:])["alloc"])
+    return _mem(b)["alloc"]
 
 
 def _within_the_chips_goal(live):
@@ -157,8 +162,8 @@ def test_a_whole_game_against_the_computer_runs_in_the_budget(tmp_path, monkeypa
         assert max(m.scores) >= 100 and hands >= 2
         _within_the_chips_goal(live + [_live(b)])
         # after a whole game the heap still has room in one piece
-        mem = dict(kv.split("=") for kv in b.ok("mem block").split()[1:])
-        assert 0 < int(mem["block"]) <= int(mem["free"])
+        mem = _mem(b, "mem block")
+        assert 0 < mem["block"] <= mem["free"]
     finally:
         b.stop()
 
@@ -180,9 +185,10 @@ def test_a_whole_korean_game_with_the_coach_runs_in_the_budget(tmp_path):
         b.cmd("press 0 ok")
         ends = []       # the heap in use as each hand ends, its review done
 
-        def on_hand(b):
-            ends.append(int(b.fields(b.cmd("mem"))["alloc"]))
-        mem = bm.play_hand(b, seed=51, vs="hard", hands=None, lang="ko", coach=True, on_hand=on_hand)
+        def live(b):
+            return int(b.fields(b.cmd("mem"))["alloc"])
+        mem = bm.play_hand(b, seed=51, vs="hard", hands=None, lang="ko", coach=True,
+                           on_hand=lambda b: ends.append(live(b)))
         assert mem["hands"] >= 2
         assert b.fields(b.cmd("status"))["screen"] == "menu"   # the game was won
         # The game's end (its statistics counted, the last review done, the
@@ -190,6 +196,6 @@ def test_a_whole_korean_game_with_the_coach_runs_in_the_budget(tmp_path):
         # code goes as the game is won. Kept to the menu, it left the over
         # screen 4.8 KB free, and a loaded run 0 (heap.drop_computer).
         assert ends[-1] <= max(ends[:-1]) + 6 * 1024, ends
-        _within_the_chips_goal(ends + [int(b.fields(b.cmd("mem"))["alloc"])])
+        _within_the_chips_goal(ends + [live(b)])
     finally:
         b.close()
